@@ -1,0 +1,239 @@
+/* Context lifecycle (defaults, clone, copy, free) and error reporting. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "framework/alloc.h"
+#include "framework/system_internal.h"
+
+static int vfail(const teal_context *ctx, int code, const char *fmt, va_list ap) {
+  teal_context_root *root = ctx->root;
+  root->err.code = code;
+  vsnprintf(root->err.message, sizeof root->err.message, fmt, ap);
+  root->error_serial++;
+  return code;
+}
+
+int teal_context_fail(const teal_context *ctx, int code, const char *fmt, ...) {
+  if (!ctx) {
+    return code;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  vfail(ctx, code, fmt, ap);
+  va_end(ap);
+  return code;
+}
+
+int teal_context_report_error(const teal_context *ctx, int code, const char *fmt, ...) {
+  if (!ctx) {
+    return code;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  vfail(ctx, code, fmt, ap);
+  va_end(ap);
+  return code;
+}
+
+const teal_error *teal_context_error(const teal_context *ctx) {
+  return ctx ? &ctx->root->err : NULL;
+}
+
+int teal_check_context(const teal_system *sys, const teal_context *ctx) {
+  if (!sys || !ctx) {
+    return TEAL_EINVAL;
+  }
+  if (ctx->system != sys) {
+    return teal_context_fail(ctx, TEAL_EINVAL,
+                             "context of system '%s' passed with system '%s'",
+                             ctx->system->name, sys->name);
+  }
+  return TEAL_OK;
+}
+
+const teal_system *teal_context_system(const teal_context *ctx) {
+  return ctx ? ctx->system : NULL;
+}
+
+int teal_context_is_root(const teal_context *ctx) { return ctx && !ctx->parent; }
+
+void teal_context_set_caching(teal_context *ctx, int enabled) {
+  if (ctx) {
+    ctx->root->caching_disabled = !enabled;
+  }
+}
+
+/* Marks every source changed, so every cached value is out of date. */
+static void invalidate_all(teal_context_root *root) {
+  root->counter++;
+  for (int s = 0; s < root->nstamps; s++) {
+    root->stamps[s] = root->counter;
+  }
+}
+
+static void write_leaf_defaults(teal_context *leaf) {
+  const teal_system *sys = leaf->system;
+  if (sys->nq) {
+    memcpy(leaf->q, sys->xc0, (size_t)sys->nq * sizeof(double));
+  }
+  if (sys->nv) {
+    memcpy(leaf->v, sys->xc0 + sys->nq, (size_t)sys->nv * sizeof(double));
+  }
+  if (sys->nz) {
+    memcpy(leaf->z, sys->xc0 + sys->nq + sys->nv, (size_t)sys->nz * sizeof(double));
+  }
+  if (sys->nxd) {
+    memcpy(leaf->xd, sys->xd0, (size_t)sys->nxd * sizeof(double));
+  }
+  if (sys->np) {
+    memcpy(leaf->p, sys->p0, (size_t)sys->np * sizeof(double));
+  }
+}
+
+static int copy_leaf_abstract_defaults(teal_context *leaf) {
+  const teal_system *sys = leaf->system;
+  for (int i = 0; i < sys->nxa; i++) {
+    int rc = teal_value_copy(sys->xa_types[i], leaf->xa[i], sys->xa_models[i]);
+    if (rc) {
+      return teal_context_fail(leaf, rc, "copying default abstract state %d of '%s' failed", i,
+                               sys->name);
+    }
+  }
+  return TEAL_OK;
+}
+
+int teal_context_set_to_defaults(teal_context *ctx) {
+  if (!ctx) {
+    return TEAL_EINVAL;
+  }
+  teal_context_root *root = ctx->root;
+  for (int k = ctx->leaf_begin; k < ctx->leaf_end; k++) {
+    write_leaf_defaults(root->leaves[k]);
+    int rc = copy_leaf_abstract_defaults(root->leaves[k]);
+    if (rc) {
+      invalidate_all(root);
+      return rc;
+    }
+  }
+  if (!ctx->parent) {
+    root->time = 0.0;
+    root->accuracy = 0.0;
+  }
+  invalidate_all(root);
+  return TEAL_OK;
+}
+
+int teal_context_init_values(teal_context *ctx) {
+  teal_context_root *root = ctx->root;
+  for (; root->ninitialized < root->nabstracts; root->ninitialized++) {
+    teal_abstract_value *a = &root->abstracts[root->ninitialized];
+    int rc = teal_value_init(a->type, a->ptr);
+    if (rc) {
+      return rc;
+    }
+  }
+  root->counter = 1;
+  return teal_context_set_to_defaults(ctx);
+}
+
+void teal_context_free(teal_context *ctx) {
+  if (!ctx || ctx->parent) {
+    return;
+  }
+  teal_context_root *root = ctx->root;
+  for (int i = 0; i < root->ninitialized; i++) {
+    teal_value_release(root->abstracts[i].type, root->abstracts[i].ptr);
+  }
+  teal_free(root->deps_block);
+  teal_free(root->block);
+}
+
+/* Copies fixed input values of every node (same layout in both trees). */
+static int copy_fixed_inputs(teal_context_root *dst, const teal_context_root *src) {
+  for (int n = 0; n < src->nnodes; n++) {
+    const teal_context *s = src->nodes[n];
+    teal_context *d = dst->nodes[n];
+    for (int i = 0; i < s->system->ninputs; i++) {
+      const teal_input_port *port = s->system->inputs[i];
+      d->in[i].is_fixed = s->in[i].is_fixed;
+      if (!s->in[i].is_fixed) {
+        continue;
+      }
+      if (port->is_abstract) {
+        int rc = teal_value_copy(port->type, d->in[i].fixed_value, s->in[i].fixed_value);
+        if (rc) {
+          return rc;
+        }
+      } else {
+        memcpy(d->in[i].fixed_value, s->in[i].fixed_value, (size_t)port->size * sizeof(double));
+      }
+    }
+  }
+  return TEAL_OK;
+}
+
+static int copy_abstract_state(teal_context_root *dst, const teal_context_root *src) {
+  for (int k = 0; k < src->nleaves; k++) {
+    const teal_context *s = src->leaves[k];
+    for (int i = 0; i < s->system->nxa; i++) {
+      int rc = teal_value_copy(s->system->xa_types[i], dst->leaves[k]->xa[i], s->xa[i]);
+      if (rc) {
+        return rc;
+      }
+    }
+  }
+  return TEAL_OK;
+}
+
+int teal_context_copy_from(teal_context *dst, const teal_context *src) {
+  if (!dst || !src) {
+    return TEAL_EINVAL;
+  }
+  if (dst->system != src->system || dst->parent || src->parent) {
+    return teal_context_fail(dst, TEAL_EINVAL,
+                             "copy_from: contexts must be roots of the same system");
+  }
+  const teal_system *sys = src->system;
+  teal_context_root *root = dst->root;
+  root->time = src->root->time;
+  root->accuracy = src->root->accuracy;
+  root->caching_disabled = src->root->caching_disabled;
+  size_t nxc = (size_t)(sys->nq + sys->nv + sys->nz);
+  if (nxc) {
+    memcpy(dst->q, src->q, nxc * sizeof(double));
+  }
+  if (sys->nxd) {
+    memcpy(dst->xd, src->xd, (size_t)sys->nxd * sizeof(double));
+  }
+  for (int k = 0; k < src->root->nleaves; k++) {
+    const teal_context *s = src->root->leaves[k];
+    if (s->system->np) {
+      memcpy(root->leaves[k]->p, s->p, (size_t)s->system->np * sizeof(double));
+    }
+  }
+  int rc = copy_abstract_state(root, src->root);
+  if (rc == TEAL_OK) {
+    rc = copy_fixed_inputs(root, src->root);
+  }
+  invalidate_all(root);
+  if (rc) {
+    return teal_context_fail(dst, rc, "copy_from: copying an abstract value failed");
+  }
+  return TEAL_OK;
+}
+
+teal_context *teal_context_clone(const teal_context *ctx, teal_error *err) {
+  if (!ctx || ctx->parent) {
+    teal_error_set(err, TEAL_EINVAL, "context_clone: %s", ctx ? "not a root context" : "NULL");
+    return NULL;
+  }
+  teal_context *copy = teal_context_new(ctx->system, err);
+  if (copy && teal_context_copy_from(copy, ctx) != TEAL_OK) {
+    teal_error_copy(err, &copy->root->err);
+    teal_context_free(copy);
+    return NULL;
+  }
+  return copy;
+}

@@ -1,0 +1,134 @@
+/* Whole-tree continuous dynamics: time derivatives, velocity maps, energy
+ * and analytic Jacobians, evaluated leaf by leaf into one caller array. */
+#include <string.h>
+
+#include "framework/system_internal.h"
+
+/* Records a message when a callback failed without one; returns a status. */
+static int callback_status(const teal_context *leaf, int rc, unsigned long serial,
+                           const char *what) {
+  if (rc == TEAL_OK) {
+    return TEAL_OK;
+  }
+  if (rc > 0) {
+    rc = TEAL_ECALLBACK;
+  }
+  if (leaf->root->error_serial == serial) {
+    char path[256];
+    teal_context_fail(leaf, rc, "%s of system '%s' failed: %s", what,
+                      teal_system_path(leaf->system, path, sizeof path), teal_strerror(rc));
+  }
+  return rc;
+}
+
+int teal_calc_time_derivatives(const teal_system *sys, const teal_context *ctx, double *xcdot) {
+  int rc = teal_check_context(sys, ctx);
+  if (rc || (!xcdot && sys->nq + sys->nv + sys->nz)) {
+    return rc ? rc : TEAL_EINVAL;
+  }
+  const teal_context_root *root = ctx->root;
+  double *qd = xcdot, *vd = xcdot + sys->nq, *zd = xcdot + sys->nq + sys->nv;
+  for (int k = ctx->leaf_begin; k < ctx->leaf_end; k++) {
+    const teal_context *leaf = root->leaves[k];
+    const teal_system *ls = leaf->system;
+    if (!ls->derivatives) {
+      continue;
+    }
+    teal_continuous_view view = {qd + (leaf->q - ctx->q), vd + (leaf->v - ctx->v),
+                                 zd + (leaf->z - ctx->z)};
+    unsigned long serial = root->error_serial;
+    rc = ls->derivatives(ls, leaf, &view, ls->derivatives_user);
+    if (rc) {
+      return callback_status(leaf, rc, serial, "time derivatives");
+    }
+  }
+  return TEAL_OK;
+}
+
+/* Applies each leaf's map (or the identity) between v-shaped and q-shaped
+ * arrays; to_qdot selects the direction. */
+static int map_velocity(const teal_system *sys, const teal_context *ctx, const double *in,
+                        double *out, int to_qdot) {
+  int rc = teal_check_context(sys, ctx);
+  if (rc || ((!in || !out) && (sys->nq || sys->nv))) {
+    return rc ? rc : TEAL_EINVAL;
+  }
+  const teal_context_root *root = ctx->root;
+  for (int k = ctx->leaf_begin; k < ctx->leaf_end; k++) {
+    const teal_context *leaf = root->leaves[k];
+    const teal_system *ls = leaf->system;
+    const double *src = in + (to_qdot ? leaf->v - ctx->v : leaf->q - ctx->q);
+    double *dst = out + (to_qdot ? leaf->q - ctx->q : leaf->v - ctx->v);
+    teal_velocity_map_fn fn = to_qdot ? ls->v_to_qdot : ls->qdot_to_v;
+    if (!fn) {
+      memcpy(dst, src, (size_t)ls->nq * sizeof(double)); /* nq == nv here */
+      continue;
+    }
+    unsigned long serial = root->error_serial;
+    rc = fn(ls, leaf, src, dst, ls->velocity_map_user);
+    if (rc) {
+      return callback_status(leaf, rc, serial, "velocity map");
+    }
+  }
+  return TEAL_OK;
+}
+
+int teal_map_velocity_to_qdot(const teal_system *sys, const teal_context *ctx, const double *v,
+                              double *qdot) {
+  return map_velocity(sys, ctx, v, qdot, 1);
+}
+
+int teal_map_qdot_to_velocity(const teal_system *sys, const teal_context *ctx,
+                              const double *qdot, double *v) {
+  return map_velocity(sys, ctx, qdot, v, 0);
+}
+
+static int sum_energy(const teal_system *sys, const teal_context *ctx, double *total,
+                      int kinetic) {
+  int rc = teal_check_context(sys, ctx);
+  if (rc || !total) {
+    return rc ? rc : TEAL_EINVAL;
+  }
+  *total = 0.0;
+  const teal_context_root *root = ctx->root;
+  for (int k = ctx->leaf_begin; k < ctx->leaf_end; k++) {
+    const teal_context *leaf = root->leaves[k];
+    const teal_system *ls = leaf->system;
+    teal_energy_fn fn = kinetic ? ls->kinetic : ls->potential;
+    double e = 0.0;
+    unsigned long serial = root->error_serial;
+    if (fn && (rc = fn(ls, leaf, &e, ls->energy_user)) != TEAL_OK) {
+      return callback_status(leaf, rc, serial, kinetic ? "kinetic energy" : "potential energy");
+    }
+    *total += e;
+  }
+  return TEAL_OK;
+}
+
+int teal_calc_potential_energy(const teal_system *sys, const teal_context *ctx, double *pe) {
+  return sum_energy(sys, ctx, pe, 0);
+}
+
+int teal_calc_kinetic_energy(const teal_system *sys, const teal_context *ctx, double *ke) {
+  return sum_energy(sys, ctx, ke, 1);
+}
+
+int teal_calc_jacobian(const teal_system *sys, const teal_context *ctx, int input_port,
+                       int output_port, teal_jacobian *jac) {
+  int rc = teal_check_context(sys, ctx);
+  if (rc || !jac) {
+    return rc ? rc : TEAL_EINVAL;
+  }
+  if (sys->is_diagram || !sys->jacobian) {
+    return teal_context_fail(ctx, TEAL_EUNSUPPORTED, "system '%s' has no analytic Jacobian",
+                             sys->name);
+  }
+  if (input_port < -1 || input_port >= sys->ninputs || output_port < -1 ||
+      output_port >= sys->noutputs) {
+    return teal_context_fail(ctx, TEAL_ENOTFOUND, "calc_jacobian on '%s': port index out of "
+                             "range (input %d, output %d)", sys->name, input_port, output_port);
+  }
+  unsigned long serial = ctx->root->error_serial;
+  rc = sys->jacobian(sys, ctx, input_port, output_port, jac, sys->jacobian_user);
+  return callback_status(ctx, rc, serial, "analytic Jacobian");
+}

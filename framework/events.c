@@ -1,0 +1,207 @@
+/* Event sets, collection of due events and two-phase dispatch. */
+#include <math.h>
+#include <string.h>
+
+#include "framework/alloc.h"
+#include "framework/system_internal.h"
+
+enum { NKINDS = TEAL_EVENT_KINDS };
+
+teal_event_set *teal_event_set_new(const teal_system *sys) {
+  if (!sys || !sys->finalized) {
+    return NULL;
+  }
+  teal_event_set *set = teal_calloc(1, sizeof *set);
+  if (!set) {
+    return NULL;
+  }
+  set->system = sys;
+  set->cap = sys->nevents;
+  for (int k = 0; k < NKINDS; k++) {
+    set->items[k] = teal_calloc((size_t)set->cap + 1, sizeof(teal_event_ref));
+    if (!set->items[k]) {
+      teal_event_set_free(set);
+      return NULL;
+    }
+  }
+  return set;
+}
+
+void teal_event_set_free(teal_event_set *set) {
+  if (!set) {
+    return;
+  }
+  for (int k = 0; k < NKINDS; k++) {
+    teal_free(set->items[k]);
+  }
+  teal_free(set);
+}
+
+void teal_event_set_clear(teal_event_set *set) {
+  if (set) {
+    memset(set->n, 0, sizeof set->n);
+  }
+}
+
+int teal_event_set_count(const teal_event_set *set, teal_event_kind kind) {
+  return set && (int)kind >= 0 && (int)kind < NKINDS ? set->n[kind] : 0;
+}
+
+int teal_event_set_size(const teal_event_set *set) {
+  return set ? set->n[0] + set->n[1] + set->n[2] : 0;
+}
+
+static int ref_less(teal_event_ref a, teal_event_ref b) {
+  return a.leaf < b.leaf || (a.leaf == b.leaf && a.event < b.event);
+}
+
+/* Merges src's refs of one kind into dst's, from the back, keeping
+ * (leaf, event) order and dropping duplicates; no allocation. */
+static void merge_kind(teal_event_set *dst, const teal_event_set *src, int k) {
+  int i = dst->n[k] - 1, j = src->n[k] - 1, out = dst->n[k] + src->n[k] - 1;
+  teal_event_ref *d = dst->items[k];
+  const teal_event_ref *s = src->items[k];
+  while (j >= 0) {
+    if (i >= 0 && ref_less(s[j], d[i])) {
+      d[out--] = d[i--];
+    } else if (i >= 0 && !ref_less(d[i], s[j])) {
+      j--; /* the same event in both sets */
+    } else {
+      d[out--] = s[j--];
+    }
+  }
+  /* close the gap left by duplicates */
+  int first = out + 1 - (i + 1);
+  if (first > 0) {
+    memmove(d + i + 1, d + out + 1, (size_t)(dst->n[k] + src->n[k] - out - 1) * sizeof *d);
+  }
+  dst->n[k] = dst->n[k] + src->n[k] - first;
+}
+
+int teal_event_set_merge(teal_event_set *dst, const teal_event_set *src) {
+  if (!dst || !src || dst->system != src->system) {
+    return TEAL_EINVAL;
+  }
+  for (int k = 0; k < NKINDS; k++) {
+    merge_kind(dst, src, k);
+  }
+  return TEAL_OK;
+}
+
+static void add_ref(teal_event_set *set, int leaf, int event, teal_event_kind kind) {
+  teal_event_ref r = {leaf, event};
+  set->items[kind][set->n[kind]++] = r;
+}
+
+static int check_set(const teal_system *sys, const teal_context *ctx,
+                     const teal_event_set *set) {
+  int rc = teal_check_context(sys, ctx);
+  if (rc == TEAL_OK && (!set || set->system != sys)) {
+    rc = teal_context_fail(ctx, TEAL_EINVAL, "event set does not belong to system '%s'",
+                           sys->name);
+  }
+  return rc;
+}
+
+int teal_collect_events(const teal_system *sys, const teal_context *ctx, teal_trigger trigger,
+                        teal_event_set *set) {
+  int rc = check_set(sys, ctx, set);
+  if (rc) {
+    return rc;
+  }
+  teal_event_set_clear(set);
+  for (int k = ctx->leaf_begin; k < ctx->leaf_end; k++) {
+    const teal_system *ls = ctx->root->leaves[k]->system;
+    for (int e = 0; e < ls->nevents; e++) {
+      if (ls->events[e].trigger == trigger) {
+        add_ref(set, k - ctx->leaf_begin, e, ls->events[e].kind);
+      }
+    }
+  }
+  return TEAL_OK;
+}
+
+/* Next sample time strictly after t of a periodic event (Drake's rule). */
+static double next_sample_time(const teal_event_decl *ev, double t) {
+  if (t < ev->offset) {
+    return ev->offset;
+  }
+  double k = ceil((t - ev->offset) / ev->period);
+  double next = ev->offset + k * ev->period;
+  if (next <= t) {
+    next = ev->offset + (k + 1.0) * ev->period;
+  }
+  return next;
+}
+
+int teal_calc_next_update_time(const teal_system *sys, const teal_context *ctx, double *t_next,
+                               teal_event_set *set) {
+  int rc = check_set(sys, ctx, set);
+  if (rc || !t_next) {
+    return rc ? rc : TEAL_EINVAL;
+  }
+  teal_event_set_clear(set);
+  double t = ctx->root->time, best = INFINITY;
+  for (int k = ctx->leaf_begin; k < ctx->leaf_end; k++) {
+    const teal_system *ls = ctx->root->leaves[k]->system;
+    for (int e = 0; e < ls->nevents; e++) {
+      const teal_event_decl *ev = &ls->events[e];
+      if (ev->trigger != TEAL_TRIGGER_PERIODIC) {
+        continue;
+      }
+      double when = next_sample_time(ev, t);
+      if (when < best) {
+        best = when;
+        teal_event_set_clear(set);
+      }
+      if (when == best) {
+        add_ref(set, k - ctx->leaf_begin, e, ev->kind);
+      }
+    }
+  }
+  *t_next = best;
+  return TEAL_OK;
+}
+
+/* Records a message when a handler failed without one. */
+static int handler_status(const teal_context *leaf, int rc, unsigned long serial,
+                          const char *what) {
+  if (rc > 0) {
+    rc = TEAL_ECALLBACK;
+  }
+  if (rc && leaf->root->error_serial == serial) {
+    char path[256];
+    teal_context_fail(leaf, rc, "%s handler of system '%s' failed: %s", what,
+                      teal_system_path(leaf->system, path, sizeof path), teal_strerror(rc));
+  }
+  return rc;
+}
+
+int teal_dispatch_publish(const teal_system *sys, const teal_context *ctx,
+                          const teal_event_set *set) {
+  int rc = check_set(sys, ctx, set);
+  for (int i = 0; rc == TEAL_OK && i < set->n[TEAL_EVENT_PUBLISH]; i++) {
+    teal_event_ref r = set->items[TEAL_EVENT_PUBLISH][i];
+    const teal_context *leaf = ctx->root->leaves[ctx->leaf_begin + r.leaf];
+    const teal_event_decl *ev = &leaf->system->events[r.event];
+    unsigned long serial = ctx->root->error_serial;
+    rc = handler_status(leaf, ev->publish(leaf->system, leaf, ev->user), serial, "publish");
+  }
+  return rc;
+}
+
+int teal_force_publish(const teal_system *sys, const teal_context *ctx) {
+  int rc = teal_check_context(sys, ctx);
+  for (int k = ctx ? ctx->leaf_begin : 0; rc == TEAL_OK && k < ctx->leaf_end; k++) {
+    const teal_context *leaf = ctx->root->leaves[k];
+    const teal_system *ls = leaf->system;
+    for (int e = 0; rc == TEAL_OK && e < ls->nevents; e++) {
+      const teal_event_decl *ev = &ls->events[e];
+      if (ev->trigger == TEAL_TRIGGER_FORCED) {
+        unsigned long serial = ctx->root->error_serial;
+        rc = handler_status(leaf, ev->publish(ls, leaf, ev->user), serial, "forced publish");
+      }
+    }
+  }
+  return rc;
+}

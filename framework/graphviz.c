@@ -1,0 +1,202 @@
+/* Graphviz (dot) rendering of a diagram's wiring: leaves are record nodes
+ * with their ports, diagrams are clusters with their exported ports. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "framework/alloc.h"
+#include "framework/diagram_internal.h"
+
+typedef struct text {
+  char *buf;
+  size_t len, cap;
+  int failed;
+} text;
+
+static void put(text *t, const char *fmt, ...) {
+  if (t->failed) {
+    return;
+  }
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(t->buf ? t->buf + t->len : NULL, t->buf ? t->cap - t->len : 0, fmt, ap);
+  va_end(ap);
+  if (n < 0) {
+    t->failed = 1;
+    return;
+  }
+  if (t->len + (size_t)n + 1 > t->cap) {
+    size_t cap = (t->cap ? t->cap * 2 : 1024) + (size_t)n;
+    char *nb = teal_alloc(cap);
+    if (!nb) {
+      t->failed = 1;
+      return;
+    }
+    if (t->buf) {
+      memcpy(nb, t->buf, t->len);
+    }
+    teal_free(t->buf);
+    t->buf = nb;
+    t->cap = cap;
+    va_start(ap, fmt);
+    vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+    va_end(ap);
+  }
+  t->len += (size_t)n;
+}
+
+static int count_systems(const teal_system *s) {
+  int n = 1;
+  for (int c = 0; s->is_diagram && c < s->nchildren; c++) {
+    n += count_systems(s->children[c]);
+  }
+  return n;
+}
+
+/* Ids in preorder: child c of a system with id `id` starts after the
+ * subtrees of children 0..c-1. */
+static int child_id(const teal_system *d, int id, int c) {
+  int at = id + 1;
+  for (int k = 0; k < c; k++) {
+    at += count_systems(d->children[k]);
+  }
+  return at;
+}
+
+/* Dot endpoint of a subsystem's input port (a record field or a cluster's
+ * input node). */
+static void input_end(text *t, const teal_system *s, int id, int p) {
+  if (s->is_diagram) {
+    put(t, "s%d_u%d", id, p);
+  } else {
+    put(t, "s%d:u%d", id, p);
+  }
+}
+
+static void output_end(text *t, const teal_system *s, int id, int o) {
+  if (s->is_diagram) {
+    put(t, "s%d_y%d", id, o);
+  } else {
+    put(t, "s%d:y%d", id, o);
+  }
+}
+
+static void write_leaf(text *t, const teal_system *s, int id) {
+  put(t, "  s%d [shape=record, label=\"{{", id);
+  for (int p = 0; p < s->ninputs; p++) {
+    put(t, "%s<u%d> %s", p ? "|" : "", p, s->inputs[p]->name);
+  }
+  put(t, "}|%s|{", s->name);
+  for (int o = 0; o < s->noutputs; o++) {
+    put(t, "%s<y%d> %s", o ? "|" : "", o, s->outputs[o]->name);
+  }
+  put(t, "}}\"];\n");
+}
+
+static void write_system(text *t, const teal_system *s, int id);
+
+static void write_edges(text *t, const teal_system *d, int id) {
+  for (int c = 0; c < d->nchildren; c++) {
+    const teal_system *child = d->children[c];
+    int cid = child_id(d, id, c);
+    for (int p = 0; p < child->ninputs; p++) {
+      const teal_connection *k = &d->conn[c][p];
+      if (k->kind == TEAL_SRC_NONE) {
+        continue;
+      }
+      put(t, "  ");
+      if (k->kind == TEAL_SRC_OUTPUT) {
+        output_end(t, d->children[k->a], child_id(d, id, k->a), k->b);
+      } else {
+        put(t, "s%d_u%d", id, k->a);
+      }
+      put(t, " -> ");
+      input_end(t, child, cid, p);
+      put(t, ";\n");
+    }
+  }
+  for (int o = 0; o < d->noutputs; o++) {
+    const teal_output_port *op = d->outputs[o];
+    put(t, "  ");
+    output_end(t, d->children[op->child], child_id(d, id, op->child), op->child_port);
+    put(t, " -> s%d_y%d;\n", id, o);
+  }
+}
+
+static void write_diagram(text *t, const teal_system *d, int id) {
+  put(t, "  subgraph cluster_s%d {\n  label=\"%s\";\n", id, d->name);
+  for (int p = 0; p < d->ninputs; p++) {
+    put(t, "  s%d_u%d [shape=rarrow, label=\"%s\"];\n", id, p, d->inputs[p]->name);
+  }
+  for (int o = 0; o < d->noutputs; o++) {
+    put(t, "  s%d_y%d [shape=rarrow, label=\"%s\"];\n", id, o, d->outputs[o]->name);
+  }
+  for (int c = 0; c < d->nchildren; c++) {
+    write_system(t, d->children[c], child_id(d, id, c));
+  }
+  write_edges(t, d, id);
+  put(t, "  }\n");
+}
+
+static void write_system(text *t, const teal_system *s, int id) {
+  if (s->is_diagram) {
+    write_diagram(t, s, id);
+  } else {
+    write_leaf(t, s, id);
+  }
+}
+
+char *teal_diagram_graphviz_string(const teal_system *sys) {
+  if (!sys || !sys->finalized) {
+    return NULL;
+  }
+  text t = {NULL, 0, 0, 0};
+  put(&t, "digraph \"%s\" {\n  rankdir=LR;\n", sys->name);
+  write_system(&t, sys, 0);
+  put(&t, "}\n");
+  if (t.failed) {
+    teal_free(t.buf);
+    return NULL;
+  }
+  return t.buf;
+}
+
+int teal_diagram_write_graphviz(const teal_system *sys, FILE *out) {
+  if (!out) {
+    return TEAL_EINVAL;
+  }
+  char *s = teal_diagram_graphviz_string(sys);
+  if (!s) {
+    return sys && sys->finalized ? TEAL_ENOMEM : TEAL_EINVAL;
+  }
+  int rc = fputs(s, out) < 0 ? TEAL_EIO : TEAL_OK;
+  teal_free(s);
+  return rc;
+}
+
+int teal_diagram_num_subsystems(const teal_system *d) {
+  return d && d->is_diagram ? d->nchildren : 0;
+}
+
+const teal_system *teal_diagram_subsystem(const teal_system *d, int i) {
+  return d && d->is_diagram && i >= 0 && i < d->nchildren ? d->children[i] : NULL;
+}
+
+const teal_system *teal_diagram_find_subsystem(const teal_system *d, const char *path) {
+  const teal_system *s = d;
+  const char *p = path;
+  while (s && p && *p) {
+    size_t len = strcspn(p, "/");
+    const teal_system *found = NULL;
+    for (int c = 0; len && s->is_diagram && c < s->nchildren; c++) {
+      const char *cn = s->children[c]->name;
+      if (strlen(cn) == len && strncmp(cn, p, len) == 0) {
+        found = s->children[c];
+      }
+    }
+    s = len ? found : s;
+    p += len;
+    p += *p == '/';
+  }
+  return path ? s : NULL;
+}

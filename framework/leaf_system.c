@@ -1,0 +1,478 @@
+/* Leaf-system declaration: ports, state, parameters, cache entries, hooks. */
+#include <math.h>
+#include <string.h>
+
+#include "framework/alloc.h"
+#include "framework/system_internal.h"
+
+int teal_grow(void **arr, int *cap, int need, size_t elem) {
+  if (need <= *cap) {
+    return TEAL_OK;
+  }
+  int ncap = *cap ? *cap * 2 : 4;
+  while (ncap < need) {
+    ncap *= 2;
+  }
+  void *p = teal_calloc((size_t)ncap, elem);
+  if (!p) {
+    return TEAL_ENOMEM;
+  }
+  if (*arr) {
+    memcpy(p, *arr, (size_t)*cap * elem);
+    teal_free(*arr);
+  }
+  *arr = p;
+  *cap = ncap;
+  return TEAL_OK;
+}
+
+teal_system *teal_leaf_new(const char *name, void *user, void (*user_free)(void *)) {
+  teal_system *sys = teal_calloc(1, sizeof *sys);
+  if (!sys) {
+    if (user_free) {
+      user_free(user);
+    }
+    return NULL;
+  }
+  sys->name = teal_strdup(name && *name ? name : "leaf");
+  sys->user = user;
+  sys->user_free = user_free;
+  sys->nleaves = 1;
+  if (!sys->name) {
+    teal_system_free(sys);
+    return NULL;
+  }
+  return sys;
+}
+
+/* Common guard of every declaration: a leaf, not finalized, no error yet. */
+static int declare_guard(teal_system *sys, const char *what) {
+  if (!sys) {
+    return TEAL_EINVAL;
+  }
+  if (sys->err.code != TEAL_OK) {
+    return sys->err.code;
+  }
+  if (sys->is_diagram || sys->finalized) {
+    return teal_error_set_sticky(&sys->err, TEAL_ESTATE, "%s: system '%s' is %s", what,
+                                 sys->name, sys->is_diagram ? "a diagram" : "already finalized");
+  }
+  return TEAL_OK;
+}
+
+static int check_name(teal_system *sys, const char *name, const char *what) {
+  if (!name || !*name || strchr(name, '/')) {
+    return teal_error_set_sticky(&sys->err, TEAL_EINVAL, "%s on system '%s': invalid name '%s'",
+                                 what, sys->name, name ? name : "(null)");
+  }
+  return TEAL_OK;
+}
+
+static int declare_input(teal_system *sys, const char *name, int size,
+                         const teal_value_type *type) {
+  const char *what = type ? "declare abstract input" : "declare vector input";
+  int rc = declare_guard(sys, what);
+  if (rc || (rc = check_name(sys, name, what))) {
+    return rc;
+  }
+  if (teal_system_input_port_by_name(sys, name)) {
+    return teal_error_set_sticky(&sys->err, TEAL_EDUPLICATE,
+                                 "%s: system '%s' already has an input port named '%s'", what,
+                                 sys->name, name);
+  }
+  if (!type && size < 0) {
+    return teal_error_set_sticky(&sys->err, TEAL_ESIZE, "%s '%s' on system '%s': size %d < 0",
+                                 what, name, sys->name, size);
+  }
+  if (teal_grow((void **)&sys->inputs, &sys->cap_inputs, sys->ninputs + 1, sizeof(void *))) {
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+  }
+  teal_input_port *port = teal_calloc(1, sizeof *port);
+  char *dup = teal_strdup(name);
+  if (!port || !dup) {
+    teal_free(port);
+    teal_free(dup);
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+  }
+  port->system = sys;
+  port->index = sys->ninputs;
+  port->name = dup;
+  port->is_abstract = type != NULL;
+  port->size = type ? 0 : size;
+  port->type = type;
+  sys->inputs[sys->ninputs] = port;
+  return sys->ninputs++;
+}
+
+int teal_leaf_declare_vector_input(teal_system *sys, const char *name, int size) {
+  return declare_input(sys, name, size, NULL);
+}
+
+int teal_leaf_declare_abstract_input(teal_system *sys, const char *name,
+                                     const teal_value_type *type) {
+  if (sys && !type) {
+    return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
+                                 "declare abstract input '%s' on system '%s': NULL type",
+                                 name ? name : "(null)", sys->name);
+  }
+  return declare_input(sys, name, 0, type);
+}
+
+/* Appends a cache declaration (used for outputs and declared entries). */
+static int add_cache_decl(teal_system *sys, const char *name, int size,
+                          const teal_value_type *type, teal_vector_calc_fn vcalc,
+                          teal_abstract_calc_fn acalc, void *user, const teal_ticket *prereqs,
+                          int nprereqs, const char *what) {
+  if (!vcalc && !acalc) {
+    return teal_error_set_sticky(&sys->err, TEAL_EINVAL, "%s '%s' on system '%s': NULL calc",
+                                 what, name, sys->name);
+  }
+  if (type && (!type->name || type->size == 0)) {
+    return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
+                                 "%s '%s' on system '%s': type needs a name and a size", what,
+                                 name, sys->name);
+  }
+  if (!type && size < 0) {
+    return teal_error_set_sticky(&sys->err, TEAL_ESIZE, "%s '%s' on system '%s': size %d < 0",
+                                 what, name, sys->name, size);
+  }
+  if (nprereqs < 0 || (nprereqs > 0 && !prereqs)) {
+    return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
+                                 "%s '%s' on system '%s': bad prerequisite list", what, name,
+                                 sys->name);
+  }
+  if (teal_grow((void **)&sys->cache, &sys->cap_cache, sys->ncache + 1, sizeof *sys->cache)) {
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+  }
+  teal_cache_decl *d = &sys->cache[sys->ncache];
+  memset(d, 0, sizeof *d);
+  d->name = teal_strdup(name);
+  int n = nprereqs > 0 ? nprereqs : 1;
+  d->prereqs = teal_calloc((size_t)n, sizeof *d->prereqs);
+  if (!d->name || !d->prereqs) {
+    teal_free(d->name);
+    teal_free(d->prereqs);
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+  }
+  if (nprereqs > 0) {
+    memcpy(d->prereqs, prereqs, (size_t)nprereqs * sizeof *prereqs);
+  } else {
+    d->prereqs[0] = TEAL_TICKET_ALL_SOURCES;
+  }
+  d->nprereqs = n;
+  d->is_abstract = type != NULL;
+  d->size = type ? 0 : size;
+  d->type = type;
+  d->vector_calc = vcalc;
+  d->abstract_calc = acalc;
+  d->user = user;
+  return sys->ncache++;
+}
+
+static int declare_output(teal_system *sys, const char *name, int size,
+                          const teal_value_type *type, teal_vector_calc_fn vcalc,
+                          teal_abstract_calc_fn acalc, void *user, const teal_ticket *prereqs,
+                          int nprereqs) {
+  const char *what = type ? "declare abstract output" : "declare vector output";
+  int rc = declare_guard(sys, what);
+  if (rc || (rc = check_name(sys, name, what))) {
+    return rc;
+  }
+  if (teal_system_output_port_by_name(sys, name)) {
+    return teal_error_set_sticky(&sys->err, TEAL_EDUPLICATE,
+                                 "%s: system '%s' already has an output port named '%s'", what,
+                                 sys->name, name);
+  }
+  if (teal_grow((void **)&sys->outputs, &sys->cap_outputs, sys->noutputs + 1, sizeof(void *))) {
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+  }
+  teal_output_port *port = teal_calloc(1, sizeof *port);
+  char *dup = teal_strdup(name);
+  if (!port || !dup) {
+    teal_free(port);
+    teal_free(dup);
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+  }
+  int slot = add_cache_decl(sys, name, size, type, vcalc, acalc, user, prereqs, nprereqs, what);
+  if (slot < 0) {
+    teal_free(port);
+    teal_free(dup);
+    return slot;
+  }
+  port->system = sys;
+  port->index = sys->noutputs;
+  port->name = dup;
+  port->is_abstract = type != NULL;
+  port->size = type ? 0 : size;
+  port->type = type;
+  port->cache_index = slot;
+  port->child = port->child_port = -1;
+  sys->outputs[sys->noutputs] = port;
+  return sys->noutputs++;
+}
+
+int teal_leaf_declare_vector_output(teal_system *sys, const char *name, int size,
+                                    teal_vector_calc_fn calc, void *user,
+                                    const teal_ticket *prereqs, int nprereqs) {
+  return declare_output(sys, name, size, NULL, calc, NULL, user, prereqs, nprereqs);
+}
+
+int teal_leaf_declare_abstract_output(teal_system *sys, const char *name,
+                                      const teal_value_type *type, teal_abstract_calc_fn calc,
+                                      void *user, const teal_ticket *prereqs, int nprereqs) {
+  if (sys && !type) {
+    return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
+                                 "declare abstract output '%s' on system '%s': NULL type",
+                                 name ? name : "(null)", sys->name);
+  }
+  return declare_output(sys, name, 0, type, NULL, calc, user, prereqs, nprereqs);
+}
+
+/* Copies n doubles from src (NULL: zeros) into a new array; NULL on failure. */
+static double *copy_defaults(const double *src, int n) {
+  double *dst = teal_calloc((size_t)(n > 0 ? n : 1), sizeof *dst);
+  if (dst && src && n > 0) {
+    memcpy(dst, src, (size_t)n * sizeof *dst);
+  }
+  return dst;
+}
+
+static int check_finite(teal_system *sys, const double *x, int n, const char *what) {
+  for (int i = 0; x && i < n; i++) {
+    if (!isfinite(x[i])) {
+      return teal_error_set_sticky(&sys->err, TEAL_ENONFINITE,
+                                   "%s on system '%s': default value %d is not finite", what,
+                                   sys->name, i);
+    }
+  }
+  return TEAL_OK;
+}
+
+int teal_leaf_declare_continuous_state(teal_system *sys, int nq, int nv, int nz,
+                                       const double *x0) {
+  const char *what = "declare continuous state";
+  int rc = declare_guard(sys, what);
+  if (rc) {
+    return rc;
+  }
+  if (sys->xc0) {
+    return teal_error_set_sticky(&sys->err, TEAL_EDUPLICATE,
+                                 "%s: system '%s' already declared its continuous state", what,
+                                 sys->name);
+  }
+  if (nq < 0 || nv < 0 || nz < 0) {
+    return teal_error_set_sticky(&sys->err, TEAL_ESIZE,
+                                 "%s on system '%s': negative size (nq %d, nv %d, nz %d)", what,
+                                 sys->name, nq, nv, nz);
+  }
+  if ((rc = check_finite(sys, x0, nq + nv + nz, what))) {
+    return rc;
+  }
+  sys->xc0 = copy_defaults(x0, nq + nv + nz);
+  if (!sys->xc0) {
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+  }
+  sys->nq = nq;
+  sys->nv = nv;
+  sys->nz = nz;
+  return TEAL_OK;
+}
+
+int teal_leaf_declare_discrete_state(teal_system *sys, int size, const double *x0) {
+  const char *what = "declare discrete state";
+  int rc = declare_guard(sys, what);
+  if (rc) {
+    return rc;
+  }
+  if (size < 0) {
+    return teal_error_set_sticky(&sys->err, TEAL_ESIZE, "%s on system '%s': size %d < 0", what,
+                                 sys->name, size);
+  }
+  if ((rc = check_finite(sys, x0, size, what))) {
+    return rc;
+  }
+  int cap = sys->cap_xd;
+  double *all = teal_calloc((size_t)(sys->nxd + size + 1), sizeof *all);
+  if (!all || teal_grow((void **)&sys->xd_sizes, &cap, sys->nxd_groups + 1, sizeof(int)) ||
+      teal_grow((void **)&sys->xd_offsets, &sys->cap_xd, sys->nxd_groups + 1, sizeof(int))) {
+    teal_free(all);
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+  }
+  if (sys->xd0) {
+    memcpy(all, sys->xd0, (size_t)sys->nxd * sizeof *all);
+    teal_free(sys->xd0);
+  }
+  if (x0) {
+    memcpy(all + sys->nxd, x0, (size_t)size * sizeof *all);
+  }
+  sys->xd0 = all;
+  sys->xd_sizes[sys->nxd_groups] = size;
+  sys->xd_offsets[sys->nxd_groups] = sys->nxd;
+  sys->nxd += size;
+  return sys->nxd_groups++;
+}
+
+int teal_leaf_declare_abstract_state(teal_system *sys, const teal_value_type *type,
+                                     const void *model) {
+  const char *what = "declare abstract state";
+  int rc = declare_guard(sys, what);
+  if (rc) {
+    return rc;
+  }
+  if (!type || !type->name || type->size == 0) {
+    return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
+                                 "%s on system '%s': type needs a name and a size", what,
+                                 sys->name);
+  }
+  int cap = sys->cap_xa;
+  if (teal_grow((void **)&sys->xa_types, &cap, sys->nxa + 1, sizeof(void *)) ||
+      teal_grow((void **)&sys->xa_models, &sys->cap_xa, sys->nxa + 1, sizeof(void *))) {
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+  }
+  void *copy = teal_alloc(type->size);
+  if (!copy) {
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+  }
+  rc = teal_value_init(type, copy);
+  if (rc == TEAL_OK && model) {
+    rc = teal_value_copy(type, copy, model);
+  }
+  if (rc != TEAL_OK) {
+    teal_value_release(type, copy);
+    teal_free(copy);
+    return teal_error_set_sticky(&sys->err, rc, "%s on system '%s': copying the model value of "
+                                 "type '%s' failed", what, sys->name, type->name);
+  }
+  sys->xa_types[sys->nxa] = type;
+  sys->xa_models[sys->nxa] = copy;
+  return sys->nxa++;
+}
+
+int teal_leaf_declare_numeric_parameter(teal_system *sys, int size, const double *p0) {
+  const char *what = "declare numeric parameter";
+  int rc = declare_guard(sys, what);
+  if (rc) {
+    return rc;
+  }
+  if (size < 0) {
+    return teal_error_set_sticky(&sys->err, TEAL_ESIZE, "%s on system '%s': size %d < 0", what,
+                                 sys->name, size);
+  }
+  if ((rc = check_finite(sys, p0, size, what))) {
+    return rc;
+  }
+  int cap = sys->cap_params;
+  double *all = teal_calloc((size_t)(sys->np + size + 1), sizeof *all);
+  if (!all || teal_grow((void **)&sys->p_sizes, &cap, sys->nparams + 1, sizeof(int)) ||
+      teal_grow((void **)&sys->p_offsets, &sys->cap_params, sys->nparams + 1, sizeof(int))) {
+    teal_free(all);
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+  }
+  if (sys->p0) {
+    memcpy(all, sys->p0, (size_t)sys->np * sizeof *all);
+    teal_free(sys->p0);
+  }
+  if (p0) {
+    memcpy(all + sys->np, p0, (size_t)size * sizeof *all);
+  }
+  sys->p0 = all;
+  sys->p_sizes[sys->nparams] = size;
+  sys->p_offsets[sys->nparams] = sys->np;
+  sys->np += size;
+  return sys->nparams++;
+}
+
+static int declare_entry(teal_system *sys, const char *name, int size,
+                         const teal_value_type *type, teal_vector_calc_fn vcalc,
+                         teal_abstract_calc_fn acalc, void *user, const teal_ticket *prereqs,
+                         int nprereqs) {
+  const char *what = "declare cache entry";
+  int rc = declare_guard(sys, what);
+  if (rc || (rc = check_name(sys, name, what))) {
+    return rc;
+  }
+  if (teal_grow((void **)&sys->entry_cache, &sys->cap_entries, sys->nentries + 1, sizeof(int))) {
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+  }
+  int slot = add_cache_decl(sys, name, size, type, vcalc, acalc, user, prereqs, nprereqs, what);
+  if (slot < 0) {
+    return slot;
+  }
+  sys->entry_cache[sys->nentries] = slot;
+  return sys->nentries++;
+}
+
+int teal_leaf_declare_cache_entry(teal_system *sys, const char *name, int size,
+                                  teal_vector_calc_fn calc, void *user,
+                                  const teal_ticket *prereqs, int nprereqs) {
+  return declare_entry(sys, name, size, NULL, calc, NULL, user, prereqs, nprereqs);
+}
+
+int teal_leaf_declare_abstract_cache_entry(teal_system *sys, const char *name,
+                                           const teal_value_type *type,
+                                           teal_abstract_calc_fn calc, void *user,
+                                           const teal_ticket *prereqs, int nprereqs) {
+  if (sys && !type) {
+    return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
+                                 "declare cache entry '%s' on system '%s': NULL type",
+                                 name ? name : "(null)", sys->name);
+  }
+  return declare_entry(sys, name, 0, type, NULL, calc, user, prereqs, nprereqs);
+}
+
+int teal_leaf_set_time_derivatives(teal_system *sys, teal_derivatives_fn fn, void *user) {
+  int rc = declare_guard(sys, "set time derivatives");
+  if (rc) {
+    return rc;
+  }
+  if (!fn) {
+    return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
+                                 "set time derivatives on system '%s': NULL callback", sys->name);
+  }
+  sys->derivatives = fn;
+  sys->derivatives_user = user;
+  return TEAL_OK;
+}
+
+int teal_leaf_set_energy(teal_system *sys, teal_energy_fn potential, teal_energy_fn kinetic,
+                         void *user) {
+  int rc = declare_guard(sys, "set energy");
+  if (rc) {
+    return rc;
+  }
+  sys->potential = potential;
+  sys->kinetic = kinetic;
+  sys->energy_user = user;
+  return TEAL_OK;
+}
+
+int teal_leaf_set_velocity_map(teal_system *sys, teal_velocity_map_fn v_to_qdot,
+                               teal_velocity_map_fn qdot_to_v, void *user) {
+  int rc = declare_guard(sys, "set velocity map");
+  if (rc) {
+    return rc;
+  }
+  if (!v_to_qdot || !qdot_to_v) {
+    return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
+                                 "set velocity map on system '%s': both maps are required",
+                                 sys->name);
+  }
+  sys->v_to_qdot = v_to_qdot;
+  sys->qdot_to_v = qdot_to_v;
+  sys->velocity_map_user = user;
+  return TEAL_OK;
+}
+
+int teal_leaf_set_jacobian(teal_system *sys, teal_jacobian_fn fn, void *user) {
+  int rc = declare_guard(sys, "set jacobian");
+  if (rc) {
+    return rc;
+  }
+  if (!fn) {
+    return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
+                                 "set jacobian on system '%s': NULL callback", sys->name);
+  }
+  sys->jacobian = fn;
+  sys->jacobian_user = user;
+  return TEAL_OK;
+}

@@ -1,0 +1,217 @@
+/* Input and output port evaluation, and fixed input values. */
+#include <math.h>
+#include <string.h>
+
+#include "framework/system_internal.h"
+
+/* Validates (sys, ctx, port index, kind) for the port functions. */
+static int check_port(const teal_system *sys, const teal_context *ctx, int port, int is_input,
+                      int want_abstract, const char *what) {
+  int rc = teal_check_context(sys, ctx);
+  if (rc) {
+    return rc;
+  }
+  int n = is_input ? sys->ninputs : sys->noutputs;
+  if (port < 0 || port >= n) {
+    return teal_context_fail(ctx, TEAL_ENOTFOUND, "%s: system '%s' has no %s port %d (it has %d)",
+                             what, sys->name, is_input ? "input" : "output", port, n);
+  }
+  int is_abstract = is_input ? sys->inputs[port]->is_abstract : sys->outputs[port]->is_abstract;
+  if (is_abstract != want_abstract) {
+    const char *name = is_input ? sys->inputs[port]->name : sys->outputs[port]->name;
+    return teal_context_fail(ctx, TEAL_ETYPE, "%s: port '%s' of system '%s' is %s", what, name,
+                             sys->name, is_abstract ? "abstract" : "a vector port");
+  }
+  return TEAL_OK;
+}
+
+static int eval_input(const teal_context *ctx, int port, const void **value) {
+  const teal_input_slot *in = &ctx->in[port];
+  if (in->src_ctx) {
+    return teal_slot_eval(in->src_ctx, in->src_slot, value);
+  }
+  if (in->home->is_fixed) {
+    *value = in->home->fixed_value;
+    return TEAL_OK;
+  }
+  char path[256];
+  return teal_context_fail(ctx, TEAL_ENOTCONNECTED,
+                           "input port '%s' of system '%s' is not connected and has no fixed "
+                           "value", ctx->system->inputs[port]->name,
+                           teal_system_path(ctx->system, path, sizeof path));
+}
+
+int teal_eval_vector_input(const teal_system *sys, const teal_context *ctx, int port,
+                           const double **value) {
+  int rc = check_port(sys, ctx, port, 1, 0, "eval_vector_input");
+  return rc ? rc : eval_input(ctx, port, (const void **)value);
+}
+
+int teal_eval_abstract_input(const teal_system *sys, const teal_context *ctx, int port,
+                             const void **value) {
+  int rc = check_port(sys, ctx, port, 1, 1, "eval_abstract_input");
+  return rc ? rc : eval_input(ctx, port, value);
+}
+
+/* The leaf context and slot that compute output port of ctx. */
+static void output_source(const teal_context *ctx, int port, teal_context **leaf, int *slot) {
+  if (ctx->system->is_diagram) {
+    *leaf = ctx->out_ctx[port];
+    *slot = ctx->out_slot[port];
+  } else {
+    *leaf = (teal_context *)ctx; /* the cache is the context's mutable part */
+    *slot = ctx->system->outputs[port]->cache_index;
+  }
+}
+
+int teal_eval_vector_output(const teal_system *sys, const teal_context *ctx, int port,
+                            const double **value) {
+  int rc = check_port(sys, ctx, port, 0, 0, "eval_vector_output");
+  if (rc) {
+    return rc;
+  }
+  teal_context *leaf;
+  int slot;
+  output_source(ctx, port, &leaf, &slot);
+  return teal_slot_eval(leaf, slot, (const void **)value);
+}
+
+int teal_eval_abstract_output(const teal_system *sys, const teal_context *ctx, int port,
+                              const void **value) {
+  int rc = check_port(sys, ctx, port, 0, 1, "eval_abstract_output");
+  if (rc) {
+    return rc;
+  }
+  teal_context *leaf;
+  int slot;
+  output_source(ctx, port, &leaf, &slot);
+  return teal_slot_eval(leaf, slot, value);
+}
+
+int teal_calc_vector_output(const teal_system *sys, const teal_context *ctx, int port,
+                            double *out) {
+  int rc = check_port(sys, ctx, port, 0, 0, "calc_vector_output");
+  if (rc || !out) {
+    return rc ? rc : TEAL_EINVAL;
+  }
+  teal_context *leaf;
+  int slot;
+  output_source(ctx, port, &leaf, &slot);
+  return teal_slot_calc(leaf, slot, out);
+}
+
+int teal_calc_abstract_output(const teal_system *sys, const teal_context *ctx, int port,
+                              void *out) {
+  int rc = check_port(sys, ctx, port, 0, 1, "calc_abstract_output");
+  if (rc || !out) {
+    return rc ? rc : TEAL_EINVAL;
+  }
+  teal_context *leaf;
+  int slot;
+  output_source(ctx, port, &leaf, &slot);
+  return teal_slot_calc(leaf, slot, out);
+}
+
+int teal_eval_cache_entry(const teal_system *sys, const teal_context *ctx, int entry,
+                          const void **value) {
+  int rc = teal_check_context(sys, ctx);
+  if (rc) {
+    return rc;
+  }
+  if (sys->is_diagram || entry < 0 || entry >= sys->nentries) {
+    return teal_context_fail(ctx, TEAL_ENOTFOUND, "eval_cache_entry: system '%s' has no cache "
+                             "entry %d", sys->name, entry);
+  }
+  return teal_slot_eval((teal_context *)ctx, sys->entry_cache[entry], value);
+}
+
+/* ---- fixed inputs ----------------------------------------------------- */
+
+/* The port may hold a fixed value only where it is the unconnected end. */
+static int check_fixable(teal_context *ctx, int port, const char *what) {
+  if (!ctx) {
+    return TEAL_EINVAL;
+  }
+  const teal_system *sys = ctx->system;
+  if (port < 0 || port >= sys->ninputs) {
+    return teal_context_fail(ctx, TEAL_ENOTFOUND, "%s: system '%s' has no input port %d", what,
+                             sys->name, port);
+  }
+  teal_input_slot *in = &ctx->in[port];
+  if (in->home != in) {
+    char path[256];
+    return teal_context_fail(ctx, TEAL_EINVAL,
+                             "%s: input '%s' of system '%s' is connected inside its diagram; "
+                             "fix the diagram's exported input instead", what,
+                             sys->inputs[port]->name, teal_system_path(sys, path, sizeof path));
+  }
+  return TEAL_OK;
+}
+
+int teal_context_fix_input(teal_context *ctx, int port, const double *value, int n) {
+  int rc = check_fixable(ctx, port, "fix_input");
+  if (rc) {
+    return rc;
+  }
+  const teal_input_port *p = ctx->system->inputs[port];
+  if (p->is_abstract) {
+    return teal_context_fail(ctx, TEAL_ETYPE, "fix_input: port '%s' of '%s' is abstract",
+                             p->name, ctx->system->name);
+  }
+  if (n != p->size || (!value && n)) {
+    return teal_context_fail(ctx, TEAL_ESIZE, "fix_input: port '%s' of '%s' has size %d, got %d",
+                             p->name, ctx->system->name, p->size, n);
+  }
+  for (int i = 0; i < n; i++) {
+    if (!isfinite(value[i])) {
+      return teal_context_fail(ctx, TEAL_ENONFINITE, "fix_input: port '%s' of '%s': value %d "
+                               "is not finite", p->name, ctx->system->name, i);
+    }
+  }
+  teal_input_slot *in = &ctx->in[port];
+  if (n) {
+    memcpy(in->fixed_value, value, (size_t)n * sizeof(double));
+  }
+  in->is_fixed = 1;
+  teal_stamp_bump(ctx->root, in->stamp);
+  return TEAL_OK;
+}
+
+int teal_context_fix_abstract_input(teal_context *ctx, int port, const void *value) {
+  int rc = check_fixable(ctx, port, "fix_abstract_input");
+  if (rc) {
+    return rc;
+  }
+  const teal_input_port *p = ctx->system->inputs[port];
+  if (!p->is_abstract || !value) {
+    return teal_context_fail(ctx, p->is_abstract ? TEAL_EINVAL : TEAL_ETYPE,
+                             "fix_abstract_input: port '%s' of '%s': %s", p->name,
+                             ctx->system->name, value ? "not abstract" : "NULL value");
+  }
+  teal_input_slot *in = &ctx->in[port];
+  rc = teal_value_copy(p->type, in->fixed_value, value);
+  if (rc) {
+    return teal_context_fail(ctx, rc, "fix_abstract_input: copying a '%s' failed",
+                             p->type->name);
+  }
+  in->is_fixed = 1;
+  teal_stamp_bump(ctx->root, in->stamp);
+  return TEAL_OK;
+}
+
+int teal_context_unfix_input(teal_context *ctx, int port) {
+  int rc = check_fixable(ctx, port, "unfix_input");
+  if (rc) {
+    return rc;
+  }
+  ctx->in[port].is_fixed = 0;
+  teal_stamp_bump(ctx->root, ctx->in[port].stamp);
+  return TEAL_OK;
+}
+
+int teal_context_input_is_fixed(const teal_context *ctx, int port) {
+  if (!ctx || port < 0 || port >= ctx->system->ninputs) {
+    return 0;
+  }
+  return ctx->in[port].home == &ctx->in[port] && ctx->in[port].is_fixed;
+}
