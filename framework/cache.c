@@ -2,18 +2,6 @@
  * depends on moved since it was computed. */
 #include "framework/system_internal.h"
 
-static inline int slot_valid(const teal_context_root *root, const teal_cache_slot *s) {
-  if (s->computed_at == 0 || root->caching_disabled) {
-    return 0;
-  }
-  for (int k = 0; k < s->ndeps; k++) {
-    if (root->stamps[s->deps[k]] > s->computed_at) {
-      return 0;
-    }
-  }
-  return 1;
-}
-
 /* Runs a declaration's calc into out, recording a message if the callback
  * failed without one. */
 static int run_calc(teal_context *ctx, const teal_cache_decl *decl, void *out) {
@@ -38,7 +26,7 @@ static int run_calc(teal_context *ctx, const teal_cache_decl *decl, void *out) {
 int teal_slot_eval(teal_context *ctx, int i, const void **value) {
   teal_cache_slot *s = &ctx->slots[i];
   teal_context_root *root = ctx->root;
-  if (slot_valid(root, s)) {
+  if (teal_slot_valid(root, s)) {
     *value = s->value;
     return TEAL_OK;
   }

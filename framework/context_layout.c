@@ -18,7 +18,7 @@ typedef struct layout_totals {
 
 /* Running positions while assigning (pass 2). */
 typedef struct layout_cursor {
-  int node, leaf, child, input, slot, output, xa, abstracts, stamp;
+  int node, leaf, xc_leaf, child, input, slot, output, xa, abstracts, stamp;
   int q, v, z, xd, p;
   double *doubles;
   unsigned char *bytes;
@@ -28,7 +28,7 @@ typedef struct layout_cursor {
 typedef struct layout_block {
   teal_context_root root;
   teal_context *nodes;
-  teal_context **node_ptrs, **leaf_ptrs, **child_ptrs, **out_ctx;
+  teal_context **node_ptrs, **leaf_ptrs, **xc_leaf_ptrs, **child_ptrs, **out_ctx;
   int *out_slot;
   teal_input_slot *inputs;
   teal_cache_slot *slots;
@@ -101,6 +101,7 @@ static layout_block *allocate_block(const layout_totals *t) {
   size_t o_nodes = reserve(&off, (size_t)t->nodes * sizeof(teal_context));
   size_t o_nptr = reserve(&off, (size_t)t->nodes * sizeof(void *));
   size_t o_lptr = reserve(&off, (size_t)t->leaves * sizeof(void *));
+  size_t o_xcptr = reserve(&off, (size_t)t->leaves * sizeof(void *));
   size_t o_cptr = reserve(&off, (size_t)t->children * sizeof(void *));
   size_t o_octx = reserve(&off, (size_t)t->outputs * sizeof(void *));
   size_t o_oslot = reserve(&off, (size_t)t->outputs * sizeof(int));
@@ -123,6 +124,7 @@ static layout_block *allocate_block(const layout_totals *t) {
   b->nodes = (teal_context *)(mem + o_nodes);
   b->node_ptrs = (teal_context **)(mem + o_nptr);
   b->leaf_ptrs = (teal_context **)(mem + o_lptr);
+  b->xc_leaf_ptrs = (teal_context **)(mem + o_xcptr);
   b->child_ptrs = (teal_context **)(mem + o_cptr);
   b->out_ctx = (teal_context **)(mem + o_octx);
   b->out_slot = (int *)(mem + o_oslot);
@@ -163,6 +165,11 @@ static void assign_leaf(layout_block *b, teal_context *ctx, layout_cursor *c) {
   b->leaf_ptrs[c->leaf] = ctx;
   ctx->leaf_begin = c->leaf++;
   ctx->leaf_end = c->leaf;
+  ctx->xc_begin = c->xc_leaf;
+  if (sys->nq + sys->nv + sys->nz > 0) {
+    b->xc_leaf_ptrs[c->xc_leaf++] = ctx;
+  }
+  ctx->xc_end = c->xc_leaf;
   c->q += sys->nq;
   c->v += sys->nv;
   c->z += sys->nz;
@@ -211,6 +218,7 @@ static void assign_node(layout_block *b, const teal_system *sys, teal_context *p
   for (int i = 0; i < sys->ninputs; i++) {
     const teal_input_port *in = sys->inputs[i];
     ctx->in[i].stamp = c->stamp++;
+    ctx->in[i].is_abstract = in->is_abstract;
     ctx->in[i].fixed_value = take_value(b, c, in->is_abstract, in->size, in->type);
   }
   if (!sys->is_diagram) {
@@ -218,6 +226,7 @@ static void assign_node(layout_block *b, const teal_system *sys, teal_context *p
     return;
   }
   ctx->leaf_begin = c->leaf;
+  ctx->xc_begin = c->xc_leaf;
   ctx->children = b->child_ptrs + c->child;
   c->child += sys->nchildren;
   ctx->out_ctx = b->out_ctx + c->output;
@@ -228,6 +237,7 @@ static void assign_node(layout_block *b, const teal_system *sys, teal_context *p
     assign_node(b, sys->children[k], ctx, c);
   }
   ctx->leaf_end = c->leaf;
+  ctx->xc_end = c->xc_leaf;
 }
 
 /* Follows exported outputs down to the leaf that computes them. */
@@ -312,6 +322,7 @@ teal_context *teal_context_new(const teal_system *sys, teal_error *err) {
   b->root.nnodes = t.nodes;
   b->root.leaves = b->leaf_ptrs;
   b->root.nleaves = t.leaves;
+  b->root.xc_leaves = b->xc_leaf_ptrs;
   b->root.nstamps = t.stamps;
   b->root.abstracts = b->abstracts;
   assign_node(b, sys, NULL, &c);

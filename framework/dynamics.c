@@ -28,12 +28,9 @@ int teal_calc_time_derivatives(const teal_system *sys, const teal_context *ctx, 
   }
   const teal_context_root *root = ctx->root;
   double *qd = xcdot, *vd = xcdot + sys->nq, *zd = xcdot + sys->nq + sys->nv;
-  for (int k = ctx->leaf_begin; k < ctx->leaf_end; k++) {
-    const teal_context *leaf = root->leaves[k];
+  for (int k = ctx->xc_begin; k < ctx->xc_end; k++) {
+    const teal_context *leaf = root->xc_leaves[k];
     const teal_system *ls = leaf->system;
-    if (!ls->derivatives) {
-      continue;
-    }
     teal_continuous_view view = {qd + (leaf->q - ctx->q), vd + (leaf->v - ctx->v),
                                  zd + (leaf->z - ctx->z)};
     unsigned long serial = root->error_serial;

@@ -28,7 +28,7 @@ static int check_port(const teal_system *sys, const teal_context *ctx, int port,
 static int eval_input(const teal_context *ctx, int port, const void **value) {
   const teal_input_slot *in = &ctx->in[port];
   if (in->src_ctx) {
-    return teal_slot_eval(in->src_ctx, in->src_slot, value);
+    return teal_slot_get(in->src_ctx, in->src_slot, value);
   }
   if (in->home->is_fixed) {
     *value = in->home->fixed_value;
@@ -43,6 +43,13 @@ static int eval_input(const teal_context *ctx, int port, const void **value) {
 
 int teal_eval_vector_input(const teal_system *sys, const teal_context *ctx, int port,
                            const double **value) {
+  /* hot path: a connected vector port of the right system */
+  if (ctx && ctx->system == sys && (unsigned)port < (unsigned)sys->ninputs) {
+    const teal_input_slot *in = &ctx->in[port];
+    if (in->src_ctx && !in->is_abstract) {
+      return teal_slot_get(in->src_ctx, in->src_slot, (const void **)value);
+    }
+  }
   int rc = check_port(sys, ctx, port, 1, 0, "eval_vector_input");
   return rc ? rc : eval_input(ctx, port, (const void **)value);
 }
@@ -73,7 +80,7 @@ int teal_eval_vector_output(const teal_system *sys, const teal_context *ctx, int
   teal_context *leaf;
   int slot;
   output_source(ctx, port, &leaf, &slot);
-  return teal_slot_eval(leaf, slot, (const void **)value);
+  return teal_slot_get(leaf, slot, (const void **)value);
 }
 
 int teal_eval_abstract_output(const teal_system *sys, const teal_context *ctx, int port,

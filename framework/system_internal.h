@@ -146,6 +146,7 @@ typedef struct teal_cache_slot {
 
 typedef struct teal_input_slot {
   teal_context *src_ctx; /* leaf whose output feeds this port, or NULL */
+  int is_abstract;
   int src_slot;
   struct teal_input_slot *home; /* where a fixed value lives (unconnected end) */
   int is_fixed;
@@ -170,6 +171,7 @@ typedef struct teal_context_root {
   teal_error err;
   teal_context **leaves; /* leaf contexts in depth-first order */
   int nleaves;
+  teal_context **xc_leaves; /* the leaves with continuous state, in order */
   teal_context **nodes;  /* all contexts, depth-first, root first */
   int nnodes;
   double *xc_scratch, *xd_scratch;
@@ -188,6 +190,7 @@ struct teal_context {
   teal_context *parent;
   teal_context **children;
   int leaf_begin, leaf_end; /* range in root->leaves */
+  int xc_begin, xc_end;     /* range in root->xc_leaves */
   double *q, *v, *z, *xd, *p;
   void **xa;
   int stamp_q, stamp_v, stamp_z, stamp_xd;
@@ -220,6 +223,29 @@ static inline void teal_stamp_bump(teal_context_root *root, int stamp) {
 
 /* Evaluates slot i of leaf context ctx, recomputing when out of date. */
 int teal_slot_eval(teal_context *ctx, int i, const void **value);
+
+/* Nonzero when slot s is up to date: none of its stamps moved since. */
+static inline int teal_slot_valid(const teal_context_root *root, const teal_cache_slot *s) {
+  if (s->computed_at == 0 || root->caching_disabled) {
+    return 0;
+  }
+  for (int k = 0; k < s->ndeps; k++) {
+    if (root->stamps[s->deps[k]] > s->computed_at) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* teal_slot_eval with the up-to-date case inlined (the hot path). */
+static inline int teal_slot_get(teal_context *ctx, int i, const void **value) {
+  const teal_cache_slot *s = &ctx->slots[i];
+  if (teal_slot_valid(ctx->root, s)) {
+    *value = s->value;
+    return 0;
+  }
+  return teal_slot_eval(ctx, i, value);
+}
 
 /* Computes slot i of leaf context ctx into out without caching. */
 int teal_slot_calc(teal_context *ctx, int i, void *out);

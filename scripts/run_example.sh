@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Set up, build and run Teal's flagship example.
+# Arguments are passed on to the example program.
+set -euo pipefail
+
+EXAMPLE=closed_loop
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+bash "$root/scripts/setup.sh"
+
+echo "== configure (build) =="
+cmake -S "$root" -B "$root/build" -DCMAKE_BUILD_TYPE=Release
+
+echo "== build $EXAMPLE =="
+cmake --build "$root/build" -j2 --target "$EXAMPLE"
+
+echo "== run $EXAMPLE =="
+"$root/build/$EXAMPLE" "$@"

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# Install the Debian packages Teal needs to build and test.
+# Quick and silent-ish when everything is already installed.
+set -euo pipefail
+
+packages=(cmake pkg-config libgsl-dev libopenblas-dev liblapacke-dev check)
+
+log() { printf '[setup] %s\n' "$*"; }
+
+if ! command -v dpkg >/dev/null 2>&1; then
+  log "dpkg not found: not a Debian-based system, skipping package checks."
+  log "Make sure a C11 compiler, make, cmake, pkg-config, GSL, OpenBLAS, LAPACKE and Check are installed."
+  exit 0
+fi
+
+is_installed() {
+  dpkg -s "$1" 2>/dev/null | grep -q '^Status: install ok installed$'
+}
+
+missing=()
+
+# A compiler toolchain: build-essential, or at least gcc, make and libc6-dev.
+if ! is_installed build-essential; then
+  if ! is_installed gcc || ! is_installed make || ! is_installed libc6-dev; then
+    missing+=(build-essential)
+  fi
+fi
+
+for pkg in "${packages[@]}"; do
+  if ! is_installed "$pkg"; then
+    missing+=("$pkg")
+  fi
+done
+
+if [ "${#missing[@]}" -eq 0 ]; then
+  log "all build dependencies are installed."
+  exit 0
+fi
+
+log "missing packages: ${missing[*]}"
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then
+  if command -v sudo >/dev/null 2>&1; then
+    sudo_cmd=(sudo)
+  else
+    log "error: not running as root and sudo is not available; install as root: ${missing[*]}" >&2
+    exit 1
+  fi
+fi
+
+log "running apt-get update"
+"${sudo_cmd[@]}" apt-get update
+log "installing: ${missing[*]}"
+"${sudo_cmd[@]}" env DEBIAN_FRONTEND=noninteractive \
+  apt-get install -y --no-install-recommends "${missing[@]}"
+log "installed: ${missing[*]}"
