@@ -16,6 +16,11 @@ teal_builder *teal_builder_new(const char *name) {
     teal_free(b);
     return NULL;
   }
+  if (strchr(b->name, '/')) {
+    /* '/' separates path components in subsystem lookups */
+    teal_error_set_sticky(&b->err, TEAL_EINVAL, "diagram name '%s' must not contain '/'",
+                          b->name);
+  }
   return b;
 }
 

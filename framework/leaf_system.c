@@ -42,6 +42,11 @@ teal_system *teal_leaf_new(const char *name, void *user, void (*user_free)(void 
     teal_system_free(sys);
     return NULL;
   }
+  if (strchr(sys->name, '/')) {
+    /* '/' separates path components in subsystem lookups */
+    teal_error_set_sticky(&sys->err, TEAL_EINVAL, "leaf name '%s' must not contain '/'",
+                          sys->name);
+  }
   return sys;
 }
 

@@ -59,8 +59,8 @@ static void free_diagram_parts(teal_system *sys) {
 }
 
 void teal_system_free(teal_system *sys) {
-  if (!sys || sys->parent) {
-    return; /* owned systems die with their diagram */
+  if (!sys || sys->parent || sys->owner) {
+    return; /* owned systems die with their diagram or builder */
   }
   if (sys->is_diagram) {
     free_diagram_parts(sys);
