@@ -25,11 +25,16 @@ static int run_calc(teal_context *ctx, const teal_cache_decl *decl, void *out) {
 
 int teal_slot_eval(teal_context *ctx, int i, const void **value) {
   teal_cache_slot *s = &ctx->slots[i];
-  teal_context_root *root = ctx->root;
-  if (teal_slot_valid(root, s)) {
+  if (teal_slot_valid(ctx->root, s)) {
     *value = s->value;
     return TEAL_OK;
   }
+  return teal_slot_recompute(ctx, i, value);
+}
+
+int teal_slot_recompute(teal_context *ctx, int i, const void **value) {
+  teal_cache_slot *s = &ctx->slots[i];
+  teal_context_root *root = ctx->root;
   if (s->evaluating) {
     char path[256];
     return teal_context_fail(ctx, TEAL_EALGLOOP,

@@ -75,21 +75,11 @@ static void invalidate_all(teal_context_root *root) {
 
 static void write_leaf_defaults(teal_context *leaf) {
   const teal_system *sys = leaf->system;
-  if (sys->nq) {
-    memcpy(leaf->q, sys->xc0, (size_t)sys->nq * sizeof(double));
-  }
-  if (sys->nv) {
-    memcpy(leaf->v, sys->xc0 + sys->nq, (size_t)sys->nv * sizeof(double));
-  }
-  if (sys->nz) {
-    memcpy(leaf->z, sys->xc0 + sys->nq + sys->nv, (size_t)sys->nz * sizeof(double));
-  }
-  if (sys->nxd) {
-    memcpy(leaf->xd, sys->xd0, (size_t)sys->nxd * sizeof(double));
-  }
-  if (sys->np) {
-    memcpy(leaf->p, sys->p0, (size_t)sys->np * sizeof(double));
-  }
+  teal_copy_doubles(leaf->q, sys->xc0, sys->nq);
+  teal_copy_doubles(leaf->v, sys->xc0 + sys->nq, sys->nv);
+  teal_copy_doubles(leaf->z, sys->xc0 + sys->nq + sys->nv, sys->nz);
+  teal_copy_doubles(leaf->xd, sys->xd0, sys->nxd);
+  teal_copy_doubles(leaf->p, sys->p0, sys->np);
 }
 
 static int copy_leaf_abstract_defaults(teal_context *leaf) {
@@ -167,7 +157,7 @@ static int copy_fixed_inputs(teal_context_root *dst, const teal_context_root *sr
           return rc;
         }
       } else {
-        memcpy(d->in[i].fixed_value, s->in[i].fixed_value, (size_t)port->size * sizeof(double));
+        teal_copy_doubles(d->in[i].fixed_value, s->in[i].fixed_value, port->size);
       }
     }
   }
@@ -200,18 +190,11 @@ int teal_context_copy_from(teal_context *dst, const teal_context *src) {
   root->time = src->root->time;
   root->accuracy = src->root->accuracy;
   root->caching_disabled = src->root->caching_disabled;
-  size_t nxc = (size_t)(sys->nq + sys->nv + sys->nz);
-  if (nxc) {
-    memcpy(dst->q, src->q, nxc * sizeof(double));
-  }
-  if (sys->nxd) {
-    memcpy(dst->xd, src->xd, (size_t)sys->nxd * sizeof(double));
-  }
+  teal_copy_doubles(dst->q, src->q, sys->nq + sys->nv + sys->nz);
+  teal_copy_doubles(dst->xd, src->xd, sys->nxd);
   for (int k = 0; k < src->root->nleaves; k++) {
     const teal_context *s = src->root->leaves[k];
-    if (s->system->np) {
-      memcpy(root->leaves[k]->p, s->p, (size_t)s->system->np * sizeof(double));
-    }
+    teal_copy_doubles(root->leaves[k]->p, s->p, s->system->np);
   }
   int rc = copy_abstract_state(root, src->root);
   if (rc == TEAL_OK) {

@@ -78,9 +78,9 @@ int teal_context_set_continuous_state(teal_context *ctx, const double *x, int n)
     return teal_context_fail(ctx, TEAL_ESIZE, "set_continuous_state on '%s': got %d values, "
                              "state has %d", s->name, n, s->nq + s->nv + s->nz);
   }
-  memcpy(ctx->q, x, (size_t)s->nq * sizeof(double));
-  memcpy(ctx->v, x + s->nq, (size_t)s->nv * sizeof(double));
-  memcpy(ctx->z, x + s->nq + s->nv, (size_t)s->nz * sizeof(double));
+  teal_copy_doubles(ctx->q, x, s->nq);
+  teal_copy_doubles(ctx->v, x + s->nq, s->nv);
+  teal_copy_doubles(ctx->z, x + s->nq + s->nv, s->nz);
   bump_xc(ctx);
   return TEAL_OK;
 }
@@ -94,9 +94,9 @@ int teal_context_get_continuous_state(const teal_context *ctx, double *x, int n)
     return teal_context_fail(ctx, TEAL_ESIZE, "get_continuous_state on '%s': room for %d values, "
                              "state has %d", s->name, n, s->nq + s->nv + s->nz);
   }
-  memcpy(x, ctx->q, (size_t)s->nq * sizeof(double));
-  memcpy(x + s->nq, ctx->v, (size_t)s->nv * sizeof(double));
-  memcpy(x + s->nq + s->nv, ctx->z, (size_t)s->nz * sizeof(double));
+  teal_copy_doubles(x, ctx->q, s->nq);
+  teal_copy_doubles(x + s->nq, ctx->v, s->nv);
+  teal_copy_doubles(x + s->nq + s->nv, ctx->z, s->nz);
   return TEAL_OK;
 }
 
@@ -184,7 +184,7 @@ int teal_context_set_discrete_group(teal_context *ctx, int i, const double *x, i
     return teal_context_fail(ctx, TEAL_ESIZE, "set_discrete_group %d on '%s': got %d values, "
                              "group has %d", i, ctx->system->name, n, ctx->system->xd_sizes[i]);
   }
-  memcpy(dst, x, (size_t)n * sizeof(double));
+  teal_copy_doubles(dst, x, n);
   return TEAL_OK;
 }
 
@@ -246,6 +246,6 @@ int teal_context_set_numeric_parameter(teal_context *ctx, int i, const double *p
                              "parameter has %d", i, ctx->system->name, n,
                              ctx->system->p_sizes[i]);
   }
-  memcpy(dst, p, (size_t)n * sizeof(double));
+  teal_copy_doubles(dst, p, n);
   return TEAL_OK;
 }

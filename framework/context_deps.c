@@ -177,7 +177,9 @@ static int pack_lists(teal_context_root *root, resolver *r, int nslots) {
   }
   int *at = root->deps_block;
   for (int s = 0; s < nslots; s++) {
-    memcpy(at, r->lists[s].items, (size_t)r->lists[s].n * sizeof(int));
+    if (r->lists[s].n > 0) {
+      memcpy(at, r->lists[s].items, (size_t)r->lists[s].n * sizeof(int));
+    }
     r->slots[s].deps = at;
     r->slots[s].ndeps = r->lists[s].n;
     at += r->lists[s].n;

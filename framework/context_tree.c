@@ -3,26 +3,33 @@
 
 #include "framework/system_internal.h"
 
+/* The ancestor of s that is `up` levels above it. */
+static const teal_system *ancestor(const teal_system *s, int up) {
+  while (up-- > 0) {
+    s = s->parent;
+  }
+  return s;
+}
+
 const teal_context *teal_context_subcontext(const teal_context *ctx, const teal_system *sub) {
   if (!ctx || !sub) {
     return NULL;
   }
-  /* collect sub's ancestors up to ctx's system, then descend from ctx */
-  const teal_system *chain[64];
+  /* count the levels from sub up to ctx's system, then descend from ctx */
   int depth = 0;
   const teal_system *s = sub;
-  while (s && s != ctx->system && depth < 64) {
-    chain[depth++] = s;
+  while (s && s != ctx->system) {
+    depth++;
     s = s->parent;
   }
-  if (s != ctx->system) {
+  if (!s) {
     teal_context_fail(ctx, TEAL_ENOTFOUND, "subcontext: system '%s' is not inside '%s'",
                       sub->name, ctx->system->name);
     return NULL;
   }
   const teal_context *c = ctx;
   for (int k = depth - 1; k >= 0; k--) {
-    c = c->children[chain[k]->index_in_parent];
+    c = c->children[ancestor(sub, k)->index_in_parent];
   }
   return c;
 }

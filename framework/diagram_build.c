@@ -108,8 +108,9 @@ int teal_builder_export_output(teal_builder *b, const teal_output_port *src, con
     return b->err.code;
   }
   if (!src || src->system->owner != b) {
-    return teal_error_set_sticky(&b->err, TEAL_EINVAL, "export output in '%s': output port "
-                                 "belongs to no subsystem added here", b->name);
+    return teal_error_set_sticky(&b->err, TEAL_EINVAL, "export output in '%s': output '%s.%s' "
+                                 "belongs to no subsystem added here", b->name,
+                                 src ? src->system->name : "(null)", src ? src->name : "(null)");
   }
   char buf[256];
   const char *nm = export_name(name, src->system, src->name, buf, sizeof buf);

@@ -152,8 +152,9 @@ int teal_builder_free_input(teal_builder *b, const teal_input_port *dst, const c
   int c = dst ? child_of(b, dst->system) : -1;
   if (c < 0) {
     return teal_error_set_sticky(&b->err, TEAL_EINVAL,
-                                 "%s in '%s': input port belongs to no subsystem added here",
-                                 what, b->name);
+                                 "%s in '%s': input '%s.%s' belongs to no subsystem added here",
+                                 what, b->name, dst ? dst->system->name : "(null)",
+                                 dst ? dst->name : "(null)");
   }
   if (b->conn[c][dst->index].kind != TEAL_SRC_NONE) {
     return teal_error_set_sticky(&b->err, TEAL_EINVAL,
@@ -174,8 +175,9 @@ int teal_builder_connect(teal_builder *b, const teal_output_port *src,
   int sc = src ? child_of(b, src->system) : -1;
   if (sc < 0) {
     return teal_error_set_sticky(&b->err, TEAL_EINVAL,
-                                 "connect in '%s': output port belongs to no subsystem added "
-                                 "here", b->name);
+                                 "connect in '%s': output '%s.%s' belongs to no subsystem added "
+                                 "here", b->name, src ? src->system->name : "(null)",
+                                 src ? src->name : "(null)");
   }
   int dc = teal_builder_free_input(b, dst, "connect");
   if (dc < 0) {

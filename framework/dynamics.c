@@ -58,7 +58,7 @@ static int map_velocity(const teal_system *sys, const teal_context *ctx, const d
     double *dst = out + (to_qdot ? leaf->q - ctx->q : leaf->v - ctx->v);
     teal_velocity_map_fn fn = to_qdot ? ls->v_to_qdot : ls->qdot_to_v;
     if (!fn) {
-      memcpy(dst, src, (size_t)ls->nq * sizeof(double)); /* nq == nv here */
+      teal_copy_doubles(dst, src, ls->nq); /* nq == nv here */
       continue;
     }
     unsigned long serial = root->error_serial;
@@ -124,6 +124,14 @@ int teal_calc_jacobian(const teal_system *sys, const teal_context *ctx, int inpu
       output_port >= sys->noutputs) {
     return teal_context_fail(ctx, TEAL_ENOTFOUND, "calc_jacobian on '%s': port index out of "
                              "range (input %d, output %d)", sys->name, input_port, output_port);
+  }
+  int nxc = sys->nq + sys->nv + sys->nz;
+  int nu = input_port >= 0 ? sys->inputs[input_port]->size : 0;
+  int ny = output_port >= 0 ? sys->outputs[output_port]->size : 0;
+  if ((jac->nx != nxc && jac->nx != sys->nxd) || jac->nu != nu || jac->ny != ny) {
+    return teal_context_fail(ctx, TEAL_ESIZE, "calc_jacobian on '%s': blocks sized nx %d, nu %d, "
+                             "ny %d; the system has nx %d (or %d discrete), nu %d, ny %d",
+                             sys->name, jac->nx, jac->nu, jac->ny, nxc, sys->nxd, nu, ny);
   }
   unsigned long serial = ctx->root->error_serial;
   rc = sys->jacobian(sys, ctx, input_port, output_port, jac, sys->jacobian_user);

@@ -55,27 +55,47 @@ static int ref_less(teal_event_ref a, teal_event_ref b) {
   return a.leaf < b.leaf || (a.leaf == b.leaf && a.event < b.event);
 }
 
+static int ref_equal(teal_event_ref a, teal_event_ref b) {
+  return a.leaf == b.leaf && a.event == b.event;
+}
+
+/* Size of the union of two sorted ref lists. */
+static int union_size(const teal_event_ref *a, int na, const teal_event_ref *b, int nb) {
+  int i = 0, j = 0, n = 0;
+  while (i < na || j < nb) {
+    if (j >= nb || (i < na && ref_less(a[i], b[j]))) {
+      i++;
+    } else if (i >= na || ref_less(b[j], a[i])) {
+      j++;
+    } else {
+      i++;
+      j++;
+    }
+    n++;
+  }
+  return n;
+}
+
 /* Merges src's refs of one kind into dst's, from the back, keeping
- * (leaf, event) order and dropping duplicates; no allocation. */
+ * (leaf, event) order and one copy of shared events; no allocation (the
+ * union never exceeds the set's capacity: every event at most once). */
 static void merge_kind(teal_event_set *dst, const teal_event_set *src, int k) {
-  int i = dst->n[k] - 1, j = src->n[k] - 1, out = dst->n[k] + src->n[k] - 1;
   teal_event_ref *d = dst->items[k];
   const teal_event_ref *s = src->items[k];
+  int i = dst->n[k] - 1, j = src->n[k] - 1;
+  int total = union_size(d, dst->n[k], s, src->n[k]);
+  int out = total - 1;
   while (j >= 0) {
-    if (i >= 0 && ref_less(s[j], d[i])) {
+    if (i >= 0 && ref_equal(d[i], s[j])) {
       d[out--] = d[i--];
-    } else if (i >= 0 && !ref_less(d[i], s[j])) {
-      j--; /* the same event in both sets */
+      j--;
+    } else if (i >= 0 && ref_less(s[j], d[i])) {
+      d[out--] = d[i--];
     } else {
       d[out--] = s[j--];
     }
   }
-  /* close the gap left by duplicates */
-  int first = out + 1 - (i + 1);
-  if (first > 0) {
-    memmove(d + i + 1, d + out + 1, (size_t)(dst->n[k] + src->n[k] - out - 1) * sizeof *d);
-  }
-  dst->n[k] = dst->n[k] + src->n[k] - first;
+  dst->n[k] = total; /* d[0..i] already sit in place */
 }
 
 int teal_event_set_merge(teal_event_set *dst, const teal_event_set *src) {

@@ -16,12 +16,6 @@ static scratch_offsets offsets_of(const teal_context_root *root) {
   return o;
 }
 
-static void copy_doubles(double *dst, const double *src, int n) {
-  if (n > 0) {
-    memcpy(dst, src, (size_t)n * sizeof(double));
-  }
-}
-
 static void bump_leaf_discrete(teal_context *leaf) {
   for (int g = 0; g < leaf->system->nxd_groups; g++) {
     teal_stamp_bump(leaf->root, leaf->stamp_xd_group + g);
@@ -35,7 +29,7 @@ static int run_discrete(teal_context *ctx, const teal_event_set *set, scratch_of
     teal_context *leaf = ctx->root->leaves[ctx->leaf_begin + items[i].leaf];
     double *next = leaf->xd + o.xd;
     if (i == 0 || items[i - 1].leaf != items[i].leaf) {
-      copy_doubles(next, leaf->xd, leaf->system->nxd);
+      teal_copy_doubles(next, leaf->xd, leaf->system->nxd);
     }
     const teal_event_decl *ev = &leaf->system->events[items[i].event];
     unsigned long serial = ctx->root->error_serial;
@@ -69,7 +63,7 @@ int teal_dispatch_discrete_updates(const teal_system *sys, teal_context *ctx,
       continue;
     }
     teal_context *leaf = ctx->root->leaves[ctx->leaf_begin + items[i].leaf];
-    copy_doubles(leaf->xd, leaf->xd + o.xd, leaf->system->nxd);
+    teal_copy_doubles(leaf->xd, leaf->xd + o.xd, leaf->system->nxd);
     bump_leaf_discrete(leaf);
   }
   return TEAL_OK;
@@ -81,10 +75,10 @@ static int copy_leaf_state(teal_context *leaf, scratch_offsets o, int to_scratch
   const teal_system *s = leaf->system;
   double *q = leaf->q, *v = leaf->v, *z = leaf->z, *xd = leaf->xd;
   double *qs = q + o.xc, *vs = v + o.xc, *zs = z + o.xc, *xds = xd + o.xd;
-  copy_doubles(to_scratch ? qs : q, to_scratch ? q : qs, s->nq);
-  copy_doubles(to_scratch ? vs : v, to_scratch ? v : vs, s->nv);
-  copy_doubles(to_scratch ? zs : z, to_scratch ? z : zs, s->nz);
-  copy_doubles(to_scratch ? xds : xd, to_scratch ? xd : xds, s->nxd);
+  teal_copy_doubles(to_scratch ? qs : q, to_scratch ? q : qs, s->nq);
+  teal_copy_doubles(to_scratch ? vs : v, to_scratch ? v : vs, s->nv);
+  teal_copy_doubles(to_scratch ? zs : z, to_scratch ? z : zs, s->nz);
+  teal_copy_doubles(to_scratch ? xds : xd, to_scratch ? xd : xds, s->nxd);
   for (int i = 0; i < s->nxa; i++) {
     void *live = leaf->xa[i], *scratch = leaf->xa[i + o.xa];
     int rc = teal_value_copy(s->xa_types[i], to_scratch ? scratch : live,

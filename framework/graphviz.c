@@ -45,6 +45,19 @@ static void put(text *t, const char *fmt, ...) {
   t->len += (size_t)n;
 }
 
+/* Writes a name inside a quoted dot string; in record labels the field
+ * syntax characters are escaped too. */
+static void put_name(text *t, const char *name, int record) {
+  for (const char *c = name; *c; c++) {
+    int special = *c == '"' || *c == '\\' || (record && strchr("|{}<>", *c));
+    if (special) {
+      put(t, "\\%c", *c);
+    } else {
+      put(t, "%c", *c);
+    }
+  }
+}
+
 static int count_systems(const teal_system *s) {
   int n = 1;
   for (int c = 0; s->is_diagram && c < s->nchildren; c++) {
@@ -84,11 +97,15 @@ static void output_end(text *t, const teal_system *s, int id, int o) {
 static void write_leaf(text *t, const teal_system *s, int id) {
   put(t, "  s%d [shape=record, label=\"{{", id);
   for (int p = 0; p < s->ninputs; p++) {
-    put(t, "%s<u%d> %s", p ? "|" : "", p, s->inputs[p]->name);
+    put(t, "%s<u%d> ", p ? "|" : "", p);
+    put_name(t, s->inputs[p]->name, 1);
   }
-  put(t, "}|%s|{", s->name);
+  put(t, "}|");
+  put_name(t, s->name, 1);
+  put(t, "|{");
   for (int o = 0; o < s->noutputs; o++) {
-    put(t, "%s<y%d> %s", o ? "|" : "", o, s->outputs[o]->name);
+    put(t, "%s<y%d> ", o ? "|" : "", o);
+    put_name(t, s->outputs[o]->name, 1);
   }
   put(t, "}}\"];\n");
 }
@@ -124,12 +141,18 @@ static void write_edges(text *t, const teal_system *d, int id) {
 }
 
 static void write_diagram(text *t, const teal_system *d, int id) {
-  put(t, "  subgraph cluster_s%d {\n  label=\"%s\";\n", id, d->name);
+  put(t, "  subgraph cluster_s%d {\n  label=\"", id);
+  put_name(t, d->name, 0);
+  put(t, "\";\n");
   for (int p = 0; p < d->ninputs; p++) {
-    put(t, "  s%d_u%d [shape=rarrow, label=\"%s\"];\n", id, p, d->inputs[p]->name);
+    put(t, "  s%d_u%d [shape=rarrow, label=\"", id, p);
+    put_name(t, d->inputs[p]->name, 0);
+    put(t, "\"];\n");
   }
   for (int o = 0; o < d->noutputs; o++) {
-    put(t, "  s%d_y%d [shape=rarrow, label=\"%s\"];\n", id, o, d->outputs[o]->name);
+    put(t, "  s%d_y%d [shape=rarrow, label=\"", id, o);
+    put_name(t, d->outputs[o]->name, 0);
+    put(t, "\"];\n");
   }
   for (int c = 0; c < d->nchildren; c++) {
     write_system(t, d->children[c], child_id(d, id, c));
@@ -151,7 +174,9 @@ char *teal_diagram_graphviz_string(const teal_system *sys) {
     return NULL;
   }
   text t = {NULL, 0, 0, 0};
-  put(&t, "digraph \"%s\" {\n  rankdir=LR;\n", sys->name);
+  put(&t, "digraph \"");
+  put_name(&t, sys->name, 0);
+  put(&t, "\" {\n  rankdir=LR;\n");
   write_system(&t, sys, 0);
   put(&t, "}\n");
   if (t.failed) {

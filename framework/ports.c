@@ -177,7 +177,7 @@ int teal_context_fix_input(teal_context *ctx, int port, const double *value, int
   }
   teal_input_slot *in = &ctx->in[port];
   if (n) {
-    memcpy(in->fixed_value, value, (size_t)n * sizeof(double));
+    teal_copy_doubles(in->fixed_value, value, n);
   }
   in->is_fixed = 1;
   teal_stamp_bump(ctx->root, in->stamp);

@@ -176,27 +176,23 @@ int teal_system_has_jacobian(const teal_system *sys) {
   return sys && !sys->is_diagram && sys->jacobian != NULL;
 }
 
+/* Prints the ancestors first, then sys; returns the characters used. */
+static size_t print_path(const teal_system *sys, char *buf, size_t n) {
+  size_t used = sys->parent ? print_path(sys->parent, buf, n) : 0;
+  if (used >= n) {
+    return used;
+  }
+  int w = snprintf(buf + used, n - used, "%s%s", sys->parent ? "/" : "", sys->name);
+  return w < 0 ? used : used + (size_t)w;
+}
+
 const char *teal_system_path(const teal_system *sys, char *buf, size_t n) {
   if (!buf || n == 0) {
     return "";
   }
   buf[0] = '\0';
-  if (!sys) {
-    return buf;
-  }
-  /* collect ancestors (depth is small), then print root first */
-  const teal_system *chain[64];
-  int depth = 0;
-  for (const teal_system *s = sys; s && depth < 64; s = s->parent) {
-    chain[depth++] = s;
-  }
-  size_t used = 0;
-  for (int k = depth - 1; k >= 0 && used < n; k--) {
-    int w = snprintf(buf + used, n - used, "%s%s", chain[k]->name, k ? "/" : "");
-    if (w < 0) {
-      break;
-    }
-    used += (size_t)w;
+  if (sys) {
+    print_path(sys, buf, n);
   }
   return buf;
 }

@@ -4,6 +4,7 @@
 #define TEAL_FRAMEWORK_SYSTEM_INTERNAL_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "framework/context.h"
 #include "framework/events.h"
@@ -216,6 +217,13 @@ int teal_context_fail(const teal_context *ctx, int code, const char *fmt, ...)
 #endif
     ;
 
+/* Copies n doubles; n == 0 is allowed with NULL pointers. */
+static inline void teal_copy_doubles(double *dst, const double *src, int n) {
+  if (n > 0) {
+    memcpy(dst, src, (size_t)n * sizeof(double));
+  }
+}
+
 /* Bumps one stamp: the source changed now. */
 static inline void teal_stamp_bump(teal_context_root *root, int stamp) {
   root->stamps[stamp] = ++root->counter;
@@ -223,6 +231,10 @@ static inline void teal_stamp_bump(teal_context_root *root, int stamp) {
 
 /* Evaluates slot i of leaf context ctx, recomputing when out of date. */
 int teal_slot_eval(teal_context *ctx, int i, const void **value);
+
+/* Recomputes slot i of leaf context ctx unconditionally (with the
+ * re-entry guard) and stores the value in the cache. */
+int teal_slot_recompute(teal_context *ctx, int i, const void **value);
 
 /* Nonzero when slot s is up to date: none of its stamps moved since. */
 static inline int teal_slot_valid(const teal_context_root *root, const teal_cache_slot *s) {
@@ -244,7 +256,7 @@ static inline int teal_slot_get(teal_context *ctx, int i, const void **value) {
     *value = s->value;
     return 0;
   }
-  return teal_slot_eval(ctx, i, value);
+  return teal_slot_recompute(ctx, i, value);
 }
 
 /* Computes slot i of leaf context ctx into out without caching. */
