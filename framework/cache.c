@@ -1,26 +1,35 @@
 /* Cached evaluation: a slot is up to date when none of the stamps it
- * depends on moved since it was computed. */
+ * depends on moved since it was computed. The message formatting lives in
+ * cold out-of-line functions so the hot path needs no large stack frame. */
 #include "framework/system_internal.h"
 
-/* Runs a declaration's calc into out, recording a message if the callback
- * failed without one. */
-static int run_calc(teal_context *ctx, const teal_cache_decl *decl, void *out) {
-  teal_context_root *root = ctx->root;
-  unsigned long serial = root->error_serial;
-  int rc = decl->vector_calc ? decl->vector_calc(ctx->system, ctx, out, decl->user)
-                             : decl->abstract_calc(ctx->system, ctx, out, decl->user);
-  if (rc == TEAL_OK) {
-    return TEAL_OK;
-  }
+static int __attribute__((noinline, cold))
+calc_failed(teal_context *ctx, const teal_cache_decl *decl, int rc, unsigned long serial) {
   if (rc > 0) {
     rc = TEAL_ECALLBACK;
   }
-  if (root->error_serial == serial) {
+  if (ctx->root->error_serial == serial) {
     char path[256];
     teal_context_fail(ctx, rc, "computing '%s' of system '%s' failed: %s", decl->name,
                       teal_system_path(ctx->system, path, sizeof path), teal_strerror(rc));
   }
   return rc;
+}
+
+static int __attribute__((noinline, cold)) reentered(teal_context *ctx, const teal_cache_decl *decl) {
+  char path[256];
+  return teal_context_fail(ctx, TEAL_EALGLOOP,
+                           "algebraic loop: '%s' of system '%s' was needed while computing "
+                           "itself", decl->name, teal_system_path(ctx->system, path, sizeof path));
+}
+
+/* Runs a declaration's calc into out, recording a message if the callback
+ * failed without one. */
+static inline int run_calc(teal_context *ctx, const teal_cache_decl *decl, void *out) {
+  unsigned long serial = ctx->root->error_serial;
+  int rc = decl->vector_calc ? decl->vector_calc(ctx->system, ctx, out, decl->user)
+                             : decl->abstract_calc(ctx->system, ctx, out, decl->user);
+  return rc == TEAL_OK ? TEAL_OK : calc_failed(ctx, decl, rc, serial);
 }
 
 int teal_slot_eval(teal_context *ctx, int i, const void **value) {
@@ -34,25 +43,16 @@ int teal_slot_eval(teal_context *ctx, int i, const void **value) {
 
 int teal_slot_recompute(teal_context *ctx, int i, const void **value) {
   teal_cache_slot *s = &ctx->slots[i];
-  teal_context_root *root = ctx->root;
   if (s->evaluating) {
-    char path[256];
-    return teal_context_fail(ctx, TEAL_EALGLOOP,
-                             "algebraic loop: '%s' of system '%s' was needed while computing "
-                             "itself", s->decl->name,
-                             teal_system_path(ctx->system, path, sizeof path));
+    return reentered(ctx, s->decl);
   }
   s->evaluating = 1;
-  uint64_t now = root->counter;
+  uint64_t now = ctx->root->counter;
   int rc = run_calc(ctx, s->decl, s->value);
   s->evaluating = 0;
-  if (rc) {
-    s->computed_at = 0;
-    return rc;
-  }
-  s->computed_at = now;
+  s->computed_at = rc ? 0 : now;
   *value = s->value;
-  return TEAL_OK;
+  return rc;
 }
 
 int teal_slot_calc(teal_context *ctx, int i, void *out) {

@@ -5,7 +5,7 @@
 #include "framework/system_internal.h"
 
 /* Records a message when a callback failed without one; returns a status. */
-static int callback_status(const teal_context *leaf, int rc, unsigned long serial,
+static int __attribute__((noinline, cold)) callback_status(const teal_context *leaf, int rc, unsigned long serial,
                            const char *what) {
   if (rc == TEAL_OK) {
     return TEAL_OK;

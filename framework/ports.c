@@ -41,17 +41,25 @@ static int eval_input(const teal_context *ctx, int port, const void **value) {
                            teal_system_path(ctx->system, path, sizeof path));
 }
 
+/* Everything but the hot path of teal_eval_vector_input, kept out of line
+ * so the hot path needs no stack frame. */
+static int __attribute__((noinline))
+eval_vector_input_checked(const teal_system *sys, const teal_context *ctx, int port,
+                          const double **value) {
+  int rc = check_port(sys, ctx, port, 1, 0, "eval_vector_input");
+  return rc ? rc : eval_input(ctx, port, (const void **)value);
+}
+
 int teal_eval_vector_input(const teal_system *sys, const teal_context *ctx, int port,
                            const double **value) {
-  /* hot path: a connected vector port of the right system */
+  /* hot path: a connected vector port of the right system, up to date */
   if (ctx && ctx->system == sys && (unsigned)port < (unsigned)sys->ninputs) {
     const teal_input_slot *in = &ctx->in[port];
     if (in->src_ctx && !in->is_abstract) {
       return teal_slot_get(in->src_ctx, in->src_slot, (const void **)value);
     }
   }
-  int rc = check_port(sys, ctx, port, 1, 0, "eval_vector_input");
-  return rc ? rc : eval_input(ctx, port, (const void **)value);
+  return eval_vector_input_checked(sys, ctx, port, value);
 }
 
 int teal_eval_abstract_input(const teal_system *sys, const teal_context *ctx, int port,

@@ -946,6 +946,18 @@ START_TEST(test_default_name) {
 }
 END_TEST
 
+START_TEST(test_slash_in_leaf_name_rejected) {
+  /* '/' separates path components in subsystem lookups */
+  teal_system *sys = teal_leaf_new("arm/joint", NULL, NULL);
+  ck_assert_ptr_nonnull(sys);
+  ck_assert_int_eq(teal_system_error(sys)->code, TEAL_EINVAL);
+  ck_assert_ptr_nonnull(strstr(teal_system_error(sys)->message, "arm/joint"));
+  ck_assert_int_eq(teal_leaf_declare_vector_input(sys, "u", 1), TEAL_EINVAL);
+  ck_assert_int_eq(teal_leaf_finalize(sys), TEAL_EINVAL);
+  teal_system_free(sys);
+}
+END_TEST
+
 static Suite *leaf_suite(void) {
   Suite *s = suite_create("leaf_system");
   TCase *tc = tcase_create("ports");
@@ -958,6 +970,7 @@ static Suite *leaf_suite(void) {
   tcase_add_test(tc, test_duplicate_output_name);
   tcase_add_test(tc, test_invalid_port_names);
   tcase_add_test(tc, test_default_name);
+  tcase_add_test(tc, test_slash_in_leaf_name_rejected);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("errors");
