@@ -109,7 +109,6 @@ int teal_context_set_to_defaults(teal_context *ctx) {
   }
   if (!ctx->parent) {
     root->time = 0.0;
-    root->accuracy = 0.0;
   }
   invalidate_all(root);
   return TEAL_OK;
@@ -125,6 +124,7 @@ int teal_context_init_values(teal_context *ctx) {
     }
   }
   root->counter = 1;
+  root->accuracy = 0.0; /* unset until teal_context_set_accuracy */
   return teal_context_set_to_defaults(ctx);
 }
 
@@ -189,7 +189,6 @@ int teal_context_copy_from(teal_context *dst, const teal_context *src) {
   teal_context_root *root = dst->root;
   root->time = src->root->time;
   root->accuracy = src->root->accuracy;
-  root->caching_disabled = src->root->caching_disabled;
   teal_copy_doubles(dst->q, src->q, sys->nq + sys->nv + sys->nz);
   teal_copy_doubles(dst->xd, src->xd, sys->nxd);
   for (int k = 0; k < src->root->nleaves; k++) {

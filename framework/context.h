@@ -25,14 +25,16 @@ teal_context *teal_context_new(const teal_system *sys, teal_error *err);
 /** Deep copy of a root context (state, parameters, time, fixed inputs). */
 teal_context *teal_context_clone(const teal_context *ctx, teal_error *err);
 
-/** Copies values (time, state, parameters, fixed inputs) from src into dst,
- *  two root contexts of the same system. Allocates nothing. */
+/** Copies values (time, accuracy, state, parameters, fixed inputs) from src
+ *  into dst, two root contexts of the same system. The caching switch is a
+ *  property of dst and stays as it is. Allocates nothing. */
 int teal_context_copy_from(teal_context *dst, const teal_context *src);
 
 /** Frees a root context (NULL is ignored; subcontexts are not freed). */
 void teal_context_free(teal_context *ctx);
 
-/** Restores default state and parameters, time 0; fixed inputs stay. */
+/** Restores default state and parameters and, on a root, time 0; accuracy
+ *  and fixed inputs stay. */
 int teal_context_set_to_defaults(teal_context *ctx);
 
 /** The system this context belongs to. */
@@ -59,6 +61,7 @@ void teal_context_set_caching(teal_context *ctx, int enabled);
 double teal_context_time(const teal_context *ctx);
 /** Sets time (root only; finite values only). */
 int teal_context_set_time(teal_context *ctx, double t);
+/** Accuracy requested of integrators; 0 until set. */
 double teal_context_accuracy(const teal_context *ctx);
 /** Sets the accuracy (root only; positive and finite). */
 int teal_context_set_accuracy(teal_context *ctx, double accuracy);

@@ -115,7 +115,11 @@ int teal_leaf_declare_vector_input(teal_system *sys, const char *name, int size)
 
 int teal_leaf_declare_abstract_input(teal_system *sys, const char *name,
                                      const teal_value_type *type) {
-  if (sys && !type) {
+  int rc = declare_guard(sys, "declare abstract input");
+  if (rc) {
+    return rc;
+  }
+  if (!type) {
     return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
                                  "declare abstract input '%s' on system '%s': NULL type",
                                  name ? name : "(null)", sys->name);
@@ -225,7 +229,11 @@ int teal_leaf_declare_vector_output(teal_system *sys, const char *name, int size
 int teal_leaf_declare_abstract_output(teal_system *sys, const char *name,
                                       const teal_value_type *type, teal_abstract_calc_fn calc,
                                       void *user, const teal_ticket *prereqs, int nprereqs) {
-  if (sys && !type) {
+  int rc = declare_guard(sys, "declare abstract output");
+  if (rc) {
+    return rc;
+  }
+  if (!type) {
     return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
                                  "declare abstract output '%s' on system '%s': NULL type",
                                  name ? name : "(null)", sys->name);
@@ -417,7 +425,11 @@ int teal_leaf_declare_abstract_cache_entry(teal_system *sys, const char *name,
                                            const teal_value_type *type,
                                            teal_abstract_calc_fn calc, void *user,
                                            const teal_ticket *prereqs, int nprereqs) {
-  if (sys && !type) {
+  int rc = declare_guard(sys, "declare cache entry");
+  if (rc) {
+    return rc;
+  }
+  if (!type) {
     return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
                                  "declare cache entry '%s' on system '%s': NULL type",
                                  name ? name : "(null)", sys->name);

@@ -198,10 +198,13 @@ int teal_context_fix_abstract_input(teal_context *ctx, int port, const void *val
     return rc;
   }
   const teal_input_port *p = ctx->system->inputs[port];
-  if (!p->is_abstract || !value) {
-    return teal_context_fail(ctx, p->is_abstract ? TEAL_EINVAL : TEAL_ETYPE,
-                             "fix_abstract_input: port '%s' of '%s': %s", p->name,
-                             ctx->system->name, value ? "not abstract" : "NULL value");
+  if (!p->is_abstract) {
+    return teal_context_fail(ctx, TEAL_ETYPE, "fix_abstract_input: port '%s' of '%s' is a "
+                             "vector port", p->name, ctx->system->name);
+  }
+  if (!value) {
+    return teal_context_fail(ctx, TEAL_EINVAL, "fix_abstract_input: NULL value for port '%s' "
+                             "of '%s'", p->name, ctx->system->name);
   }
   teal_input_slot *in = &ctx->in[port];
   rc = teal_value_copy(p->type, in->fixed_value, value);

@@ -591,6 +591,60 @@ START_TEST(test_chain_through_integrator_and_gain) {
 }
 END_TEST
 
+/* A leaf input fed by a nested diagram's exported output, and a nested
+ * leaf input fed by the root's fixed exported input: both resolve through
+ * the diagram boundaries and see every change. */
+START_TEST(test_changes_across_diagram_boundaries) {
+  teal_builder *ib = teal_builder_new("inner");
+  teal_system *p = teal_builder_add(ib, probe_new("probe"));
+  teal_system *gin = teal_builder_add(ib, ts_gain_new("gin", 1, 10.0));
+  ck_assert_int_eq(teal_builder_export_output(ib, teal_system_output_port(p, O_Q), "q"), 0);
+  ck_assert_int_eq(teal_builder_export_input(ib, teal_system_input_port(gin, 0), "w"), 0);
+  ck_assert_int_eq(teal_builder_export_output(ib, teal_system_output_port(gin, 0), "w10"), 1);
+  teal_system *inner = build(ib);
+  teal_builder *ob = teal_builder_new("outer");
+  teal_builder_add(ob, inner);
+  teal_system *g = teal_builder_add(ob, ts_gain_new("g", 1, 3.0));
+  ck_assert_int_eq(teal_builder_connect(ob, teal_system_output_port(inner, 0),
+                                        teal_system_input_port(g, 0)), TEAL_OK);
+  ck_assert_int_eq(teal_builder_export_input(ob, teal_system_input_port(inner, 0), "w"), 0);
+  teal_system *outer = build(ob);
+  teal_context *ctx = new_ctx(outer);
+  teal_context *pc = teal_context_subcontext_mut(ctx, p);
+  const teal_context *gc = teal_context_subcontext(ctx, g);
+  const teal_context *ginc = teal_context_subcontext(ctx, gin);
+  const double *y;
+  ck_assert_int_eq(teal_eval_vector_output(g, gc, 0, &y), TEAL_OK);
+  ck_assert(y[0] == 3.0); /* 3 * q, q = 1 */
+  int calls = probe_of(p)->calls[O_Q];
+  ck_assert_int_eq(teal_eval_vector_output(g, gc, 0, &y), TEAL_OK);
+  ck_assert_int_eq(probe_of(p)->calls[O_Q], calls);
+  teal_context_q_mut(pc)[0] = 2.0;
+  ck_assert_int_eq(teal_eval_vector_output(g, gc, 0, &y), TEAL_OK);
+  ck_assert(y[0] == 6.0);
+  ck_assert_int_eq(probe_of(p)->calls[O_Q], calls + 1);
+  teal_context_v_mut(pc)[0] = 5.0; /* q output does not depend on v */
+  ck_assert_int_eq(teal_eval_vector_output(g, gc, 0, &y), TEAL_OK);
+  ck_assert_int_eq(probe_of(p)->calls[O_Q], calls + 1);
+  /* root's fixed input -> inner.w -> gin.u */
+  double w = 0.5;
+  ck_assert_int_eq(teal_context_fix_input(ctx, 0, &w, 1), TEAL_OK);
+  ck_assert_int_eq(teal_eval_vector_output(gin, ginc, 0, &y), TEAL_OK);
+  ck_assert(y[0] == 5.0);
+  w = 1.25;
+  ck_assert_int_eq(teal_context_fix_input(ctx, 0, &w, 1), TEAL_OK);
+  ck_assert_int_eq(teal_eval_vector_output(gin, ginc, 0, &y), TEAL_OK);
+  ck_assert(y[0] == 12.5);
+  ck_assert_int_eq(teal_eval_vector_output(inner, teal_context_subcontext(ctx, inner), 1, &y),
+                   TEAL_OK);
+  ck_assert(y[0] == 12.5);
+  ck_assert_int_eq(teal_context_unfix_input(ctx, 0), TEAL_OK);
+  ck_assert_int_eq(teal_eval_vector_output(gin, ginc, 0, &y), TEAL_ENOTCONNECTED);
+  teal_context_free(ctx);
+  teal_system_free(outer);
+}
+END_TEST
+
 /* Diagram-level _mut accessors and setters invalidate leaf outputs. */
 enum { D_Q, D_V, D_Z, D_XC_MUT, D_XC_SET, D_XD_MUT, D_INNER_Q, D_INNER_XC_SET, D_PRE_Z, NDCHANGE };
 static const char *k_dchange_names[NDCHANGE] = {
@@ -1123,6 +1177,7 @@ static Suite *cache_suite(void) {
   tcase_add_test(tc, test_upstream_change_through_connections);
   tcase_add_test(tc, test_chain_through_integrator_and_gain);
   tcase_add_test(tc, test_diagram_level_mut_invalidates_leaf_outputs);
+  tcase_add_test(tc, test_changes_across_diagram_boundaries);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("entries");
