@@ -32,17 +32,12 @@ static inline int run_calc(teal_context *ctx, const teal_cache_decl *decl, void 
   return rc == TEAL_OK ? TEAL_OK : calc_failed(ctx, decl, rc, serial);
 }
 
-int teal_slot_eval(teal_context *ctx, int i, const void **value) {
-  teal_cache_slot *s = &ctx->slots[i];
-  if (teal_slot_valid(ctx->root, s)) {
-    *value = s->value;
-    return TEAL_OK;
-  }
-  return teal_slot_recompute(ctx, i, value);
+int teal_slot_eval(teal_cache_slot *s, const void **value) {
+  return teal_slot_get(s, value);
 }
 
-int teal_slot_recompute(teal_context *ctx, int i, const void **value) {
-  teal_cache_slot *s = &ctx->slots[i];
+int teal_slot_recompute(teal_cache_slot *s, const void **value) {
+  teal_context *ctx = s->owner;
   if (s->evaluating) {
     return reentered(ctx, s->decl);
   }
@@ -55,6 +50,6 @@ int teal_slot_recompute(teal_context *ctx, int i, const void **value) {
   return rc;
 }
 
-int teal_slot_calc(teal_context *ctx, int i, void *out) {
-  return run_calc(ctx, ctx->slots[i].decl, out);
+int teal_slot_calc(const teal_cache_slot *s, void *out) {
+  return run_calc(s->owner, s->decl, out);
 }

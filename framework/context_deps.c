@@ -67,8 +67,8 @@ static int prepare_ticket(resolver *r, teal_context *leaf, teal_ticket t) {
   }
   for (int i = first; i <= last; i++) {
     const teal_input_slot *in = &leaf->in[i];
-    if (in->src_ctx) {
-      int rc = ensure(r, in->src_ctx, in->src_slot);
+    if (in->src) {
+      int rc = ensure(r, in->src->owner, (int)(in->src - in->src->owner->slots));
       if (rc) {
         return rc;
       }
@@ -79,8 +79,8 @@ static int prepare_ticket(resolver *r, teal_context *leaf, teal_ticket t) {
 
 static void push_input(resolver *r, dep_list *l, const teal_context *leaf, int i) {
   const teal_input_slot *in = &leaf->in[i];
-  if (in->src_ctx) {
-    push_list(r, l, list_of(r, in->src_ctx, in->src_slot));
+  if (in->src) {
+    push_list(r, l, &r->lists[in->src - r->slots]);
   } else {
     push(r, l, in->home->stamp);
   }
@@ -171,14 +171,14 @@ static int pack_lists(teal_context_root *root, resolver *r, int nslots) {
   for (int s = 0; s < nslots; s++) {
     total += (size_t)r->lists[s].n;
   }
-  root->deps_block = teal_calloc(total + 1, sizeof(int));
+  root->deps_block = teal_calloc(total + 1, sizeof(*root->deps_block));
   if (!root->deps_block) {
     return TEAL_ENOMEM;
   }
-  int *at = root->deps_block;
+  const uint64_t **at = root->deps_block;
   for (int s = 0; s < nslots; s++) {
-    if (r->lists[s].n > 0) {
-      memcpy(at, r->lists[s].items, (size_t)r->lists[s].n * sizeof(int));
+    for (int k = 0; k < r->lists[s].n; k++) {
+      at[k] = &root->stamps[r->lists[s].items[k]];
     }
     r->slots[s].deps = at;
     r->slots[s].ndeps = r->lists[s].n;

@@ -28,8 +28,8 @@ typedef struct layout_cursor {
 typedef struct layout_block {
   teal_context_root root;
   teal_context *nodes;
-  teal_context **node_ptrs, **leaf_ptrs, **xc_leaf_ptrs, **child_ptrs, **out_ctx;
-  int *out_slot;
+  teal_context **node_ptrs, **leaf_ptrs, **xc_leaf_ptrs, **child_ptrs;
+  teal_cache_slot **out_src;
   teal_input_slot *inputs;
   teal_cache_slot *slots;
   void **xa_ptrs;
@@ -103,8 +103,7 @@ static layout_block *allocate_block(const layout_totals *t) {
   size_t o_lptr = reserve(&off, (size_t)t->leaves * sizeof(void *));
   size_t o_xcptr = reserve(&off, (size_t)t->leaves * sizeof(void *));
   size_t o_cptr = reserve(&off, (size_t)t->children * sizeof(void *));
-  size_t o_octx = reserve(&off, (size_t)t->outputs * sizeof(void *));
-  size_t o_oslot = reserve(&off, (size_t)t->outputs * sizeof(int));
+  size_t o_osrc = reserve(&off, (size_t)t->outputs * sizeof(void *));
   size_t o_in = reserve(&off, (size_t)t->inputs * sizeof(teal_input_slot));
   size_t o_slots = reserve(&off, (size_t)t->slots * sizeof(teal_cache_slot));
   size_t o_xa = reserve(&off, (size_t)t->xa * 2 * sizeof(void *));
@@ -126,8 +125,7 @@ static layout_block *allocate_block(const layout_totals *t) {
   b->leaf_ptrs = (teal_context **)(mem + o_lptr);
   b->xc_leaf_ptrs = (teal_context **)(mem + o_xcptr);
   b->child_ptrs = (teal_context **)(mem + o_cptr);
-  b->out_ctx = (teal_context **)(mem + o_octx);
-  b->out_slot = (int *)(mem + o_oslot);
+  b->out_src = (teal_cache_slot **)(mem + o_osrc);
   b->inputs = (teal_input_slot *)(mem + o_in);
   b->slots = (teal_cache_slot *)(mem + o_slots);
   b->xa_ptrs = (void **)(mem + o_xa);
@@ -194,6 +192,7 @@ static void assign_leaf(layout_block *b, teal_context *ctx, layout_cursor *c) {
   for (int d = 0; d < sys->ncache; d++) {
     const teal_cache_decl *decl = &sys->cache[d];
     ctx->slots[d].decl = decl;
+    ctx->slots[d].owner = ctx;
     ctx->slots[d].value = take_value(b, c, decl->is_abstract, decl->size, decl->type);
   }
 }
@@ -229,8 +228,7 @@ static void assign_node(layout_block *b, const teal_system *sys, teal_context *p
   ctx->xc_begin = c->xc_leaf;
   ctx->children = b->child_ptrs + c->child;
   c->child += sys->nchildren;
-  ctx->out_ctx = b->out_ctx + c->output;
-  ctx->out_slot = b->out_slot + c->output;
+  ctx->out_src = b->out_src + c->output;
   c->output += sys->noutputs;
   for (int k = 0; k < sys->nchildren; k++) {
     ctx->children[k] = &b->nodes[c->node];
@@ -240,15 +238,14 @@ static void assign_node(layout_block *b, const teal_system *sys, teal_context *p
   ctx->xc_end = c->xc_leaf;
 }
 
-/* Follows exported outputs down to the leaf that computes them. */
-static void resolve_output(teal_context *ctx, int port, teal_context **leaf, int *slot) {
+/* Follows exported outputs down to the leaf slot that computes them. */
+static teal_cache_slot *resolve_output(teal_context *ctx, int port) {
   while (ctx->system->is_diagram) {
     const teal_output_port *op = ctx->system->outputs[port];
     ctx = ctx->children[op->child];
     port = op->child_port;
   }
-  *leaf = ctx;
-  *slot = ctx->system->outputs[port]->cache_index;
+  return &ctx->slots[ctx->system->outputs[port]->cache_index];
 }
 
 /* Follows an input port up through exported diagram inputs to its source:
@@ -266,7 +263,7 @@ static void resolve_input(teal_context *ctx, int port) {
       return;
     }
     if (conn->kind == TEAL_SRC_OUTPUT) {
-      resolve_output(parent->children[conn->a], conn->b, &slot->src_ctx, &slot->src_slot);
+      slot->src = resolve_output(parent->children[conn->a], conn->b);
       return;
     }
     at = parent;
@@ -281,7 +278,7 @@ static void resolve_ports(layout_block *b) {
       resolve_input(ctx, i);
     }
     for (int o = 0; ctx->system->is_diagram && o < ctx->system->noutputs; o++) {
-      resolve_output(ctx, o, &ctx->out_ctx[o], &ctx->out_slot[o]);
+      ctx->out_src[o] = resolve_output(ctx, o);
     }
   }
 }

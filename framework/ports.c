@@ -27,8 +27,8 @@ static int check_port(const teal_system *sys, const teal_context *ctx, int port,
 
 static int eval_input(const teal_context *ctx, int port, const void **value) {
   const teal_input_slot *in = &ctx->in[port];
-  if (in->src_ctx) {
-    return teal_slot_get(in->src_ctx, in->src_slot, value);
+  if (in->src) {
+    return teal_slot_get(in->src, value);
   }
   if (in->home->is_fixed) {
     *value = in->home->fixed_value;
@@ -55,8 +55,8 @@ int teal_eval_vector_input(const teal_system *sys, const teal_context *ctx, int 
   /* hot path: a connected vector port of the right system, up to date */
   if (ctx && ctx->system == sys && (unsigned)port < (unsigned)sys->ninputs) {
     const teal_input_slot *in = &ctx->in[port];
-    if (in->src_ctx && !in->is_abstract) {
-      return teal_slot_get(in->src_ctx, in->src_slot, (const void **)value);
+    if (in->src && !in->is_abstract) {
+      return teal_slot_get(in->src, (const void **)value);
     }
   }
   return eval_vector_input_checked(sys, ctx, port, value);
@@ -68,15 +68,12 @@ int teal_eval_abstract_input(const teal_system *sys, const teal_context *ctx, in
   return rc ? rc : eval_input(ctx, port, value);
 }
 
-/* The leaf context and slot that compute output port of ctx. */
-static void output_source(const teal_context *ctx, int port, teal_context **leaf, int *slot) {
+/* The cache slot that computes output port of ctx. */
+static teal_cache_slot *output_source(const teal_context *ctx, int port) {
   if (ctx->system->is_diagram) {
-    *leaf = ctx->out_ctx[port];
-    *slot = ctx->out_slot[port];
-  } else {
-    *leaf = (teal_context *)ctx; /* the cache is the context's mutable part */
-    *slot = ctx->system->outputs[port]->cache_index;
+    return ctx->out_src[port];
   }
+  return &ctx->slots[ctx->system->outputs[port]->cache_index];
 }
 
 int teal_eval_vector_output(const teal_system *sys, const teal_context *ctx, int port,
@@ -85,10 +82,7 @@ int teal_eval_vector_output(const teal_system *sys, const teal_context *ctx, int
   if (rc) {
     return rc;
   }
-  teal_context *leaf;
-  int slot;
-  output_source(ctx, port, &leaf, &slot);
-  return teal_slot_get(leaf, slot, (const void **)value);
+  return teal_slot_get(output_source(ctx, port), (const void **)value);
 }
 
 int teal_eval_abstract_output(const teal_system *sys, const teal_context *ctx, int port,
@@ -97,10 +91,7 @@ int teal_eval_abstract_output(const teal_system *sys, const teal_context *ctx, i
   if (rc) {
     return rc;
   }
-  teal_context *leaf;
-  int slot;
-  output_source(ctx, port, &leaf, &slot);
-  return teal_slot_eval(leaf, slot, value);
+  return teal_slot_get(output_source(ctx, port), value);
 }
 
 int teal_calc_vector_output(const teal_system *sys, const teal_context *ctx, int port,
@@ -109,10 +100,7 @@ int teal_calc_vector_output(const teal_system *sys, const teal_context *ctx, int
   if (rc || !out) {
     return rc ? rc : TEAL_EINVAL;
   }
-  teal_context *leaf;
-  int slot;
-  output_source(ctx, port, &leaf, &slot);
-  return teal_slot_calc(leaf, slot, out);
+  return teal_slot_calc(output_source(ctx, port), out);
 }
 
 int teal_calc_abstract_output(const teal_system *sys, const teal_context *ctx, int port,
@@ -121,10 +109,7 @@ int teal_calc_abstract_output(const teal_system *sys, const teal_context *ctx, i
   if (rc || !out) {
     return rc ? rc : TEAL_EINVAL;
   }
-  teal_context *leaf;
-  int slot;
-  output_source(ctx, port, &leaf, &slot);
-  return teal_slot_calc(leaf, slot, out);
+  return teal_slot_calc(output_source(ctx, port), out);
 }
 
 int teal_eval_cache_entry(const teal_system *sys, const teal_context *ctx, int entry,
@@ -137,7 +122,7 @@ int teal_eval_cache_entry(const teal_system *sys, const teal_context *ctx, int e
     return teal_context_fail(ctx, TEAL_ENOTFOUND, "eval_cache_entry: system '%s' has no cache "
                              "entry %d", sys->name, entry);
   }
-  return teal_slot_eval((teal_context *)ctx, sys->entry_cache[entry], value);
+  return teal_slot_get(&ctx->slots[sys->entry_cache[entry]], value);
 }
 
 /* ---- fixed inputs ----------------------------------------------------- */

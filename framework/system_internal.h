@@ -137,18 +137,18 @@ struct teal_event_set {
 /* ---- contexts --------------------------------------------------------- */
 
 typedef struct teal_cache_slot {
-  uint64_t computed_at; /* counter when last computed, 0 = never */
-  int evaluating;       /* re-entry guard */
+  uint64_t computed_at;         /* counter when last computed, 0 = never */
+  int evaluating;               /* re-entry guard */
   int ndeps;
-  const int *deps;      /* stamp indices this value depends on */
+  const uint64_t *const *deps;  /* the stamps this value depends on */
   void *value;
   const teal_cache_decl *decl;
+  teal_context *owner;          /* the leaf context it belongs to */
 } teal_cache_slot;
 
 typedef struct teal_input_slot {
-  teal_context *src_ctx; /* leaf whose output feeds this port, or NULL */
+  teal_cache_slot *src;  /* leaf output feeding this port, or NULL */
   int is_abstract;
-  int src_slot;
   struct teal_input_slot *home; /* where a fixed value lives (unconnected end) */
   int is_fixed;
   void *fixed_value;
@@ -179,7 +179,7 @@ typedef struct teal_context_root {
   void **xa_scratch;
   teal_abstract_value *abstracts; /* every abstract value in the block */
   int nabstracts, ninitialized;   /* initialized ones come first */
-  int *deps_block;
+  const uint64_t **deps_block;
   void *block;
 } teal_context_root;
 
@@ -198,8 +198,7 @@ struct teal_context {
   int stamp_xd_group, stamp_xa, stamp_p; /* first of each range (leaf) */
   teal_input_slot *in;
   teal_cache_slot *slots;  /* leaf: one per cache decl */
-  teal_context **out_ctx;  /* diagram: leaf context computing each output */
-  int *out_slot;
+  teal_cache_slot **out_src; /* diagram: the leaf slot computing each output */
 };
 
 /* ---- helpers shared by the framework sources -------------------------- */
@@ -229,12 +228,12 @@ static inline void teal_stamp_bump(teal_context_root *root, int stamp) {
   root->stamps[stamp] = ++root->counter;
 }
 
-/* Evaluates slot i of leaf context ctx, recomputing when out of date. */
-int teal_slot_eval(teal_context *ctx, int i, const void **value);
+/* Evaluates a cache slot, recomputing it when out of date. */
+int teal_slot_eval(teal_cache_slot *s, const void **value);
 
-/* Recomputes slot i of leaf context ctx unconditionally (with the
- * re-entry guard) and stores the value in the cache. */
-int teal_slot_recompute(teal_context *ctx, int i, const void **value);
+/* Recomputes a slot unconditionally (with the re-entry guard) and stores
+ * the value in the cache. */
+int teal_slot_recompute(teal_cache_slot *s, const void **value);
 
 /* Nonzero when slot s is up to date: none of its stamps moved since. */
 static inline int teal_slot_valid(const teal_context_root *root, const teal_cache_slot *s) {
@@ -242,7 +241,7 @@ static inline int teal_slot_valid(const teal_context_root *root, const teal_cach
     return 0;
   }
   for (int k = 0; k < s->ndeps; k++) {
-    if (root->stamps[s->deps[k]] > s->computed_at) {
+    if (*s->deps[k] > s->computed_at) {
       return 0;
     }
   }
@@ -250,17 +249,16 @@ static inline int teal_slot_valid(const teal_context_root *root, const teal_cach
 }
 
 /* teal_slot_eval with the up-to-date case inlined (the hot path). */
-static inline int teal_slot_get(teal_context *ctx, int i, const void **value) {
-  const teal_cache_slot *s = &ctx->slots[i];
-  if (teal_slot_valid(ctx->root, s)) {
+static inline int teal_slot_get(teal_cache_slot *s, const void **value) {
+  if (teal_slot_valid(s->owner->root, s)) {
     *value = s->value;
     return 0;
   }
-  return teal_slot_recompute(ctx, i, value);
+  return teal_slot_recompute(s, value);
 }
 
-/* Computes slot i of leaf context ctx into out without caching. */
-int teal_slot_calc(teal_context *ctx, int i, void *out);
+/* Computes a slot's value into out without caching. */
+int teal_slot_calc(const teal_cache_slot *s, void *out);
 
 /* Checks that ctx belongs to sys (a programming error otherwise). */
 int teal_check_context(const teal_system *sys, const teal_context *ctx);
