@@ -164,11 +164,19 @@ static int copy_fixed_inputs(teal_context_root *dst, const teal_context_root *sr
   return TEAL_OK;
 }
 
-static int copy_abstract_state(teal_context_root *dst, const teal_context_root *src) {
+/* Copies abstract state and scratch values, leaf by leaf. */
+static int copy_abstract_values(teal_context_root *dst, const teal_context_root *src) {
   for (int k = 0; k < src->nleaves; k++) {
     const teal_context *s = src->leaves[k];
-    for (int i = 0; i < s->system->nxa; i++) {
-      int rc = teal_value_copy(s->system->xa_types[i], dst->leaves[k]->xa[i], s->xa[i]);
+    const teal_system *sys = s->system;
+    for (int i = 0; i < sys->nxa; i++) {
+      int rc = teal_value_copy(sys->xa_types[i], dst->leaves[k]->xa[i], s->xa[i]);
+      if (rc) {
+        return rc;
+      }
+    }
+    for (int i = 0; i < sys->nscratch; i++) {
+      int rc = teal_value_copy(sys->scratch_types[i], dst->leaves[k]->scratch[i], s->scratch[i]);
       if (rc) {
         return rc;
       }
@@ -195,7 +203,7 @@ int teal_context_copy_from(teal_context *dst, const teal_context *src) {
     const teal_context *s = src->root->leaves[k];
     teal_copy_doubles(root->leaves[k]->p, s->p, s->system->np);
   }
-  int rc = copy_abstract_state(root, src->root);
+  int rc = copy_abstract_values(root, src->root);
   if (rc == TEAL_OK) {
     rc = copy_fixed_inputs(root, src->root);
   }

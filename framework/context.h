@@ -101,6 +101,11 @@ void *teal_context_abstract_state_mut(teal_context *ctx, int i);
 /** Copies value into abstract state i of a leaf (type's copy hook). */
 int teal_context_set_abstract_state(teal_context *ctx, int i, const void *value);
 
+/** Scratch value i of a leaf context (see teal_leaf_declare_scratch), or
+ *  NULL (error recorded). Writable from callbacks: it is not state. */
+void *teal_context_scratch_mut(const teal_context *ctx, int i);
+const void *teal_context_scratch(const teal_context *ctx, int i);
+
 /* ---- parameters ------------------------------------------------------- */
 
 /** Numeric parameter i of a leaf context, or NULL (error recorded). */

@@ -219,6 +219,17 @@ int teal_context_set_abstract_state(teal_context *ctx, int i, const void *value)
   return TEAL_OK;
 }
 
+const void *teal_context_scratch(const teal_context *ctx, int i) {
+  if (!leaf_index_ok(ctx, i, ctx ? ctx->system->nscratch : 0, "scratch")) {
+    return NULL;
+  }
+  return ctx->scratch[i];
+}
+
+void *teal_context_scratch_mut(const teal_context *ctx, int i) {
+  return (void *)teal_context_scratch(ctx, i);
+}
+
 /* ---- parameters ------------------------------------------------------- */
 
 const double *teal_context_numeric_parameter(const teal_context *ctx, int i) {

@@ -11,14 +11,14 @@ typedef teal_abstract_value abstract_value;
 
 /* Totals over a system tree (pass 1). */
 typedef struct layout_totals {
-  int nodes, leaves, children, inputs, slots, outputs, xa, abstracts, stamps;
+  int nodes, leaves, children, inputs, slots, outputs, xa, scratch, abstracts, stamps;
   int nxc, nxd, np;
   size_t value_doubles, value_bytes;
 } layout_totals;
 
 /* Running positions while assigning (pass 2). */
 typedef struct layout_cursor {
-  int node, leaf, xc_leaf, child, input, slot, output, xa, abstracts, stamp;
+  int node, leaf, xc_leaf, child, input, slot, output, xa, scratch, abstracts, stamp;
   int q, v, z, xd, p;
   double *doubles;
   unsigned char *bytes;
@@ -32,7 +32,7 @@ typedef struct layout_block {
   teal_cache_slot **out_src;
   teal_input_slot *inputs;
   teal_cache_slot *slots;
-  void **xa_ptrs;
+  void **xa_ptrs, **scratch_ptrs;
   abstract_value *abstracts;
   int nabstracts;
   double *xc, *xd, *p;
@@ -85,6 +85,11 @@ static void count_tree(const teal_system *sys, layout_totals *t) {
     t->value_bytes += 2 * value_bytes(sys->xa_types[i]); /* value and scratch */
     t->abstracts += 2;
   }
+  t->scratch += sys->nscratch;
+  for (int i = 0; i < sys->nscratch; i++) {
+    t->value_bytes += value_bytes(sys->scratch_types[i]);
+    t->abstracts++;
+  }
 }
 
 /* Reserves bytes at *off (16-byte aligned) and returns the offset. */
@@ -107,6 +112,7 @@ static layout_block *allocate_block(const layout_totals *t) {
   size_t o_in = reserve(&off, (size_t)t->inputs * sizeof(teal_input_slot));
   size_t o_slots = reserve(&off, (size_t)t->slots * sizeof(teal_cache_slot));
   size_t o_xa = reserve(&off, (size_t)t->xa * 2 * sizeof(void *));
+  size_t o_scr = reserve(&off, (size_t)t->scratch * sizeof(void *));
   size_t o_abs = reserve(&off, (size_t)t->abstracts * sizeof(abstract_value));
   size_t o_stamps = reserve(&off, (size_t)t->stamps * sizeof(uint64_t));
   size_t o_xc = reserve(&off, (size_t)t->nxc * 2 * sizeof(double));
@@ -129,6 +135,7 @@ static layout_block *allocate_block(const layout_totals *t) {
   b->inputs = (teal_input_slot *)(mem + o_in);
   b->slots = (teal_cache_slot *)(mem + o_slots);
   b->xa_ptrs = (void **)(mem + o_xa);
+  b->scratch_ptrs = (void **)(mem + o_scr);
   b->abstracts = (abstract_value *)(mem + o_abs);
   b->root.stamps = (uint64_t *)(mem + o_stamps);
   b->xc = (double *)(mem + o_xc);
@@ -186,6 +193,11 @@ static void assign_leaf(layout_block *b, teal_context *ctx, layout_cursor *c) {
   for (int i = 0; i < sys->nxa; i++) {
     ctx->xa[i] = take_value(b, c, 1, 0, sys->xa_types[i]);
     scratch[i] = take_value(b, c, 1, 0, sys->xa_types[i]);
+  }
+  ctx->scratch = b->scratch_ptrs + c->scratch;
+  c->scratch += sys->nscratch;
+  for (int i = 0; i < sys->nscratch; i++) {
+    ctx->scratch[i] = take_value(b, c, 1, 0, sys->scratch_types[i]);
   }
   ctx->slots = b->slots + c->slot;
   c->slot += sys->ncache;

@@ -191,6 +191,7 @@ static int compute_offsets(teal_system *d) {
     d->nxa += s->nxa;
     d->nleaves += s->nleaves;
     d->nevents += s->nevents;
+    d->nwitnesses += s->nwitnesses;
   }
   return TEAL_OK;
 }

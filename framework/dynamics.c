@@ -137,3 +137,27 @@ int teal_calc_jacobian(const teal_system *sys, const teal_context *ctx, int inpu
   rc = sys->jacobian(sys, ctx, input_port, output_port, jac, sys->jacobian_user);
   return callback_status(ctx, rc, serial, "analytic Jacobian");
 }
+
+int teal_calc_witness_values(const teal_system *sys, const teal_context *ctx, double *w) {
+  int rc = teal_check_context(sys, ctx);
+  if (rc || (!w && sys->nwitnesses)) {
+    return rc ? rc : TEAL_EINVAL;
+  }
+  const teal_context_root *root = ctx->root;
+  int n = 0;
+  for (int k = ctx->leaf_begin; k < ctx->leaf_end; k++) {
+    const teal_context *leaf = root->leaves[k];
+    const teal_system *ls = leaf->system;
+    for (int e = 0; ls->nwitnesses && e < ls->nevents; e++) {
+      const teal_event_decl *ev = &ls->events[e];
+      if (ev->trigger != TEAL_TRIGGER_WITNESS) {
+        continue;
+      }
+      unsigned long serial = root->error_serial;
+      if ((rc = ev->witness(ls, leaf, &w[n++], ev->user)) != TEAL_OK) {
+        return callback_status(leaf, rc, serial, "witness function");
+      }
+    }
+  }
+  return TEAL_OK;
+}

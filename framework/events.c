@@ -141,6 +141,25 @@ int teal_collect_events(const teal_system *sys, const teal_context *ctx, teal_tr
   return TEAL_OK;
 }
 
+int teal_collect_witness_events(const teal_system *sys, const teal_context *ctx,
+                                const unsigned char *triggered, teal_event_set *set) {
+  int rc = check_set(sys, ctx, set);
+  if (rc || (!triggered && sys->nwitnesses)) {
+    return rc ? rc : TEAL_EINVAL;
+  }
+  teal_event_set_clear(set);
+  int n = 0;
+  for (int k = ctx->leaf_begin; k < ctx->leaf_end; k++) {
+    const teal_system *ls = ctx->root->leaves[k]->system;
+    for (int e = 0; ls->nwitnesses && e < ls->nevents; e++) {
+      if (ls->events[e].trigger == TEAL_TRIGGER_WITNESS && triggered[n++]) {
+        add_ref(set, k - ctx->leaf_begin, e, ls->events[e].kind);
+      }
+    }
+  }
+  return TEAL_OK;
+}
+
 /* Next sample time strictly after t of a periodic event (Drake's rule). */
 static double next_sample_time(const teal_event_decl *ev, double t) {
   if (t < ev->offset) {

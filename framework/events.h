@@ -34,6 +34,11 @@ int teal_event_set_merge(teal_event_set *dst, const teal_event_set *src);
 int teal_collect_events(const teal_system *sys, const teal_context *ctx, teal_trigger trigger,
                         teal_event_set *set);
 
+/** Fills set with the events of the witnesses flagged nonzero in
+ *  triggered (one flag per witness of the subtree). */
+int teal_collect_witness_events(const teal_system *sys, const teal_context *ctx,
+                                const unsigned char *triggered, teal_event_set *set);
+
 /** Earliest time strictly after the context time at which a periodic event
  *  is due (+inf when none), and the events due then, in set. */
 int teal_calc_next_update_time(const teal_system *sys, const teal_context *ctx, double *t_next,

@@ -18,6 +18,13 @@ static int add_event(teal_system *sys, teal_event_decl ev, const void *fn, const
     return teal_error_set_sticky(&sys->err, TEAL_EINVAL, "%s on system '%s': NULL callback",
                                  what, sys->name);
   }
+  if (ev.trigger == TEAL_TRIGGER_WITNESS &&
+      (!ev.witness || ev.direction < TEAL_WITNESS_POSITIVE_TO_NEGATIVE ||
+       ev.direction > TEAL_WITNESS_CROSSES_ZERO)) {
+    return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
+                                 "%s on system '%s': needs a witness function and a direction",
+                                 what, sys->name);
+  }
   if (ev.trigger == TEAL_TRIGGER_PERIODIC &&
       !(isfinite(ev.period) && ev.period > 0 && isfinite(ev.offset) && ev.offset >= 0)) {
     return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
@@ -28,6 +35,7 @@ static int add_event(teal_system *sys, teal_event_decl ev, const void *fn, const
     return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
   }
   sys->events[sys->nevents] = ev;
+  sys->nwitnesses += ev.trigger == TEAL_TRIGGER_WITNESS;
   return sys->nevents++;
 }
 
@@ -63,6 +71,14 @@ static teal_event_decl unrestricted_event(teal_trigger trigger, teal_unrestricte
 static teal_event_decl periodic(teal_event_decl ev, double period, double offset) {
   ev.period = period;
   ev.offset = offset;
+  return ev;
+}
+
+static teal_event_decl witness(teal_event_decl ev, teal_witness_direction direction,
+                               teal_witness_fn fn) {
+  ev.trigger = TEAL_TRIGGER_WITNESS;
+  ev.direction = direction;
+  ev.witness = fn;
   return ev;
 }
 
@@ -128,4 +144,28 @@ int teal_leaf_declare_initialization_unrestricted_update(teal_system *sys,
 int teal_leaf_declare_forced_publish(teal_system *sys, teal_publish_fn fn, void *user) {
   return add_event(sys, publish_event(TEAL_TRIGGER_FORCED, fn, user), PRESENT(fn),
                    "declare forced publish");
+}
+
+int teal_leaf_declare_witness_publish(teal_system *sys, teal_witness_direction direction,
+                                      teal_witness_fn fn_w, teal_publish_fn fn, void *user) {
+  return add_event(sys, witness(publish_event(TEAL_TRIGGER_WITNESS, fn, user), direction, fn_w),
+                   PRESENT(fn), "declare witness publish");
+}
+
+int teal_leaf_declare_witness_discrete_update(teal_system *sys,
+                                              teal_witness_direction direction,
+                                              teal_witness_fn fn_w,
+                                              teal_discrete_update_fn fn, void *user) {
+  return add_event(sys,
+                   witness(discrete_event(TEAL_TRIGGER_WITNESS, fn, user), direction, fn_w),
+                   PRESENT(fn), "declare witness discrete update");
+}
+
+int teal_leaf_declare_witness_unrestricted_update(teal_system *sys,
+                                                  teal_witness_direction direction,
+                                                  teal_witness_fn fn_w,
+                                                  teal_unrestricted_update_fn fn, void *user) {
+  return add_event(
+      sys, witness(unrestricted_event(TEAL_TRIGGER_WITNESS, fn, user), direction, fn_w),
+      PRESENT(fn), "declare witness unrestricted update");
 }

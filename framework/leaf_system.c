@@ -493,3 +493,22 @@ int teal_leaf_set_jacobian(teal_system *sys, teal_jacobian_fn fn, void *user) {
   sys->jacobian_user = user;
   return TEAL_OK;
 }
+
+int teal_leaf_declare_scratch(teal_system *sys, const char *name, const teal_value_type *type) {
+  const char *what = "declare scratch";
+  int rc = declare_guard(sys, what);
+  if (rc || (rc = check_name(sys, name, what))) {
+    return rc;
+  }
+  if (!type || !type->name || type->size == 0) {
+    return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
+                                 "%s '%s' on system '%s': type needs a name and a size", what,
+                                 name, sys->name);
+  }
+  if (teal_grow((void **)&sys->scratch_types, &sys->cap_scratch, sys->nscratch + 1,
+                sizeof(void *))) {
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+  }
+  sys->scratch_types[sys->nscratch] = type;
+  return sys->nscratch++;
+}

@@ -40,6 +40,7 @@ static void free_leaf_parts(teal_system *sys) {
   teal_free(sys->p_offsets);
   teal_free(sys->p0);
   teal_free(sys->events);
+  teal_free(sys->scratch_types);
 }
 
 static void free_diagram_parts(teal_system *sys) {
@@ -170,6 +171,36 @@ int teal_system_has_direct_feedthrough(const teal_system *sys, int in, int out) 
     return 0;
   }
   return sys->feedthrough[(size_t)out * (size_t)sys->ninputs + (size_t)in];
+}
+
+int teal_system_num_witnesses(const teal_system *sys) { return sys ? sys->nwitnesses : 0; }
+
+/* Finds witness i of the subtree: the leaf holding it and its event. */
+static const teal_event_decl *find_witness(const teal_system *sys, int i) {
+  if (!sys->is_diagram) {
+    for (int e = 0; e < sys->nevents; e++) {
+      if (sys->events[e].trigger == TEAL_TRIGGER_WITNESS && i-- == 0) {
+        return &sys->events[e];
+      }
+    }
+    return NULL;
+  }
+  for (int c = 0; c < sys->nchildren; c++) {
+    const teal_system *child = sys->children[c];
+    if (i < child->nwitnesses) {
+      return find_witness(child, i);
+    }
+    i -= child->nwitnesses;
+  }
+  return NULL;
+}
+
+int teal_system_witness_direction(const teal_system *sys, int i) {
+  if (!sys || i < 0 || i >= sys->nwitnesses) {
+    return TEAL_ENOTFOUND;
+  }
+  const teal_event_decl *ev = find_witness(sys, i);
+  return ev ? (int)ev->direction : TEAL_ENOTFOUND;
 }
 
 int teal_system_has_jacobian(const teal_system *sys) {

@@ -143,8 +143,21 @@ typedef enum teal_trigger {
   TEAL_TRIGGER_PERIODIC = 0,
   TEAL_TRIGGER_PER_STEP = 1,
   TEAL_TRIGGER_INITIALIZATION = 2,
-  TEAL_TRIGGER_FORCED = 3
+  TEAL_TRIGGER_FORCED = 3,
+  TEAL_TRIGGER_WITNESS = 4
 } teal_trigger;
+
+/** Which sign changes of a witness function trigger its event. */
+typedef enum teal_witness_direction {
+  TEAL_WITNESS_POSITIVE_TO_NEGATIVE = 0, /**< w goes from > 0 to <= 0 */
+  TEAL_WITNESS_NEGATIVE_TO_POSITIVE = 1, /**< w goes from < 0 to >= 0 */
+  TEAL_WITNESS_CROSSES_ZERO = 2          /**< either */
+} teal_witness_direction;
+
+/** A witness function: a scalar of the context whose zero crossing the
+ *  simulator isolates in time before running the attached event. */
+typedef int (*teal_witness_fn)(const teal_system *sys, const teal_context *ctx, double *value,
+                               void *user);
 
 /** Event kinds, in the order the simulator handles them within a step. */
 typedef enum teal_event_kind {
@@ -174,6 +187,27 @@ int teal_leaf_declare_initialization_discrete_update(teal_system *sys,
 int teal_leaf_declare_initialization_unrestricted_update(teal_system *sys,
                                                          teal_unrestricted_update_fn fn,
                                                          void *user);
+/** Witness-triggered events: when witness crosses zero in the given
+ *  direction during a step, the simulator shortens the step to the crossing
+ *  (to its time tolerance) and runs the handler. user goes to both. */
+int teal_leaf_declare_witness_publish(teal_system *sys, teal_witness_direction direction,
+                                      teal_witness_fn witness, teal_publish_fn fn, void *user);
+int teal_leaf_declare_witness_discrete_update(teal_system *sys,
+                                              teal_witness_direction direction,
+                                              teal_witness_fn witness,
+                                              teal_discrete_update_fn fn, void *user);
+int teal_leaf_declare_witness_unrestricted_update(teal_system *sys,
+                                                  teal_witness_direction direction,
+                                                  teal_witness_fn witness,
+                                                  teal_unrestricted_update_fn fn, void *user);
+
+/** Declares a per-context scratch value of the given type: neither state
+ *  nor a source of change, initialized by the type's init in every new
+ *  context, copied by clone and copy_from, writable from any callback with
+ *  teal_context_scratch_mut (Drake's pattern for logs kept in the context).
+ *  Returns its index. */
+int teal_leaf_declare_scratch(teal_system *sys, const char *name, const teal_value_type *type);
+
 /** A publish run only by teal_system_force_publish. */
 int teal_leaf_declare_forced_publish(teal_system *sys, teal_publish_fn fn, void *user);
 
@@ -254,6 +288,10 @@ int teal_system_num_numeric_parameters(const teal_system *sys);
 int teal_system_numeric_parameter_size(const teal_system *sys, int i);
 /** Nonzero when output port out depends directly on input port in. */
 int teal_system_has_direct_feedthrough(const teal_system *sys, int in, int out);
+/** Witness functions in the subtree (their order is the leaves' order). */
+int teal_system_num_witnesses(const teal_system *sys);
+/** Direction of witness i of the subtree, or a negative status. */
+int teal_system_witness_direction(const teal_system *sys, int i);
 /** Nonzero when the leaf declared an analytic Jacobian hook. */
 int teal_system_has_jacobian(const teal_system *sys);
 
@@ -295,6 +333,9 @@ int teal_map_velocity_to_qdot(const teal_system *sys, const teal_context *ctx, c
 /** v = N+(q) qdot for the whole subtree. */
 int teal_map_qdot_to_velocity(const teal_system *sys, const teal_context *ctx,
                               const double *qdot, double *v);
+
+/** Values of every witness function of the subtree, in order, into w. */
+int teal_calc_witness_values(const teal_system *sys, const teal_context *ctx, double *w);
 
 /** Sum of the leaves' potential energies (0 for leaves without the hook). */
 int teal_calc_potential_energy(const teal_system *sys, const teal_context *ctx, double *pe);

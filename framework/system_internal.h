@@ -49,6 +49,8 @@ typedef struct teal_event_decl {
   teal_trigger trigger;
   teal_event_kind kind;
   double period, offset;
+  teal_witness_fn witness;
+  teal_witness_direction direction;
   teal_publish_fn publish;
   teal_discrete_update_fn discrete;
   teal_unrestricted_update_fn unrestricted;
@@ -86,6 +88,8 @@ struct teal_system {
   int nxa;          /* abstract states (leaf count, diagram total) */
   int nleaves;      /* leaves in the subtree (1 for a leaf) */
   int nevents;      /* events in the subtree */
+  int nwitnesses;   /* witness-triggered events in the subtree */
+  int nscratch;     /* leaf scratch values */
 
   /* leaf declarations */
   double *xc0;
@@ -103,6 +107,8 @@ struct teal_system {
   int nentries, cap_entries;
   teal_event_decl *events;
   int cap_events;
+  const teal_value_type **scratch_types;
+  int cap_scratch;
   teal_derivatives_fn derivatives;
   void *derivatives_user;
   teal_energy_fn potential, kinetic;
@@ -194,6 +200,7 @@ struct teal_context {
   int xc_begin, xc_end;     /* range in root->xc_leaves */
   double *q, *v, *z, *xd, *p;
   void **xa;
+  void **scratch;
   int stamp_q, stamp_v, stamp_z, stamp_xd;
   int stamp_xd_group, stamp_xa, stamp_p; /* first of each range (leaf) */
   teal_input_slot *in;
