@@ -7,6 +7,7 @@
 const char *teal_strerror(int code) {
   switch (code) {
     case TEAL_OK: return "success";
+    case TEAL_STOP: return "stop requested";
     case TEAL_EINVAL: return "invalid argument";
     case TEAL_ENOMEM: return "out of memory";
     case TEAL_ESIZE: return "size mismatch";

@@ -15,6 +15,7 @@ extern "C" {
 
 /** Status codes returned by Teal functions. */
 enum teal_status {
+  TEAL_STOP = 1,           /**< not an error: a handler or monitor asks the run to stop */
   TEAL_OK = 0,
   TEAL_EINVAL = -1,        /**< invalid argument or call in the wrong state */
   TEAL_ENOMEM = -2,        /**< allocation failed */

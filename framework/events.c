@@ -202,9 +202,13 @@ int teal_calc_next_update_time(const teal_system *sys, const teal_context *ctx, 
   return TEAL_OK;
 }
 
-/* Records a message when a handler failed without one. */
+/* Records a message when a handler failed without one. TEAL_STOP passes
+ * through: it is a request, not an error. */
 static int handler_status(const teal_context *leaf, int rc, unsigned long serial,
                           const char *what) {
+  if (rc == TEAL_STOP) {
+    return rc;
+  }
   if (rc > 0) {
     rc = TEAL_ECALLBACK;
   }
@@ -218,19 +222,23 @@ static int handler_status(const teal_context *leaf, int rc, unsigned long serial
 
 int teal_dispatch_publish(const teal_system *sys, const teal_context *ctx,
                           const teal_event_set *set) {
-  int rc = check_set(sys, ctx, set);
+  int rc = check_set(sys, ctx, set), stop = 0;
   for (int i = 0; rc == TEAL_OK && i < set->n[TEAL_EVENT_PUBLISH]; i++) {
     teal_event_ref r = set->items[TEAL_EVENT_PUBLISH][i];
     const teal_context *leaf = ctx->root->leaves[ctx->leaf_begin + r.leaf];
     const teal_event_decl *ev = &leaf->system->events[r.event];
     unsigned long serial = ctx->root->error_serial;
     rc = handler_status(leaf, ev->publish(leaf->system, leaf, ev->user), serial, "publish");
+    if (rc == TEAL_STOP) {
+      stop = 1;
+      rc = TEAL_OK;
+    }
   }
-  return rc;
+  return rc == TEAL_OK && stop ? TEAL_STOP : rc;
 }
 
 int teal_force_publish(const teal_system *sys, const teal_context *ctx) {
-  int rc = teal_check_context(sys, ctx);
+  int rc = teal_check_context(sys, ctx), stop = 0;
   for (int k = ctx ? ctx->leaf_begin : 0; rc == TEAL_OK && k < ctx->leaf_end; k++) {
     const teal_context *leaf = ctx->root->leaves[k];
     const teal_system *ls = leaf->system;
@@ -239,8 +247,10 @@ int teal_force_publish(const teal_system *sys, const teal_context *ctx) {
       if (ev->trigger == TEAL_TRIGGER_FORCED) {
         unsigned long serial = ctx->root->error_serial;
         rc = handler_status(leaf, ev->publish(ls, leaf, ev->user), serial, "forced publish");
+        stop |= rc == TEAL_STOP;
+        rc = rc == TEAL_STOP ? TEAL_OK : rc;
       }
     }
   }
-  return rc;
+  return rc == TEAL_OK && stop ? TEAL_STOP : rc;
 }

@@ -22,9 +22,11 @@ static void bump_leaf_discrete(teal_context *leaf) {
   }
 }
 
+/* Runs the handlers into scratch; returns TEAL_STOP when one asked to stop
+ * (after all of them ran), or the first error. */
 static int run_discrete(teal_context *ctx, const teal_event_set *set, scratch_offsets o) {
   const teal_event_ref *items = set->items[TEAL_EVENT_DISCRETE_UPDATE];
-  int n = set->n[TEAL_EVENT_DISCRETE_UPDATE];
+  int n = set->n[TEAL_EVENT_DISCRETE_UPDATE], stop = 0;
   for (int i = 0; i < n; i++) {
     teal_context *leaf = ctx->root->leaves[ctx->leaf_begin + items[i].leaf];
     double *next = leaf->xd + o.xd;
@@ -34,6 +36,10 @@ static int run_discrete(teal_context *ctx, const teal_event_set *set, scratch_of
     const teal_event_decl *ev = &leaf->system->events[items[i].event];
     unsigned long serial = ctx->root->error_serial;
     int rc = ev->discrete(leaf->system, leaf, next, ev->user);
+    if (rc == TEAL_STOP) {
+      stop = 1;
+      rc = TEAL_OK;
+    }
     if (rc) {
       rc = rc > 0 ? TEAL_ECALLBACK : rc;
       if (ctx->root->error_serial == serial) {
@@ -44,7 +50,7 @@ static int run_discrete(teal_context *ctx, const teal_event_set *set, scratch_of
       return rc;
     }
   }
-  return TEAL_OK;
+  return stop ? TEAL_STOP : TEAL_OK;
 }
 
 int teal_dispatch_discrete_updates(const teal_system *sys, teal_context *ctx,
@@ -54,8 +60,9 @@ int teal_dispatch_discrete_updates(const teal_system *sys, teal_context *ctx,
     return rc ? rc : teal_context_fail(ctx, TEAL_EINVAL, "event set of another system");
   }
   scratch_offsets o = offsets_of(ctx->root);
-  if ((rc = run_discrete(ctx, set, o)) != TEAL_OK) {
-    return rc;
+  int ran = run_discrete(ctx, set, o);
+  if (ran != TEAL_OK && ran != TEAL_STOP) {
+    return ran;
   }
   const teal_event_ref *items = set->items[TEAL_EVENT_DISCRETE_UPDATE];
   for (int i = 0; i < set->n[TEAL_EVENT_DISCRETE_UPDATE]; i++) {
@@ -66,7 +73,7 @@ int teal_dispatch_discrete_updates(const teal_system *sys, teal_context *ctx,
     teal_copy_doubles(leaf->xd, leaf->xd + o.xd, leaf->system->nxd);
     bump_leaf_discrete(leaf);
   }
-  return TEAL_OK;
+  return ran;
 }
 
 /* Copies a leaf's whole state between live and scratch (to_scratch picks
@@ -104,7 +111,7 @@ static void bump_leaf_state(teal_context *leaf) {
 static int run_unrestricted(teal_context *ctx, const teal_event_set *set,
                             scratch_offsets o) {
   const teal_event_ref *items = set->items[TEAL_EVENT_UNRESTRICTED_UPDATE];
-  int n = set->n[TEAL_EVENT_UNRESTRICTED_UPDATE];
+  int n = set->n[TEAL_EVENT_UNRESTRICTED_UPDATE], stop = 0;
   for (int i = 0; i < n; i++) {
     teal_context *leaf = ctx->root->leaves[ctx->leaf_begin + items[i].leaf];
     int rc = TEAL_OK;
@@ -115,7 +122,12 @@ static int run_unrestricted(teal_context *ctx, const teal_event_set *set,
                             leaf->xa + o.xa};
     const teal_event_decl *ev = &leaf->system->events[items[i].event];
     unsigned long serial = ctx->root->error_serial;
-    if (rc == TEAL_OK && (rc = ev->unrestricted(leaf->system, leaf, &next, ev->user)) != 0) {
+    if (rc == TEAL_OK) {
+      rc = ev->unrestricted(leaf->system, leaf, &next, ev->user);
+      stop |= rc == TEAL_STOP;
+      rc = rc == TEAL_STOP ? TEAL_OK : rc;
+    }
+    if (rc != TEAL_OK) {
       rc = rc > 0 ? TEAL_ECALLBACK : rc;
       if (ctx->root->error_serial == serial) {
         char path[256];
@@ -127,7 +139,7 @@ static int run_unrestricted(teal_context *ctx, const teal_event_set *set,
       return rc;
     }
   }
-  return TEAL_OK;
+  return stop ? TEAL_STOP : TEAL_OK;
 }
 
 int teal_dispatch_unrestricted_updates(const teal_system *sys, teal_context *ctx,
@@ -137,8 +149,9 @@ int teal_dispatch_unrestricted_updates(const teal_system *sys, teal_context *ctx
     return rc ? rc : teal_context_fail(ctx, TEAL_EINVAL, "event set of another system");
   }
   scratch_offsets o = offsets_of(ctx->root);
-  if ((rc = run_unrestricted(ctx, set, o)) != TEAL_OK) {
-    return rc;
+  int ran = run_unrestricted(ctx, set, o);
+  if (ran != TEAL_OK && ran != TEAL_STOP) {
+    return ran;
   }
   const teal_event_ref *items = set->items[TEAL_EVENT_UNRESTRICTED_UPDATE];
   for (int i = 0; i < set->n[TEAL_EVENT_UNRESTRICTED_UPDATE]; i++) {
@@ -151,5 +164,5 @@ int teal_dispatch_unrestricted_updates(const teal_system *sys, teal_context *ctx
     }
     bump_leaf_state(leaf);
   }
-  return TEAL_OK;
+  return ran;
 }

@@ -481,7 +481,7 @@ static int report_publish(const teal_system *sys, const teal_context *ctx, void 
 
 START_TEST(test_publish_handler_errors) {
   event_log log = {{0}, 0};
-  log_spec ok = {&log, "ok", 0}, bad = {&log, "bad", 1};
+  log_spec ok = {&log, "ok", 0}, bad = {&log, "bad", 2}; /* 1 is TEAL_STOP */
   teal_system *d = build2("rig", publisher_new("good", &ok), publisher_new("broken", &bad));
   teal_context *ctx = teal_context_new(d, NULL);
   teal_event_set *set = teal_event_set_new(d);
@@ -1044,8 +1044,14 @@ START_TEST(test_force_publish_runs_only_forced) {
   log.text[0] = '\0';
   ck_assert_int_eq(teal_force_publish(b, teal_context_subcontext(ctx, b)), TEAL_OK);
   ck_assert_str_eq(log.text, "b.forced;");
+  /* TEAL_STOP is a request, not an error: every handler still runs */
+  log.text[0] = '\0';
+  f1.ret = TEAL_STOP;
+  ck_assert_int_eq(teal_force_publish(d, ctx), TEAL_STOP);
+  ck_assert_str_eq(log.text, "a.forced1;a.forced2;b.forced;");
+  f1.ret = 0;
   /* a failing forced handler reports an error */
-  fb.ret = 1;
+  fb.ret = 2;
   ck_assert_int_eq(teal_force_publish(d, ctx), TEAL_ECALLBACK);
   ASSERT_HAS(teal_context_error(ctx)->message, "d/b");
   /* wrong pairings */

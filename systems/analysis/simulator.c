@@ -1,0 +1,184 @@
+/* The simulator: lifecycle, settings, initialization and the step loop of
+ * Drake's AdvanceTo. Integration with error control and witness isolation
+ * is in simulator_integrate.c. */
+#define _POSIX_C_SOURCE 199309L
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "framework/alloc.h"
+#include "systems/analysis/simulator_internal.h"
+
+/* ---- the ODE the integrator sees: the context's continuous state -------- */
+
+void teal_simulator_write_state(teal_simulator *sim, double t, const double *x) {
+  teal_context_set_time(sim->ctx, t);
+  if (sim->n) {
+    memcpy(teal_context_continuous_state_mut(sim->ctx), x, (size_t)sim->n * sizeof(double));
+  }
+}
+
+void teal_simulator_read_state(teal_simulator *sim, double *x) {
+  if (sim->n) {
+    memcpy(x, teal_context_continuous_state(sim->ctx), (size_t)sim->n * sizeof(double));
+  }
+}
+
+/* Names the part of the state an index belongs to ("q", "v" or "z"). */
+static const char *state_part(const teal_simulator *sim, int i) {
+  return i < sim->nq ? "q" : i < sim->nq + sim->nv ? "v" : "z";
+}
+
+static int ode_derivatives(double t, const double *x, double *xdot, void *user) {
+  teal_simulator *sim = user;
+  teal_simulator_write_state(sim, t, x);
+  int rc = teal_calc_time_derivatives(sim->sys, sim->ctx, xdot);
+  for (int i = 0; rc == TEAL_OK && i < sim->n; i++) {
+    if (!isfinite(xdot[i])) {
+      rc = teal_context_report_error(sim->ctx, TEAL_ENONFINITE,
+                                     "time derivative %d (a %s entry) is %g at t = %.17g", i,
+                                     state_part(sim, i), xdot[i], t);
+    }
+  }
+  return rc;
+}
+
+static int ode_v_to_qdot(double t, const double *x, const double *v, double *qdot, void *user) {
+  teal_simulator *sim = user;
+  teal_simulator_write_state(sim, t, x);
+  return teal_map_velocity_to_qdot(sim->sys, sim->ctx, v, qdot);
+}
+
+/* ---- lifecycle ------------------------------------------------------------ */
+
+static void free_workspace(teal_simulator *sim) {
+  teal_integrator_free(sim->integ);
+  sim->integ = NULL;
+  teal_free(sim->x0);
+  sim->x0 = NULL;
+  teal_free(sim->triggered);
+  sim->triggered = NULL;
+}
+
+int teal_simulator_realloc_integrator(teal_simulator *sim, teal_error *err) {
+  teal_integrator *integ = teal_integrator_new(sim->type, sim->nq, sim->nv, sim->nz, err);
+  if (!integ) {
+    return err ? err->code : TEAL_ENOMEM;
+  }
+  teal_integrator_free(sim->integ);
+  sim->integ = integ;
+  return TEAL_OK;
+}
+
+/* Allocates the integrator and the arrays (x0, x1, xerr, xm, w0, w1, wm). */
+static int alloc_workspace(teal_simulator *sim, teal_error *err) {
+  free_workspace(sim);
+  sim->integ = teal_integrator_new(sim->type, sim->nq, sim->nv, sim->nz, err);
+  size_t n = (size_t)sim->n + 1, nw = (size_t)sim->nw + 1;
+  sim->x0 = teal_calloc(4 * n + 3 * nw, sizeof(double));
+  sim->triggered = teal_calloc(nw, 1);
+  if (!sim->integ || !sim->x0 || !sim->triggered) {
+    free_workspace(sim);
+    return teal_error_set(err, TEAL_ENOMEM, "simulator: out of memory");
+  }
+  sim->x1 = sim->x0 + n;
+  sim->xerr = sim->x1 + n;
+  sim->xm = sim->xerr + n;
+  sim->w0 = sim->xm + n;
+  sim->w1 = sim->w0 + nw;
+  sim->wm = sim->w1 + nw;
+  return TEAL_OK;
+}
+
+static int alloc_event_sets(teal_simulator *sim) {
+  teal_event_set **sets[] = {&sim->init, &sim->per_step, &sim->timed, &sim->witnessed,
+                             &sim->merged};
+  for (size_t i = 0; i < sizeof sets / sizeof *sets; i++) {
+    *sets[i] = teal_event_set_new(sim->sys);
+    if (!*sets[i]) {
+      return TEAL_ENOMEM;
+    }
+  }
+  return TEAL_OK;
+}
+
+static void set_defaults(teal_simulator *sim) {
+  sim->type = teal_integrator_rk3;
+  sim->accuracy = 1e-4;
+  sim->max_step = 0.1;
+  sim->min_step = 1e-14;
+  sim->error_floor = 1.0;
+  sim->witness_tol = 1e-8;
+}
+
+static void init_ode(teal_simulator *sim) {
+  sim->ode.nq = sim->nq;
+  sim->ode.nv = sim->nv;
+  sim->ode.nz = sim->nz;
+  sim->ode.derivatives = ode_derivatives;
+  sim->ode.v_to_qdot = sim->nq != sim->nv ? ode_v_to_qdot : NULL;
+  sim->ode.user = sim;
+}
+
+teal_simulator *teal_simulator_new(const teal_system *sys, teal_context *ctx, teal_error *err) {
+  if (!sys || (ctx && (teal_context_system(ctx) != sys || !teal_context_is_root(ctx)))) {
+    teal_error_set(err, TEAL_EINVAL, "simulator_new: %s", !sys ? "NULL system"
+                   : "the context is not a root context of this system");
+    return NULL;
+  }
+  teal_simulator *sim = teal_calloc(1, sizeof *sim);
+  if (!sim) {
+    teal_error_set(err, TEAL_ENOMEM, "simulator_new: out of memory");
+    return NULL;
+  }
+  sim->sys = sys;
+  sim->ctx = ctx ? ctx : teal_context_new(sys, err);
+  sim->owns_ctx = ctx == NULL;
+  set_defaults(sim);
+  sim->n = teal_system_num_continuous_states(sys, &sim->nq, &sim->nv, &sim->nz);
+  sim->nw = teal_system_num_witnesses(sys);
+  init_ode(sim);
+  if (!sim->ctx || alloc_workspace(sim, err) != TEAL_OK || alloc_event_sets(sim) != TEAL_OK) {
+    if (sim->ctx && !sim->x0) {
+      teal_error_set(err, TEAL_ENOMEM, "simulator_new: out of memory");
+    }
+    teal_simulator_free(sim);
+    return NULL;
+  }
+  return sim;
+}
+
+void teal_simulator_free(teal_simulator *sim) {
+  if (!sim) {
+    return;
+  }
+  free_workspace(sim);
+  teal_event_set_free(sim->init);
+  teal_event_set_free(sim->per_step);
+  teal_event_set_free(sim->timed);
+  teal_event_set_free(sim->witnessed);
+  teal_event_set_free(sim->merged);
+  if (sim->owns_ctx) {
+    teal_context_free(sim->ctx);
+  }
+  teal_free(sim);
+}
+
+teal_context *teal_simulator_context(teal_simulator *sim) { return sim ? sim->ctx : NULL; }
+const teal_system *teal_simulator_system(const teal_simulator *sim) {
+  return sim ? sim->sys : NULL;
+}
+const teal_integrator *teal_simulator_integrator(const teal_simulator *sim) {
+  return sim ? sim->integ : NULL;
+}
+
+teal_sim_stats teal_simulator_get_stats(const teal_simulator *sim) {
+  teal_sim_stats s;
+  memset(&s, 0, sizeof s);
+  if (sim) {
+    s = sim->stats;
+    s.derivative_evals = teal_integrator_get_counts(sim->integ).derivative_evals -
+                         sim->derivative_base;
+  }
+  return s;
+}
