@@ -4,13 +4,13 @@
  *   pendulum.state -> controller.state -> controller.torque -> pendulum.torque
  *   pendulum.state -> logger.state (periodic publish every 0.25 s)
  *
- * The diagram is integrated with classic RK4 at 1 ms through
- * teal_calc_time_derivatives; periodic publishes are dispatched when due.
- * (The Simulator comes with the next milestone and will replace the loop.) */
+ * The simulator integrates it with error-controlled RK3 and runs the
+ * logger's publishes when they are due. */
 #include <math.h>
 #include <stdio.h>
 
 #include "teal.h"
+#include "systems/analysis/simulator.h"
 
 typedef struct pendulum_params {
   double mass, length, damping, gravity;
@@ -92,7 +92,6 @@ static teal_system *logger_new(double period) {
   teal_system *sys = teal_leaf_new("logger", NULL, NULL);
   teal_leaf_declare_vector_input(sys, "state", 2);
   teal_leaf_declare_periodic_publish(sys, period, 0.0, log_state, NULL);
-  teal_leaf_declare_initialization_publish(sys, log_state, NULL);
   teal_leaf_finalize(sys);
   return sys;
 }
@@ -108,53 +107,27 @@ static teal_system *build_diagram(pendulum_params *p, pd_gains *g, teal_error *e
   return teal_builder_build(b, err);
 }
 
-/* One classic RK4 step of the diagram's continuous state. */
-static int rk4_step(const teal_system *d, teal_context *ctx, double h, double k[4][2],
-                    double x0[2]) {
-  static const double stage_dt[4] = {0.0, 0.5, 0.5, 1.0};
-  double t0 = teal_context_time(ctx);
-  teal_context_get_continuous_state(ctx, x0, 2);
-  for (int s = 0; s < 4; s++) {
-    double xs[2];
-    for (int i = 0; i < 2; i++) {
-      xs[i] = x0[i] + (s ? stage_dt[s] * h * k[s - 1][i] : 0.0);
-    }
-    teal_context_set_continuous_state(ctx, xs, 2);
-    teal_context_set_time(ctx, t0 + stage_dt[s] * h);
-    int rc = teal_calc_time_derivatives(d, ctx, k[s]);
-    if (rc) {
-      return rc;
-    }
+/* Simulates t_end seconds; returns the final angle through theta. */
+static int run(const teal_system *d, double t_end, double *theta) {
+  teal_error err;
+  teal_simulator *sim = teal_simulator_new(d, NULL, &err);
+  if (!sim) {
+    fprintf(stderr, "simulator: %s\n", err.message);
+    return err.code;
   }
-  double x1[2];
-  for (int i = 0; i < 2; i++) {
-    x1[i] = x0[i] + h / 6.0 * (k[0][i] + 2.0 * k[1][i] + 2.0 * k[2][i] + k[3][i]);
+  teal_simulator_set_integrator(sim, teal_integrator_rk3);
+  teal_simulator_set_accuracy(sim, 1e-8);
+  teal_sim_status status;
+  int rc = teal_simulator_advance_to(sim, t_end, &status);
+  if (rc) {
+    fprintf(stderr, "simulation failed at t = %g: %s\n", status.time, status.message);
+  } else {
+    teal_sim_stats stats = teal_simulator_get_stats(sim);
+    printf("%ld steps, %ld derivative evaluations, %ld publishes\n", stats.steps,
+           stats.derivative_evals, stats.publishes);
   }
-  teal_context_set_continuous_state(ctx, x1, 2);
-  return teal_context_set_time(ctx, t0 + h);
-}
-
-static int run(const teal_system *d, teal_context *ctx, double t_end, double h) {
-  teal_event_set *due = teal_event_set_new(d);
-  double k[4][2], x0[2], t_next;
-  int rc = due ? teal_collect_events(d, ctx, TEAL_TRIGGER_INITIALIZATION, due) : TEAL_ENOMEM;
-  if (rc == TEAL_OK) {
-    rc = teal_dispatch_publish(d, ctx, due);
-  }
-  if (rc == TEAL_OK) {
-    rc = teal_calc_next_update_time(d, ctx, &t_next, due);
-  }
-  while (rc == TEAL_OK && teal_context_time(ctx) < t_end - 1e-12) {
-    rc = rk4_step(d, ctx, h, k, x0);
-    if (rc == TEAL_OK && teal_context_time(ctx) >= t_next - 1e-9) {
-      teal_context_set_time(ctx, t_next); /* land exactly on the event time */
-      rc = teal_dispatch_publish(d, ctx, due);
-      if (rc == TEAL_OK) {
-        rc = teal_calc_next_update_time(d, ctx, &t_next, due);
-      }
-    }
-  }
-  teal_event_set_free(due);
+  *theta = teal_context_q(teal_simulator_context(sim))[0];
+  teal_simulator_free(sim);
   return rc;
 }
 
@@ -167,22 +140,13 @@ int main(void) {
     fprintf(stderr, "build failed: %s (%s)\n", err.message, teal_strerror(err.code));
     return 1;
   }
-  teal_context *ctx = teal_context_new(d, &err);
-  if (!ctx) {
-    fprintf(stderr, "context failed: %s\n", err.message);
-    teal_system_free(d);
-    return 1;
-  }
   printf("Inverted pendulum under PD control (kp = %g, kd = %g), theta0 = 0.4 rad\n", g.kp, g.kd);
-  int rc = run(d, ctx, 3.0, 1e-3);
-  double theta = teal_context_q(ctx)[0];
-  if (rc) {
-    fprintf(stderr, "run failed: %s\n", teal_context_error(ctx)->message);
-  } else {
+  double theta = NAN;
+  int rc = run(d, 3.0, &theta);
+  if (rc == TEAL_OK) {
     printf("final |theta| = %.3e rad: %s\n", fabs(theta),
            fabs(theta) < 1e-3 ? "upright reached" : "did NOT converge");
   }
-  teal_context_free(ctx);
   teal_system_free(d);
   return rc == TEAL_OK && fabs(theta) < 1e-3 ? 0 : 1;
 }
