@@ -108,3 +108,9 @@ teal_integrator_counts teal_integrator_get_counts(const teal_integrator *integ) 
 const teal_error *teal_integrator_error(const teal_integrator *integ) {
   return integ ? &integ->err : NULL;
 }
+
+void teal_integrator_lerp(int n, const double *a, const double *b, double theta, double *x) {
+  for (int i = 0; i < n; i++) {
+    x[i] = (1.0 - theta) * a[i] + theta * b[i];
+  }
+}

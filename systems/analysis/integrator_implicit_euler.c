@@ -157,9 +157,7 @@ static int ie_step(teal_integrator *integ, const teal_ode *ode, double t, double
 
 static int ie_interpolate(const teal_integrator *integ, double theta, double *x) {
   const ie_work *w = integ->work;
-  for (int i = 0; i < w->n; i++) {
-    x[i] = (1.0 - theta) * w->x0[i] + theta * w->x1[i];
-  }
+  teal_integrator_lerp(w->n, w->x0, w->x1, theta, x);
   return TEAL_OK;
 }
 

@@ -17,4 +17,7 @@ struct teal_integrator {
 int teal_integrator_eval(teal_integrator *integ, const teal_ode *ode, double t, const double *x,
                          double *xdot);
 
+/* x = (1 - theta) a + theta b over n entries (dense output of low orders). */
+void teal_integrator_lerp(int n, const double *a, const double *b, double theta, double *x);
+
 #endif

@@ -189,9 +189,7 @@ static int dp_interpolate(const teal_integrator *integ, double theta, double *x)
 /* Linear interpolation between the step's ends (for the lower orders). */
 static int linear_interpolate(const teal_integrator *integ, double theta, double *x) {
   const rk_work *w = integ->work;
-  for (int i = 0; i < w->n; i++) {
-    x[i] = (1.0 - theta) * w->x0[i] + theta * w->x1[i];
-  }
+  teal_integrator_lerp(w->n, w->x0, w->x1, theta, x);
   return TEAL_OK;
 }
 
