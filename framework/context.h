@@ -115,8 +115,9 @@ int teal_context_set_numeric_parameter(teal_context *ctx, int i, const double *p
 
 /* ---- inputs ----------------------------------------------------------- */
 
-/** Fixes vector input port i to a copy of value (n doubles). The port must
- *  not be connected inside its diagram. */
+/** Fixes vector input port i to a copy of value (n doubles; NaN is
+ *  rejected with TEAL_ENONFINITE, infinities are allowed, e.g. as limits).
+ *  The port must not be connected inside its diagram. */
 int teal_context_fix_input(teal_context *ctx, int port, const double *value, int n);
 /** Fixes abstract input port i to a copy of value (type's copy hook). */
 int teal_context_fix_abstract_input(teal_context *ctx, int port, const void *value);

@@ -128,10 +128,11 @@ int teal_calc_jacobian(const teal_system *sys, const teal_context *ctx, int inpu
   int nxc = sys->nq + sys->nv + sys->nz;
   int nu = input_port >= 0 ? sys->inputs[input_port]->size : 0;
   int ny = output_port >= 0 ? sys->outputs[output_port]->size : 0;
-  if ((jac->nx != nxc && jac->nx != sys->nxd) || jac->nu != nu || jac->ny != ny) {
+  int nx = nxc > 0 ? nxc : sys->nxd; /* continuous state when there is any */
+  if (jac->nx != nx || jac->nu != nu || jac->ny != ny) {
     return teal_context_fail(ctx, TEAL_ESIZE, "calc_jacobian on '%s': blocks sized nx %d, nu %d, "
-                             "ny %d; the system has nx %d (or %d discrete), nu %d, ny %d",
-                             sys->name, jac->nx, jac->nu, jac->ny, nxc, sys->nxd, nu, ny);
+                             "ny %d; the system has nx %d, nu %d, ny %d", sys->name, jac->nx,
+                             jac->nu, jac->ny, nx, nu, ny);
   }
   unsigned long serial = ctx->root->error_serial;
   rc = sys->jacobian(sys, ctx, input_port, output_port, jac, sys->jacobian_user);

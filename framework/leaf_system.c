@@ -512,3 +512,11 @@ int teal_leaf_declare_scratch(teal_system *sys, const char *name, const teal_val
   sys->scratch_types[sys->nscratch] = type;
   return sys->nscratch++;
 }
+
+int teal_leaf_set_type_tag(teal_system *sys, const void *tag) {
+  int rc = declare_guard(sys, "set type tag");
+  if (rc == TEAL_OK) {
+    sys->type_tag = tag;
+  }
+  return rc;
+}

@@ -163,9 +163,9 @@ int teal_context_fix_input(teal_context *ctx, int port, const double *value, int
                              p->name, ctx->system->name, p->size, n);
   }
   for (int i = 0; i < n; i++) {
-    if (!isfinite(value[i])) {
+    if (isnan(value[i])) {
       return teal_context_fail(ctx, TEAL_ENONFINITE, "fix_input: port '%s' of '%s': value %d "
-                               "is not finite", p->name, ctx->system->name, i);
+                               "is NaN", p->name, ctx->system->name, i);
     }
   }
   teal_input_slot *in = &ctx->in[port];

@@ -203,6 +203,10 @@ int teal_system_witness_direction(const teal_system *sys, int i) {
   return ev ? (int)ev->direction : TEAL_ENOTFOUND;
 }
 
+const void *teal_system_type_tag(const teal_system *sys) {
+  return sys && !sys->is_diagram ? sys->type_tag : NULL;
+}
+
 int teal_system_has_jacobian(const teal_system *sys) {
   return sys && !sys->is_diagram && sys->jacobian != NULL;
 }

@@ -41,8 +41,8 @@ typedef struct teal_state_view {
 } teal_state_view;
 
 /** Dense linearization blocks, row-major; B/D are NULL when nu == 0, C/D
- *  when ny == 0. x is the continuous state [q; v; z] (or, for a discrete
- *  system, all discrete state). */
+ *  when ny == 0. x is the continuous state [q; v; z] when the leaf has any,
+ *  otherwise all of its discrete state. */
 typedef struct teal_jacobian {
   int nx, nu, ny;
   double *A, *B, *C, *D;
@@ -222,6 +222,11 @@ int teal_leaf_set_velocity_map(teal_system *sys, teal_velocity_map_fn v_to_qdot,
 /** Optional analytic linearization hook (used by teal_linearize). */
 int teal_leaf_set_jacobian(teal_system *sys, teal_jacobian_fn fn, void *user);
 
+/** Tags the leaf with an identity of its constructor (any address the
+ *  constructor owns, e.g. a static const object), so that library code can
+ *  recognize its own leaves with teal_system_type_tag. */
+int teal_leaf_set_type_tag(teal_system *sys, const void *tag);
+
 /** Ends declaration: checks consistency and computes feedthrough. Returns
  *  the sticky error if any declaration failed. */
 int teal_leaf_finalize(teal_system *sys);
@@ -292,6 +297,8 @@ int teal_system_has_direct_feedthrough(const teal_system *sys, int in, int out);
 int teal_system_num_witnesses(const teal_system *sys);
 /** Direction of witness i of the subtree, or a negative status. */
 int teal_system_witness_direction(const teal_system *sys, int i);
+/** The tag given by teal_leaf_set_type_tag, or NULL. */
+const void *teal_system_type_tag(const teal_system *sys);
 /** Nonzero when the leaf declared an analytic Jacobian hook. */
 int teal_system_has_jacobian(const teal_system *sys);
 

@@ -117,6 +117,7 @@ struct teal_system {
   void *velocity_map_user;
   teal_jacobian_fn jacobian;
   void *jacobian_user;
+  const void *type_tag;
 
   /* diagram */
   teal_system **children;

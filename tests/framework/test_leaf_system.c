@@ -958,6 +958,22 @@ START_TEST(test_slash_in_leaf_name_rejected) {
 }
 END_TEST
 
+static const char tag_a[] = "a", tag_b[] = "b";
+
+START_TEST(test_type_tag) {
+  teal_system *s = teal_leaf_new("tagged", NULL, NULL);
+  ck_assert_ptr_null(teal_system_type_tag(s));
+  ck_assert_int_eq(teal_leaf_set_type_tag(s, tag_a), TEAL_OK);
+  ck_assert_int_eq(teal_leaf_finalize(s), TEAL_OK);
+  ck_assert_ptr_eq(teal_system_type_tag(s), tag_a);
+  ck_assert_ptr_ne(teal_system_type_tag(s), tag_b);
+  /* after finalize the tag is fixed */
+  ck_assert_int_eq(teal_leaf_set_type_tag(s, tag_b), TEAL_ESTATE);
+  ck_assert_ptr_null(teal_system_type_tag(NULL));
+  teal_system_free(s);
+}
+END_TEST
+
 static Suite *leaf_suite(void) {
   Suite *s = suite_create("leaf_system");
   TCase *tc = tcase_create("ports");
@@ -1004,6 +1020,7 @@ static Suite *leaf_suite(void) {
 
   tc = tcase_create("queries");
   tcase_add_test(tc, test_size_queries);
+  tcase_add_test(tc, test_type_tag);
   suite_add_tcase(s, tc);
   return s;
 }
