@@ -172,11 +172,18 @@ const teal_integrator *teal_simulator_integrator(const teal_simulator *sim) {
   return sim ? sim->integ : NULL;
 }
 
+const teal_error *teal_simulator_error(const teal_simulator *sim) {
+  return sim ? &sim->err : NULL;
+}
+
 teal_sim_stats teal_simulator_get_stats(const teal_simulator *sim) {
   teal_sim_stats s;
   memset(&s, 0, sizeof s);
   if (sim) {
     s = sim->stats;
+    if (s.smallest_step > s.largest_step) {
+      s.smallest_step = 0.0; /* no integration step was taken */
+    }
     s.derivative_evals = teal_integrator_get_counts(sim->integ).derivative_evals -
                          sim->derivative_base;
   }

@@ -13,7 +13,9 @@
  *   3. runs the publishes due at the new time (per-step, timed, witness),
  *      then the forced publishes when publish-every-step is on, then the
  *      monitor.
- * Updates due exactly at the end time are applied by the next AdvanceTo.
+ * An update returning TEAL_STOP ends the run at its time, before step 2.
+ * Updates due exactly at the end time are applied by the next AdvanceTo,
+ * which always makes at least one pass (even to the current time).
  * Nothing is allocated after initialization. */
 #ifndef TEAL_SYSTEMS_ANALYSIS_SIMULATOR_H
 #define TEAL_SYSTEMS_ANALYSIS_SIMULATOR_H
@@ -93,7 +95,8 @@ int teal_simulator_set_target_realtime_rate(teal_simulator *sim, double rate);
 /** Sets (or clears, with NULL) the monitor. */
 int teal_simulator_set_monitor(teal_simulator *sim, teal_monitor_fn fn, void *user);
 
-/** Runs initialization events and the start-time publishes. */
+/** Runs initialization events and the start-time publishes, then the
+ *  monitor. */
 int teal_simulator_initialize(teal_simulator *sim, teal_sim_status *status);
 
 /** Advances to t_final (initializing first if needed). Returns TEAL_OK
@@ -102,10 +105,14 @@ int teal_simulator_initialize(teal_simulator *sim, teal_sim_status *status);
  *  last accepted state and time. */
 int teal_simulator_advance_to(teal_simulator *sim, double t_final, teal_sim_status *status);
 
-/** Statistics since initialize. */
+/** The message of the last failed setting, initialize or advance_to. */
+const teal_error *teal_simulator_error(const teal_simulator *sim);
+
+/** Statistics since initialize (step sizes are 0 when no integration step
+ *  was taken, e.g. for purely discrete systems). */
 teal_sim_stats teal_simulator_get_stats(const teal_simulator *sim);
 
-/** The integrator instance (for its counters), or NULL before initialize. */
+/** The integrator instance (for its counters); never NULL for a valid sim. */
 const teal_integrator *teal_simulator_integrator(const teal_simulator *sim);
 
 #ifdef __cplusplus

@@ -70,7 +70,9 @@ static int shrink(teal_simulator *sim, double *h, double factor, double t0, cons
 static int take_step(teal_simulator *sim, double t0, double target, double *h, int *reached) {
   double trial = first_step(sim);
   for (;;) {
-    trial = fmin(trial, sim->max_step);
+    if (sim->fixed_step == 0.0) {
+      trial = fmin(trial, sim->max_step); /* a fixed step is taken as given */
+    }
     *reached = t0 + trial * stretch >= target;
     *h = *reached ? target - t0 : trial;
     int rc = teal_integrator_step(sim->integ, &sim->ode, t0, *h, sim->x0, sim->x1,
@@ -172,7 +174,8 @@ int teal_simulator_integrate(teal_simulator *sim, double t_event, double t_final
   double t0 = teal_context_time(sim->ctx), target = fmin(t_event, t_final);
   sim->time_triggered = 0;
   sim->witness_triggered = 0;
-  if (sim->n == 0) {
+  if (target <= t0 || (sim->n == 0 && sim->nw == 0)) {
+    /* nothing to integrate: jump (or stay) to the target */
     sim->time_triggered = target == t_event;
     return teal_context_set_time(sim->ctx, target);
   }

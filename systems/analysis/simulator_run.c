@@ -124,7 +124,13 @@ static int run_initialization(teal_simulator *sim, int *stop) {
   if (rc == TEAL_OK) {
     rc = publish(sim, sim->init, stop);
   }
-  return rc == TEAL_OK ? publish_now(sim, stop) : rc;
+  if (rc == TEAL_OK) {
+    rc = publish_now(sim, stop);
+  }
+  if (rc == TEAL_OK && sim->monitor) {
+    rc = note(sim->monitor(sim->sys, sim->ctx, sim->monitor_user), stop);
+  }
+  return rc;
 }
 
 /* Initialization proper; *stop is set when a handler asked to stop. */
@@ -182,6 +188,10 @@ static int one_step(teal_simulator *sim, double t_final, int *stop) {
   if (rc == TEAL_OK) {
     rc = apply_updates(sim, stop);
   }
+  sim->time_triggered = sim->witness_triggered = 0; /* handled: never again */
+  if (rc != TEAL_OK || *stop) {
+    return rc; /* an update asked to stop: stop at its time, like Drake */
+  }
   double t_event = INFINITY;
   if (rc == TEAL_OK) {
     rc = teal_calc_next_update_time(sim->sys, sim->ctx, &t_event, sim->timed);
@@ -216,8 +226,12 @@ int teal_simulator_advance_to(teal_simulator *sim, double t_final, teal_sim_stat
   if (!sim->initialized) {
     rc = initialize(sim, &stop);
   }
-  while (rc == TEAL_OK && !stop && teal_context_time(sim->ctx) < t_final) {
+  /* as Drake's loop: at least one pass, so updates due now are applied */
+  while (rc == TEAL_OK && !stop) {
     rc = one_step(sim, t_final, &stop);
+    if (teal_context_time(sim->ctx) >= t_final) {
+      break;
+    }
   }
   return finish(sim, status, rc == TEAL_OK && stop ? TEAL_STOP : rc);
 }

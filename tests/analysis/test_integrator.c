@@ -1,0 +1,981 @@
+/* Integrators used directly through teal_integrator_new/step on ODEs with
+ * analytic solutions: observed convergence orders, embedded error
+ * estimates, RK45 dense output, semi-explicit Euler's energy behaviour and
+ * velocity map, implicit Euler on a stiff problem (stability, Jacobian
+ * bookkeeping, singular iteration matrix) and argument checks.
+ *
+ * Set TEAL_TEST_VERBOSE=1 to print the measured figures. */
+#include <check.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "framework/error.h"
+#include "systems/analysis/integrator.h"
+
+enum { NMAX = 4 };
+
+static int verbose(void) {
+  const char *v = getenv("TEAL_TEST_VERBOSE");
+  return v && *v && strcmp(v, "0") != 0;
+}
+
+/* printf for the measured figures (flushed: a failing check ends the
+ * forked test process). */
+static void report(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+  fflush(stdout);
+}
+
+/* ---- test problems -------------------------------------------------------- */
+
+/* Every problem counts its derivative and Jacobian calls. */
+typedef struct problem {
+  double w;       /* oscillator frequency, decay rate, ... */
+  long f_calls;   /* derivative calls */
+  long j_calls;   /* Jacobian calls */
+  long map_calls; /* v_to_qdot calls */
+  double fail_after; /* derivatives fail (TEAL_ECALLBACK) for t > fail_after */
+} problem;
+
+static problem make_problem(double w) {
+  problem p;
+  memset(&p, 0, sizeof p);
+  p.w = w;
+  p.fail_after = INFINITY;
+  return p;
+}
+
+/* x' = -w x (nz = 1): x = exp(-w t) */
+static int decay_f(double t, const double *x, double *xdot, void *user) {
+  problem *p = user;
+  p->f_calls++;
+  if (t > p->fail_after) {
+    return TEAL_ECALLBACK;
+  }
+  xdot[0] = -p->w * x[0];
+  return TEAL_OK;
+}
+
+/* Harmonic oscillator q' = v, v' = -w^2 q (nq = nv = 1), q(0) = 1, v(0) = 0:
+ * q = cos(w t), v = -w sin(w t). */
+static int osc_f(double t, const double *x, double *xdot, void *user) {
+  (void)t;
+  problem *p = user;
+  p->f_calls++;
+  xdot[0] = x[1];
+  xdot[1] = -p->w * p->w * x[0];
+  return TEAL_OK;
+}
+
+/* Time-dependent scalar x' = w cos(w t) x (nz = 1): x = exp(sin(w t)). */
+static int tdep_f(double t, const double *x, double *xdot, void *user) {
+  problem *p = user;
+  p->f_calls++;
+  xdot[0] = p->w * cos(p->w * t) * x[0];
+  return TEAL_OK;
+}
+
+typedef void (*exact_fn)(double t, const problem *p, double *x);
+
+static void decay_exact(double t, const problem *p, double *x) { x[0] = exp(-p->w * t); }
+static void osc_exact(double t, const problem *p, double *x) {
+  x[0] = cos(p->w * t);
+  x[1] = -p->w * sin(p->w * t);
+}
+static void tdep_exact(double t, const problem *p, double *x) { x[0] = exp(sin(p->w * t)); }
+
+static teal_ode decay_ode(problem *p) {
+  teal_ode o = {0, 0, 1, decay_f, NULL, NULL, p};
+  return o;
+}
+static teal_ode osc_ode(problem *p) {
+  teal_ode o = {1, 1, 0, osc_f, NULL, NULL, p};
+  return o;
+}
+static teal_ode tdep_ode(problem *p) {
+  teal_ode o = {0, 0, 1, tdep_f, NULL, NULL, p};
+  return o;
+}
+
+static int ode_n(const teal_ode *o) { return o->nq + o->nv + o->nz; }
+
+static teal_integrator *new_for(const teal_integrator_type *type, const teal_ode *o) {
+  teal_error err;
+  teal_error_clear(&err);
+  teal_integrator *integ = teal_integrator_new(type, o->nq, o->nv, o->nz, &err);
+  ck_assert_msg(integ != NULL, "integrator_new(%s): %s", type->name, err.message);
+  return integ;
+}
+
+/* Max-norm error at t_end after fixed steps of h from the exact x(0). */
+static double global_error(const teal_integrator_type *type, teal_ode *o, exact_fn exact,
+                           double h, double t_end) {
+  const problem *p = o->user;
+  teal_integrator *integ = new_for(type, o);
+  int n = ode_n(o);
+  double x[NMAX], x1[NMAX], ex[NMAX];
+  exact(0.0, p, x);
+  long steps = lround(t_end / h);
+  for (long k = 0; k < steps; k++) {
+    ck_assert_int_eq(teal_integrator_step(integ, o, (double)k * h, h, x, x1, NULL), TEAL_OK);
+    memcpy(x, x1, sizeof(double) * (size_t)n);
+  }
+  ck_assert_int_eq(teal_integrator_get_counts(integ).steps, steps);
+  teal_integrator_free(integ);
+  exact(t_end, p, ex);
+  double e = 0.0;
+  for (int i = 0; i < n; i++) {
+    e = fmax(e, fabs(x[i] - ex[i]));
+  }
+  return e;
+}
+
+/* ---- convergence orders --------------------------------------------------- */
+
+typedef struct order_case {
+  const teal_integrator_type *const *type;
+  double h_osc, h_tdep; /* coarse steps (then halved) for the two problems */
+} order_case;
+
+/* Step sizes in each method's asymptotic range, where roundoff does not
+ * dominate (the fine-step errors range from about 1e-2 to 1e-10). */
+static const order_case order_cases[] = {
+    {&teal_integrator_explicit_euler, 0.01, 0.01},
+    {&teal_integrator_semi_explicit_euler, 0.01, 0.01},
+    {&teal_integrator_rk2, 0.05, 0.025},
+    {&teal_integrator_rk3, 0.05, 0.025},
+    {&teal_integrator_rk4, 0.05, 0.025},
+    {&teal_integrator_rk45, 0.025, 0.05},
+    {&teal_integrator_implicit_euler, 0.01, 0.01},
+};
+
+START_TEST(test_convergence_order) {
+  const order_case *c = &order_cases[_i];
+  const teal_integrator_type *type = *c->type;
+  problem po = make_problem(3.0), pt = make_problem(3.0);
+  teal_ode oo = osc_ode(&po), ot = tdep_ode(&pt);
+  double e1 = global_error(type, &oo, osc_exact, c->h_osc, 1.0);
+  double e2 = global_error(type, &oo, osc_exact, c->h_osc / 2, 1.0);
+  double p_osc = log2(e1 / e2);
+  double e3 = global_error(type, &ot, tdep_exact, c->h_tdep, 1.0);
+  double e4 = global_error(type, &ot, tdep_exact, c->h_tdep / 2, 1.0);
+  double p_tdep = log2(e3 / e4);
+  if (verbose()) {
+    report("order %-20s oscillator %.3f (errors %.3g, %.3g)  x'=3cos(3t)x %.3f (errors %.3g, "
+           "%.3g)\n", type->name, p_osc, e1, e2, p_tdep, e3, e4);
+  }
+  ck_assert_msg(fabs(p_osc - type->order) <= 0.3, "%s: oscillator order %.3f, expected %d",
+                type->name, p_osc, type->order);
+  ck_assert_msg(fabs(p_tdep - type->order) <= 0.3, "%s: time-dependent order %.3f, expected %d",
+                type->name, p_tdep, type->order);
+}
+END_TEST
+
+/* The tables' metadata and each method's derivative evaluations per step. */
+START_TEST(test_type_tables) {
+  static const struct {
+    const teal_integrator_type *const *type;
+    const char *name;
+    int order, error_order, implicit;
+    long evals_per_step;
+  } expect[] = {
+      {&teal_integrator_explicit_euler, "explicit_euler", 1, 0, 0, 1},
+      {&teal_integrator_semi_explicit_euler, "semi_explicit_euler", 1, 0, 0, 1},
+      {&teal_integrator_rk2, "rk2", 2, 1, 0, 2},
+      {&teal_integrator_rk3, "rk3", 3, 2, 0, 4},
+      {&teal_integrator_rk4, "rk4", 4, 0, 0, 4},
+      {&teal_integrator_rk45, "rk45", 5, 4, 0, 7},
+  };
+  for (size_t i = 0; i < sizeof expect / sizeof *expect; i++) {
+    const teal_integrator_type *t = *expect[i].type;
+    ck_assert_str_eq(t->name, expect[i].name);
+    ck_assert_int_eq(t->order, expect[i].order);
+    ck_assert_int_eq(t->error_order, expect[i].error_order);
+    ck_assert_int_eq(t->implicit, expect[i].implicit);
+    problem p = make_problem(1.0);
+    teal_ode o = decay_ode(&p);
+    teal_integrator *integ = new_for(t, &o);
+    ck_assert_ptr_eq(teal_integrator_get_type(integ), t);
+    double x0 = 1.0, x1 = 0.0, ex;
+    for (int k = 0; k < 3; k++) {
+      ck_assert_int_eq(teal_integrator_step(integ, &o, 0.1 * k, 0.1, &x0, &x1, NULL), TEAL_OK);
+      x0 = x1;
+    }
+    decay_exact(0.3, &p, &ex);
+    ck_assert_double_eq_tol(x1, ex, 0.02);
+    teal_integrator_counts c = teal_integrator_get_counts(integ);
+    ck_assert_int_eq(c.steps, 3);
+    ck_assert_int_eq(c.derivative_evals, 3 * expect[i].evals_per_step);
+    ck_assert_int_eq(p.f_calls, c.derivative_evals);
+    ck_assert_int_eq(c.jacobian_evals, 0);
+    ck_assert_int_eq(c.factorizations, 0);
+    teal_integrator_free(integ);
+  }
+  const teal_integrator_type *ie = teal_integrator_implicit_euler;
+  ck_assert_str_eq(ie->name, "implicit_euler");
+  ck_assert_int_eq(ie->order, 1);
+  ck_assert_int_eq(ie->error_order, 1);
+  ck_assert_int_ne(ie->implicit, 0);
+}
+END_TEST
+
+/* ---- embedded error estimates --------------------------------------------- */
+
+/* One step of h from the exact state at t0: the estimate and the true local
+ * error of the embedded lower-order solution x1 - xerr. */
+static void one_step_errors(const teal_integrator_type *type, teal_ode *o, exact_fn exact,
+                            double t0, double h, double *est, double *true_low,
+                            double *mismatch) {
+  const problem *p = o->user;
+  int n = ode_n(o);
+  teal_integrator *integ = new_for(type, o);
+  double x0[NMAX], x1[NMAX], xerr[NMAX], ex[NMAX];
+  exact(t0, p, x0);
+  for (int i = 0; i < n; i++) {
+    xerr[i] = NAN;
+  }
+  ck_assert_int_eq(teal_integrator_step(integ, o, t0, h, x0, x1, xerr), TEAL_OK);
+  exact(t0 + h, p, ex);
+  *est = *true_low = *mismatch = 0.0;
+  for (int i = 0; i < n; i++) {
+    ck_assert(isfinite(xerr[i]));
+    double low = x1[i] - xerr[i]; /* the embedded solution */
+    *est = fmax(*est, fabs(xerr[i]));
+    *true_low = fmax(*true_low, fabs(ex[i] - low));
+    /* xerr = x1 - low approximates exact - low up to x1's smaller error */
+    *mismatch = fmax(*mismatch, fabs(xerr[i] - (ex[i] - low)));
+  }
+  teal_integrator_free(integ);
+}
+
+typedef struct estimate_case {
+  const teal_integrator_type *const *type;
+  double h;
+} estimate_case;
+
+static const estimate_case estimate_cases[] = {
+    {&teal_integrator_rk2, 0.02},
+    {&teal_integrator_rk3, 0.05},
+    {&teal_integrator_rk45, 0.1},
+    {&teal_integrator_implicit_euler, 0.02},
+};
+
+START_TEST(test_error_estimate_scaling) {
+  const estimate_case *c = &estimate_cases[_i];
+  const teal_integrator_type *type = *c->type;
+  problem p = make_problem(3.0);
+  teal_ode o = tdep_ode(&p);
+  double est1, low1, mis1, est2, low2, mis2;
+  one_step_errors(type, &o, tdep_exact, 0.3, c->h, &est1, &low1, &mis1);
+  one_step_errors(type, &o, tdep_exact, 0.3, c->h / 2, &est2, &low2, &mis2);
+  double p_est = log2(est1 / est2);
+  int expected = type->error_order + 1;
+  if (verbose() && !type->implicit) {
+    report("estimate %-15s h=%g: est %.3g, embedded solution's true error %.3g (ratio %.3f); "
+           "h/2: est %.3g true %.3g; slope %.3f (expected %d)\n", type->name, c->h, est1, low1,
+           est1 / low1, est2, low2, p_est, expected);
+  } else if (verbose()) {
+    report("estimate %-15s h=%g: est %.3g, h/2: est %.3g; slope %.3f (expected %d)\n",
+           type->name, c->h, est1, est2, p_est, expected);
+  }
+  ck_assert_msg(fabs(p_est - expected) <= 0.3, "%s: estimate slope %.3f, expected %d",
+                type->name, p_est, expected);
+  if (!type->implicit) {
+    /* an explicit pair's estimate is the lower solution's local error to
+     * within the higher solution's (much smaller) error */
+    ck_assert_msg(mis1 <= 0.1 * low1 && mis2 <= 0.1 * low2,
+                  "%s: estimate %.3g vs true lower-order error %.3g", type->name, est1, low1);
+  } else {
+    /* implicit Euler's h/2 (f1 - f0) is its own local error to leading
+     * order: within 15 % at these steps */
+    double ex0[1], ex1[1];
+    tdep_exact(0.3, &p, ex0);
+    tdep_exact(0.3 + c->h / 2, &p, ex1);
+    teal_integrator *integ = new_for(type, &o);
+    double x1[1], xerr[1];
+    ck_assert_int_eq(teal_integrator_step(integ, &o, 0.3, c->h / 2, ex0, x1, xerr), TEAL_OK);
+    double true_err = ex1[0] - x1[0];
+    teal_integrator_free(integ);
+    ck_assert_msg(fabs(fabs(xerr[0]) - fabs(true_err)) <= 0.15 * fabs(true_err),
+                  "implicit Euler estimate %.3g vs its true local error %.3g", xerr[0],
+                  true_err);
+  }
+}
+END_TEST
+
+/* Reference explicit Runge-Kutta step for a scalar ODE from published
+ * tableaux: the propagated solution x1 and the embedded one. */
+typedef struct ref_tableau {
+  int stages;
+  const double *c, *a, *b, *bhat; /* a: stages x stages, row-major */
+} ref_tableau;
+
+static void ref_step(const ref_tableau *tab, teal_ode *o, double t, double h, double x0,
+                     double *x1, double *low) {
+  double k[7], y1 = x0, y2 = x0;
+  for (int s = 0; s < tab->stages; s++) {
+    double xs = x0;
+    for (int j = 0; j < s; j++) {
+      xs += h * tab->a[s * tab->stages + j] * k[j];
+    }
+    ck_assert_int_eq(o->derivatives(t + tab->c[s] * h, &xs, &k[s], o->user), TEAL_OK);
+    y1 += h * tab->b[s] * k[s];
+    y2 += h * tab->bhat[s] * k[s];
+  }
+  *x1 = y1;
+  *low = y2;
+}
+
+/* Heun with Euler embedded */
+static const double ref_heun_c[] = {0.0, 1.0};
+static const double ref_heun_a[] = {0.0, 0.0, 1.0, 0.0};
+static const double ref_heun_b[] = {0.5, 0.5};
+static const double ref_heun_bhat[] = {1.0, 0.0};
+/* Bogacki-Shampine 3(2) (1989) */
+static const double ref_bs_c[] = {0.0, 0.5, 0.75, 1.0};
+static const double ref_bs_a[] = {0, 0, 0, 0, 1.0 / 2, 0, 0, 0, 0, 3.0 / 4, 0, 0,
+                                  2.0 / 9, 1.0 / 3, 4.0 / 9, 0};
+static const double ref_bs_b[] = {2.0 / 9, 1.0 / 3, 4.0 / 9, 0.0};
+static const double ref_bs_bhat[] = {7.0 / 24, 1.0 / 4, 1.0 / 3, 1.0 / 8};
+/* Dormand-Prince 5(4) (1980) */
+static const double ref_dp_c[] = {0.0, 1.0 / 5, 3.0 / 10, 4.0 / 5, 8.0 / 9, 1.0, 1.0};
+static const double ref_dp_a[] = {
+    0, 0, 0, 0, 0, 0, 0,
+    1.0 / 5, 0, 0, 0, 0, 0, 0,
+    3.0 / 40, 9.0 / 40, 0, 0, 0, 0, 0,
+    44.0 / 45, -56.0 / 15, 32.0 / 9, 0, 0, 0, 0,
+    19372.0 / 6561, -25360.0 / 2187, 64448.0 / 6561, -212.0 / 729, 0, 0, 0,
+    9017.0 / 3168, -355.0 / 33, 46732.0 / 5247, 49.0 / 176, -5103.0 / 18656, 0, 0,
+    35.0 / 384, 0, 500.0 / 1113, 125.0 / 192, -2187.0 / 6784, 11.0 / 84, 0};
+static const double ref_dp_b[] = {35.0 / 384, 0, 500.0 / 1113, 125.0 / 192,
+                                  -2187.0 / 6784, 11.0 / 84, 0};
+static const double ref_dp_bhat[] = {5179.0 / 57600, 0, 7571.0 / 16695, 393.0 / 640,
+                                     -92097.0 / 339200, 187.0 / 2100, 1.0 / 40};
+
+static const struct {
+  const teal_integrator_type *const *type;
+  ref_tableau tab;
+} ref_cases[] = {
+    {&teal_integrator_rk2, {2, ref_heun_c, ref_heun_a, ref_heun_b, ref_heun_bhat}},
+    {&teal_integrator_rk3, {4, ref_bs_c, ref_bs_a, ref_bs_b, ref_bs_bhat}},
+    {&teal_integrator_rk45, {7, ref_dp_c, ref_dp_a, ref_dp_b, ref_dp_bhat}},
+};
+
+/* The step and its estimate x1 - (embedded solution) agree with the
+ * published pairs evaluated independently. */
+START_TEST(test_embedded_pairs_match_published_tableaux) {
+  const teal_integrator_type *type = *ref_cases[_i].type;
+  problem p = make_problem(3.0);
+  teal_ode o = tdep_ode(&p);
+  teal_integrator *integ = new_for(type, &o);
+  const double hs[] = {0.2, 0.05};
+  for (int k = 0; k < 2; k++) {
+    double x0 = 1.3, x1, xerr, ref_x1, ref_low;
+    ck_assert_int_eq(teal_integrator_step(integ, &o, 0.4, hs[k], &x0, &x1, &xerr), TEAL_OK);
+    ref_step(&ref_cases[_i].tab, &o, 0.4, hs[k], x0, &ref_x1, &ref_low);
+    double ref_err = ref_x1 - ref_low;
+    ck_assert_msg(fabs(x1 - ref_x1) <= 1e-14, "%s: x1 %.17g vs reference %.17g", type->name, x1,
+                  ref_x1);
+    ck_assert_msg(fabs(xerr - ref_err) <= 1e-14 + 1e-9 * fabs(ref_err),
+                  "%s: estimate %.17g vs reference %.17g", type->name, xerr, ref_err);
+    ck_assert(fabs(ref_err) > 1e-9); /* a real difference was compared */
+  }
+  teal_integrator_free(integ);
+}
+END_TEST
+
+/* Methods without an estimate leave xerr alone. */
+START_TEST(test_no_estimate_methods_leave_xerr) {
+  const teal_integrator_type *types[] = {teal_integrator_explicit_euler,
+                                         teal_integrator_semi_explicit_euler,
+                                         teal_integrator_rk4};
+  for (size_t i = 0; i < 3; i++) {
+    problem p = make_problem(1.0);
+    teal_ode o = osc_ode(&p);
+    teal_integrator *integ = new_for(types[i], &o);
+    double x0[2] = {1.0, 0.0}, x1[2], xerr[2] = {123.0, 456.0};
+    ck_assert_int_eq(teal_integrator_step(integ, &o, 0.0, 0.1, x0, x1, xerr), TEAL_OK);
+    ck_assert(xerr[0] == 123.0 || xerr[0] == 0.0);
+    ck_assert(xerr[1] == 456.0 || xerr[1] == 0.0);
+    teal_integrator_free(integ);
+  }
+}
+END_TEST
+
+/* ---- RK45 dense output ---------------------------------------------------- */
+
+/* Largest interpolation error over theta in (0, 1) for one step of h. */
+static double dense_error(double h, double *at_half) {
+  problem p = make_problem(3.0);
+  teal_ode o = tdep_ode(&p);
+  teal_integrator *integ = new_for(teal_integrator_rk45, &o);
+  double t0 = 0.3, x0[1], x1[1], x[1], ex[1];
+  tdep_exact(t0, &p, x0);
+  ck_assert_int_eq(teal_integrator_step(integ, &o, t0, h, x0, x1, NULL), TEAL_OK);
+  double worst = 0.0;
+  for (int k = 1; k < 10; k++) {
+    double theta = k / 10.0;
+    ck_assert_int_eq(teal_integrator_interpolate(integ, theta, x), TEAL_OK);
+    tdep_exact(t0 + theta * h, &p, ex);
+    worst = fmax(worst, fabs(x[0] - ex[0]));
+    if (k == 5) {
+      *at_half = fabs(x[0] - ex[0]);
+    }
+  }
+  teal_integrator_free(integ);
+  return worst;
+}
+
+START_TEST(test_rk45_dense_output_accuracy) {
+  double half1, half2;
+  double e1 = dense_error(0.1, &half1);
+  double e2 = dense_error(0.05, &half2);
+  if (verbose()) {
+    report("rk45 dense output: max error %.3g (h = 0.1), %.3g (h = 0.05), slope %.3f; "
+           "mid-step %.3g, %.3g\n", e1, e2, log2(e1 / e2), half1, half2);
+  }
+  /* 4th-order interpolant: local error O(h^5) (measured 5.2e-6 and 1.5e-7
+   * on x' = 3 cos(3t) x from t = 0.3) */
+  ck_assert_msg(e1 < 1e-5, "dense output error %.3g at h = 0.1", e1);
+  ck_assert_msg(e2 < 3e-7, "dense output error %.3g at h = 0.05", e2);
+  ck_assert_msg(fabs(log2(e1 / e2) - 5.0) < 0.4, "dense output error slope %.3f",
+                log2(e1 / e2));
+  /* far better than linear interpolation between the ends */
+  problem p = make_problem(3.0);
+  double a[1], b[1], mid[1];
+  tdep_exact(0.3, &p, a);
+  tdep_exact(0.4, &p, b);
+  tdep_exact(0.35, &p, mid);
+  ck_assert(half1 < 1e-3 * fabs(0.5 * (a[0] + b[0]) - mid[0]));
+}
+END_TEST
+
+START_TEST(test_rk45_dense_output_ends_and_errors) {
+  problem p = make_problem(2.0);
+  teal_ode o = osc_ode(&p);
+  teal_integrator *integ = new_for(teal_integrator_rk45, &o);
+  double x[2] = {-7.0, -7.0};
+  /* before any step */
+  ck_assert_int_eq(teal_integrator_interpolate(integ, 0.5, x), TEAL_ESTATE);
+  ck_assert_double_eq(x[0], -7.0);
+  double x0[2] = {0.3, -1.2}, x1[2];
+  ck_assert_int_eq(teal_integrator_step(integ, &o, 0.5, 0.2, x0, x1, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_integrator_interpolate(integ, 0.0, x), TEAL_OK);
+  ck_assert_double_eq(x[0], x0[0]);
+  ck_assert_double_eq(x[1], x0[1]);
+  ck_assert_int_eq(teal_integrator_interpolate(integ, 1.0, x), TEAL_OK);
+  for (int i = 0; i < 2; i++) {
+    ck_assert_msg(fabs(x[i] - x1[i]) <= 4 * 2.2e-16 * fabs(x1[i]), "theta = 1: %.17g vs %.17g",
+                  x[i], x1[i]);
+  }
+  /* out of range */
+  ck_assert_int_eq(teal_integrator_interpolate(integ, -0.01, x), TEAL_EINVAL);
+  ck_assert_int_eq(teal_integrator_interpolate(integ, 1.01, x), TEAL_EINVAL);
+  ck_assert_int_eq(teal_integrator_interpolate(integ, NAN, x), TEAL_EINVAL);
+  ck_assert_int_eq(teal_integrator_interpolate(integ, 0.5, NULL), TEAL_EINVAL);
+  ck_assert_int_eq(teal_integrator_interpolate(NULL, 0.5, x), TEAL_EINVAL);
+  /* reset forgets the step */
+  teal_integrator_reset(integ);
+  ck_assert_int_eq(teal_integrator_interpolate(integ, 0.5, x), TEAL_ESTATE);
+  teal_integrator_free(integ);
+}
+END_TEST
+
+/* A failed step does not make dense output available. */
+START_TEST(test_failed_step_gives_no_dense_output) {
+  problem p = make_problem(1.0);
+  p.fail_after = -1.0; /* every call fails */
+  teal_ode o = decay_ode(&p);
+  teal_integrator *integ = new_for(teal_integrator_rk45, &o);
+  double x0 = 1.0, x1 = 0.0, x;
+  ck_assert_int_eq(teal_integrator_step(integ, &o, 0.0, 0.1, &x0, &x1, NULL), TEAL_ECALLBACK);
+  ck_assert_int_eq(teal_integrator_get_counts(integ).steps, 0);
+  ck_assert_int_eq(teal_integrator_interpolate(integ, 0.5, &x), TEAL_ESTATE);
+  teal_integrator_free(integ);
+}
+END_TEST
+
+/* ---- semi-explicit Euler -------------------------------------------------- */
+
+static double osc_energy(const double *x, double w) { return 0.5 * (x[1] * x[1] + w * w * x[0] * x[0]); }
+
+/* Max relative energy drift over 1e5 steps of h = 0.01 (t = 1000). */
+static double energy_drift(const teal_integrator_type *type, double *final_ratio) {
+  problem p = make_problem(1.0);
+  teal_ode o = osc_ode(&p);
+  teal_integrator *integ = new_for(type, &o);
+  double x[2] = {1.0, 0.0}, x1[2], h = 0.01;
+  double e0 = osc_energy(x, 1.0), worst = 0.0;
+  for (long k = 0; k < 100000; k++) {
+    ck_assert_int_eq(teal_integrator_step(integ, &o, (double)k * h, h, x, x1, NULL), TEAL_OK);
+    x[0] = x1[0];
+    x[1] = x1[1];
+    worst = fmax(worst, fabs(osc_energy(x, 1.0) / e0 - 1.0));
+  }
+  *final_ratio = osc_energy(x, 1.0) / e0;
+  teal_integrator_free(integ);
+  return worst;
+}
+
+START_TEST(test_semi_explicit_euler_energy_bounded) {
+  double ratio_semi, ratio_euler;
+  double drift_semi = energy_drift(teal_integrator_semi_explicit_euler, &ratio_semi);
+  double drift_euler = energy_drift(teal_integrator_explicit_euler, &ratio_euler);
+  if (verbose()) {
+    report("energy over 1e5 steps: semi-explicit max drift %.3g (final ratio %.6f), explicit "
+           "Euler final ratio %.4g\n", drift_semi, ratio_semi, ratio_euler);
+  }
+  ck_assert_msg(drift_semi < 0.02, "semi-explicit Euler energy drift %.3g", drift_semi);
+  /* explicit Euler multiplies the energy by (1 + h^2) per step: e^10 */
+  ck_assert_msg(ratio_euler > 1000.0 && drift_euler > 1000.0,
+                "explicit Euler energy ratio %.3g", ratio_euler);
+  ck_assert_double_eq_tol(log(ratio_euler), 100000 * log1p(1e-4), 1e-6);
+}
+END_TEST
+
+/* One step by hand: v1 = v0 + h vdot(x0), q1 = q0 + h v1. */
+START_TEST(test_semi_explicit_euler_step_formula) {
+  problem p = make_problem(2.0);
+  teal_ode o = osc_ode(&p);
+  teal_integrator *integ = new_for(teal_integrator_semi_explicit_euler, &o);
+  double x0[2] = {0.7, -0.4}, x1[2], h = 0.05;
+  ck_assert_int_eq(teal_integrator_step(integ, &o, 0.0, h, x0, x1, NULL), TEAL_OK);
+  double v1 = x0[1] + h * (-4.0 * x0[0]);
+  ck_assert_double_eq_tol(x1[1], v1, 1e-15);
+  ck_assert_double_eq_tol(x1[0], x0[0] + h * v1, 1e-15);
+  ck_assert_int_eq(teal_integrator_get_counts(integ).derivative_evals, 1);
+  teal_integrator_free(integ);
+}
+END_TEST
+
+/* nq = 2, nv = 1: q = (a, b), v = w, with qdot = N(q) v = (v, a v) and
+ * vdot = -a. The map must be used with the new v and the old q. */
+typedef struct mapped {
+  long f_calls, map_calls;
+  double last_map_t;
+} mapped;
+
+static int mapped_f(double t, const double *x, double *xdot, void *user) {
+  (void)t;
+  mapped *m = user;
+  m->f_calls++;
+  xdot[0] = x[2];
+  xdot[1] = x[0] * x[2];
+  xdot[2] = -x[0];
+  return TEAL_OK;
+}
+
+static int mapped_v_to_qdot(double t, const double *x, const double *v, double *qdot,
+                            void *user) {
+  mapped *m = user;
+  m->map_calls++;
+  m->last_map_t = t;
+  qdot[0] = v[0];
+  qdot[1] = x[0] * v[0];
+  return TEAL_OK;
+}
+
+START_TEST(test_semi_explicit_euler_uses_velocity_map) {
+  mapped m = {0, 0, NAN};
+  teal_ode o = {2, 1, 0, mapped_f, mapped_v_to_qdot, NULL, &m};
+  teal_error err;
+  teal_integrator *integ = teal_integrator_new(teal_integrator_semi_explicit_euler, 2, 1, 0, &err);
+  ck_assert_ptr_nonnull(integ);
+  double x0[3] = {0.5, 2.0, 1.5}, x1[3], h = 0.1;
+  ck_assert_int_eq(teal_integrator_step(integ, &o, 0.25, h, x0, x1, NULL), TEAL_OK);
+  ck_assert_int_eq(m.map_calls, 1);
+  ck_assert_double_eq(m.last_map_t, 0.25);
+  double v1 = x0[2] + h * (-x0[0]);
+  ck_assert_double_eq_tol(x1[2], v1, 1e-15);
+  ck_assert_double_eq_tol(x1[0], x0[0] + h * v1, 1e-15);
+  ck_assert_double_eq_tol(x1[1], x0[1] + h * x0[0] * v1, 1e-15);
+  /* differs from the explicit-Euler q (built from the old v) */
+  ck_assert(fabs(x1[1] - (x0[1] + h * x0[0] * x0[2])) > 1e-3);
+
+  /* without the map an nq != nv ODE is refused */
+  teal_ode bad = o;
+  bad.v_to_qdot = NULL;
+  ck_assert_int_eq(teal_integrator_step(integ, &bad, 0.0, h, x0, x1, NULL), TEAL_EINVAL);
+  ck_assert_ptr_nonnull(strstr(teal_integrator_error(integ)->message, "v_to_qdot"));
+  teal_integrator_free(integ);
+
+  /* the other methods step the nq != nv ODE through its derivatives */
+  m.map_calls = 0;
+  integ = teal_integrator_new(teal_integrator_rk4, 2, 1, 0, NULL);
+  ck_assert_int_eq(teal_integrator_step(integ, &o, 0.0, h, x0, x1, NULL), TEAL_OK);
+  ck_assert(isfinite(x1[0]) && isfinite(x1[1]) && isfinite(x1[2]));
+  teal_integrator_free(integ);
+}
+END_TEST
+
+/* A failing map fails the step. */
+static int failing_map(double t, const double *x, const double *v, double *qdot, void *user) {
+  (void)t;
+  (void)x;
+  (void)v;
+  (void)qdot;
+  (void)user;
+  return TEAL_EUNSUPPORTED;
+}
+
+START_TEST(test_semi_explicit_euler_map_failure) {
+  mapped m = {0, 0, NAN};
+  teal_ode o = {2, 1, 0, mapped_f, failing_map, NULL, &m};
+  teal_integrator *integ = teal_integrator_new(teal_integrator_semi_explicit_euler, 2, 1, 0, NULL);
+  double x0[3] = {0.5, 2.0, 1.5}, x1[3];
+  ck_assert_int_eq(teal_integrator_step(integ, &o, 0.0, 0.1, x0, x1, NULL), TEAL_EUNSUPPORTED);
+  ck_assert_int_eq(teal_integrator_get_counts(integ).steps, 0);
+  teal_integrator_free(integ);
+}
+END_TEST
+
+/* ---- implicit Euler ------------------------------------------------------- */
+
+/* Stiff linear x' = -L (x - cos t), x(0) = 0, with L = 1000. Exact:
+ * x = L/(L^2+1) (L cos t + sin t) - L^2/(L^2+1) e^{-L t}. */
+typedef struct stiff {
+  double L;
+  long f_calls, j_calls;
+} stiff;
+
+static int stiff_f(double t, const double *x, double *xdot, void *user) {
+  stiff *s = user;
+  s->f_calls++;
+  xdot[0] = -s->L * (x[0] - cos(t));
+  return TEAL_OK;
+}
+
+static int stiff_jac(double t, const double *x, double *J, void *user) {
+  (void)t;
+  (void)x;
+  stiff *s = user;
+  s->j_calls++;
+  J[0] = -s->L;
+  return TEAL_OK;
+}
+
+static double stiff_exact(double t, double L) {
+  return L / (L * L + 1) * (L * cos(t) + sin(t)) - L * L / (L * L + 1) * exp(-L * t);
+}
+
+static double run_stiff(const teal_integrator_type *type, stiff *s, int analytic, double h,
+                        int steps, teal_integrator_counts *counts) {
+  teal_ode o = {0, 0, 1, stiff_f, NULL, analytic ? stiff_jac : NULL, s};
+  teal_integrator *integ = new_for(type, &o);
+  double x = 0.0, x1;
+  for (int k = 0; k < steps; k++) {
+    int rc = teal_integrator_step(integ, &o, k * h, h, &x, &x1, NULL);
+    ck_assert_int_eq(rc, TEAL_OK);
+    x = x1;
+  }
+  if (counts) {
+    *counts = teal_integrator_get_counts(integ);
+  }
+  teal_integrator_free(integ);
+  return x;
+}
+
+START_TEST(test_implicit_euler_stable_on_stiff_problem) {
+  stiff s = {1000.0, 0, 0};
+  double x_ie = run_stiff(teal_integrator_implicit_euler, &s, 1, 0.1, 10, NULL);
+  double exact = stiff_exact(1.0, 1000.0);
+  stiff se = {1000.0, 0, 0};
+  double x_ee = run_stiff(teal_integrator_explicit_euler, &se, 0, 0.1, 10, NULL);
+  if (verbose()) {
+    report("stiff x' = -1000 (x - cos t), h = 0.1, t = 1: implicit Euler %.6f (exact %.6f), "
+           "explicit Euler %.3g\n", x_ie, exact, x_ee);
+  }
+  ck_assert_msg(fabs(x_ie - exact) < 5e-3, "implicit Euler %.6f vs exact %.6f", x_ie, exact);
+  ck_assert_msg(!(fabs(x_ee) < 1e10), "explicit Euler stayed bounded: %g", x_ee);
+}
+END_TEST
+
+/* 2-state stiff linear system x' = A x with A = [[-1000, 1], [0, -2]]. */
+typedef struct lin2 {
+  long f_calls, j_calls;
+} lin2;
+
+static int lin2_f(double t, const double *x, double *xdot, void *user) {
+  (void)t;
+  lin2 *l = user;
+  l->f_calls++;
+  xdot[0] = -1000.0 * x[0] + x[1];
+  xdot[1] = -2.0 * x[1];
+  return TEAL_OK;
+}
+
+static int lin2_jac(double t, const double *x, double *J, void *user) {
+  (void)t;
+  (void)x;
+  lin2 *l = user;
+  l->j_calls++;
+  J[0] = -1000.0;
+  J[1] = 1.0;
+  J[2] = 0.0;
+  J[3] = -2.0;
+  return TEAL_OK;
+}
+
+START_TEST(test_implicit_euler_jacobian_bookkeeping) {
+  const int steps = 5;
+  teal_integrator_counts ca, cd;
+  double xa[2], xd[2];
+  for (int analytic = 0; analytic < 2; analytic++) {
+    lin2 l = {0, 0};
+    teal_ode o = {0, 0, 2, lin2_f, NULL, analytic ? lin2_jac : NULL, &l};
+    teal_integrator *integ = new_for(teal_integrator_implicit_euler, &o);
+    double x[2] = {1.0, 1.0}, x1[2], xerr[2];
+    for (int k = 0; k < steps; k++) {
+      ck_assert_int_eq(teal_integrator_step(integ, &o, 0.1 * k, 0.1, x, x1, xerr), TEAL_OK);
+      x[0] = x1[0];
+      x[1] = x1[1];
+    }
+    teal_integrator_counts c = teal_integrator_get_counts(integ);
+    ck_assert_int_eq(c.derivative_evals, l.f_calls);
+    ck_assert_int_eq(c.steps, steps);
+    ck_assert_int_eq(c.jacobian_evals, steps);
+    ck_assert_int_eq(c.factorizations, steps);
+    ck_assert_int_ge(c.newton_iterations, steps);
+    if (analytic) {
+      /* a linear problem with the exact Jacobian converges at once (one
+       * correction plus one confirming iteration per step) */
+      ck_assert_int_le(c.newton_iterations, 2 * steps);
+      ck_assert_int_eq(l.j_calls, steps);
+      /* f(x0), f(predictor), one per Newton iteration: no differencing */
+      ck_assert_int_eq(c.derivative_evals, 2 * steps + c.newton_iterations);
+      ca = c;
+      xa[0] = x[0];
+      xa[1] = x[1];
+    } else {
+      /* plus n = 2 difference quotients per Jacobian */
+      ck_assert_int_eq(c.derivative_evals, (2 + 2) * steps + c.newton_iterations);
+      cd = c;
+      xd[0] = x[0];
+      xd[1] = x[1];
+    }
+    teal_integrator_free(integ);
+  }
+  ck_assert_int_lt(ca.derivative_evals, cd.derivative_evals);
+  /* both solve the same implicit equations */
+  ck_assert_double_eq_tol(xa[0], xd[0], 1e-9);
+  ck_assert_double_eq_tol(xa[1], xd[1], 1e-9);
+  /* the backward Euler recurrence by hand: x1 = (I - hA)^-1 x0 */
+  double y[2] = {1.0, 1.0};
+  for (int k = 0; k < steps; k++) {
+    double y1 = y[1] / 1.2;
+    double y0 = (y[0] + 0.1 * y1) / 101.0;
+    y[0] = y0;
+    y[1] = y1;
+  }
+  ck_assert_double_eq_tol(xa[0], y[0], 1e-12);
+  ck_assert_double_eq_tol(xa[1], y[1], 1e-12);
+}
+END_TEST
+
+/* x' = 2 x with h = 0.5: I - h J = 0. */
+static int grow_f(double t, const double *x, double *xdot, void *user) {
+  (void)t;
+  (void)user;
+  xdot[0] = 2.0 * x[0];
+  return TEAL_OK;
+}
+
+static int grow_jac(double t, const double *x, double *J, void *user) {
+  (void)t;
+  (void)x;
+  (void)user;
+  J[0] = 2.0;
+  return TEAL_OK;
+}
+
+START_TEST(test_implicit_euler_singular_iteration_matrix) {
+  teal_ode o = {0, 0, 1, grow_f, NULL, grow_jac, NULL};
+  teal_integrator *integ = new_for(teal_integrator_implicit_euler, &o);
+  double x0 = 1.0, x1 = -99.0;
+  ck_assert_int_eq(teal_integrator_step(integ, &o, 0.0, 0.5, &x0, &x1, NULL), TEAL_ESINGULAR);
+  const teal_error *e = teal_integrator_error(integ);
+  ck_assert_int_eq(e->code, TEAL_ESINGULAR);
+  ck_assert_str_ne(e->message, "");
+  ck_assert_int_eq(teal_integrator_get_counts(integ).steps, 0);
+  double x;
+  ck_assert_int_eq(teal_integrator_interpolate(integ, 0.5, &x), TEAL_ESTATE);
+  /* any other step size works */
+  ck_assert_int_eq(teal_integrator_step(integ, &o, 0.0, 0.25, &x0, &x1, NULL), TEAL_OK);
+  ck_assert_double_eq_tol(x1, 2.0, 1e-12); /* x1 = x0 / (1 - 2h) */
+  teal_integrator_free(integ);
+}
+END_TEST
+
+/* A derivative failure inside the Newton loop or the differenced Jacobian
+ * is passed through. */
+START_TEST(test_implicit_euler_derivative_failure) {
+  problem p = make_problem(1.0);
+  p.fail_after = 0.05; /* the predictor's f(t + h) fails */
+  teal_ode o = decay_ode(&p);
+  teal_integrator *integ = new_for(teal_integrator_implicit_euler, &o);
+  double x0 = 1.0, x1;
+  ck_assert_int_eq(teal_integrator_step(integ, &o, 0.0, 0.1, &x0, &x1, NULL), TEAL_ECALLBACK);
+  ck_assert_int_eq(teal_integrator_get_counts(integ).steps, 0);
+  teal_integrator_free(integ);
+}
+END_TEST
+
+/* ---- arguments ------------------------------------------------------------ */
+
+START_TEST(test_bad_step_arguments) {
+  problem p = make_problem(1.0);
+  teal_ode o = osc_ode(&p);
+  teal_integrator *integ = new_for(teal_integrator_rk3, &o);
+  double x0[2] = {1.0, 0.0}, x1[2] = {5.0, 5.0};
+  static const double bad_h[] = {0.0, -0.1, NAN, INFINITY, -INFINITY};
+  for (size_t i = 0; i < sizeof bad_h / sizeof *bad_h; i++) {
+    ck_assert_int_eq(teal_integrator_step(integ, &o, 0.0, bad_h[i], x0, x1, NULL), TEAL_EINVAL);
+    ck_assert_int_eq(teal_integrator_error(integ)->code, TEAL_EINVAL);
+    ck_assert_ptr_nonnull(strstr(teal_integrator_error(integ)->message, "step size"));
+  }
+  ck_assert_int_eq(teal_integrator_step(integ, &o, NAN, 0.1, x0, x1, NULL), TEAL_EINVAL);
+  ck_assert_double_eq(x1[0], 5.0); /* nothing written */
+  ck_assert_int_eq(p.f_calls, 0);
+
+  /* sizes differ from the instance's */
+  teal_ode wrong = decay_ode(&p);
+  ck_assert_int_eq(teal_integrator_step(integ, &wrong, 0.0, 0.1, x0, x1, NULL), TEAL_ESIZE);
+  ck_assert_int_eq(teal_integrator_error(integ)->code, TEAL_ESIZE);
+  ck_assert_ptr_nonnull(strstr(teal_integrator_error(integ)->message, "rk3"));
+  teal_ode swapped = {0, 0, 2, osc_f, NULL, NULL, &p}; /* same total, other split */
+  ck_assert_int_eq(teal_integrator_step(integ, &swapped, 0.0, 0.1, x0, x1, NULL), TEAL_ESIZE);
+
+  /* missing pieces */
+  ck_assert_int_eq(teal_integrator_step(NULL, &o, 0.0, 0.1, x0, x1, NULL), TEAL_EINVAL);
+  ck_assert_int_eq(teal_integrator_step(integ, NULL, 0.0, 0.1, x0, x1, NULL), TEAL_EINVAL);
+  ck_assert_int_eq(teal_integrator_step(integ, &o, 0.0, 0.1, NULL, x1, NULL), TEAL_EINVAL);
+  ck_assert_int_eq(teal_integrator_step(integ, &o, 0.0, 0.1, x0, NULL, NULL), TEAL_EINVAL);
+  teal_ode nof = o;
+  nof.derivatives = NULL;
+  ck_assert_int_eq(teal_integrator_step(integ, &nof, 0.0, 0.1, x0, x1, NULL), TEAL_EINVAL);
+  ck_assert_int_eq(teal_integrator_get_counts(integ).steps, 0);
+  ck_assert_int_eq(p.f_calls, 0);
+  teal_integrator_free(integ);
+}
+END_TEST
+
+START_TEST(test_nq_ne_nv_without_map_refused) {
+  /* every method refuses an nq != nv ODE without a map */
+  const teal_integrator_type *types[] = {
+      teal_integrator_explicit_euler, teal_integrator_semi_explicit_euler, teal_integrator_rk2,
+      teal_integrator_rk3, teal_integrator_rk4, teal_integrator_rk45,
+      teal_integrator_implicit_euler};
+  for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
+    mapped m = {0, 0, NAN};
+    teal_ode o = {2, 1, 0, mapped_f, NULL, NULL, &m};
+    teal_integrator *integ = teal_integrator_new(types[i], 2, 1, 0, NULL);
+    ck_assert_ptr_nonnull(integ);
+    double x0[3] = {1.0, 1.0, 1.0}, x1[3];
+    ck_assert_int_eq(teal_integrator_step(integ, &o, 0.0, 0.1, x0, x1, NULL), TEAL_EINVAL);
+    ck_assert_ptr_nonnull(strstr(teal_integrator_error(integ)->message, "nq != nv"));
+    ck_assert_int_eq(m.f_calls, 0);
+    teal_integrator_free(integ);
+  }
+}
+END_TEST
+
+START_TEST(test_new_arguments) {
+  teal_error err;
+  teal_error_clear(&err);
+  ck_assert_ptr_null(teal_integrator_new(NULL, 1, 1, 0, &err));
+  ck_assert_int_eq(err.code, TEAL_EINVAL);
+  ck_assert_str_ne(err.message, "");
+  teal_error_clear(&err);
+  ck_assert_ptr_null(teal_integrator_new(teal_integrator_rk45, -1, 0, 0, &err));
+  ck_assert_int_eq(err.code, TEAL_ESIZE);
+  ck_assert_ptr_nonnull(strstr(err.message, "rk45"));
+  ck_assert_ptr_null(teal_integrator_new(teal_integrator_rk45, 0, 0, -3, NULL));
+  /* an incomplete type table */
+  teal_integrator_type partial = *teal_integrator_rk4;
+  partial.step = NULL;
+  teal_error_clear(&err);
+  ck_assert_ptr_null(teal_integrator_new(&partial, 1, 1, 0, &err));
+  ck_assert_int_eq(err.code, TEAL_EINVAL);
+  /* NULL-tolerant accessors */
+  teal_integrator_free(NULL);
+  teal_integrator_reset(NULL);
+  ck_assert_ptr_null(teal_integrator_get_type(NULL));
+  ck_assert_ptr_null(teal_integrator_error(NULL));
+  ck_assert_int_eq(teal_integrator_get_counts(NULL).steps, 0);
+}
+END_TEST
+
+/* An ODE with no state still steps (time-only systems). */
+START_TEST(test_empty_ode) {
+  const teal_integrator_type *types[] = {
+      teal_integrator_explicit_euler, teal_integrator_semi_explicit_euler, teal_integrator_rk2,
+      teal_integrator_rk3, teal_integrator_rk4, teal_integrator_rk45,
+      teal_integrator_implicit_euler};
+  for (size_t i = 0; i < sizeof types / sizeof *types; i++) {
+    problem p = make_problem(1.0);
+    teal_ode o = {0, 0, 0, decay_f, NULL, NULL, &p};
+    teal_integrator *integ = teal_integrator_new(types[i], 0, 0, 0, NULL);
+    ck_assert_ptr_nonnull(integ);
+    double dummy[1] = {0.0}, out[1] = {0.0};
+    ck_assert_msg(teal_integrator_step(integ, &o, 0.0, 0.1, dummy, out, NULL) == TEAL_OK,
+                  "%s: %s", types[i]->name, teal_integrator_error(integ)->message);
+    teal_integrator_free(integ);
+  }
+}
+END_TEST
+
+static Suite *integrator_suite(void) {
+  Suite *s = suite_create("integrator");
+  TCase *tc = tcase_create("accuracy");
+  tcase_add_loop_test(tc, test_convergence_order, 0,
+                      (int)(sizeof order_cases / sizeof *order_cases));
+  tcase_add_test(tc, test_type_tables);
+  tcase_add_loop_test(tc, test_error_estimate_scaling, 0,
+                      (int)(sizeof estimate_cases / sizeof *estimate_cases));
+  tcase_add_loop_test(tc, test_embedded_pairs_match_published_tableaux, 0,
+                      (int)(sizeof ref_cases / sizeof *ref_cases));
+  tcase_add_test(tc, test_no_estimate_methods_leave_xerr);
+  suite_add_tcase(s, tc);
+
+  tc = tcase_create("dense_output");
+  tcase_add_test(tc, test_rk45_dense_output_accuracy);
+  tcase_add_test(tc, test_rk45_dense_output_ends_and_errors);
+  tcase_add_test(tc, test_failed_step_gives_no_dense_output);
+  suite_add_tcase(s, tc);
+
+  tc = tcase_create("semi_explicit_euler");
+  tcase_add_test(tc, test_semi_explicit_euler_energy_bounded);
+  tcase_add_test(tc, test_semi_explicit_euler_step_formula);
+  tcase_add_test(tc, test_semi_explicit_euler_uses_velocity_map);
+  tcase_add_test(tc, test_semi_explicit_euler_map_failure);
+  suite_add_tcase(s, tc);
+
+  tc = tcase_create("implicit_euler");
+  tcase_add_test(tc, test_implicit_euler_stable_on_stiff_problem);
+  tcase_add_test(tc, test_implicit_euler_jacobian_bookkeeping);
+  tcase_add_test(tc, test_implicit_euler_singular_iteration_matrix);
+  tcase_add_test(tc, test_implicit_euler_derivative_failure);
+  suite_add_tcase(s, tc);
+
+  tc = tcase_create("arguments");
+  tcase_add_test(tc, test_bad_step_arguments);
+  tcase_add_test(tc, test_nq_ne_nv_without_map_refused);
+  tcase_add_test(tc, test_new_arguments);
+  tcase_add_test(tc, test_empty_ode);
+  suite_add_tcase(s, tc);
+  return s;
+}
+
+int main(void) {
+  SRunner *sr = srunner_create(integrator_suite());
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}
