@@ -114,6 +114,22 @@ int teal_context_set_to_defaults(teal_context *ctx) {
   return TEAL_OK;
 }
 
+/* Scratch values start as copies of their models (set_to_defaults keeps
+ * them: a log survives a reset). */
+static int copy_scratch_models(teal_context_root *root) {
+  for (int k = 0; k < root->nleaves; k++) {
+    const teal_context *leaf = root->leaves[k];
+    const teal_system *sys = leaf->system;
+    for (int i = 0; i < sys->nscratch; i++) {
+      int rc = teal_value_copy(sys->scratch_types[i], leaf->scratch[i], sys->scratch_models[i]);
+      if (rc) {
+        return rc;
+      }
+    }
+  }
+  return TEAL_OK;
+}
+
 int teal_context_init_values(teal_context *ctx) {
   teal_context_root *root = ctx->root;
   for (; root->ninitialized < root->nabstracts; root->ninitialized++) {
@@ -122,6 +138,10 @@ int teal_context_init_values(teal_context *ctx) {
     if (rc) {
       return rc;
     }
+  }
+  int rc = copy_scratch_models(root);
+  if (rc) {
+    return rc;
   }
   root->counter = 1;
   root->accuracy = 0.0; /* unset until teal_context_set_accuracy */

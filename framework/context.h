@@ -25,16 +25,18 @@ teal_context *teal_context_new(const teal_system *sys, teal_error *err);
 /** Deep copy of a root context (state, parameters, time, fixed inputs). */
 teal_context *teal_context_clone(const teal_context *ctx, teal_error *err);
 
-/** Copies values (time, accuracy, state, parameters, fixed inputs) from src
- *  into dst, two root contexts of the same system. The caching switch is a
- *  property of dst and stays as it is. Allocates nothing. */
+/** Copies values (time, accuracy, state, parameters, fixed inputs, scratch
+ *  values) from src into dst, two root contexts of the same system. The
+ *  caching switch is a property of dst and stays as it is. Allocates nothing
+ *  unless an abstract value's copy hook does (e.g. a longer log); if such a
+ *  copy fails, dst is left partly copied and the error is returned. */
 int teal_context_copy_from(teal_context *dst, const teal_context *src);
 
 /** Frees a root context (NULL is ignored; subcontexts are not freed). */
 void teal_context_free(teal_context *ctx);
 
-/** Restores default state and parameters and, on a root, time 0; accuracy
- *  and fixed inputs stay. */
+/** Restores default state and parameters and, on a root, time 0; accuracy,
+ *  fixed inputs and scratch values (e.g. logs) stay. */
 int teal_context_set_to_defaults(teal_context *ctx);
 
 /** The system this context belongs to. */

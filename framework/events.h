@@ -53,8 +53,10 @@ int teal_dispatch_publish(const teal_system *sys, const teal_context *ctx,
 int teal_dispatch_discrete_updates(const teal_system *sys, teal_context *ctx,
                                    const teal_event_set *set);
 
-/** Runs the set's unrestricted updates two-phase and applies them. On
- *  failure no state changes. */
+/** Runs the set's unrestricted updates two-phase and applies them. When a
+ *  handler fails no state changes. (Applying copies abstract values back
+ *  through their copy hooks, which must not fail for valid values; if one
+ *  does anyway, the leaves before it are already updated.) */
 int teal_dispatch_unrestricted_updates(const teal_system *sys, teal_context *ctx,
                                        const teal_event_set *set);
 

@@ -90,14 +90,16 @@ static int declare_input(teal_system *sys, const char *name, int size,
                                  what, name, sys->name, size);
   }
   if (teal_grow((void **)&sys->inputs, &sys->cap_inputs, sys->ninputs + 1, sizeof(void *))) {
-    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
+                                 sys->name);
   }
   teal_input_port *port = teal_calloc(1, sizeof *port);
   char *dup = teal_strdup(name);
   if (!port || !dup) {
     teal_free(port);
     teal_free(dup);
-    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
+                                 sys->name);
   }
   port->system = sys;
   port->index = sys->ninputs;
@@ -151,7 +153,8 @@ static int add_cache_decl(teal_system *sys, const char *name, int size,
                                  sys->name);
   }
   if (teal_grow((void **)&sys->cache, &sys->cap_cache, sys->ncache + 1, sizeof *sys->cache)) {
-    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
+                                 sys->name);
   }
   teal_cache_decl *d = &sys->cache[sys->ncache];
   memset(d, 0, sizeof *d);
@@ -161,7 +164,8 @@ static int add_cache_decl(teal_system *sys, const char *name, int size,
   if (!d->name || !d->prereqs) {
     teal_free(d->name);
     teal_free(d->prereqs);
-    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
+                                 sys->name);
   }
   if (nprereqs > 0) {
     memcpy(d->prereqs, prereqs, (size_t)nprereqs * sizeof *prereqs);
@@ -193,14 +197,16 @@ static int declare_output(teal_system *sys, const char *name, int size,
                                  sys->name, name);
   }
   if (teal_grow((void **)&sys->outputs, &sys->cap_outputs, sys->noutputs + 1, sizeof(void *))) {
-    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
+                                 sys->name);
   }
   teal_output_port *port = teal_calloc(1, sizeof *port);
   char *dup = teal_strdup(name);
   if (!port || !dup) {
     teal_free(port);
     teal_free(dup);
-    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
+                                 sys->name);
   }
   int slot = add_cache_decl(sys, name, size, type, vcalc, acalc, user, prereqs, nprereqs, what);
   if (slot < 0) {
@@ -283,7 +289,8 @@ int teal_leaf_declare_continuous_state(teal_system *sys, int nq, int nv, int nz,
   }
   sys->xc0 = copy_defaults(x0, nq + nv + nz);
   if (!sys->xc0) {
-    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
+                                 sys->name);
   }
   sys->nq = nq;
   sys->nv = nv;
@@ -309,7 +316,8 @@ int teal_leaf_declare_discrete_state(teal_system *sys, int size, const double *x
   if (!all || teal_grow((void **)&sys->xd_sizes, &cap, sys->nxd_groups + 1, sizeof(int)) ||
       teal_grow((void **)&sys->xd_offsets, &sys->cap_xd, sys->nxd_groups + 1, sizeof(int))) {
     teal_free(all);
-    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
+                                 sys->name);
   }
   if (sys->xd0) {
     memcpy(all, sys->xd0, (size_t)sys->nxd * sizeof *all);
@@ -323,6 +331,30 @@ int teal_leaf_declare_discrete_state(teal_system *sys, int size, const double *x
   sys->xd_offsets[sys->nxd_groups] = sys->nxd;
   sys->nxd += size;
   return sys->nxd_groups++;
+}
+
+/* A heap copy of model (or of the type's default) owned by the system;
+ * NULL with the sticky error set on failure. */
+static void *copy_model(teal_system *sys, const teal_value_type *type, const void *model,
+                        const char *what) {
+  void *copy = teal_alloc(type->size);
+  if (!copy) {
+    teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
+                          sys->name);
+    return NULL;
+  }
+  int rc = teal_value_init(type, copy);
+  if (rc == TEAL_OK && model) {
+    rc = teal_value_copy(type, copy, model);
+  }
+  if (rc != TEAL_OK) {
+    teal_value_release(type, copy);
+    teal_free(copy);
+    teal_error_set_sticky(&sys->err, rc, "%s on system '%s': copying the model value of type "
+                          "'%s' failed", what, sys->name, type->name);
+    return NULL;
+  }
+  return copy;
 }
 
 int teal_leaf_declare_abstract_state(teal_system *sys, const teal_value_type *type,
@@ -340,21 +372,12 @@ int teal_leaf_declare_abstract_state(teal_system *sys, const teal_value_type *ty
   int cap = sys->cap_xa;
   if (teal_grow((void **)&sys->xa_types, &cap, sys->nxa + 1, sizeof(void *)) ||
       teal_grow((void **)&sys->xa_models, &sys->cap_xa, sys->nxa + 1, sizeof(void *))) {
-    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
+                                 sys->name);
   }
-  void *copy = teal_alloc(type->size);
+  void *copy = copy_model(sys, type, model, what);
   if (!copy) {
-    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
-  }
-  rc = teal_value_init(type, copy);
-  if (rc == TEAL_OK && model) {
-    rc = teal_value_copy(type, copy, model);
-  }
-  if (rc != TEAL_OK) {
-    teal_value_release(type, copy);
-    teal_free(copy);
-    return teal_error_set_sticky(&sys->err, rc, "%s on system '%s': copying the model value of "
-                                 "type '%s' failed", what, sys->name, type->name);
+    return sys->err.code;
   }
   sys->xa_types[sys->nxa] = type;
   sys->xa_models[sys->nxa] = copy;
@@ -379,7 +402,8 @@ int teal_leaf_declare_numeric_parameter(teal_system *sys, int size, const double
   if (!all || teal_grow((void **)&sys->p_sizes, &cap, sys->nparams + 1, sizeof(int)) ||
       teal_grow((void **)&sys->p_offsets, &sys->cap_params, sys->nparams + 1, sizeof(int))) {
     teal_free(all);
-    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
+                                 sys->name);
   }
   if (sys->p0) {
     memcpy(all, sys->p0, (size_t)sys->np * sizeof *all);
@@ -405,7 +429,8 @@ static int declare_entry(teal_system *sys, const char *name, int size,
     return rc;
   }
   if (teal_grow((void **)&sys->entry_cache, &sys->cap_entries, sys->nentries + 1, sizeof(int))) {
-    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
+                                 sys->name);
   }
   int slot = add_cache_decl(sys, name, size, type, vcalc, acalc, user, prereqs, nprereqs, what);
   if (slot < 0) {
@@ -494,7 +519,8 @@ int teal_leaf_set_jacobian(teal_system *sys, teal_jacobian_fn fn, void *user) {
   return TEAL_OK;
 }
 
-int teal_leaf_declare_scratch(teal_system *sys, const char *name, const teal_value_type *type) {
+int teal_leaf_declare_scratch(teal_system *sys, const char *name, const teal_value_type *type,
+                              const void *model) {
   const char *what = "declare scratch";
   int rc = declare_guard(sys, what);
   if (rc || (rc = check_name(sys, name, what))) {
@@ -505,11 +531,19 @@ int teal_leaf_declare_scratch(teal_system *sys, const char *name, const teal_val
                                  "%s '%s' on system '%s': type needs a name and a size", what,
                                  name, sys->name);
   }
-  if (teal_grow((void **)&sys->scratch_types, &sys->cap_scratch, sys->nscratch + 1,
+  int cap = sys->cap_scratch;
+  if (teal_grow((void **)&sys->scratch_types, &cap, sys->nscratch + 1, sizeof(void *)) ||
+      teal_grow((void **)&sys->scratch_models, &sys->cap_scratch, sys->nscratch + 1,
                 sizeof(void *))) {
-    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory",
+                                 what, sys->name);
+  }
+  void *copy = copy_model(sys, type, model, what);
+  if (!copy) {
+    return sys->err.code;
   }
   sys->scratch_types[sys->nscratch] = type;
+  sys->scratch_models[sys->nscratch] = copy;
   return sys->nscratch++;
 }
 

@@ -39,8 +39,13 @@ static void free_leaf_parts(teal_system *sys) {
   teal_free(sys->p_sizes);
   teal_free(sys->p_offsets);
   teal_free(sys->p0);
+  for (int i = 0; i < sys->nscratch; i++) {
+    teal_value_release(sys->scratch_types[i], sys->scratch_models[i]);
+    teal_free(sys->scratch_models[i]);
+  }
   teal_free(sys->events);
   teal_free(sys->scratch_types);
+  teal_free(sys->scratch_models);
 }
 
 static void free_diagram_parts(teal_system *sys) {

@@ -202,11 +202,13 @@ int teal_leaf_declare_witness_unrestricted_update(teal_system *sys,
                                                   teal_unrestricted_update_fn fn, void *user);
 
 /** Declares a per-context scratch value of the given type: neither state
- *  nor a source of change, initialized by the type's init in every new
- *  context, copied by clone and copy_from, writable from any callback with
- *  teal_context_scratch_mut (Drake's pattern for logs kept in the context).
+ *  nor a source of change, a copy of model (NULL: the type's default) in
+ *  every new context, copied by clone and copy_from, kept by
+ *  set_to_defaults, writable from any callback with teal_context_scratch_mut
+ *  (Drake's pattern for logs kept in the context). model is copied now.
  *  Returns its index. */
-int teal_leaf_declare_scratch(teal_system *sys, const char *name, const teal_value_type *type);
+int teal_leaf_declare_scratch(teal_system *sys, const char *name, const teal_value_type *type,
+                              const void *model);
 
 /** A publish run only by teal_system_force_publish. */
 int teal_leaf_declare_forced_publish(teal_system *sys, teal_publish_fn fn, void *user);

@@ -108,6 +108,7 @@ struct teal_system {
   teal_event_decl *events;
   int cap_events;
   const teal_value_type **scratch_types;
+  void **scratch_models;
   int cap_scratch;
   teal_derivatives_fn derivatives;
   void *derivatives_user;

@@ -118,14 +118,10 @@ static int log_record(teal_vector_log *log, double t, const double *x) {
 
 /* ---- the system -------------------------------------------------------- */
 
-/* The log in a sink's own context, with its width filled in (the type's
- * init hook cannot know it). */
+/* The log in a sink's own context. */
 static teal_vector_log *own_log(const teal_system *sys, const teal_context *own) {
-  teal_vector_log *log = teal_context_scratch_mut(own, LOG_SCRATCH);
-  if (log && log->size == 0) {
-    log->size = teal_input_port_size(teal_system_input_port(sys, 0));
-  }
-  return log;
+  (void)sys;
+  return teal_context_scratch_mut(own, LOG_SCRATCH);
 }
 
 static int sink_publish(const teal_system *sys, const teal_context *ctx, void *user) {
@@ -156,7 +152,10 @@ teal_system *teal_vector_log_sink_new(const char *name, int n, double publish_pe
   teal_system *sys = teal_leaf_new(name, NULL, NULL);
   if (sys) {
     teal_leaf_declare_vector_input(sys, "data", n);
-    teal_leaf_declare_scratch(sys, "log", &log_type);
+    teal_vector_log model;
+    memset(&model, 0, sizeof model);
+    model.size = n; /* every context's log starts empty with this width */
+    teal_leaf_declare_scratch(sys, "log", &log_type, &model);
     if (publish_period > 0) {
       teal_leaf_declare_periodic_publish(sys, publish_period, 0.0, sink_publish, NULL);
     } else {

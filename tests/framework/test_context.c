@@ -1351,6 +1351,52 @@ START_TEST(test_failing_value_hooks) {
 }
 END_TEST
 
+START_TEST(test_scratch_values) {
+  ts_buf_stats_reset();
+  ts_buf model = {0, 0, NULL};
+  const double init[2] = {7.0, 8.0};
+  ck_assert_int_eq(ts_buf_assign(&model, init, 2), TEAL_OK);
+  teal_system *sys = teal_leaf_new("logger", NULL, NULL);
+  ck_assert_int_eq(teal_leaf_declare_scratch(sys, "log", &ts_buf_type, &model), 0);
+  ck_assert_int_eq(teal_leaf_declare_scratch(sys, "empty", &ts_buf_type, NULL), 1);
+  ck_assert_int_eq(teal_leaf_declare_scratch(sys, "bad", NULL, NULL), TEAL_EINVAL);
+  ts_buf_release(&model); /* the system holds its own copy */
+  teal_system_free(sys);
+
+  sys = teal_leaf_new("logger", NULL, NULL);
+  ck_assert_int_eq(ts_buf_assign(&model, init, 2), TEAL_OK);
+  teal_leaf_declare_scratch(sys, "log", &ts_buf_type, &model);
+  ts_buf_release(&model);
+  ck_assert_int_eq(teal_leaf_finalize(sys), TEAL_OK);
+  teal_context *ctx = teal_context_new(sys, NULL);
+  const ts_buf *b = teal_context_scratch(ctx, 0);
+  ck_assert_ptr_nonnull(b);
+  ck_assert_int_eq(b->n, 2);
+  ck_assert(b->data[0] == 7.0 && b->data[1] == 8.0);
+  /* writable through a const context (it is not state) */
+  const teal_context *cctx = ctx;
+  ts_buf *w = teal_context_scratch_mut(cctx, 0);
+  const double more[3] = {1.0, 2.0, 3.0};
+  ck_assert_int_eq(ts_buf_assign(w, more, 3), TEAL_OK);
+  /* clones copy it deeply; set_to_defaults keeps it */
+  teal_context *copy = teal_context_clone(ctx, NULL);
+  const ts_buf *c = teal_context_scratch(copy, 0);
+  ck_assert_int_eq(c->n, 3);
+  ck_assert_ptr_ne(c->data, w->data);
+  w->data[0] = -1.0;
+  ck_assert(c->data[0] == 1.0);
+  ck_assert_int_eq(teal_context_set_to_defaults(ctx), TEAL_OK);
+  ck_assert_int_eq(((const ts_buf *)teal_context_scratch(ctx, 0))->n, 3);
+  /* bad index */
+  ck_assert_ptr_null(teal_context_scratch(ctx, 1));
+  ck_assert_int_eq(teal_context_error(ctx)->code, TEAL_ENOTFOUND);
+  teal_context_free(copy);
+  teal_context_free(ctx);
+  teal_system_free(sys);
+  ck_assert_int_eq(ts_buf_stats_get()->live, 0);
+}
+END_TEST
+
 static Suite *context_suite(void) {
   Suite *s = suite_create("context");
   TCase *tc = tcase_create("leaf");
@@ -1372,6 +1418,7 @@ static Suite *context_suite(void) {
   tcase_add_test(tc, test_fix_vector_input);
   tcase_add_test(tc, test_fix_abstract_input);
   tcase_add_test(tc, test_clone_is_deep);
+  tcase_add_test(tc, test_scratch_values);
   tcase_add_test(tc, test_clone_of_unfixed_context);
   tcase_add_test(tc, test_copy_from);
   tcase_add_test(tc, test_set_to_defaults);
