@@ -11,10 +11,10 @@
 #include "framework/ticket.h"
 #include "framework/value.h"
 
-#include "solvers/dense_lu.h"
-
 #include "systems/analysis/integrator.h"
+#include "systems/analysis/linearize.h"
 #include "systems/analysis/simulator.h"
+#include "systems/controllers/lqr.h"
 #include "systems/controllers/pid.h"
 #include "systems/primitives/adder.h"
 #include "systems/primitives/constant_vector_source.h"
@@ -36,5 +36,8 @@
 #include "systems/primitives/trajectory_source.h"
 #include "systems/primitives/vector_log_sink.h"
 #include "systems/primitives/zero_order_hold.h"
+#include "solvers/dense.h"
+#include "solvers/dense_lu.h"
+#include "solvers/riccati.h"
 
 #endif

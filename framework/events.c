@@ -254,3 +254,47 @@ int teal_force_publish(const teal_system *sys, const teal_context *ctx) {
   }
   return rc == TEAL_OK && stop ? TEAL_STOP : rc;
 }
+
+/* Finds the periodic discrete updates of a subtree; *found counts them and
+ * the first one's timing is kept in period/offset. */
+static int scan_discrete_periods(const teal_system *sys, int *found, double *period,
+                                 double *offset, teal_error *err) {
+  if (sys->is_diagram) {
+    for (int c = 0; c < sys->nchildren; c++) {
+      int rc = scan_discrete_periods(sys->children[c], found, period, offset, err);
+      if (rc) {
+        return rc;
+      }
+    }
+    return TEAL_OK;
+  }
+  for (int e = 0; e < sys->nevents; e++) {
+    const teal_event_decl *ev = &sys->events[e];
+    if (ev->trigger != TEAL_TRIGGER_PERIODIC || ev->kind != TEAL_EVENT_DISCRETE_UPDATE) {
+      continue;
+    }
+    if (*found && (ev->period != *period || ev->offset != *offset)) {
+      return teal_error_set(err, TEAL_EINVAL, "system '%s' has periodic discrete updates with "
+                            "different timing (period %g offset %g vs period %g offset %g)",
+                            sys->name, ev->period, ev->offset, *period, *offset);
+    }
+    *period = ev->period;
+    *offset = ev->offset;
+    (*found)++;
+  }
+  return TEAL_OK;
+}
+
+int teal_system_periodic_discrete_update(const teal_system *sys, double *period, double *offset,
+                                         teal_error *err) {
+  if (!sys || !period || !offset) {
+    return teal_error_set(err, TEAL_EINVAL, "periodic_discrete_update: NULL argument");
+  }
+  int found = 0;
+  int rc = scan_discrete_periods(sys, &found, period, offset, err);
+  if (rc == TEAL_OK && !found) {
+    rc = teal_error_set(err, TEAL_ENOTFOUND, "system '%s' has no periodic discrete update",
+                        sys->name);
+  }
+  return rc;
+}

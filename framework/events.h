@@ -44,6 +44,12 @@ int teal_collect_witness_events(const teal_system *sys, const teal_context *ctx,
 int teal_calc_next_update_time(const teal_system *sys, const teal_context *ctx, double *t_next,
                                teal_event_set *set);
 
+/** The period and offset shared by every periodic discrete update of the
+ *  subtree: TEAL_ENOTFOUND when there is none, TEAL_EINVAL (with a message
+ *  in err, may be NULL) when they differ. */
+int teal_system_periodic_discrete_update(const teal_system *sys, double *period, double *offset,
+                                         teal_error *err);
+
 /** Runs the set's publish handlers in subsystem order. */
 int teal_dispatch_publish(const teal_system *sys, const teal_context *ctx,
                           const teal_event_set *set);

@@ -1,0 +1,255 @@
+/* Factorizations and linear solves: Cholesky (LAPACK dpotrf, CBLAS dtrsm),
+ * general solve (dgetrf/dgetrs with a dgecon condition check) and thin QR.
+ *
+ * Row-major storage is handled without LAPACKE's transposition: the
+ * memory of a row-major matrix is its transpose in column-major order, so
+ * a Cholesky factor of the (symmetric) matrix in 'U' column-major form is
+ * the row-major lower factor, the solve uses the transposed LU, and the
+ * thin QR of A comes from the LQ factorization of A' (dgelqf/dorglq). */
+#include <cblas.h>
+#include <float.h>
+#include <lapacke.h>
+#include <math.h>
+#include <string.h>
+
+#include "framework/alloc.h"
+#include "solvers/dense.h"
+#include "solvers/dense_internal.h"
+
+int teal_cholesky_factor(double *A, int n, teal_error *err) {
+  static const char fn[] = "cholesky_factor";
+  int rc = teal_dense_check_dim(fn, "n", n, err);
+  if (rc) {
+    return rc;
+  }
+  if (n > 0 && !A) {
+    return teal_error_set(err, TEAL_EINVAL, "%s: NULL A (n = %d)", fn, n);
+  }
+  if ((rc = teal_dense_check_finite(fn, "A", A, n, n, err))) {
+    return rc;
+  }
+  if (n == 0) {
+    return TEAL_OK;
+  }
+  size_t nn = (size_t)n * (size_t)n;
+  double asym = teal_dense_max_asym(A, n), scale = teal_dense_max_abs(A, nn);
+  if (asym > TEAL_DENSE_SYM_RTOL * scale) {
+    return teal_error_set(err, TEAL_ESINGULAR,
+                          "%s: A is not symmetric (max |A - A'| = %g, max |A| = %g)", fn, asym,
+                          scale);
+  }
+  double *W = teal_dense_alloc(fn, nn, err);
+  if (!W) {
+    return TEAL_ENOMEM;
+  }
+  teal_dense_symmetrize(A, n, W);
+  int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', n, W, n);
+  if (info != 0) {
+    teal_free(W);
+    if (info < 0) {
+      return teal_dense_lapack_arg(fn, "dpotrf", info, err);
+    }
+    return teal_error_set(err, TEAL_ESINGULAR,
+                          "%s: A is not positive definite (leading minor %d of %d)", fn, info, n);
+  }
+  /* the column-major upper factor U is the row-major lower factor L = U' */
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++) {
+      size_t at = (size_t)i * (size_t)n + (size_t)j;
+      A[at] = j <= i ? W[at] : 0.0;
+    }
+  }
+  teal_free(W);
+  return TEAL_OK;
+}
+
+int teal_cholesky_solve(const double *L, int n, double *B, int nrhs, teal_error *err) {
+  static const char fn[] = "cholesky_solve";
+  int rc;
+  if ((rc = teal_dense_check_dim(fn, "n", n, err)) ||
+      (rc = teal_dense_check_dim(fn, "nrhs", nrhs, err))) {
+    return rc;
+  }
+  size_t nb = (size_t)n * (size_t)nrhs;
+  if ((n > 0 && !L) || (nb > 0 && !B)) {
+    return teal_error_set(err, TEAL_EINVAL, "%s: NULL %s (n = %d, nrhs = %d)", fn,
+                          (n > 0 && !L) ? "L" : "B", n, nrhs);
+  }
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j <= i; j++) {
+      if (!isfinite(L[(size_t)i * (size_t)n + (size_t)j])) {
+        return teal_error_set(err, TEAL_ENONFINITE, "%s: L entry (%d, %d) is not finite", fn, i, j);
+      }
+    }
+    if (L[(size_t)i * (size_t)n + (size_t)i] == 0.0) {
+      return teal_error_set(err, TEAL_ESINGULAR, "%s: L(%d, %d) = 0, not a Cholesky factor", fn, i,
+                            i);
+    }
+  }
+  if ((rc = teal_dense_check_finite(fn, "B", B, n, nrhs, err))) {
+    return rc;
+  }
+  if (nb == 0) {
+    return TEAL_OK;
+  }
+  double *X = teal_dense_alloc(fn, nb, err);
+  if (!X) {
+    return TEAL_ENOMEM;
+  }
+  memcpy(X, B, sizeof(double) * nb);
+  cblas_dtrsm(CblasRowMajor, CblasLeft, CblasLower, CblasNoTrans, CblasNonUnit, n, nrhs, 1.0, L, n,
+              X, nrhs);
+  cblas_dtrsm(CblasRowMajor, CblasLeft, CblasLower, CblasTrans, CblasNonUnit, n, nrhs, 1.0, L, n, X,
+              nrhs);
+  rc = teal_dense_check_finite(fn, "solution", X, n, nrhs, err);
+  if (!rc) {
+    memcpy(B, X, sizeof(double) * nb);
+  }
+  teal_free(X);
+  return rc;
+}
+
+int teal_solve(const double *A, int n, double *B, int nrhs, teal_error *err) {
+  static const char fn[] = "solve";
+  int rc;
+  if ((rc = teal_dense_check_dim(fn, "n", n, err)) ||
+      (rc = teal_dense_check_dim(fn, "nrhs", nrhs, err))) {
+    return rc;
+  }
+  size_t nn = (size_t)n * (size_t)n, nb = (size_t)n * (size_t)nrhs;
+  if ((n > 0 && !A) || (nb > 0 && !B)) {
+    return teal_error_set(err, TEAL_EINVAL, "%s: NULL %s (n = %d, nrhs = %d)", fn,
+                          (n > 0 && !A) ? "A" : "B", n, nrhs);
+  }
+  if ((rc = teal_dense_check_finite(fn, "A", A, n, n, err)) ||
+      (rc = teal_dense_check_finite(fn, "B", B, n, nrhs, err))) {
+    return rc;
+  }
+  if (n == 0) {
+    return TEAL_OK;
+  }
+  /* LU (col-major) holds A' = P L U; work: 4n for dgecon, Xc the
+   * column-major right-hand sides */
+  double *LU = teal_dense_alloc(fn, nn + 4 * (size_t)n + nb, err);
+  int *ipiv = LU ? teal_dense_alloc_int(fn, 2 * (size_t)n, err) : NULL;
+  if (!ipiv) {
+    teal_free(LU);
+    return TEAL_ENOMEM;
+  }
+  double *work = LU + nn, *Xc = work + 4 * (size_t)n;
+  int *iwork = ipiv + n;
+  memcpy(LU, A, sizeof(double) * nn);
+  double anorm = 0.0; /* ||A'||_1 = max row sum of A */
+  for (int i = 0; i < n; i++) {
+    double s = 0.0;
+    for (int j = 0; j < n; j++) {
+      s += fabs(A[(size_t)i * (size_t)n + (size_t)j]);
+    }
+    anorm = s > anorm ? s : anorm;
+  }
+  int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, LU, n, ipiv);
+  if (info < 0) {
+    rc = teal_dense_lapack_arg(fn, "dgetrf", info, err);
+    goto done;
+  }
+  if (info > 0) {
+    rc =
+        teal_error_set(err, TEAL_ESINGULAR, "%s: A is singular (zero pivot %d of %d)", fn, info, n);
+    goto done;
+  }
+  double rcond = 0.0;
+  info = LAPACKE_dgecon_work(LAPACK_COL_MAJOR, '1', n, LU, n, anorm, &rcond, work, iwork);
+  if (info < 0) {
+    rc = teal_dense_lapack_arg(fn, "dgecon", info, err);
+    goto done;
+  }
+  if (!(rcond >= DBL_EPSILON)) {
+    rc = teal_error_set(err, TEAL_ESINGULAR,
+                        "%s: A is numerically singular (reciprocal condition %g)", fn, rcond);
+    goto done;
+  }
+  if (nb > 0) {
+    teal_dense_transpose(B, n, nrhs, Xc);
+    info = LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'T', n, nrhs, LU, n, ipiv, Xc, n);
+    if (info < 0) {
+      rc = teal_dense_lapack_arg(fn, "dgetrs", info, err);
+      goto done;
+    }
+    for (int j = 0; j < nrhs && !rc; j++) {
+      for (int i = 0; i < n; i++) {
+        if (!isfinite(Xc[(size_t)j * (size_t)n + (size_t)i])) {
+          rc = teal_error_set(err, TEAL_ENONFINITE, "%s: solution entry (%d, %d) overflowed", fn, i,
+                              j);
+          break;
+        }
+      }
+    }
+    if (!rc) {
+      teal_dense_transpose(Xc, nrhs, n, B);
+    }
+  }
+done:
+  teal_free(ipiv);
+  teal_free(LU);
+  return rc;
+}
+
+int teal_qr(const double *A, int m, int n, double *Q, double *R, teal_error *err) {
+  static const char fn[] = "qr";
+  int rc;
+  if ((rc = teal_dense_check_dim(fn, "m", m, err)) ||
+      (rc = teal_dense_check_dim(fn, "n", n, err))) {
+    return rc;
+  }
+  if (m < n) {
+    return teal_error_set(err, TEAL_ESIZE, "%s: needs m >= n (m = %d, n = %d)", fn, m, n);
+  }
+  size_t mn = (size_t)m * (size_t)n;
+  if (mn > 0 && (!A || !Q || !R)) {
+    return teal_error_set(err, TEAL_EINVAL, "%s: NULL %s (m = %d, n = %d)", fn,
+                          !A ? "A" : (!Q ? "Q" : "R"), m, n);
+  }
+  if ((rc = teal_dense_check_finite(fn, "A", A, m, n, err))) {
+    return rc;
+  }
+  if (n == 0) {
+    return TEAL_OK;
+  }
+  /* Q's memory holds A' (n x m column-major); A' = L Q2 gives A = Q2' L' */
+  memcpy(Q, A, sizeof(double) * mn);
+  double *tau = teal_dense_alloc(fn, (size_t)n, err);
+  if (!tau) {
+    return TEAL_ENOMEM;
+  }
+  double q1 = 0.0, q2 = 0.0;
+  int info = LAPACKE_dgelqf_work(LAPACK_COL_MAJOR, n, m, Q, n, tau, &q1, -1);
+  if (info == 0) {
+    info = LAPACKE_dorglq_work(LAPACK_COL_MAJOR, n, m, n, Q, n, tau, &q2, -1);
+  }
+  if (info != 0) {
+    teal_free(tau);
+    return teal_dense_lapack_arg(fn, "dgelqf/dorglq", info, err);
+  }
+  int lwork = teal_dense_lwork(q1 > q2 ? q1 : q2, n);
+  double *work = teal_dense_alloc(fn, (size_t)lwork, err);
+  if (!work) {
+    teal_free(tau);
+    return TEAL_ENOMEM;
+  }
+  info = LAPACKE_dgelqf_work(LAPACK_COL_MAJOR, n, m, Q, n, tau, work, lwork);
+  if (info == 0) {
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        size_t at = (size_t)i * (size_t)n + (size_t)j;
+        R[at] = j >= i ? Q[at] : 0.0;
+      }
+    }
+    info = LAPACKE_dorglq_work(LAPACK_COL_MAJOR, n, m, n, Q, n, tau, work, lwork);
+  }
+  teal_free(work);
+  teal_free(tau);
+  if (info != 0) {
+    return teal_dense_lapack_arg(fn, "dgelqf/dorglq", info, err);
+  }
+  return TEAL_OK;
+}

@@ -1,0 +1,40 @@
+/* Algebraic Riccati equations by ordered Schur/QZ methods.
+ *
+ * CARE: A'X + XA - (XB + N) R^-1 (B'X + N') + Q = 0
+ * DARE: A'XA - X - (A'XB + N)(R + B'XB)^-1 (B'XA + N') + Q = 0
+ * with Q (n x n) symmetric, R (m x m) symmetric positive definite, N
+ * (n x m, may be NULL for zero). Both return the stabilizing solution X
+ * (symmetric n x n) and, in residual (may be NULL), the relative residual
+ * ||lhs||_F / max(1, ||X||_F). The generalized (QZ) formulation on the
+ * extended pencil handles singular A and ill-conditioned R. Errors:
+ * TEAL_ESIZE/TEAL_EINVAL for bad sizes or a non-symmetric Q/R, TEAL_ESINGULAR
+ * when R is not positive definite, TEAL_ENONFINITE for NaN/Inf, and
+ * TEAL_ENOCONV when no stabilizing solution exists (not stabilizable /
+ * not detectable: eigenvalues on the boundary or a singular X11 block). */
+#ifndef TEAL_SOLVERS_RICCATI_H
+#define TEAL_SOLVERS_RICCATI_H
+
+#include "framework/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Continuous-time algebraic Riccati equation. */
+int teal_care(const double *A, const double *B, const double *Q, const double *R,
+              const double *N, int n, int m, double *X, double *residual, teal_error *err);
+
+/** Discrete-time algebraic Riccati equation. */
+int teal_dare(const double *A, const double *B, const double *Q, const double *R,
+              const double *N, int n, int m, double *X, double *residual, teal_error *err);
+
+/** Relative residuals of a candidate X (for tests and refinement). */
+double teal_care_residual(const double *A, const double *B, const double *Q, const double *R,
+                          const double *N, int n, int m, const double *X);
+double teal_dare_residual(const double *A, const double *B, const double *Q, const double *R,
+                          const double *N, int n, int m, const double *X);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
