@@ -85,7 +85,8 @@ int teal_schur_ordered(double *A, int n, double *Z, teal_eig_region region, int 
 /** Generalized real Schur form (QZ) of the pencil (A, B): A = Q S Z',
  *  B = Q T Z' with the generalized eigenvalues alpha/beta in region first
  *  (an infinite eigenvalue, beta = 0, is never selected); S and T replace A
- *  and B; Q, Z orthogonal n x n; *nsel as above. */
+ *  and B; Q, Z orthogonal n x n; *nsel as above. Q may be NULL when only the
+ *  right deflating vectors Z are wanted (it is then not computed). */
 int teal_qz_ordered(double *A, double *B, int n, double *Q, double *Z, teal_eig_region region,
                     int *nsel, teal_error *err);
 

@@ -317,14 +317,14 @@ int teal_ric_schur_solution(teal_ric_kind kind, const char *who, const double *A
   const int n2 = 2 * n, d = n2 + m;
   const char *region_name = kind == TEAL_RIC_CARE ? "open left half plane" : "open unit disk";
   size_t npencil = (size_t)d * n2, nsq2 = (size_t)n2 * n2, nsq = (size_t)n * n;
-  double *buf = teal_alloc(sizeof(double) * (2 * npencil + (size_t)d * m + (size_t)m + 2 * nsq2 +
+  double *buf = teal_alloc(sizeof(double) * (2 * npencil + (size_t)d * m + (size_t)m + nsq2 +
                                              2 * nsq + 2 * (size_t)n + (size_t)d));
   if (!buf) {
     return teal_error_set(err, TEAL_ENOMEM, "%s: out of memory for the %d x %d pencil", who, d,
                           d);
   }
   double *M = buf, *L = M + npencil, *W = L + npencil, *tau = W + (size_t)d * m;
-  double *Qz = tau + m, *Z = Qz + nsq2, *U1t = Z + nsq2, *U2t = U1t + nsq, *sv = U2t + nsq;
+  double *Z = tau + m, *U1t = Z + nsq2, *U2t = U1t + nsq, *sv = U2t + nsq;
   double *scale = sv + n, *pw = scale + n;
   teal_error inner;
   teal_error_clear(&inner);
@@ -350,7 +350,7 @@ int teal_ric_schur_solution(teal_ric_kind kind, const char *who, const double *A
   }
   double *Mr = M + (size_t)m * n2, *Lr = L + (size_t)m * n2;
   int nsel = 0;
-  rc = teal_qz_ordered(Mr, Lr, n2, Qz, Z,
+  rc = teal_qz_ordered(Mr, Lr, n2, NULL, Z, /* only Z is needed */
                        kind == TEAL_RIC_CARE ? TEAL_EIG_LEFT_HALF_PLANE : TEAL_EIG_UNIT_DISK,
                        &nsel, &inner);
   if (rc) {

@@ -168,15 +168,15 @@ int teal_schur_ordered(double *A, int n, double *Z, teal_eig_region region, int 
 
 /* Reorders the column-major generalized Schur form (S, T; Qc, Zc). */
 static int reorder_gen(const char *fn, double *S, double *T, double *Qc, double *Zc, int n,
-                       teal_eig_region region, double *ar, double *ai, double *be, int *sel, int *m,
-                       teal_error *err) {
+                       int want_q, teal_eig_region region, double *ar, double *ai, double *be,
+                       int *sel, int *m, teal_error *err) {
   double wquery = 0.0, pl = 0.0, pr = 0.0, dif[2] = {0.0, 0.0};
   int iquery = 0;
   for (int i = 0; i < n; i++) {
     sel[i] = in_region_gen(region, ar[i], ai[i], be[i]);
   }
-  int info = LAPACKE_dtgsen_work(LAPACK_COL_MAJOR, 0, 1, 1, sel, n, S, n, T, n, ar, ai, be, Qc, n,
-                                 Zc, n, m, &pl, &pr, dif, &wquery, -1, &iquery, -1);
+  int info = LAPACKE_dtgsen_work(LAPACK_COL_MAJOR, 0, want_q, 1, sel, n, S, n, T, n, ar, ai, be,
+                                 Qc, n, Zc, n, m, &pl, &pr, dif, &wquery, -1, &iquery, -1);
   if (info != 0) {
     return teal_dense_lapack_arg(fn, "dtgsen", info, err);
   }
@@ -193,8 +193,8 @@ static int reorder_gen(const char *fn, double *S, double *T, double *Qc, double 
     for (int i = 0; i < n; i++) {
       sel[i] = in_region_gen(region, ar[i], ai[i], be[i]);
     }
-    info = LAPACKE_dtgsen_work(LAPACK_COL_MAJOR, 0, 1, 1, sel, n, S, n, T, n, ar, ai, be, Qc, n, Zc,
-                               n, m, &pl, &pr, dif, work, lwork, iwork, liwork);
+    info = LAPACKE_dtgsen_work(LAPACK_COL_MAJOR, 0, want_q, 1, sel, n, S, n, T, n, ar, ai, be, Qc,
+                               n, Zc, n, m, &pl, &pr, dif, work, lwork, iwork, liwork);
     if (info < 0) {
       rc = teal_dense_lapack_arg(fn, "dtgsen", info, err);
       break;
@@ -228,10 +228,12 @@ int teal_qz_ordered(double *A, double *B, int n, double *Q, double *Z, teal_eig_
   if (rc) {
     return rc;
   }
-  if (!nsel || (n > 0 && (!A || !B || !Q || !Z))) {
+  if (!nsel || (n > 0 && (!A || !B || !Z))) {
     return teal_error_set(err, TEAL_EINVAL, "%s: NULL %s", fn,
-                          !nsel ? "nsel" : (!A ? "A" : (!B ? "B" : (!Q ? "Q" : "Z"))));
+                          !nsel ? "nsel" : (!A ? "A" : (!B ? "B" : "Z")));
   }
+  int want_q = Q != NULL; /* skipping Q saves much of the QZ work */
+  char jobvsl = want_q ? 'V' : 'N';
   if (!region_valid(region)) {
     return teal_error_set(err, TEAL_EINVAL, "%s: unknown eigenvalue region %d", fn, (int)region);
   }
@@ -257,8 +259,8 @@ int teal_qz_ordered(double *A, double *B, int n, double *Q, double *Z, teal_eig_
   int sdim = 0, m = 0;
   double query = 0.0;
   double *work = NULL;
-  int info = LAPACKE_dgges_work(LAPACK_COL_MAJOR, 'V', 'V', 'N', NULL, n, S, n, T, n, &sdim, ar, ai,
-                                be, Qc, n, Zc, n, &query, -1, sel);
+  int info = LAPACKE_dgges_work(LAPACK_COL_MAJOR, jobvsl, 'V', 'N', NULL, n, S, n, T, n, &sdim, ar,
+                                ai, be, Qc, n, Zc, n, &query, -1, sel);
   if (info != 0) {
     rc = teal_dense_lapack_arg(fn, "dgges", info, err);
     goto done;
@@ -269,8 +271,8 @@ int teal_qz_ordered(double *A, double *B, int n, double *Q, double *Z, teal_eig_
     rc = TEAL_ENOMEM;
     goto done;
   }
-  info = LAPACKE_dgges_work(LAPACK_COL_MAJOR, 'V', 'V', 'N', NULL, n, S, n, T, n, &sdim, ar, ai, be,
-                            Qc, n, Zc, n, work, lwork, sel);
+  info = LAPACKE_dgges_work(LAPACK_COL_MAJOR, jobvsl, 'V', 'N', NULL, n, S, n, T, n, &sdim, ar, ai,
+                            be, Qc, n, Zc, n, work, lwork, sel);
   if (info < 0) {
     rc = teal_dense_lapack_arg(fn, "dgges", info, err);
     goto done;
@@ -281,11 +283,13 @@ int teal_qz_ordered(double *A, double *B, int n, double *Q, double *Z, teal_eig_
                         n);
     goto done;
   }
-  rc = reorder_gen(fn, S, T, Qc, Zc, n, region, ar, ai, be, sel, &m, err);
+  rc = reorder_gen(fn, S, T, Qc, Zc, n, want_q, region, ar, ai, be, sel, &m, err);
   if (!rc) {
     teal_dense_transpose(S, n, n, A);
     teal_dense_transpose(T, n, n, B);
-    teal_dense_transpose(Qc, n, n, Q);
+    if (want_q) {
+      teal_dense_transpose(Qc, n, n, Q);
+    }
     teal_dense_transpose(Zc, n, n, Z);
     *nsel = m;
   }
