@@ -49,6 +49,14 @@ static int ode_v_to_qdot(double t, const double *x, const double *v, double *qdo
   return teal_map_velocity_to_qdot(sim->sys, sim->ctx, v, qdot);
 }
 
+/* df/dx from a leaf's analytic Jacobian hook (implicit integrators). */
+static int ode_jacobian(double t, const double *x, double *J, void *user) {
+  teal_simulator *sim = user;
+  teal_simulator_write_state(sim, t, x);
+  teal_jacobian jac = {sim->n, 0, 0, J, NULL, NULL, NULL};
+  return teal_calc_jacobian(sim->sys, sim->ctx, -1, -1, &jac);
+}
+
 /* ---- lifecycle ------------------------------------------------------------ */
 
 static void free_workspace(teal_simulator *sim) {
@@ -117,6 +125,8 @@ static void init_ode(teal_simulator *sim) {
   sim->ode.nz = sim->nz;
   sim->ode.derivatives = ode_derivatives;
   sim->ode.v_to_qdot = sim->nq != sim->nv ? ode_v_to_qdot : NULL;
+  /* a leaf's analytic Jacobian saves implicit methods n derivative calls */
+  sim->ode.jacobian = teal_system_has_jacobian(sim->sys) && sim->n > 0 ? ode_jacobian : NULL;
   sim->ode.user = sim;
 }
 

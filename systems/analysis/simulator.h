@@ -16,7 +16,9 @@
  * An update returning TEAL_STOP ends the run at its time, before step 2.
  * Updates due exactly at the end time are applied by the next AdvanceTo,
  * which always makes at least one pass (even to the current time).
- * Nothing is allocated after initialization. */
+ * Implicit integrators use the system's analytic Jacobian when it is a leaf
+ * that declares one, else finite differences. Nothing is allocated after
+ * initialization. */
 #ifndef TEAL_SYSTEMS_ANALYSIS_SIMULATOR_H
 #define TEAL_SYSTEMS_ANALYSIS_SIMULATOR_H
 
