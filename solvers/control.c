@@ -24,22 +24,43 @@
 
 #define BOUNDARY_RTOL 1.4901161193847656e-08 /* sqrt(DBL_EPSILON) */
 
-static int check_pair(const char *fn, const double *A, const double *B, const char *bname, int n,
-                      int m, const char *mname, teal_error *err) {
+/* Which side of A a pair (A, B) or (A, C) has: the input matrix B (n x m,
+ * columns B, AB, ...) or the output matrix C (p x n, rows C, CA, ...), with
+ * the names the messages use. */
+typedef struct pair_side {
+  const char *mat, *dim, *krylov;
+  int rows; /* 1: C (dim x n), Krylov blocks stacked as rows */
+} pair_side;
+
+static const pair_side INPUT_SIDE = {"B", "m", "Cm", 0};
+static const pair_side OUTPUT_SIDE = {"C", "p", "Om", 1};
+
+static int check_pair(const char *fn, const double *A, const double *B, int n, int m,
+                      const pair_side *side, teal_error *err) {
   int rc;
   if ((rc = teal_dense_check_dim(fn, "n", n, err)) ||
-      (rc = teal_dense_check_dim(fn, mname, m, err))) {
+      (rc = teal_dense_check_dim(fn, side->dim, m, err))) {
     return rc;
   }
   if ((long long)n * (long long)m > INT_MAX || (long long)n * (long long)(n + m) > INT_MAX / 4) {
-    return teal_error_set(err, TEAL_ESIZE, "%s: sizes too large (n = %d, %s = %d)", fn, n, mname,
-                          m);
+    return teal_error_set(err, TEAL_ESIZE, "%s: sizes too large (n = %d, %s = %d)", fn, n,
+                          side->dim, m);
   }
   if ((n > 0 && !A) || ((size_t)n * (size_t)m > 0 && !B)) {
     return teal_error_set(err, TEAL_EINVAL, "%s: NULL %s (n = %d, %s = %d)", fn,
-                          (n > 0 && !A) ? "A" : bname, n, mname, m);
+                          (n > 0 && !A) ? "A" : side->mat, n, side->dim, m);
   }
   return TEAL_OK;
+}
+
+static int check_pair_finite(const char *fn, const double *A, const double *B, int n, int m,
+                             const pair_side *side, teal_error *err) {
+  int rc = teal_dense_check_finite(fn, "A", A, n, n, err);
+  if (!rc) {
+    rc = side->rows ? teal_dense_check_finite(fn, side->mat, B, m, n, err)
+                    : teal_dense_check_finite(fn, side->mat, B, n, m, err);
+  }
+  return rc;
 }
 
 /* [B, AB, ..., A^(n-1) B] into Cm (n x nm row-major); inputs checked. */
@@ -63,148 +84,123 @@ static void krylov_rows(const double *A, const double *C, int n, int p, double *
   }
 }
 
-static int overflow_check(const char *fn, const double *M, int rows, int cols, teal_error *err) {
-  if (!teal_all_finite(M, rows, cols)) {
+/* The controllability (INPUT_SIDE) or observability (OUTPUT_SIDE) matrix of the
+ * checked pair into K; TEAL_ENONFINITE when the powers of A overflow. */
+static int krylov_matrix(const char *fn, const double *A, const double *B, int n, int m,
+                         const pair_side *side, double *K, teal_error *err) {
+  int ok;
+  if (side->rows) {
+    krylov_rows(A, B, n, m, K);
+    ok = teal_all_finite(K, n * m, n);
+  } else {
+    krylov(A, B, n, m, K);
+    ok = teal_all_finite(K, n, n * m);
+  }
+  if (!ok) {
     return teal_error_set(err, TEAL_ENONFINITE, "%s: the powers of A overflow", fn);
   }
   return TEAL_OK;
 }
 
-int teal_controllability_matrix(const double *A, const double *B, int n, int m, double *Cm,
-                                teal_error *err) {
-  static const char fn[] = "controllability_matrix";
-  int rc = check_pair(fn, A, B, "B", n, m, "m", err);
+static int krylov_public(const char *fn, const double *A, const double *B, int n, int m,
+                         const pair_side *side, double *K, teal_error *err) {
+  int rc = check_pair(fn, A, B, n, m, side, err);
   if (rc) {
     return rc;
   }
-  if ((size_t)n * (size_t)m > 0 && !Cm) {
-    return teal_error_set(err, TEAL_EINVAL, "%s: NULL Cm (n = %d, m = %d)", fn, n, m);
+  if ((size_t)n * (size_t)m > 0 && !K) {
+    return teal_error_set(err, TEAL_EINVAL, "%s: NULL %s (n = %d, %s = %d)", fn, side->krylov, n,
+                          side->dim, m);
   }
-  if ((rc = teal_dense_check_finite(fn, "A", A, n, n, err)) ||
-      (rc = teal_dense_check_finite(fn, "B", B, n, m, err))) {
+  if ((rc = check_pair_finite(fn, A, B, n, m, side, err))) {
     return rc;
   }
   if ((size_t)n * (size_t)m == 0) {
     return TEAL_OK;
   }
-  krylov(A, B, n, m, Cm);
-  return overflow_check(fn, Cm, n, n * m, err);
+  return krylov_matrix(fn, A, B, n, m, side, K, err);
+}
+
+int teal_controllability_matrix(const double *A, const double *B, int n, int m, double *Cm,
+                                teal_error *err) {
+  return krylov_public("controllability_matrix", A, B, n, m, &INPUT_SIDE, Cm, err);
 }
 
 int teal_observability_matrix(const double *A, const double *C, int n, int p, double *Om,
                               teal_error *err) {
-  static const char fn[] = "observability_matrix";
-  int rc = check_pair(fn, A, C, "C", n, p, "p", err);
-  if (rc) {
-    return rc;
-  }
-  if ((size_t)n * (size_t)p > 0 && !Om) {
-    return teal_error_set(err, TEAL_EINVAL, "%s: NULL Om (n = %d, p = %d)", fn, n, p);
-  }
-  if ((rc = teal_dense_check_finite(fn, "A", A, n, n, err)) ||
-      (rc = teal_dense_check_finite(fn, "C", C, p, n, err))) {
-    return rc;
-  }
-  if ((size_t)n * (size_t)p == 0) {
-    return TEAL_OK;
-  }
-  krylov_rows(A, C, n, p, Om);
-  return overflow_check(fn, Om, n * p, n, err);
+  return krylov_public("observability_matrix", A, C, n, p, &OUTPUT_SIDE, Om, err);
 }
 
-/* Rank of the n x (n m) matrix whose memory is M (destroyed) compared
- * with n. */
-static int full_rank(const char *fn, double *M, int n, int nm, double tol, int *result,
+/* *result = 1 when the column-major rows x cols matrix M (destroyed, n =
+ * min(rows, cols) > 0) has rank n. */
+static int full_rank(const char *fn, double *M, int rows, int cols, double tol, int *result,
                      teal_error *err) {
+  int n = rows < cols ? rows : cols, other = rows < cols ? cols : rows;
   double *s = teal_dense_alloc(fn, (size_t)n, err);
   if (!s) {
     return TEAL_ENOMEM;
   }
-  /* memory of the row-major n x nm matrix = its transpose, column-major */
-  int rc = teal_dense_singular_values_cm(fn, M, nm, n, s, err);
+  int rc = teal_dense_singular_values_cm(fn, M, rows, cols, s, err);
   if (!rc) {
-    double thr = tol < 0.0 ? teal_dense_default_tol(n, nm, s[0]) : tol;
+    double thr = tol < 0.0 ? teal_dense_default_tol(n, other, s[0]) : tol;
     *result = s[n - 1] > thr;
   }
   teal_free(s);
   return rc;
 }
 
-static int check_tol(const char *fn, double tol, const int *result, teal_error *err) {
+/* Checks shared by the rank and PBH tests. */
+static int check_test_args(const char *fn, const double *A, const double *B, int n, int m,
+                           const pair_side *side, double tol, const int *result,
+                           teal_error *err) {
+  int rc = check_pair(fn, A, B, n, m, side, err);
+  if (rc) {
+    return rc;
+  }
   if (!result) {
     return teal_error_set(err, TEAL_EINVAL, "%s: NULL result", fn);
   }
-  if (isnan(tol) || isinf(tol)) {
-    return teal_error_set(err, TEAL_EINVAL, "%s: tol = %g is not a number", fn, tol);
-  }
-  return TEAL_OK;
-}
-
-int teal_is_controllable(const double *A, const double *B, int n, int m, double tol, int *result,
-                         teal_error *err) {
-  static const char fn[] = "is_controllable";
-  int rc = check_pair(fn, A, B, "B", n, m, "m", err);
-  if (rc || (rc = check_tol(fn, tol, result, err))) {
+  if ((rc = teal_dense_check_tol(fn, tol, err))) {
     return rc;
   }
-  if ((rc = teal_dense_check_finite(fn, "A", A, n, n, err)) ||
-      (rc = teal_dense_check_finite(fn, "B", B, n, m, err))) {
+  return check_pair_finite(fn, A, B, n, m, side, err);
+}
+
+/* Rank test of the controllability or observability matrix. */
+static int krylov_full_rank(const char *fn, const double *A, const double *B, int n, int m,
+                            const pair_side *side, double tol, int *result, teal_error *err) {
+  int rc = check_test_args(fn, A, B, n, m, side, tol, result, err);
+  if (rc) {
     return rc;
   }
   if (n == 0 || m == 0) {
     *result = n == 0;
     return TEAL_OK;
   }
-  double *Cm = teal_dense_alloc(fn, (size_t)n * (size_t)n * (size_t)m, err);
-  if (!Cm) {
+  double *K = teal_dense_alloc(fn, (size_t)n * (size_t)n * (size_t)m, err);
+  if (!K) {
     return TEAL_ENOMEM;
   }
-  krylov(A, B, n, m, Cm);
-  rc = overflow_check(fn, Cm, n, n * m, err);
+  rc = krylov_matrix(fn, A, B, n, m, side, K, err);
   if (!rc) {
-    rc = full_rank(fn, Cm, n, n * m, tol, result, err);
+    /* the memory of a row-major matrix is its transpose column-major, with
+     * the same singular values: n x nm row-major Cm is nm x n, np x n Om
+     * is n x np */
+    rc = side->rows ? full_rank(fn, K, n, n * m, tol, result, err)
+                    : full_rank(fn, K, n * m, n, tol, result, err);
   }
-  teal_free(Cm);
+  teal_free(K);
   return rc;
+}
+
+int teal_is_controllable(const double *A, const double *B, int n, int m, double tol, int *result,
+                         teal_error *err) {
+  return krylov_full_rank("is_controllable", A, B, n, m, &INPUT_SIDE, tol, result, err);
 }
 
 int teal_is_observable(const double *A, const double *C, int n, int p, double tol, int *result,
                        teal_error *err) {
-  static const char fn[] = "is_observable";
-  int rc = check_pair(fn, A, C, "C", n, p, "p", err);
-  if (rc || (rc = check_tol(fn, tol, result, err))) {
-    return rc;
-  }
-  if ((rc = teal_dense_check_finite(fn, "A", A, n, n, err)) ||
-      (rc = teal_dense_check_finite(fn, "C", C, p, n, err))) {
-    return rc;
-  }
-  if (n == 0 || p == 0) {
-    *result = n == 0;
-    return TEAL_OK;
-  }
-  double *Om = teal_dense_alloc(fn, (size_t)n * (size_t)n * (size_t)p, err);
-  if (!Om) {
-    return TEAL_ENOMEM;
-  }
-  krylov_rows(A, C, n, p, Om);
-  rc = overflow_check(fn, Om, n * p, n, err);
-  if (!rc) {
-    /* the memory of Om' (n x np row-major) is Om column-major: same ranks */
-    double *s = teal_dense_alloc(fn, (size_t)n, err);
-    if (!s) {
-      rc = TEAL_ENOMEM;
-    } else {
-      rc = teal_dense_singular_values_cm(fn, Om, n, n * p, s, err);
-      if (!rc) {
-        double thr = tol < 0.0 ? teal_dense_default_tol(n, n * p, s[0]) : tol;
-        *result = s[n - 1] > thr;
-      }
-      teal_free(s);
-    }
-  }
-  teal_free(Om);
-  return rc;
+  return krylov_full_rank("is_observable", A, C, n, p, &OUTPUT_SIDE, tol, result, err);
 }
 
 /* PBH test on row-major A (n x n) and B (n x m), both finite. */
@@ -285,12 +281,8 @@ static int pbh(const char *fn, const double *A, const double *B, int n, int m, i
 int teal_is_stabilizable(const double *A, const double *B, int n, int m, int discrete, double tol,
                          int *result, double *margin, teal_error *err) {
   static const char fn[] = "is_stabilizable";
-  int rc = check_pair(fn, A, B, "B", n, m, "m", err);
-  if (rc || (rc = check_tol(fn, tol, result, err))) {
-    return rc;
-  }
-  if ((rc = teal_dense_check_finite(fn, "A", A, n, n, err)) ||
-      (rc = teal_dense_check_finite(fn, "B", B, n, m, err))) {
+  int rc = check_test_args(fn, A, B, n, m, &INPUT_SIDE, tol, result, err);
+  if (rc) {
     return rc;
   }
   return pbh(fn, A, B, n, m, discrete, tol, result, margin, err);
@@ -299,12 +291,8 @@ int teal_is_stabilizable(const double *A, const double *B, int n, int m, int dis
 int teal_is_detectable(const double *A, const double *C, int n, int p, int discrete, double tol,
                        int *result, double *margin, teal_error *err) {
   static const char fn[] = "is_detectable";
-  int rc = check_pair(fn, A, C, "C", n, p, "p", err);
-  if (rc || (rc = check_tol(fn, tol, result, err))) {
-    return rc;
-  }
-  if ((rc = teal_dense_check_finite(fn, "A", A, n, n, err)) ||
-      (rc = teal_dense_check_finite(fn, "C", C, p, n, err))) {
+  int rc = check_test_args(fn, A, C, n, p, &OUTPUT_SIDE, tol, result, err);
+  if (rc) {
     return rc;
   }
   double *buf = teal_dense_alloc(fn, (size_t)n * (size_t)(n + p), err);

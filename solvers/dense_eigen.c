@@ -24,13 +24,10 @@ int teal_sym_eigen(const double *A, int n, double *w, double *V, teal_error *err
   if (n == 0) {
     return TEAL_OK;
   }
-  size_t nn = (size_t)n * (size_t)n;
-  double asym = teal_dense_max_asym(A, n), scale = teal_dense_max_abs(A, nn);
-  if (asym > TEAL_DENSE_SYM_RTOL * scale) {
-    return teal_error_set(err, TEAL_EINVAL,
-                          "%s: A is not symmetric (max |A - A'| = %g, max |A| = %g)", fn, asym,
-                          scale);
+  if ((rc = teal_dense_check_symmetric(fn, "A", A, n, TEAL_EINVAL, err))) {
+    return rc;
   }
+  size_t nn = (size_t)n * (size_t)n;
   double *S = teal_dense_alloc(fn, nn, err);
   if (!S) {
     return TEAL_ENOMEM;

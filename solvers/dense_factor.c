@@ -31,13 +31,10 @@ int teal_cholesky_factor(double *A, int n, teal_error *err) {
   if (n == 0) {
     return TEAL_OK;
   }
-  size_t nn = (size_t)n * (size_t)n;
-  double asym = teal_dense_max_asym(A, n), scale = teal_dense_max_abs(A, nn);
-  if (asym > TEAL_DENSE_SYM_RTOL * scale) {
-    return teal_error_set(err, TEAL_ESINGULAR,
-                          "%s: A is not symmetric (max |A - A'| = %g, max |A| = %g)", fn, asym,
-                          scale);
+  if ((rc = teal_dense_check_symmetric(fn, "A", A, n, TEAL_ESINGULAR, err))) {
+    return rc;
   }
+  size_t nn = (size_t)n * (size_t)n;
   double *W = teal_dense_alloc(fn, nn, err);
   if (!W) {
     return TEAL_ENOMEM;
@@ -63,18 +60,29 @@ int teal_cholesky_factor(double *A, int n, teal_error *err) {
   return TEAL_OK;
 }
 
-int teal_cholesky_solve(const double *L, int n, double *B, int nrhs, teal_error *err) {
-  static const char fn[] = "cholesky_solve";
+/* Sizes and pointers of a solve with the n x n matrix M (named name) and
+ * the n x nrhs right-hand sides B. */
+static int check_system(const char *fn, const double *M, const char *name, int n, const double *B,
+                        int nrhs, teal_error *err) {
   int rc;
   if ((rc = teal_dense_check_dim(fn, "n", n, err)) ||
       (rc = teal_dense_check_dim(fn, "nrhs", nrhs, err))) {
     return rc;
   }
-  size_t nb = (size_t)n * (size_t)nrhs;
-  if ((n > 0 && !L) || (nb > 0 && !B)) {
+  if ((n > 0 && !M) || ((size_t)n * (size_t)nrhs > 0 && !B)) {
     return teal_error_set(err, TEAL_EINVAL, "%s: NULL %s (n = %d, nrhs = %d)", fn,
-                          (n > 0 && !L) ? "L" : "B", n, nrhs);
+                          (n > 0 && !M) ? name : "B", n, nrhs);
   }
+  return TEAL_OK;
+}
+
+int teal_cholesky_solve(const double *L, int n, double *B, int nrhs, teal_error *err) {
+  static const char fn[] = "cholesky_solve";
+  int rc = check_system(fn, L, "L", n, B, nrhs, err);
+  if (rc) {
+    return rc;
+  }
+  size_t nb = (size_t)n * (size_t)nrhs;
   for (int i = 0; i < n; i++) {
     for (int j = 0; j <= i; j++) {
       if (!isfinite(L[(size_t)i * (size_t)n + (size_t)j])) {
@@ -111,16 +119,11 @@ int teal_cholesky_solve(const double *L, int n, double *B, int nrhs, teal_error 
 
 int teal_solve(const double *A, int n, double *B, int nrhs, teal_error *err) {
   static const char fn[] = "solve";
-  int rc;
-  if ((rc = teal_dense_check_dim(fn, "n", n, err)) ||
-      (rc = teal_dense_check_dim(fn, "nrhs", nrhs, err))) {
+  int rc = check_system(fn, A, "A", n, B, nrhs, err);
+  if (rc) {
     return rc;
   }
   size_t nn = (size_t)n * (size_t)n, nb = (size_t)n * (size_t)nrhs;
-  if ((n > 0 && !A) || (nb > 0 && !B)) {
-    return teal_error_set(err, TEAL_EINVAL, "%s: NULL %s (n = %d, nrhs = %d)", fn,
-                          (n > 0 && !A) ? "A" : "B", n, nrhs);
-  }
   if ((rc = teal_dense_check_finite(fn, "A", A, n, n, err)) ||
       (rc = teal_dense_check_finite(fn, "B", B, n, nrhs, err))) {
     return rc;
@@ -130,11 +133,10 @@ int teal_solve(const double *A, int n, double *B, int nrhs, teal_error *err) {
   }
   /* LU (col-major) holds A' = P L U; work: 4n for dgecon, Xc the
    * column-major right-hand sides */
-  double *LU = teal_dense_alloc(fn, nn + 4 * (size_t)n + nb, err);
-  int *ipiv = LU ? teal_dense_alloc_int(fn, 2 * (size_t)n, err) : NULL;
-  if (!ipiv) {
-    teal_free(LU);
-    return TEAL_ENOMEM;
+  double *LU;
+  int *ipiv;
+  if ((rc = teal_dense_alloc_pair(fn, nn + 4 * (size_t)n + nb, 2 * (size_t)n, &LU, &ipiv, err))) {
+    return rc;
   }
   double *work = LU + nn, *Xc = work + 4 * (size_t)n;
   int *iwork = ipiv + n;

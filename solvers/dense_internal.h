@@ -30,6 +30,20 @@ double *teal_dense_alloc(const char *fn, size_t count, teal_error *err);
 /** Zeroed array of count ints (lapack_int / lapack_logical) likewise. */
 int *teal_dense_alloc_int(const char *fn, size_t count, teal_error *err);
 
+/** Zeroed arrays of count doubles (*d) and icount ints (*i) as by
+ *  teal_dense_alloc and teal_dense_alloc_int; on failure both are NULL and
+ *  TEAL_ENOMEM is returned and recorded. */
+int teal_dense_alloc_pair(const char *fn, size_t count, size_t icount, double **d, int **i,
+                          teal_error *err);
+
+/** TEAL_EINVAL naming fn when the tolerance tol is NaN or infinite. */
+int teal_dense_check_tol(const char *fn, double tol, teal_error *err);
+
+/** code naming fn and the matrix name when the n x n matrix A is not
+ *  symmetric: max |A - A'| above TEAL_DENSE_SYM_RTOL max |A|. */
+int teal_dense_check_symmetric(const char *fn, const char *name, const double *A, int n, int code,
+                               teal_error *err);
+
 /** Records a negative LAPACK info as TEAL_EINVAL; returns the code. */
 int teal_dense_lapack_arg(const char *fn, const char *routine, int info, teal_error *err);
 
@@ -57,6 +71,12 @@ void teal_dense_symmetrize(const double *A, int n, double *S);
  *  must be finite. TEAL_ENOCONV when QR iteration fails. */
 int teal_dense_schur_cm(const char *fn, double *T, int n, double *Z, double *wr, double *wi,
                         teal_error *err);
+
+/** LAPACK dgesvd with the given jobs on the column-major rows x cols
+ *  matrix M (destroyed); U (ldu) and VT (ldvt) may be NULL when their job
+ *  is 'N'. TEAL_ENOCONV when the SVD fails. */
+int teal_dense_gesvd_cm(const char *fn, char jobu, char jobvt, int rows, int cols, double *M,
+                        double *s, double *U, int ldu, double *VT, int ldvt, teal_error *err);
 
 /** Singular values only (descending, min(m, n) of them) of the column-major
  *  m x n matrix A, which is destroyed. TEAL_ENOCONV when the SVD fails. */

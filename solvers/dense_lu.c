@@ -1,5 +1,8 @@
 /* Dense LU through LAPACKE's dgetrf/dgetrs, with size, finiteness and
- * singularity checks. */
+ * singularity checks. The row-major A is handed to LAPACK as the
+ * column-major A' (same memory), factored there and solved with the
+ * transpose flag: LAPACKE's row-major path would malloc a transposed copy
+ * on every call, and these run inside implicit integration steps. */
 #include "solvers/dense_lu.h"
 
 #include <lapacke.h>
@@ -20,7 +23,7 @@ int teal_lu_factor(double *A, int n, int *pivots, teal_error *err) {
   if (n == 0) {
     return TEAL_OK;
   }
-  lapack_int info = LAPACKE_dgetrf(LAPACK_ROW_MAJOR, n, n, A, n, pivots);
+  lapack_int info = LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, A, n, pivots);
   if (info > 0) {
     return teal_error_set(err, TEAL_ESINGULAR, "lu_factor: matrix is singular (zero pivot %d "
                           "of %d)", (int)info, n);
@@ -39,7 +42,7 @@ int teal_lu_solve(const double *LU, int n, const int *pivots, double *b, teal_er
   if (n == 0) {
     return TEAL_OK;
   }
-  lapack_int info = LAPACKE_dgetrs(LAPACK_ROW_MAJOR, 'N', n, 1, LU, n, pivots, b, 1);
+  lapack_int info = LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'T', n, 1, LU, n, pivots, b, n);
   if (info != 0) {
     return teal_error_set(err, TEAL_EINVAL, "lu_solve: LAPACK rejected argument %d",
                           (int)-info);

@@ -25,42 +25,6 @@ static int check_mn(const char *fn, int m, int n, const double *A, teal_error *e
   return TEAL_OK;
 }
 
-/* dgesvd on the column-major rows x cols matrix M (destroyed) with the
- * given jobs; U is rows x ucols, VT vrows x cols. */
-static int gesvd(const char *fn, char jobu, char jobvt, int rows, int cols, double *M, double *s,
-                 double *U, int ldu, double *VT, int ldvt, teal_error *err) {
-  double query = 0.0, dummy = 0.0;
-  if (!U) {
-    U = &dummy;
-  }
-  if (!VT) {
-    VT = &dummy;
-  }
-  int info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, jobu, jobvt, rows, cols, M, rows, s, U, ldu, VT,
-                                 ldvt, &query, -1);
-  if (info != 0) {
-    return teal_dense_lapack_arg(fn, "dgesvd", info, err);
-  }
-  int k = rows < cols ? rows : cols, mx = rows > cols ? rows : cols;
-  int lwork = teal_dense_lwork(query, 3 * k + mx > 5 * k ? 3 * k + mx : 5 * k);
-  double *work = teal_dense_alloc(fn, (size_t)lwork, err);
-  if (!work) {
-    return TEAL_ENOMEM;
-  }
-  info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, jobu, jobvt, rows, cols, M, rows, s, U, ldu, VT,
-                             ldvt, work, lwork);
-  teal_free(work);
-  if (info < 0) {
-    return teal_dense_lapack_arg(fn, "dgesvd", info, err);
-  }
-  if (info > 0) {
-    return teal_error_set(err, TEAL_ENOCONV,
-                          "%s: the SVD (LAPACK dgesvd) did not converge (%d superdiagonals)", fn,
-                          info);
-  }
-  return TEAL_OK;
-}
-
 int teal_svd(const double *A, int m, int n, double *U, double *s, double *Vt, teal_error *err) {
   static const char fn[] = "svd";
   int rc = check_mn(fn, m, n, A, err);
@@ -88,19 +52,20 @@ int teal_svd(const double *A, int m, int n, double *U, double *s, double *Vt, te
     return TEAL_ENOMEM;
   }
   memcpy(M, A, sizeof(double) * (size_t)m * (size_t)n);
-  rc = gesvd(fn, Vt ? 'A' : 'N', U ? 'A' : 'N', n, m, M, s, Vt, n, U, m, err);
+  rc = teal_dense_gesvd_cm(fn, Vt ? 'A' : 'N', U ? 'A' : 'N', n, m, M, s, Vt, n, U, m, err);
   teal_free(M);
   return rc;
 }
 
-/* Resolves the tolerance: tol < 0 gives the default; NaN is rejected. */
-static int resolve_tol(const char *fn, double tol, int m, int n, double smax, double *out,
-                       teal_error *err) {
-  if (isnan(tol) || isinf(tol)) {
-    return teal_error_set(err, TEAL_EINVAL, "%s: tol = %g is not a number", fn, tol);
+/* How many of the k descending singular values s exceed the rank
+ * threshold of an m x n matrix (tol < 0: the default threshold). */
+static int count_above(const double *s, int k, double tol, int m, int n) {
+  double thr = tol < 0.0 ? teal_dense_default_tol(m, n, s[0]) : tol;
+  int r = 0;
+  while (r < k && s[r] > thr) {
+    r++;
   }
-  *out = tol < 0.0 ? teal_dense_default_tol(m, n, smax) : tol;
-  return TEAL_OK;
+  return r;
 }
 
 int teal_rank(const double *A, int m, int n, double tol, int *rank, teal_error *err) {
@@ -112,10 +77,8 @@ int teal_rank(const double *A, int m, int n, double tol, int *rank, teal_error *
   if (!rank) {
     return teal_error_set(err, TEAL_EINVAL, "%s: NULL rank", fn);
   }
-  if (isnan(tol) || isinf(tol)) {
-    return teal_error_set(err, TEAL_EINVAL, "%s: tol = %g is not a number", fn, tol);
-  }
-  if ((rc = teal_dense_check_finite(fn, "A", A, m, n, err))) {
+  if ((rc = teal_dense_check_tol(fn, tol, err)) ||
+      (rc = teal_dense_check_finite(fn, "A", A, m, n, err))) {
     return rc;
   }
   int k = m < n ? m : n;
@@ -131,13 +94,8 @@ int teal_rank(const double *A, int m, int n, double tol, int *rank, teal_error *
   double *s = M + mn;
   memcpy(M, A, sizeof(double) * mn);
   rc = teal_dense_singular_values_cm(fn, M, n, m, s, err);
-  double thr = 0.0;
-  if (!rc && !(rc = resolve_tol(fn, tol, m, n, s[0], &thr, err))) {
-    int r = 0;
-    while (r < k && s[r] > thr) {
-      r++;
-    }
-    *rank = r;
+  if (!rc) {
+    *rank = count_above(s, k, tol, m, n);
   }
   teal_free(M);
   return rc;
@@ -153,10 +111,8 @@ int teal_pinv(const double *A, int m, int n, double tol, double *Ainv, int *rank
   if (mn > 0 && !Ainv) {
     return teal_error_set(err, TEAL_EINVAL, "%s: NULL Ainv (m = %d, n = %d)", fn, m, n);
   }
-  if (isnan(tol) || isinf(tol)) {
-    return teal_error_set(err, TEAL_EINVAL, "%s: tol = %g is not a number", fn, tol);
-  }
-  if ((rc = teal_dense_check_finite(fn, "A", A, m, n, err))) {
+  if ((rc = teal_dense_check_tol(fn, tol, err)) ||
+      (rc = teal_dense_check_finite(fn, "A", A, m, n, err))) {
     return rc;
   }
   int k = m < n ? m : n;
@@ -175,13 +131,9 @@ int teal_pinv(const double *A, int m, int n, double tol, double *Ainv, int *rank
   }
   double *U2 = M + mn, *VT2 = U2 + (size_t)n * k, *s = VT2 + (size_t)k * m;
   memcpy(M, A, sizeof(double) * mn);
-  rc = gesvd(fn, 'S', 'S', n, m, M, s, U2, n, VT2, k, err);
-  double thr = 0.0;
-  if (!rc && !(rc = resolve_tol(fn, tol, m, n, s[0], &thr, err))) {
-    int r = 0;
-    while (r < k && s[r] > thr) {
-      r++;
-    }
+  rc = teal_dense_gesvd_cm(fn, 'S', 'S', n, m, M, s, U2, n, VT2, k, err);
+  if (!rc) {
+    int r = count_above(s, k, tol, m, n);
     for (int l = 0; l < r; l++) {
       for (int j = 0; j < m; j++) {
         VT2[(size_t)j * k + l] /= s[l];

@@ -1,8 +1,8 @@
 /* Internal helpers for the dense linear-algebra sources: argument and
- * finiteness checks with messages, workspace allocation through
- * teal_calloc, transposition between row- and column-major storage,
- * unordered Schur form and singular values (column-major LAPACK calls with
- * workspace from teal_alloc). */
+ * finiteness, tolerance and symmetry checks with messages, workspace
+ * allocation through teal_calloc, transposition between row- and
+ * column-major storage, unordered Schur form and the SVD (column-major
+ * LAPACK calls with workspace from teal_alloc). */
 #include <float.h>
 #include <lapacke.h>
 #include <math.h>
@@ -47,6 +47,35 @@ int *teal_dense_alloc_int(const char *fn, size_t count, teal_error *err) {
     teal_error_set(err, TEAL_ENOMEM, "%s: out of memory (%zu integers of workspace)", fn, count);
   }
   return p;
+}
+
+int teal_dense_alloc_pair(const char *fn, size_t count, size_t icount, double **d, int **i,
+                          teal_error *err) {
+  *d = teal_dense_alloc(fn, count, err);
+  *i = *d ? teal_dense_alloc_int(fn, icount, err) : NULL;
+  if (!*i) {
+    teal_free(*d);
+    *d = NULL;
+    return TEAL_ENOMEM;
+  }
+  return TEAL_OK;
+}
+
+int teal_dense_check_tol(const char *fn, double tol, teal_error *err) {
+  if (isnan(tol) || isinf(tol)) {
+    return teal_error_set(err, TEAL_EINVAL, "%s: tol = %g is not a number", fn, tol);
+  }
+  return TEAL_OK;
+}
+
+int teal_dense_check_symmetric(const char *fn, const char *name, const double *A, int n, int code,
+                               teal_error *err) {
+  double asym = teal_dense_max_asym(A, n), scale = teal_dense_max_abs(A, (size_t)n * (size_t)n);
+  if (asym > TEAL_DENSE_SYM_RTOL * scale) {
+    return teal_error_set(err, code, "%s: %s is not symmetric (max |%s - %s'| = %g, max |%s| = %g)",
+                          fn, name, name, name, asym, name, scale);
+  }
+  return TEAL_OK;
 }
 
 int teal_dense_lapack_arg(const char *fn, const char *routine, int info, teal_error *err) {
@@ -165,26 +194,28 @@ int teal_dense_schur_cm(const char *fn, double *T, int n, double *Z, double *wr,
   return rc;
 }
 
-int teal_dense_singular_values_cm(const char *fn, double *A, int m, int n, double *s,
-                                  teal_error *err) {
-  int k = m < n ? m : n;
-  if (k == 0) {
-    return TEAL_OK;
-  }
+int teal_dense_gesvd_cm(const char *fn, char jobu, char jobvt, int rows, int cols, double *M,
+                        double *s, double *U, int ldu, double *VT, int ldvt, teal_error *err) {
   double query = 0.0, dummy = 0.0;
-  int info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'N', 'N', m, n, A, m, s, &dummy, 1, &dummy, 1,
-                                 &query, -1);
+  if (!U) {
+    U = &dummy;
+  }
+  if (!VT) {
+    VT = &dummy;
+  }
+  int info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, jobu, jobvt, rows, cols, M, rows, s, U, ldu, VT,
+                                 ldvt, &query, -1);
   if (info != 0) {
     return teal_dense_lapack_arg(fn, "dgesvd", info, err);
   }
-  int mx = m > n ? m : n;
+  int k = rows < cols ? rows : cols, mx = rows > cols ? rows : cols;
   int lwork = teal_dense_lwork(query, 3 * k + mx > 5 * k ? 3 * k + mx : 5 * k);
   double *work = teal_dense_alloc(fn, (size_t)lwork, err);
   if (!work) {
     return TEAL_ENOMEM;
   }
-  info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, 'N', 'N', m, n, A, m, s, &dummy, 1, &dummy, 1, work,
-                             lwork);
+  info = LAPACKE_dgesvd_work(LAPACK_COL_MAJOR, jobu, jobvt, rows, cols, M, rows, s, U, ldu, VT,
+                             ldvt, work, lwork);
   teal_free(work);
   if (info < 0) {
     return teal_dense_lapack_arg(fn, "dgesvd", info, err);
@@ -195,6 +226,14 @@ int teal_dense_singular_values_cm(const char *fn, double *A, int m, int n, doubl
                           info);
   }
   return TEAL_OK;
+}
+
+int teal_dense_singular_values_cm(const char *fn, double *A, int m, int n, double *s,
+                                  teal_error *err) {
+  if ((m < n ? m : n) == 0) {
+    return TEAL_OK;
+  }
+  return teal_dense_gesvd_cm(fn, 'N', 'N', m, n, A, s, NULL, 1, NULL, 1, err);
 }
 
 double teal_dense_default_tol(int m, int n, double smax) {

@@ -45,14 +45,7 @@ static int check_args(const char *fn, const double *A, const double *Q, int n, d
       (rc = teal_dense_check_finite(fn, "Q", Q, n, n, err))) {
     return rc;
   }
-  double asym = teal_dense_max_asym(Q, n);
-  double scale = teal_dense_max_abs(Q, (size_t)n * (size_t)n);
-  if (asym > TEAL_DENSE_SYM_RTOL * scale) {
-    return teal_error_set(err, TEAL_EINVAL,
-                          "%s: Q is not symmetric (max |Q - Q'| = %g, max |Q| = %g)", fn, asym,
-                          scale);
-  }
-  return TEAL_OK;
+  return teal_dense_check_symmetric(fn, "Q", Q, n, TEAL_EINVAL, err);
 }
 
 /* Schur form of A (row-major) into column-major T, U; C = -U' Qs U with Qs
@@ -81,6 +74,20 @@ static int back_transform(const char *fn, const double *U, const double *C, int 
     return teal_error_set(err, TEAL_ESINGULAR,
                           "%s: the solution overflows (the equation is nearly singular)", fn);
   }
+  return TEAL_OK;
+}
+
+/* Copies Xc into X when the residual R (n x n) relative to scale, the size
+ * of the equation's terms, is at most RESIDUAL_TOL; TEAL_ESINGULAR naming
+ * the likely cause otherwise. */
+static int accept_solution(const char *fn, const double *R, double scale, const char *cause,
+                           const double *Xc, int n, double *X, teal_error *err) {
+  double res = teal_norm_fro(R, n, n) / fmax(scale, DBL_MIN);
+  if (!(res <= RESIDUAL_TOL)) {
+    return teal_error_set(err, TEAL_ESINGULAR, "%s: relative residual %g too large; %s", fn, res,
+                          cause);
+  }
+  memcpy(X, Xc, sizeof(double) * (size_t)n * (size_t)n);
   return TEAL_OK;
 }
 
@@ -125,15 +132,8 @@ int teal_lyapunov_continuous(const double *A, const double *Q, int n, double *X,
   cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, A, n, Xc, n, 1.0, W, n);
   cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0, Xc, n, A, n, 1.0, W, n);
   double na = teal_norm_fro(A, n, n), nx = teal_norm_fro(Xc, n, n), nq = teal_norm_fro(Q, n, n);
-  double res = teal_norm_fro(W, n, n) / fmax(2.0 * na * nx + nq, DBL_MIN);
-  if (!(res <= RESIDUAL_TOL)) {
-    rc = teal_error_set(err, TEAL_ESINGULAR,
-                        "%s: relative residual %g too large; A and -A' have (nearly) common "
-                        "eigenvalues",
-                        fn, res);
-    goto done;
-  }
-  memcpy(X, Xc, sizeof(double) * nn);
+  rc = accept_solution(fn, W, 2.0 * na * nx + nq, "A and -A' have (nearly) common eigenvalues",
+                       Xc, n, X, err);
 done:
   teal_free(buf);
   return rc;
@@ -291,11 +291,10 @@ int teal_lyapunov_discrete(const double *A, const double *Q, int n, double *X, t
     return rc;
   }
   size_t nn = (size_t)n * (size_t)n;
-  double *buf = teal_dense_alloc(fn, 5 * nn + 4 * (size_t)n, err);
-  int *start = buf ? teal_dense_alloc_int(fn, (size_t)n + 1, err) : NULL;
-  if (!start) {
-    teal_free(buf);
-    return TEAL_ENOMEM;
+  double *buf;
+  int *start;
+  if ((rc = teal_dense_alloc_pair(fn, 5 * nn + 4 * (size_t)n, (size_t)n + 1, &buf, &start, err))) {
+    return rc;
   }
   double *T = buf, *U = T + nn, *C = U + nn, *W = C + nn, *Xc = W + nn;
   double *V = Xc + nn, *Wq = V + 2 * (size_t)n;
@@ -311,15 +310,8 @@ int teal_lyapunov_discrete(const double *A, const double *Q, int n, double *X, t
   }
   cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0, T, n, A, n, 1.0, W, n);
   double na = teal_norm_fro(A, n, n), nx = teal_norm_fro(Xc, n, n), nq = teal_norm_fro(Q, n, n);
-  double res = teal_norm_fro(W, n, n) / fmax(na * na * nx + nx + nq, DBL_MIN);
-  if (!(res <= RESIDUAL_TOL)) {
-    rc = teal_error_set(err, TEAL_ESINGULAR,
-                        "%s: relative residual %g too large; A has eigenvalues with "
-                        "lambda_i lambda_j (nearly) 1",
-                        fn, res);
-    goto done;
-  }
-  memcpy(X, Xc, sizeof(double) * nn);
+  rc = accept_solution(fn, W, na * na * nx + nx + nq,
+                       "A has eigenvalues with lambda_i lambda_j (nearly) 1", Xc, n, X, err);
 done:
   teal_free(start);
   teal_free(buf);

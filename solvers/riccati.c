@@ -1,6 +1,7 @@
-/* Shared parts of the Riccati solvers: the argument checks and the
+/* Shared parts of the Riccati solvers: the argument checks, the
  * stabilizing solution from the ordered generalized Schur form of the
- * extended pencil (Arnold & Laub 1984; Van Dooren 1981).
+ * extended pencil (Arnold & Laub 1984; Van Dooren 1981) and its Newton
+ * refinement (teal_ric_solve, behind teal_care and teal_dare).
  *
  * CARE pencil (2n+m):  M = [ A   0   B ]      L = [ I 0 0 ]
  *                          [-Q  -A' -N ]          [ 0 I 0 ]
@@ -425,6 +426,111 @@ int teal_ric_schur_solution(teal_ric_kind kind, const char *who, const double *A
   }
   memcpy(X, U2t, sizeof(double) * nsq);
 done:
+  teal_free(buf);
+  return rc;
+}
+
+/* The problem as the refinement sees it: Rc is the Cholesky factor of R. */
+typedef struct ric_problem {
+  teal_ric_kind kind;
+  const char *who;
+  const double *A, *B, *Q, *R, *Rc, *N;
+  int n, m;
+} ric_problem;
+
+/* The CARE or DARE left-hand side F at X and the gain K there (K may be NULL). */
+static int ric_lhs(const ric_problem *p, const double *X, double *F, double *K, teal_error *err) {
+  if (p->kind == TEAL_RIC_CARE) {
+    return teal_ric_care_lhs(p->A, p->B, p->Q, p->Rc, p->N, p->n, p->m, X, F, K, err);
+  }
+  return teal_ric_dare_lhs(p->A, p->B, p->Q, p->R, p->N, p->n, p->m, X, F, K, err);
+}
+
+/* The Newton correction E from Akt' E + E Akt + F = 0 (CARE, Kleinman) or
+ * Akt' E Akt - E + F = 0 (DARE, Hewer), Akt = (A - BK)'. */
+static int ric_correction(const ric_problem *p, const double *Akt, const double *F, double *E,
+                          teal_error *err) {
+  if (p->kind == TEAL_RIC_CARE) {
+    return teal_lyapunov_continuous(Akt, F, p->n, E, err);
+  }
+  return teal_lyapunov_discrete(Akt, F, p->n, E, err);
+}
+
+/* One Newton step from Xw with F and K the left-hand side and gain at Xw
+ * (F is overwritten); Xw and *res are replaced only when the step lowers
+ * the residual. X1, E and Akt are n x n scratch. */
+static int ric_newton_step(const ric_problem *p, double *Xw, double *res, double *F,
+                           const double *K, double *X1, double *E, double *Akt, teal_error *err) {
+  size_t nn = (size_t)p->n * p->n;
+  teal_ric_symmetrize(F, p->n, F);
+  int rc = teal_ric_closed_loop_t(p->A, p->B, K, p->n, p->m, E, Akt, err);
+  if (!rc) {
+    rc = ric_correction(p, Akt, F, E, err);
+  }
+  if (!rc) {
+    for (size_t i = 0; i < nn; i++) {
+      X1[i] = Xw[i] + E[i];
+    }
+    teal_ric_symmetrize(X1, p->n, X1);
+    rc = ric_lhs(p, X1, F, NULL, err);
+  }
+  if (!rc) {
+    double res1 = teal_ric_relative(F, X1, p->n);
+    if (res1 < *res) {
+      memcpy(Xw, X1, sizeof(double) * nn);
+      *res = res1;
+    }
+  }
+  return rc;
+}
+
+/* Xw from the QZ form, then its residual *res and, above
+ * TEAL_RIC_REFINE_ABOVE, one Newton step (failures other than out of
+ * memory keep the QZ solution). work holds 4 n x n + n x m doubles. */
+static int ric_refined_solution(const ric_problem *p, double *Xw, double *res, double *work,
+                                teal_error *err) {
+  size_t nn = (size_t)p->n * p->n;
+  double *X1 = work, *F = X1 + nn, *E = F + nn, *Akt = E + nn, *K = Akt + nn;
+  int rc = teal_ric_schur_solution(p->kind, p->who, p->A, p->B, p->Q, p->R, p->N, p->n, p->m, Xw,
+                                   err);
+  if (rc) {
+    return rc;
+  }
+  teal_error inner;
+  teal_error_clear(&inner);
+  if ((rc = ric_lhs(p, Xw, F, K, &inner))) {
+    int code = p->kind == TEAL_RIC_DARE && rc == TEAL_ESINGULAR ? TEAL_ENOCONV : rc;
+    return teal_error_set(err, code, "%s: residual evaluation failed: %s", p->who, inner.message);
+  }
+  *res = teal_ric_relative(F, Xw, p->n);
+  if (*res > TEAL_RIC_REFINE_ABOVE &&
+      ric_newton_step(p, Xw, res, F, K, X1, E, Akt, &inner) == TEAL_ENOMEM) {
+    return teal_error_set(err, TEAL_ENOMEM, "%s: Newton refinement: %s", p->who, inner.message);
+  }
+  return TEAL_OK;
+}
+
+int teal_ric_solve(teal_ric_kind kind, const char *who, const double *A, const double *B,
+                   const double *Q, const double *R, const double *N, int n, int m, double *X,
+                   double *residual, teal_error *err) {
+  int rc = teal_ric_check(who, A, B, Q, R, N, n, m, X, err);
+  if (rc) {
+    return rc;
+  }
+  size_t nn = (size_t)n * n, nm = (size_t)n * m, mm = (size_t)m * m;
+  double *buf = teal_alloc(sizeof(double) * (mm + 5 * nn + nm));
+  if (!buf) {
+    return teal_error_set(err, TEAL_ENOMEM, "%s: out of memory (n = %d, m = %d)", who, n, m);
+  }
+  double *Rc = buf, *Xw = Rc + mm, res = 0.0;
+  const ric_problem p = {kind, who, A, B, Q, R, Rc, N, n, m};
+  if (!(rc = teal_ric_factor_r(who, R, m, Rc, err)) && n > 0 &&
+      !(rc = ric_refined_solution(&p, Xw, &res, Xw + nn, err))) {
+    memcpy(X, Xw, sizeof(double) * nn);
+  }
+  if (!rc && residual) {
+    *residual = res;
+  }
   teal_free(buf);
   return rc;
 }

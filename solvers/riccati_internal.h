@@ -22,6 +22,15 @@ int teal_ric_check(const char *who, const double *A, const double *B, const doub
                    const double *R, const double *N, int n, int m, const double *X,
                    teal_error *err);
 
+/** teal_care (kind TEAL_RIC_CARE) and teal_dare (TEAL_RIC_DARE), who naming
+ *  the caller in messages: checks, factors R, takes X from
+ *  teal_ric_schur_solution and refines it by one Newton step when its
+ *  relative residual exceeds TEAL_RIC_REFINE_ABOVE (kept only when it
+ *  lowers the residual). */
+int teal_ric_solve(teal_ric_kind kind, const char *who, const double *A, const double *B,
+                   const double *Q, const double *R, const double *N, int n, int m, double *X,
+                   double *residual, teal_error *err);
+
 /** Rchol (m x m) = the Cholesky factor of the symmetric part of R;
  *  TEAL_ESINGULAR when R is not positive definite. */
 int teal_ric_factor_r(const char *who, const double *R, int m, double *Rchol, teal_error *err);

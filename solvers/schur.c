@@ -22,6 +22,30 @@ static int region_valid(teal_eig_region region) {
   return region == TEAL_EIG_LEFT_HALF_PLANE || region == TEAL_EIG_UNIT_DISK;
 }
 
+/* Argument checks shared by the ordered forms: B is checked only for the
+ * pencil (QZ). */
+static int check_ordered_args(const char *fn, const double *A, const double *B, int pencil,
+                              const double *Z, int n, teal_eig_region region, const int *nsel,
+                              teal_error *err) {
+  int rc = teal_dense_check_dim(fn, "n", n, err);
+  if (rc) {
+    return rc;
+  }
+  int no_b = pencil && !B;
+  if (!nsel || (n > 0 && (!A || no_b || !Z))) {
+    return teal_error_set(err, TEAL_EINVAL, "%s: NULL %s", fn,
+                          !nsel ? "nsel" : (!A ? "A" : (no_b ? "B" : "Z")));
+  }
+  if (!region_valid(region)) {
+    return teal_error_set(err, TEAL_EINVAL, "%s: unknown eigenvalue region %d", fn, (int)region);
+  }
+  rc = teal_dense_check_finite(fn, "A", A, n, n, err);
+  if (!rc && pencil) {
+    rc = teal_dense_check_finite(fn, "B", B, n, n, err);
+  }
+  return rc;
+}
+
 /* Standard eigenvalue wr + i wi in the region (strictly). */
 static int in_region(teal_eig_region region, double wr, double wi) {
   if (region == TEAL_EIG_LEFT_HALF_PLANE) {
@@ -79,13 +103,12 @@ static int reorder_std(const char *fn, double *T, double *Zc, int n, teal_eig_re
   }
   int lwork = teal_dense_lwork(wquery, n > 1 ? n : 1);
   int liwork = iquery > 1 ? iquery : 1;
-  double *work = teal_dense_alloc(fn, (size_t)lwork, err);
-  int *iwork = work ? teal_dense_alloc_int(fn, (size_t)liwork, err) : NULL;
-  if (!iwork) {
-    teal_free(work);
-    return TEAL_ENOMEM;
+  double *work;
+  int *iwork;
+  int rc = teal_dense_alloc_pair(fn, (size_t)lwork, (size_t)liwork, &work, &iwork, err);
+  if (rc) {
+    return rc;
   }
-  int rc = TEAL_OK;
   for (int attempt = 0; attempt < ORDER_ATTEMPTS; attempt++) {
     for (int i = 0; i < n; i++) {
       sel[i] = in_region(region, wr[i], wi[i]);
@@ -119,17 +142,8 @@ static int reorder_std(const char *fn, double *T, double *Zc, int n, teal_eig_re
 int teal_schur_ordered(double *A, int n, double *Z, teal_eig_region region, int *nsel, double *wr,
                        double *wi, teal_error *err) {
   static const char fn[] = "schur_ordered";
-  int rc = teal_dense_check_dim(fn, "n", n, err);
+  int rc = check_ordered_args(fn, A, NULL, 0, Z, n, region, nsel, err);
   if (rc) {
-    return rc;
-  }
-  if (!nsel || (n > 0 && (!A || !Z))) {
-    return teal_error_set(err, TEAL_EINVAL, "%s: NULL %s", fn, !nsel ? "nsel" : (!A ? "A" : "Z"));
-  }
-  if (!region_valid(region)) {
-    return teal_error_set(err, TEAL_EINVAL, "%s: unknown eigenvalue region %d", fn, (int)region);
-  }
-  if ((rc = teal_dense_check_finite(fn, "A", A, n, n, err))) {
     return rc;
   }
   if (n == 0) {
@@ -137,11 +151,10 @@ int teal_schur_ordered(double *A, int n, double *Z, teal_eig_region region, int 
     return TEAL_OK;
   }
   size_t nn = (size_t)n * (size_t)n;
-  double *buf = teal_dense_alloc(fn, 2 * nn + 2 * (size_t)n, err);
-  int *sel = buf ? teal_dense_alloc_int(fn, (size_t)n, err) : NULL;
-  if (!sel) {
-    teal_free(buf);
-    return TEAL_ENOMEM;
+  double *buf;
+  int *sel;
+  if ((rc = teal_dense_alloc_pair(fn, 2 * nn + 2 * (size_t)n, (size_t)n, &buf, &sel, err))) {
+    return rc;
   }
   double *T = buf, *Zc = buf + nn, *er = Zc + nn, *ei = er + n;
   int m = 0;
@@ -182,13 +195,12 @@ static int reorder_gen(const char *fn, double *S, double *T, double *Qc, double 
   }
   int lwork = teal_dense_lwork(wquery, 4 * n + 16);
   int liwork = iquery > 1 ? iquery : 1;
-  double *work = teal_dense_alloc(fn, (size_t)lwork, err);
-  int *iwork = work ? teal_dense_alloc_int(fn, (size_t)liwork, err) : NULL;
-  if (!iwork) {
-    teal_free(work);
-    return TEAL_ENOMEM;
+  double *work;
+  int *iwork;
+  int rc = teal_dense_alloc_pair(fn, (size_t)lwork, (size_t)liwork, &work, &iwork, err);
+  if (rc) {
+    return rc;
   }
-  int rc = TEAL_OK;
   for (int attempt = 0; attempt < ORDER_ATTEMPTS; attempt++) {
     for (int i = 0; i < n; i++) {
       sel[i] = in_region_gen(region, ar[i], ai[i], be[i]);
@@ -224,33 +236,21 @@ static int reorder_gen(const char *fn, double *S, double *T, double *Qc, double 
 int teal_qz_ordered(double *A, double *B, int n, double *Q, double *Z, teal_eig_region region,
                     int *nsel, teal_error *err) {
   static const char fn[] = "qz_ordered";
-  int rc = teal_dense_check_dim(fn, "n", n, err);
+  int rc = check_ordered_args(fn, A, B, 1, Z, n, region, nsel, err);
   if (rc) {
     return rc;
   }
-  if (!nsel || (n > 0 && (!A || !B || !Z))) {
-    return teal_error_set(err, TEAL_EINVAL, "%s: NULL %s", fn,
-                          !nsel ? "nsel" : (!A ? "A" : (!B ? "B" : "Z")));
-  }
   int want_q = Q != NULL; /* skipping Q saves much of the QZ work */
   char jobvsl = want_q ? 'V' : 'N';
-  if (!region_valid(region)) {
-    return teal_error_set(err, TEAL_EINVAL, "%s: unknown eigenvalue region %d", fn, (int)region);
-  }
-  if ((rc = teal_dense_check_finite(fn, "A", A, n, n, err)) ||
-      (rc = teal_dense_check_finite(fn, "B", B, n, n, err))) {
-    return rc;
-  }
   if (n == 0) {
     *nsel = 0;
     return TEAL_OK;
   }
   size_t nn = (size_t)n * (size_t)n;
-  double *buf = teal_dense_alloc(fn, 4 * nn + 3 * (size_t)n, err);
-  int *sel = buf ? teal_dense_alloc_int(fn, (size_t)n, err) : NULL;
-  if (!sel) {
-    teal_free(buf);
-    return TEAL_ENOMEM;
+  double *buf;
+  int *sel;
+  if ((rc = teal_dense_alloc_pair(fn, 4 * nn + 3 * (size_t)n, (size_t)n, &buf, &sel, err))) {
+    return rc;
   }
   double *S = buf, *T = S + nn, *Qc = T + nn, *Zc = Qc + nn;
   double *ar = Zc + nn, *ai = ar + n, *be = ai + n;

@@ -61,9 +61,16 @@ extern const teal_integrator_type *const teal_integrator_rk4;
 /** Dormand-Prince 5(4) with 4th-order dense output (order 5, error order 4). */
 extern const teal_integrator_type *const teal_integrator_rk45;
 /** Implicit (backward) Euler with Newton iterations, for stiff systems;
- *  the Jacobian is the ODE's or central differences; error estimate
+ *  the Jacobian is the ODE's or forward differences; error estimate
  *  h/2 (f(x1) - f(x0)) (error order 1). */
 extern const teal_integrator_type *const teal_integrator_implicit_euler;
+/** Three-stage Radau IIA (order 5, stiffly accurate, L-stable) for stiff
+ *  systems: simplified Newton on the 3n stage equations with the Jacobian
+ *  (the ODE's or forward differences) formed and the 3n x 3n iteration
+ *  matrix factored once per step; Hairer & Wanner's embedded third-order
+ *  estimate filtered by (I - h gamma0 J)^-1 (error order 3); dense output
+ *  from the collocation polynomial. */
+extern const teal_integrator_type *const teal_integrator_radau3;
 
 /** Work counters of an instance. */
 typedef struct teal_integrator_counts {
