@@ -36,6 +36,7 @@
 #include "systems/primitives/trajectory_source.h"
 #include "systems/primitives/vector_log_sink.h"
 #include "systems/primitives/zero_order_hold.h"
+#include "multibody/spatial.h"
 #include "solvers/dense.h"
 #include "solvers/dense_lu.h"
 #include "solvers/riccati.h"
