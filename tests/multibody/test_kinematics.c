@@ -1,0 +1,107 @@
+/* Forward kinematics: a planar double pendulum against closed form, and
+ * V_WB against finite differences of X_WB along q + h N(q) v on a mixed chain. */
+#include <check.h>
+#include <math.h>
+
+#include "multibody/kinematics.h"
+#include "support/test_support.h"
+
+START_TEST(test_double_pendulum) {
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(1.0, 0.1);
+  teal_vec3 y = teal_vec3_make(0, 1, 0);
+  double l1 = 1.3, l2 = 0.7;
+  /* added out of order: link2 first */
+  int b2 = teal_plant_add_rigid_body(p, "link2", 1, &M);
+  int b1 = teal_plant_add_rigid_body(p, "link1", 1, &M);
+  int tip1 = teal_plant_add_frame(p, "tip1", teal_plant_body_frame(p, b1),
+                                  teal_transform_make(teal_rotation_identity(), teal_vec3_make(0, 0, -l1)));
+  teal_plant_add_joint(p, "shoulder", TEAL_JOINT_REVOLUTE, 0, teal_plant_body_frame(p, b1), &y, 0);
+  teal_plant_add_joint(p, "elbow", TEAL_JOINT_REVOLUTE, tip1, teal_plant_body_frame(p, b2), &y, 0);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  teal_transform X[3];
+  double q[2] = {0.4, -1.1};
+  ck_assert_int_eq(teal_plant_calc_body_poses(p, q, X), TEAL_OK);
+  int j1 = teal_plant_get_joint_by_name(p, "shoulder", -1, NULL);
+  int j2 = teal_plant_get_joint_by_name(p, "elbow", -1, NULL);
+  double t1 = q[teal_plant_joint_q_start(p, j1)], t2 = q[teal_plant_joint_q_start(p, j2)];
+  teal_vec3 end;
+  ck_assert_int_eq(teal_plant_calc_point_in_world(p, X, teal_plant_body_frame(p, b2),
+                                                  teal_vec3_make(0, 0, -l2), &end), TEAL_OK);
+  /* rotation about +y by t maps (0,0,-l) to (-l sin t, 0, -l cos t) */
+  ck_assert_double_eq_tol(end.v[0], -l1 * sin(t1) - l2 * sin(t1 + t2), 1e-14);
+  ck_assert_double_eq_tol(end.v[1], 0.0, 1e-14);
+  ck_assert_double_eq_tol(end.v[2], -l1 * cos(t1) - l2 * cos(t1 + t2), 1e-14);
+  teal_transform X12;
+  ck_assert_int_eq(teal_plant_calc_relative_transform(p, X, teal_plant_body_frame(p, b1),
+                                                      teal_plant_body_frame(p, b2), &X12), TEAL_OK);
+  ck_assert_double_eq_tol(X12.p.v[2], -l1, 1e-14);
+  ck_assert_double_eq_tol(X12.R.m[0], cos(t2), 1e-14);
+  teal_plant_free(p);
+}
+END_TEST
+
+START_TEST(test_velocity_fd) {
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(1.0, 0.1);
+  teal_vec3 ax = teal_vec3_make(0.2, 0.9, -0.4);
+  unsigned s = 3;
+  int prev = 0, kinds[5] = {TEAL_JOINT_UNIVERSAL, TEAL_JOINT_BALL, TEAL_JOINT_SCREW,
+                            TEAL_JOINT_PLANAR, TEAL_JOINT_PRISMATIC};
+  for (int i = 0; i < 5; i++) {
+    char name[16] = {(char)('a' + i), 0}, jn[16] = {'j', (char)('a' + i), 0};
+    int b = teal_plant_add_rigid_body(p, name, 1, &M);
+    teal_transform X_PF = teal_transform_make(
+        teal_rotation_from_rpy(teal_vec3_make(0.1 * i, 0.3, -0.2)), teal_vec3_make(0.5, 0.1, -0.3));
+    int F = teal_plant_add_frame(p, jn, teal_plant_body_frame(p, prev), X_PF);
+    char mn[16] = {'m', (char)('a' + i), 0};
+    int Mf = teal_plant_add_frame(p, mn, teal_plant_body_frame(p, b),
+                                  teal_transform_make(teal_rotation_from_rpy(teal_vec3_make(-0.4, 0.2, 0.5)),
+                                                      teal_vec3_make(0.0, 0.2, 0.3)));
+    ck_assert_int_ge(teal_plant_add_joint(p, jn, kinds[i], F, Mf, &ax, 0.05), 0);
+    prev = b;
+  }
+  teal_plant_add_rigid_body(p, "free", 1, &M);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  const teal_plant_tree *t = teal_plant_get_tree(p);
+  int nq = teal_plant_nq(p), nv = teal_plant_nv(p), nb = teal_plant_num_bodies(p);
+  double q[64], v[64], qp[64], qm[64], h = 1e-6;
+  for (int i = 0; i < nq; i++) q[i] = ts_rand_uniform(&s, -1, 1);
+  for (int i = 0; i < nv; i++) v[i] = ts_rand_uniform(&s, -1, 1);
+  ck_assert_int_eq(teal_plant_normalize_q(p, q), TEAL_OK);
+  for (int k = 1; k < t->num_nodes; k++) {
+    double qd[7];
+    teal_joint_qdot(t->type[k], &t->params[k], q + t->q_start[k], v + t->v_start[k], qd);
+    for (int i = 0; i < t->nq[k]; i++) {
+      qp[t->q_start[k] + i] = q[t->q_start[k] + i] + h * qd[i];
+      qm[t->q_start[k] + i] = q[t->q_start[k] + i] - h * qd[i];
+    }
+  }
+  teal_transform X[8], Xp[8], Xm[8];
+  teal_spatial_vector V[8];
+  ck_assert_int_eq(teal_plant_calc_body_velocities(p, q, v, X, V), TEAL_OK);
+  teal_plant_calc_body_poses(p, qp, Xp);
+  teal_plant_calc_body_poses(p, qm, Xm);
+  for (int b = 1; b < nb; b++) {
+    teal_mat3 W = teal_mat3_mul(teal_mat3_scale(teal_mat3_sub(Xp[b].R, Xm[b].R), 0.5 / h),
+                                teal_mat3_transpose(X[b].R));
+    teal_spatial_vector fd = teal_spatial_vector_make(
+        teal_vec3_make(W.m[7], W.m[2], W.m[3]), teal_vec3_scale(teal_vec3_sub(Xp[b].p, Xm[b].p), 0.5 / h));
+    ck_assert_msg(teal_spatial_vector_max_abs_diff(fd, V[b]) < 1e-7, "body %d", b);
+  }
+  teal_plant_free(p);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("kinematics");
+  TCase *tc = tcase_create("kinematics");
+  tcase_add_test(tc, test_double_pendulum);
+  tcase_add_test(tc, test_velocity_fd);
+  suite_add_tcase(s, tc);
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? 1 : 0;
+}
