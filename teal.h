@@ -36,6 +36,7 @@
 #include "systems/primitives/trajectory_source.h"
 #include "systems/primitives/vector_log_sink.h"
 #include "systems/primitives/zero_order_hold.h"
+#include "multibody/dynamics.h"
 #include "multibody/joints.h"
 #include "multibody/kinematics.h"
 #include "multibody/plant_model.h"
