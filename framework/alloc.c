@@ -67,6 +67,4 @@ char *teal_strdup(const char *s) {
   return d;
 }
 
-unsigned long teal_alloc_count(void) {
-  return g_alloc_count;
-}
+unsigned long teal_alloc_count(void) { return g_alloc_count; }

@@ -1,26 +1,24 @@
 /* Cached evaluation: a slot is up to date when none of the stamps it
  * depends on moved since it was computed. The message formatting lives in
  * cold out-of-line functions so the hot path needs no large stack frame. */
+#include <stdio.h>
+
 #include "framework/system_internal.h"
 
 static int __attribute__((noinline, cold))
 calc_failed(teal_context *ctx, const teal_cache_decl *decl, int rc, unsigned long serial) {
-  if (rc > 0) {
-    rc = TEAL_ECALLBACK;
-  }
-  if (ctx->root->error_serial == serial) {
-    char path[256];
-    teal_context_fail(ctx, rc, "computing '%s' of system '%s' failed: %s", decl->name,
-                      teal_system_path(ctx->system, path, sizeof path), teal_strerror(rc));
-  }
-  return rc;
+  char what[160];
+  snprintf(what, sizeof what, "computing '%s'", decl->name);
+  return teal_callback_failed(ctx, rc, serial, what);
 }
 
-static int __attribute__((noinline, cold)) reentered(teal_context *ctx, const teal_cache_decl *decl) {
+static int __attribute__((noinline, cold))
+reentered(teal_context *ctx, const teal_cache_decl *decl) {
   char path[256];
-  return teal_context_fail(ctx, TEAL_EALGLOOP,
-                           "algebraic loop: '%s' of system '%s' was needed while computing "
-                           "itself", decl->name, teal_system_path(ctx->system, path, sizeof path));
+  return teal_context_report_error(ctx, TEAL_EALGLOOP,
+                                   "algebraic loop: '%s' of system '%s' was needed while computing "
+                                   "itself",
+                                   decl->name, teal_system_path(ctx->system, path, sizeof path));
 }
 
 /* Runs a declaration's calc into out, recording a message if the callback
@@ -32,9 +30,7 @@ static inline int run_calc(teal_context *ctx, const teal_cache_decl *decl, void 
   return rc == TEAL_OK ? TEAL_OK : calc_failed(ctx, decl, rc, serial);
 }
 
-int teal_slot_eval(teal_cache_slot *s, const void **value) {
-  return teal_slot_get(s, value);
-}
+int teal_slot_eval(teal_cache_slot *s, const void **value) { return teal_slot_get(s, value); }
 
 int teal_slot_recompute(teal_cache_slot *s, const void **value) {
   teal_context *ctx = s->owner;
@@ -50,6 +46,4 @@ int teal_slot_recompute(teal_cache_slot *s, const void **value) {
   return rc;
 }
 
-int teal_slot_calc(const teal_cache_slot *s, void *out) {
-  return run_calc(s->owner, s->decl, out);
-}
+int teal_slot_calc(const teal_cache_slot *s, void *out) { return run_calc(s->owner, s->decl, out); }

@@ -15,17 +15,6 @@ static int vfail(const teal_context *ctx, int code, const char *fmt, va_list ap)
   return code;
 }
 
-int teal_context_fail(const teal_context *ctx, int code, const char *fmt, ...) {
-  if (!ctx) {
-    return code;
-  }
-  va_list ap;
-  va_start(ap, fmt);
-  vfail(ctx, code, fmt, ap);
-  va_end(ap);
-  return code;
-}
-
 int teal_context_report_error(const teal_context *ctx, int code, const char *fmt, ...) {
   if (!ctx) {
     return code;
@@ -37,6 +26,21 @@ int teal_context_report_error(const teal_context *ctx, int code, const char *fmt
   return code;
 }
 
+int teal_callback_failed(const teal_context *ctx, int rc, unsigned long serial, const char *what) {
+  if (rc == TEAL_OK) {
+    return TEAL_OK;
+  }
+  if (rc > 0) {
+    rc = TEAL_ECALLBACK;
+  }
+  if (ctx->root->error_serial == serial) {
+    char path[256];
+    teal_context_report_error(ctx, rc, "%s of system '%s' failed: %s", what,
+                              teal_system_path(ctx->system, path, sizeof path), teal_strerror(rc));
+  }
+  return rc;
+}
+
 const teal_error *teal_context_error(const teal_context *ctx) {
   return ctx ? &ctx->root->err : NULL;
 }
@@ -46,16 +50,14 @@ int teal_check_context(const teal_system *sys, const teal_context *ctx) {
     return TEAL_EINVAL;
   }
   if (ctx->system != sys) {
-    return teal_context_fail(ctx, TEAL_EINVAL,
-                             "context of system '%s' passed with system '%s'",
-                             ctx->system->name, sys->name);
+    return teal_context_report_error(ctx, TEAL_EINVAL,
+                                     "context of system '%s' passed with system '%s'",
+                                     ctx->system->name, sys->name);
   }
   return TEAL_OK;
 }
 
-const teal_system *teal_context_system(const teal_context *ctx) {
-  return ctx ? ctx->system : NULL;
-}
+const teal_system *teal_context_system(const teal_context *ctx) { return ctx ? ctx->system : NULL; }
 
 int teal_context_is_root(const teal_context *ctx) { return ctx && !ctx->parent; }
 
@@ -87,8 +89,8 @@ static int copy_leaf_abstract_defaults(teal_context *leaf) {
   for (int i = 0; i < sys->nxa; i++) {
     int rc = teal_value_copy(sys->xa_types[i], leaf->xa[i], sys->xa_models[i]);
     if (rc) {
-      return teal_context_fail(leaf, rc, "copying default abstract state %d of '%s' failed", i,
-                               sys->name);
+      return teal_context_report_error(leaf, rc, "copying default abstract state %d of '%s' failed",
+                                       i, sys->name);
     }
   }
   return TEAL_OK;
@@ -210,8 +212,8 @@ int teal_context_copy_from(teal_context *dst, const teal_context *src) {
     return TEAL_EINVAL;
   }
   if (dst->system != src->system || dst->parent || src->parent) {
-    return teal_context_fail(dst, TEAL_EINVAL,
-                             "copy_from: contexts must be roots of the same system");
+    return teal_context_report_error(dst, TEAL_EINVAL,
+                                     "copy_from: contexts must be roots of the same system");
   }
   const teal_system *sys = src->system;
   teal_context_root *root = dst->root;
@@ -229,7 +231,7 @@ int teal_context_copy_from(teal_context *dst, const teal_context *src) {
   }
   invalidate_all(root);
   if (rc) {
-    return teal_context_fail(dst, rc, "copy_from: copying an abstract value failed");
+    return teal_context_report_error(dst, rc, "copy_from: copying an abstract value failed");
   }
   return TEAL_OK;
 }

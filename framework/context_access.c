@@ -12,11 +12,13 @@ int teal_context_set_time(teal_context *ctx, double t) {
     return TEAL_EINVAL;
   }
   if (ctx->parent) {
-    return teal_context_fail(ctx, TEAL_EINVAL, "set_time: time can only be set on the root "
-                             "context (this is '%s')", ctx->system->name);
+    return teal_context_report_error(ctx, TEAL_EINVAL,
+                                     "set_time: time can only be set on the root "
+                                     "context (this is '%s')",
+                                     ctx->system->name);
   }
   if (!isfinite(t)) {
-    return teal_context_fail(ctx, TEAL_ENONFINITE, "set_time: time %g is not finite", t);
+    return teal_context_report_error(ctx, TEAL_ENONFINITE, "set_time: time %g is not finite", t);
   }
   ctx->root->time = t;
   teal_stamp_bump(ctx->root, TEAL_STAMP_TIME);
@@ -30,11 +32,11 @@ int teal_context_set_accuracy(teal_context *ctx, double accuracy) {
     return TEAL_EINVAL;
   }
   if (ctx->parent) {
-    return teal_context_fail(ctx, TEAL_EINVAL, "set_accuracy: root context only");
+    return teal_context_report_error(ctx, TEAL_EINVAL, "set_accuracy: root context only");
   }
   if (!(isfinite(accuracy) && accuracy > 0)) {
-    return teal_context_fail(ctx, TEAL_EINVAL, "set_accuracy: %g must be positive and finite",
-                             accuracy);
+    return teal_context_report_error(ctx, TEAL_EINVAL,
+                                     "set_accuracy: %g must be positive and finite", accuracy);
   }
   ctx->root->accuracy = accuracy;
   teal_stamp_bump(ctx->root, TEAL_STAMP_ACCURACY);
@@ -54,8 +56,10 @@ const double *teal_context_continuous_state(const teal_context *ctx) {
     return NULL;
   }
   if (ctx->parent) {
-    teal_context_fail(ctx, TEAL_EINVAL, "continuous_state: '%s' is a subcontext; its q, v and z "
-                      "are not adjacent (use the q/v/z accessors)", ctx->system->name);
+    teal_context_report_error(ctx, TEAL_EINVAL,
+                              "continuous_state: '%s' is a subcontext; its q, v and z "
+                              "are not adjacent (use the q/v/z accessors)",
+                              ctx->system->name);
     return NULL;
   }
   return ctx->q;
@@ -75,8 +79,10 @@ int teal_context_set_continuous_state(teal_context *ctx, const double *x, int n)
   }
   const teal_system *s = ctx->system;
   if (n != s->nq + s->nv + s->nz) {
-    return teal_context_fail(ctx, TEAL_ESIZE, "set_continuous_state on '%s': got %d values, "
-                             "state has %d", s->name, n, s->nq + s->nv + s->nz);
+    return teal_context_report_error(ctx, TEAL_ESIZE,
+                                     "set_continuous_state on '%s': got %d values, "
+                                     "state has %d",
+                                     s->name, n, s->nq + s->nv + s->nz);
   }
   teal_copy_doubles(ctx->q, x, s->nq);
   teal_copy_doubles(ctx->v, x + s->nq, s->nv);
@@ -91,8 +97,10 @@ int teal_context_get_continuous_state(const teal_context *ctx, double *x, int n)
   }
   const teal_system *s = ctx->system;
   if (n != s->nq + s->nv + s->nz) {
-    return teal_context_fail(ctx, TEAL_ESIZE, "get_continuous_state on '%s': room for %d values, "
-                             "state has %d", s->name, n, s->nq + s->nv + s->nz);
+    return teal_context_report_error(ctx, TEAL_ESIZE,
+                                     "get_continuous_state on '%s': room for %d values, "
+                                     "state has %d",
+                                     s->name, n, s->nq + s->nv + s->nz);
   }
   teal_copy_doubles(x, ctx->q, s->nq);
   teal_copy_doubles(x + s->nq, ctx->v, s->nv);
@@ -130,9 +138,7 @@ double *teal_context_z_mut(teal_context *ctx) {
 
 /* ---- discrete and abstract state -------------------------------------- */
 
-const double *teal_context_discrete_state(const teal_context *ctx) {
-  return ctx ? ctx->xd : NULL;
-}
+const double *teal_context_discrete_state(const teal_context *ctx) { return ctx ? ctx->xd : NULL; }
 
 double *teal_context_discrete_state_mut(teal_context *ctx) {
   if (!ctx) {
@@ -148,13 +154,13 @@ static int leaf_index_ok(const teal_context *ctx, int i, int n, const char *what
     return 0;
   }
   if (ctx->system->is_diagram) {
-    teal_context_fail(ctx, TEAL_EINVAL, "%s: '%s' is a diagram; use a leaf's subcontext", what,
-                      ctx->system->name);
+    teal_context_report_error(ctx, TEAL_EINVAL, "%s: '%s' is a diagram; use a leaf's subcontext",
+                              what, ctx->system->name);
     return 0;
   }
   if (i < 0 || i >= n) {
-    teal_context_fail(ctx, TEAL_ENOTFOUND, "%s: system '%s' has no index %d (it has %d)", what,
-                      ctx->system->name, i, n);
+    teal_context_report_error(ctx, TEAL_ENOTFOUND, "%s: system '%s' has no index %d (it has %d)",
+                              what, ctx->system->name, i, n);
     return 0;
   }
   return 1;
@@ -181,8 +187,10 @@ int teal_context_set_discrete_group(teal_context *ctx, int i, const double *x, i
     return ctx ? ctx->root->err.code : TEAL_EINVAL;
   }
   if (n != ctx->system->xd_sizes[i] || (!x && n)) {
-    return teal_context_fail(ctx, TEAL_ESIZE, "set_discrete_group %d on '%s': got %d values, "
-                             "group has %d", i, ctx->system->name, n, ctx->system->xd_sizes[i]);
+    return teal_context_report_error(ctx, TEAL_ESIZE,
+                                     "set_discrete_group %d on '%s': got %d values, "
+                                     "group has %d",
+                                     i, ctx->system->name, n, ctx->system->xd_sizes[i]);
   }
   teal_copy_doubles(dst, x, n);
   return TEAL_OK;
@@ -209,12 +217,12 @@ int teal_context_set_abstract_state(teal_context *ctx, int i, const void *value)
     return ctx ? ctx->root->err.code : TEAL_EINVAL;
   }
   if (!value) {
-    return teal_context_fail(ctx, TEAL_EINVAL, "set_abstract_state: NULL value");
+    return teal_context_report_error(ctx, TEAL_EINVAL, "set_abstract_state: NULL value");
   }
   int rc = teal_value_copy(ctx->system->xa_types[i], dst, value);
   if (rc) {
-    return teal_context_fail(ctx, rc, "set_abstract_state %d on '%s': copy failed", i,
-                             ctx->system->name);
+    return teal_context_report_error(ctx, rc, "set_abstract_state %d on '%s': copy failed", i,
+                                     ctx->system->name);
   }
   return TEAL_OK;
 }
@@ -253,9 +261,10 @@ int teal_context_set_numeric_parameter(teal_context *ctx, int i, const double *p
     return ctx ? ctx->root->err.code : TEAL_EINVAL;
   }
   if (n != ctx->system->p_sizes[i] || (!p && n)) {
-    return teal_context_fail(ctx, TEAL_ESIZE, "set_numeric_parameter %d on '%s': got %d values, "
-                             "parameter has %d", i, ctx->system->name, n,
-                             ctx->system->p_sizes[i]);
+    return teal_context_report_error(ctx, TEAL_ESIZE,
+                                     "set_numeric_parameter %d on '%s': got %d values, "
+                                     "parameter has %d",
+                                     i, ctx->system->name, n, ctx->system->p_sizes[i]);
   }
   teal_copy_doubles(dst, p, n);
   return TEAL_OK;

@@ -187,8 +187,8 @@ static int pack_lists(teal_context_root *root, resolver *r, int nslots) {
   return TEAL_OK;
 }
 
-int teal_context_resolve_dependencies(teal_context_root *root, teal_cache_slot *slots,
-                                      int nslots, teal_error *err) {
+int teal_context_resolve_dependencies(teal_context_root *root, teal_cache_slot *slots, int nslots,
+                                      teal_error *err) {
   resolver r;
   memset(&r, 0, sizeof r);
   r.slots = slots;

@@ -303,7 +303,8 @@ teal_context *teal_context_new(const teal_system *sys, teal_error *err) {
   if (sys->parent) {
     teal_error_set(err, TEAL_EINVAL,
                    "context_new: system '%s' belongs to a diagram; create the root's context "
-                   "and use teal_context_subcontext", sys->name);
+                   "and use teal_context_subcontext",
+                   sys->name);
     return NULL;
   }
   if (!sys->finalized) {

@@ -23,8 +23,8 @@ const teal_context *teal_context_subcontext(const teal_context *ctx, const teal_
     s = s->parent;
   }
   if (!s) {
-    teal_context_fail(ctx, TEAL_ENOTFOUND, "subcontext: system '%s' is not inside '%s'",
-                      sub->name, ctx->system->name);
+    teal_context_report_error(ctx, TEAL_ENOTFOUND, "subcontext: system '%s' is not inside '%s'",
+                              sub->name, ctx->system->name);
     return NULL;
   }
   const teal_context *c = ctx;
@@ -60,8 +60,9 @@ const teal_context *teal_context_subcontext_by_name(const teal_context *ctx, con
     size_t len = strcspn(p, "/");
     c = len ? child_named(c, p, len) : c;
     if (!c) {
-      teal_context_fail(ctx, TEAL_ENOTFOUND, "subcontext_by_name: no subsystem '%s' in '%s'",
-                        path, ctx->system->name);
+      teal_context_report_error(ctx, TEAL_ENOTFOUND,
+                                "subcontext_by_name: no subsystem '%s' in '%s'", path,
+                                ctx->system->name);
       return NULL;
     }
     p += len;

@@ -79,9 +79,10 @@ int teal_builder_connect_input(teal_builder *b, const char *diagram_input,
   }
   int i = find_export_input(b, diagram_input);
   if (i < 0) {
-    return teal_error_set_sticky(&b->err, TEAL_ENOTFOUND, "connect input in '%s': no exported "
-                                 "input named '%s'", b->name,
-                                 diagram_input ? diagram_input : "(null)");
+    return teal_error_set_sticky(&b->err, TEAL_ENOTFOUND,
+                                 "connect input in '%s': no exported "
+                                 "input named '%s'",
+                                 b->name, diagram_input ? diagram_input : "(null)");
   }
   int c = teal_builder_free_input(b, dst, "connect input");
   if (c < 0) {
@@ -90,8 +91,8 @@ int teal_builder_connect_input(teal_builder *b, const char *diagram_input,
   const teal_input_port *shape = b->inputs[i].shape;
   char desc[300];
   snprintf(desc, sizeof desc, "diagram input '%s'", b->inputs[i].name);
-  int rc = teal_builder_ports_compatible(b, shape->is_abstract, shape->size, shape->type, desc,
-                                         dst, "connect input");
+  int rc = teal_builder_ports_compatible(b, shape->is_abstract, shape->size, shape->type, desc, dst,
+                                         "connect input");
   if (rc) {
     return rc;
   }
@@ -108,9 +109,11 @@ int teal_builder_export_output(teal_builder *b, const teal_output_port *src, con
     return b->err.code;
   }
   if (!src || src->system->owner != b) {
-    return teal_error_set_sticky(&b->err, TEAL_EINVAL, "export output in '%s': output '%s.%s' "
-                                 "belongs to no subsystem added here", b->name,
-                                 src ? src->system->name : "(null)", src ? src->name : "(null)");
+    return teal_error_set_sticky(&b->err, TEAL_EINVAL,
+                                 "export output in '%s': output '%s.%s' "
+                                 "belongs to no subsystem added here",
+                                 b->name, src ? src->system->name : "(null)",
+                                 src ? src->name : "(null)");
   }
   char buf[256];
   const char *nm = export_name(name, src->system, src->name, buf, sizeof buf);

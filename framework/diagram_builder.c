@@ -18,8 +18,7 @@ teal_builder *teal_builder_new(const char *name) {
   }
   if (strchr(b->name, '/')) {
     /* '/' separates path components in subsystem lookups */
-    teal_error_set_sticky(&b->err, TEAL_EINVAL, "diagram name '%s' must not contain '/'",
-                          b->name);
+    teal_error_set_sticky(&b->err, TEAL_EINVAL, "diagram name '%s' must not contain '/'", b->name);
   }
   return b;
 }
@@ -70,7 +69,8 @@ static int check_addable(teal_builder *b, const teal_system *sys) {
   if (sys->parent || sys->owner) {
     return teal_error_set_sticky(&b->err, TEAL_EINVAL,
                                  "add to '%s': system '%s' already belongs to a diagram or "
-                                 "builder", b->name, sys->name);
+                                 "builder",
+                                 b->name, sys->name);
   }
   if (!sys->finalized) {
     const teal_error *e = &sys->err;
@@ -80,8 +80,8 @@ static int check_addable(teal_builder *b, const teal_system *sys) {
   }
   if (teal_builder_find(b, sys->name)) {
     return teal_error_set_sticky(&b->err, TEAL_EDUPLICATE,
-                                 "add to '%s': a subsystem named '%s' was already added",
-                                 b->name, sys->name);
+                                 "add to '%s': a subsystem named '%s' was already added", b->name,
+                                 sys->name);
   }
   return TEAL_OK;
 }
@@ -126,23 +126,29 @@ static int child_of(const teal_builder *b, const teal_system *sys) {
 /* Size or type agreement between an output (or a diagram input's first
  * target) and an input. */
 int teal_builder_ports_compatible(teal_builder *b, int is_abstract, int size,
-                            const teal_value_type *type, const char *src_desc,
-                            const teal_input_port *dst, const char *what) {
+                                  const teal_value_type *type, const char *src_desc,
+                                  const teal_input_port *dst, const char *what) {
   if (is_abstract != dst->is_abstract) {
-    return teal_error_set_sticky(&b->err, TEAL_ETYPE, "%s in '%s': %s is %s but input '%s.%s' "
-                                 "is %s", what, b->name, src_desc,
-                                 is_abstract ? "abstract" : "a vector", dst->system->name,
-                                 dst->name, dst->is_abstract ? "abstract" : "a vector");
+    return teal_error_set_sticky(&b->err, TEAL_ETYPE,
+                                 "%s in '%s': %s is %s but input '%s.%s' "
+                                 "is %s",
+                                 what, b->name, src_desc, is_abstract ? "abstract" : "a vector",
+                                 dst->system->name, dst->name,
+                                 dst->is_abstract ? "abstract" : "a vector");
   }
   if (!is_abstract && size != dst->size) {
-    return teal_error_set_sticky(&b->err, TEAL_ESIZE, "%s in '%s': %s has size %d but input "
-                                 "'%s.%s' has size %d", what, b->name, src_desc, size,
-                                 dst->system->name, dst->name, dst->size);
+    return teal_error_set_sticky(&b->err, TEAL_ESIZE,
+                                 "%s in '%s': %s has size %d but input "
+                                 "'%s.%s' has size %d",
+                                 what, b->name, src_desc, size, dst->system->name, dst->name,
+                                 dst->size);
   }
   if (is_abstract && !teal_value_type_equal(type, dst->type)) {
-    return teal_error_set_sticky(&b->err, TEAL_ETYPE, "%s in '%s': %s carries '%s' but input "
-                                 "'%s.%s' expects '%s'", what, b->name, src_desc, type->name,
-                                 dst->system->name, dst->name, dst->type->name);
+    return teal_error_set_sticky(&b->err, TEAL_ETYPE,
+                                 "%s in '%s': %s carries '%s' but input "
+                                 "'%s.%s' expects '%s'",
+                                 what, b->name, src_desc, type->name, dst->system->name, dst->name,
+                                 dst->type->name);
   }
   return TEAL_OK;
 }
@@ -151,21 +157,19 @@ int teal_builder_ports_compatible(teal_builder *b, int is_abstract, int size,
 int teal_builder_free_input(teal_builder *b, const teal_input_port *dst, const char *what) {
   int c = dst ? child_of(b, dst->system) : -1;
   if (c < 0) {
-    return teal_error_set_sticky(&b->err, TEAL_EINVAL,
-                                 "%s in '%s': input '%s.%s' belongs to no subsystem added here",
-                                 what, b->name, dst ? dst->system->name : "(null)",
-                                 dst ? dst->name : "(null)");
+    return teal_error_set_sticky(
+        &b->err, TEAL_EINVAL, "%s in '%s': input '%s.%s' belongs to no subsystem added here", what,
+        b->name, dst ? dst->system->name : "(null)", dst ? dst->name : "(null)");
   }
   if (b->conn[c][dst->index].kind != TEAL_SRC_NONE) {
     return teal_error_set_sticky(&b->err, TEAL_EINVAL,
-                                 "%s in '%s': input '%s.%s' is already connected", what,
-                                 b->name, dst->system->name, dst->name);
+                                 "%s in '%s': input '%s.%s' is already connected", what, b->name,
+                                 dst->system->name, dst->name);
   }
   return c;
 }
 
-int teal_builder_connect(teal_builder *b, const teal_output_port *src,
-                         const teal_input_port *dst) {
+int teal_builder_connect(teal_builder *b, const teal_output_port *src, const teal_input_port *dst) {
   if (!b) {
     return TEAL_EINVAL;
   }
@@ -176,7 +180,8 @@ int teal_builder_connect(teal_builder *b, const teal_output_port *src,
   if (sc < 0) {
     return teal_error_set_sticky(&b->err, TEAL_EINVAL,
                                  "connect in '%s': output '%s.%s' belongs to no subsystem added "
-                                 "here", b->name, src ? src->system->name : "(null)",
+                                 "here",
+                                 b->name, src ? src->system->name : "(null)",
                                  src ? src->name : "(null)");
   }
   int dc = teal_builder_free_input(b, dst, "connect");
@@ -185,7 +190,8 @@ int teal_builder_connect(teal_builder *b, const teal_output_port *src,
   }
   char desc[160];
   snprintf(desc, sizeof desc, "output '%s.%s'", src->system->name, src->name);
-  int rc = teal_builder_ports_compatible(b, src->is_abstract, src->size, src->type, desc, dst, "connect");
+  int rc = teal_builder_ports_compatible(b, src->is_abstract, src->size, src->type, desc, dst,
+                                         "connect");
   if (rc) {
     return rc;
   }
@@ -205,18 +211,21 @@ int teal_builder_connect_by_name(teal_builder *b, const char *src_system, const 
   const teal_system *s = teal_builder_find(b, src_system);
   const teal_system *d = teal_builder_find(b, dst_system);
   if (!s || !d) {
-    return teal_error_set_sticky(&b->err, TEAL_ENOTFOUND, "connect in '%s': no subsystem "
-                                 "named '%s'", b->name, !s ? (src_system ? src_system : "(null)")
-                                 : (dst_system ? dst_system : "(null)"));
+    return teal_error_set_sticky(
+        &b->err, TEAL_ENOTFOUND,
+        "connect in '%s': no subsystem "
+        "named '%s'",
+        b->name, !s ? (src_system ? src_system : "(null)") : (dst_system ? dst_system : "(null)"));
   }
   const teal_output_port *op = teal_system_output_port_by_name(s, src_port);
   const teal_input_port *ip = teal_system_input_port_by_name(d, dst_port);
   if (!op || !ip) {
-    return teal_error_set_sticky(&b->err, TEAL_ENOTFOUND, "connect in '%s': system '%s' has no "
-                                 "%s port named '%s'", b->name, !op ? s->name : d->name,
-                                 !op ? "output" : "input",
-                                 !op ? (src_port ? src_port : "(null)")
-                                     : (dst_port ? dst_port : "(null)"));
+    return teal_error_set_sticky(
+        &b->err, TEAL_ENOTFOUND,
+        "connect in '%s': system '%s' has no "
+        "%s port named '%s'",
+        b->name, !op ? s->name : d->name, !op ? "output" : "input",
+        !op ? (src_port ? src_port : "(null)") : (dst_port ? dst_port : "(null)"));
   }
   return teal_builder_connect(b, op, ip);
 }

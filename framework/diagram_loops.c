@@ -119,8 +119,8 @@ static int succ(const port_graph *g, int n, int i) {
 
 static const char *node_name(const port_graph *g, int n, char *buf, size_t len) {
   const teal_system *s = g->d->children[g->node_child[n]];
-  const char *port = g->node_is_out[n] ? s->outputs[g->node_port[n]]->name
-                                       : s->inputs[g->node_port[n]]->name;
+  const char *port =
+      g->node_is_out[n] ? s->outputs[g->node_port[n]]->name : s->inputs[g->node_port[n]]->name;
   snprintf(buf, len, "%s.%s", s->name, port);
   return buf;
 }

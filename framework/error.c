@@ -6,26 +6,46 @@
 
 const char *teal_strerror(int code) {
   switch (code) {
-    case TEAL_OK: return "success";
-    case TEAL_STOP: return "stop requested";
-    case TEAL_EINVAL: return "invalid argument";
-    case TEAL_ENOMEM: return "out of memory";
-    case TEAL_ESIZE: return "size mismatch";
-    case TEAL_ETYPE: return "type mismatch";
-    case TEAL_ENOTFOUND: return "not found";
-    case TEAL_EDUPLICATE: return "duplicate name";
-    case TEAL_ENOTCONNECTED: return "input port not connected";
-    case TEAL_EALGLOOP: return "algebraic loop";
-    case TEAL_ESINGULAR: return "singular matrix";
-    case TEAL_ENONFINITE: return "non-finite value";
-    case TEAL_ESTEPSIZE: return "step size too small";
-    case TEAL_ENOCONV: return "no convergence";
-    case TEAL_EPARSE: return "parse error";
-    case TEAL_EUNSUPPORTED: return "operation not supported";
-    case TEAL_ESTATE: return "object in wrong state";
-    case TEAL_ECALLBACK: return "callback failed";
-    case TEAL_EIO: return "input/output error";
-    default: return "unknown error";
+    case TEAL_OK:
+      return "success";
+    case TEAL_STOP:
+      return "stop requested";
+    case TEAL_EINVAL:
+      return "invalid argument";
+    case TEAL_ENOMEM:
+      return "out of memory";
+    case TEAL_ESIZE:
+      return "size mismatch";
+    case TEAL_ETYPE:
+      return "type mismatch";
+    case TEAL_ENOTFOUND:
+      return "not found";
+    case TEAL_EDUPLICATE:
+      return "duplicate name";
+    case TEAL_ENOTCONNECTED:
+      return "input port not connected";
+    case TEAL_EALGLOOP:
+      return "algebraic loop";
+    case TEAL_ESINGULAR:
+      return "singular matrix";
+    case TEAL_ENONFINITE:
+      return "non-finite value";
+    case TEAL_ESTEPSIZE:
+      return "step size too small";
+    case TEAL_ENOCONV:
+      return "no convergence";
+    case TEAL_EPARSE:
+      return "parse error";
+    case TEAL_EUNSUPPORTED:
+      return "operation not supported";
+    case TEAL_ESTATE:
+      return "object in wrong state";
+    case TEAL_ECALLBACK:
+      return "callback failed";
+    case TEAL_EIO:
+      return "input/output error";
+    default:
+      return "unknown error";
   }
 }
 

@@ -113,12 +113,11 @@ static void add_ref(teal_event_set *set, int leaf, int event, teal_event_kind ki
   set->items[kind][set->n[kind]++] = r;
 }
 
-static int check_set(const teal_system *sys, const teal_context *ctx,
-                     const teal_event_set *set) {
+static int check_set(const teal_system *sys, const teal_context *ctx, const teal_event_set *set) {
   int rc = teal_check_context(sys, ctx);
   if (rc == TEAL_OK && (!set || set->system != sys)) {
-    rc = teal_context_fail(ctx, TEAL_EINVAL, "event set does not belong to system '%s'",
-                           sys->name);
+    rc = teal_context_report_error(ctx, TEAL_EINVAL, "event set does not belong to system '%s'",
+                                   sys->name);
   }
   return rc;
 }
@@ -209,15 +208,7 @@ static int handler_status(const teal_context *leaf, int rc, unsigned long serial
   if (rc == TEAL_STOP) {
     return rc;
   }
-  if (rc > 0) {
-    rc = TEAL_ECALLBACK;
-  }
-  if (rc && leaf->root->error_serial == serial) {
-    char path[256];
-    teal_context_fail(leaf, rc, "%s handler of system '%s' failed: %s", what,
-                      teal_system_path(leaf->system, path, sizeof path), teal_strerror(rc));
-  }
-  return rc;
+  return teal_callback_failed(leaf, rc, serial, what);
 }
 
 int teal_dispatch_publish(const teal_system *sys, const teal_context *ctx,
@@ -228,7 +219,7 @@ int teal_dispatch_publish(const teal_system *sys, const teal_context *ctx,
     const teal_context *leaf = ctx->root->leaves[ctx->leaf_begin + r.leaf];
     const teal_event_decl *ev = &leaf->system->events[r.event];
     unsigned long serial = ctx->root->error_serial;
-    rc = handler_status(leaf, ev->publish(leaf->system, leaf, ev->user), serial, "publish");
+    rc = handler_status(leaf, ev->publish(leaf->system, leaf, ev->user), serial, "publish handler");
     if (rc == TEAL_STOP) {
       stop = 1;
       rc = TEAL_OK;
@@ -246,7 +237,8 @@ int teal_force_publish(const teal_system *sys, const teal_context *ctx) {
       const teal_event_decl *ev = &ls->events[e];
       if (ev->trigger == TEAL_TRIGGER_FORCED) {
         unsigned long serial = ctx->root->error_serial;
-        rc = handler_status(leaf, ev->publish(ls, leaf, ev->user), serial, "forced publish");
+        rc =
+            handler_status(leaf, ev->publish(ls, leaf, ev->user), serial, "forced publish handler");
         stop |= rc == TEAL_STOP;
         rc = rc == TEAL_STOP ? TEAL_OK : rc;
       }
@@ -257,8 +249,8 @@ int teal_force_publish(const teal_system *sys, const teal_context *ctx) {
 
 /* Finds the periodic discrete updates of a subtree; *found counts them and
  * the first one's timing is kept in period/offset. */
-static int scan_discrete_periods(const teal_system *sys, int *found, double *period,
-                                 double *offset, teal_error *err) {
+static int scan_discrete_periods(const teal_system *sys, int *found, double *period, double *offset,
+                                 teal_error *err) {
   if (sys->is_diagram) {
     for (int c = 0; c < sys->nchildren; c++) {
       int rc = scan_discrete_periods(sys->children[c], found, period, offset, err);
@@ -274,7 +266,8 @@ static int scan_discrete_periods(const teal_system *sys, int *found, double *per
       continue;
     }
     if (*found && (ev->period != *period || ev->offset != *offset)) {
-      return teal_error_set(err, TEAL_EINVAL, "system '%s' has periodic discrete updates with "
+      return teal_error_set(err, TEAL_EINVAL,
+                            "system '%s' has periodic discrete updates with "
                             "different timing (period %g offset %g vs period %g offset %g)",
                             sys->name, ev->period, ev->offset, *period, *offset);
     }

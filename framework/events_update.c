@@ -41,13 +41,7 @@ static int run_discrete(teal_context *ctx, const teal_event_set *set, scratch_of
       rc = TEAL_OK;
     }
     if (rc) {
-      rc = rc > 0 ? TEAL_ECALLBACK : rc;
-      if (ctx->root->error_serial == serial) {
-        char path[256];
-        teal_context_fail(leaf, rc, "discrete update of system '%s' failed: %s",
-                          teal_system_path(leaf->system, path, sizeof path), teal_strerror(rc));
-      }
-      return rc;
+      return teal_callback_failed(leaf, rc, serial, "discrete update");
     }
   }
   return stop ? TEAL_STOP : TEAL_OK;
@@ -57,7 +51,7 @@ int teal_dispatch_discrete_updates(const teal_system *sys, teal_context *ctx,
                                    const teal_event_set *set) {
   int rc = teal_check_context(sys, ctx);
   if (rc || !set || set->system != sys) {
-    return rc ? rc : teal_context_fail(ctx, TEAL_EINVAL, "event set of another system");
+    return rc ? rc : teal_context_report_error(ctx, TEAL_EINVAL, "event set of another system");
   }
   scratch_offsets o = offsets_of(ctx->root);
   int ran = run_discrete(ctx, set, o);
@@ -88,10 +82,11 @@ static int copy_leaf_state(teal_context *leaf, scratch_offsets o, int to_scratch
   teal_copy_doubles(to_scratch ? xds : xd, to_scratch ? xd : xds, s->nxd);
   for (int i = 0; i < s->nxa; i++) {
     void *live = leaf->xa[i], *scratch = leaf->xa[i + o.xa];
-    int rc = teal_value_copy(s->xa_types[i], to_scratch ? scratch : live,
-                             to_scratch ? live : scratch);
+    int rc =
+        teal_value_copy(s->xa_types[i], to_scratch ? scratch : live, to_scratch ? live : scratch);
     if (rc) {
-      return teal_context_fail(leaf, rc, "copying abstract state %d of '%s' failed", i, s->name);
+      return teal_context_report_error(leaf, rc, "copying abstract state %d of '%s' failed", i,
+                                       s->name);
     }
   }
   return TEAL_OK;
@@ -108,8 +103,7 @@ static void bump_leaf_state(teal_context *leaf) {
   }
 }
 
-static int run_unrestricted(teal_context *ctx, const teal_event_set *set,
-                            scratch_offsets o) {
+static int run_unrestricted(teal_context *ctx, const teal_event_set *set, scratch_offsets o) {
   const teal_event_ref *items = set->items[TEAL_EVENT_UNRESTRICTED_UPDATE];
   int n = set->n[TEAL_EVENT_UNRESTRICTED_UPDATE], stop = 0;
   for (int i = 0; i < n; i++) {
@@ -127,16 +121,8 @@ static int run_unrestricted(teal_context *ctx, const teal_event_set *set,
       stop |= rc == TEAL_STOP;
       rc = rc == TEAL_STOP ? TEAL_OK : rc;
     }
-    if (rc != TEAL_OK) {
-      rc = rc > 0 ? TEAL_ECALLBACK : rc;
-      if (ctx->root->error_serial == serial) {
-        char path[256];
-        teal_context_fail(leaf, rc, "unrestricted update of system '%s' failed: %s",
-                          teal_system_path(leaf->system, path, sizeof path), teal_strerror(rc));
-      }
-    }
     if (rc) {
-      return rc;
+      return teal_callback_failed(leaf, rc, serial, "unrestricted update");
     }
   }
   return stop ? TEAL_STOP : TEAL_OK;
@@ -146,7 +132,7 @@ int teal_dispatch_unrestricted_updates(const teal_system *sys, teal_context *ctx
                                        const teal_event_set *set) {
   int rc = teal_check_context(sys, ctx);
   if (rc || !set || set->system != sys) {
-    return rc ? rc : teal_context_fail(ctx, TEAL_EINVAL, "event set of another system");
+    return rc ? rc : teal_context_report_error(ctx, TEAL_EINVAL, "event set of another system");
   }
   scratch_offsets o = offsets_of(ctx->root);
   int ran = run_unrestricted(ctx, set, o);

@@ -11,12 +11,12 @@ static int add_event(teal_system *sys, teal_event_decl ev, const void *fn, const
     return sys->err.code;
   }
   if (sys->is_diagram || sys->finalized) {
-    return teal_error_set_sticky(&sys->err, TEAL_ESTATE, "%s: system '%s' is %s", what,
-                                 sys->name, sys->is_diagram ? "a diagram" : "already finalized");
+    return teal_error_set_sticky(&sys->err, TEAL_ESTATE, "%s: system '%s' is %s", what, sys->name,
+                                 sys->is_diagram ? "a diagram" : "already finalized");
   }
   if (!fn) {
-    return teal_error_set_sticky(&sys->err, TEAL_EINVAL, "%s on system '%s': NULL callback",
-                                 what, sys->name);
+    return teal_error_set_sticky(&sys->err, TEAL_EINVAL, "%s on system '%s': NULL callback", what,
+                                 sys->name);
   }
   if (ev.trigger == TEAL_TRIGGER_WITNESS &&
       (!ev.witness || ev.direction < TEAL_WITNESS_POSITIVE_TO_NEGATIVE ||
@@ -93,17 +93,15 @@ int teal_leaf_declare_periodic_publish(teal_system *sys, double period, double o
 
 int teal_leaf_declare_periodic_discrete_update(teal_system *sys, double period, double offset,
                                                teal_discrete_update_fn fn, void *user) {
-  return add_event(sys,
-                   periodic(discrete_event(TEAL_TRIGGER_PERIODIC, fn, user), period, offset),
+  return add_event(sys, periodic(discrete_event(TEAL_TRIGGER_PERIODIC, fn, user), period, offset),
                    PRESENT(fn), "declare periodic discrete update");
 }
 
-int teal_leaf_declare_periodic_unrestricted_update(teal_system *sys, double period,
-                                                   double offset,
+int teal_leaf_declare_periodic_unrestricted_update(teal_system *sys, double period, double offset,
                                                    teal_unrestricted_update_fn fn, void *user) {
-  return add_event(
-      sys, periodic(unrestricted_event(TEAL_TRIGGER_PERIODIC, fn, user), period, offset),
-      PRESENT(fn), "declare periodic unrestricted update");
+  return add_event(sys,
+                   periodic(unrestricted_event(TEAL_TRIGGER_PERIODIC, fn, user), period, offset),
+                   PRESENT(fn), "declare periodic unrestricted update");
 }
 
 int teal_leaf_declare_per_step_publish(teal_system *sys, teal_publish_fn fn, void *user) {
@@ -117,8 +115,8 @@ int teal_leaf_declare_per_step_discrete_update(teal_system *sys, teal_discrete_u
                    "declare per-step discrete update");
 }
 
-int teal_leaf_declare_per_step_unrestricted_update(teal_system *sys,
-                                                   teal_unrestricted_update_fn fn, void *user) {
+int teal_leaf_declare_per_step_unrestricted_update(teal_system *sys, teal_unrestricted_update_fn fn,
+                                                   void *user) {
   return add_event(sys, unrestricted_event(TEAL_TRIGGER_PER_STEP, fn, user), PRESENT(fn),
                    "declare per-step unrestricted update");
 }
@@ -128,8 +126,8 @@ int teal_leaf_declare_initialization_publish(teal_system *sys, teal_publish_fn f
                    "declare initialization publish");
 }
 
-int teal_leaf_declare_initialization_discrete_update(teal_system *sys,
-                                                     teal_discrete_update_fn fn, void *user) {
+int teal_leaf_declare_initialization_discrete_update(teal_system *sys, teal_discrete_update_fn fn,
+                                                     void *user) {
   return add_event(sys, discrete_event(TEAL_TRIGGER_INITIALIZATION, fn, user), PRESENT(fn),
                    "declare initialization discrete update");
 }
@@ -152,12 +150,10 @@ int teal_leaf_declare_witness_publish(teal_system *sys, teal_witness_direction d
                    PRESENT(fn), "declare witness publish");
 }
 
-int teal_leaf_declare_witness_discrete_update(teal_system *sys,
-                                              teal_witness_direction direction,
-                                              teal_witness_fn fn_w,
-                                              teal_discrete_update_fn fn, void *user) {
-  return add_event(sys,
-                   witness(discrete_event(TEAL_TRIGGER_WITNESS, fn, user), direction, fn_w),
+int teal_leaf_declare_witness_discrete_update(teal_system *sys, teal_witness_direction direction,
+                                              teal_witness_fn fn_w, teal_discrete_update_fn fn,
+                                              void *user) {
+  return add_event(sys, witness(discrete_event(TEAL_TRIGGER_WITNESS, fn, user), direction, fn_w),
                    PRESENT(fn), "declare witness discrete update");
 }
 
@@ -165,7 +161,7 @@ int teal_leaf_declare_witness_unrestricted_update(teal_system *sys,
                                                   teal_witness_direction direction,
                                                   teal_witness_fn fn_w,
                                                   teal_unrestricted_update_fn fn, void *user) {
-  return add_event(
-      sys, witness(unrestricted_event(TEAL_TRIGGER_WITNESS, fn, user), direction, fn_w),
-      PRESENT(fn), "declare witness unrestricted update");
+  return add_event(sys,
+                   witness(unrestricted_event(TEAL_TRIGGER_WITNESS, fn, user), direction, fn_w),
+                   PRESENT(fn), "declare witness unrestricted update");
 }

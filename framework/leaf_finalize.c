@@ -9,12 +9,18 @@
 static int ticket_valid(const teal_system *sys, teal_ticket t) {
   int kind = teal_ticket_kind(t), i = teal_ticket_index(t);
   switch (kind) {
-    case TEAL_TICKET_DISCRETE_BASE: return i < sys->nxd_groups;
-    case TEAL_TICKET_ABSTRACT_BASE: return i < sys->nxa;
-    case TEAL_TICKET_PARAMETER_BASE: return i < sys->nparams;
-    case TEAL_TICKET_INPUT_BASE: return i < sys->ninputs;
-    case TEAL_TICKET_CACHE_BASE: return i < sys->nentries;
-    default: return i == 0 && kind >= TEAL_TICKET_NOTHING && kind <= TEAL_TICKET_ALL_SOURCES;
+    case TEAL_TICKET_DISCRETE_BASE:
+      return i < sys->nxd_groups;
+    case TEAL_TICKET_ABSTRACT_BASE:
+      return i < sys->nxa;
+    case TEAL_TICKET_PARAMETER_BASE:
+      return i < sys->nparams;
+    case TEAL_TICKET_INPUT_BASE:
+      return i < sys->ninputs;
+    case TEAL_TICKET_CACHE_BASE:
+      return i < sys->nentries;
+    default:
+      return i == 0 && kind >= TEAL_TICKET_NOTHING && kind <= TEAL_TICKET_ALL_SOURCES;
   }
 }
 
@@ -37,7 +43,8 @@ static int walk_decl(teal_system *sys, int d, unsigned char *state, unsigned cha
       state[d] = 0;
       return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
                                    "finalize system '%s': '%s' names an unknown prerequisite "
-                                   "(ticket 0x%x)", sys->name, decl->name, (unsigned)t);
+                                   "(ticket 0x%x)",
+                                   sys->name, decl->name, (unsigned)t);
     }
     int kind = teal_ticket_kind(t);
     if (inputs_hit && (kind == TEAL_TICKET_ALL_INPUTS || kind == TEAL_TICKET_ALL_SOURCES)) {
@@ -85,13 +92,14 @@ int teal_leaf_finalize(teal_system *sys) {
     return sys->err.code;
   }
   if (sys->is_diagram || sys->finalized) {
-    return teal_error_set_sticky(&sys->err, TEAL_ESTATE, "finalize: system '%s' is %s",
-                                 sys->name, sys->is_diagram ? "a diagram" : "already finalized");
+    return teal_error_set_sticky(&sys->err, TEAL_ESTATE, "finalize: system '%s' is %s", sys->name,
+                                 sys->is_diagram ? "a diagram" : "already finalized");
   }
   if (sys->nq + sys->nv + sys->nz > 0 && !sys->derivatives) {
     return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
                                  "finalize system '%s': continuous state declared without a "
-                                 "time-derivative callback", sys->name);
+                                 "time-derivative callback",
+                                 sys->name);
   }
   if (sys->nq != sys->nv && !sys->v_to_qdot) {
     return teal_error_set_sticky(&sys->err, TEAL_EINVAL,

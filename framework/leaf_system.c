@@ -44,8 +44,7 @@ teal_system *teal_leaf_new(const char *name, void *user, void (*user_free)(void 
   }
   if (strchr(sys->name, '/')) {
     /* '/' separates path components in subsystem lookups */
-    teal_error_set_sticky(&sys->err, TEAL_EINVAL, "leaf name '%s' must not contain '/'",
-                          sys->name);
+    teal_error_set_sticky(&sys->err, TEAL_EINVAL, "leaf name '%s' must not contain '/'", sys->name);
   }
   return sys;
 }
@@ -59,8 +58,8 @@ static int declare_guard(teal_system *sys, const char *what) {
     return sys->err.code;
   }
   if (sys->is_diagram || sys->finalized) {
-    return teal_error_set_sticky(&sys->err, TEAL_ESTATE, "%s: system '%s' is %s", what,
-                                 sys->name, sys->is_diagram ? "a diagram" : "already finalized");
+    return teal_error_set_sticky(&sys->err, TEAL_ESTATE, "%s: system '%s' is %s", what, sys->name,
+                                 sys->is_diagram ? "a diagram" : "already finalized");
   }
   return TEAL_OK;
 }
@@ -86,8 +85,8 @@ static int declare_input(teal_system *sys, const char *name, int size,
                                  sys->name, name);
   }
   if (!type && size < 0) {
-    return teal_error_set_sticky(&sys->err, TEAL_ESIZE, "%s '%s' on system '%s': size %d < 0",
-                                 what, name, sys->name, size);
+    return teal_error_set_sticky(&sys->err, TEAL_ESIZE, "%s '%s' on system '%s': size %d < 0", what,
+                                 name, sys->name, size);
   }
   if (teal_grow((void **)&sys->inputs, &sys->cap_inputs, sys->ninputs + 1, sizeof(void *))) {
     return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
@@ -130,22 +129,21 @@ int teal_leaf_declare_abstract_input(teal_system *sys, const char *name,
 }
 
 /* Appends a cache declaration (used for outputs and declared entries). */
-static int add_cache_decl(teal_system *sys, const char *name, int size,
-                          const teal_value_type *type, teal_vector_calc_fn vcalc,
-                          teal_abstract_calc_fn acalc, void *user, const teal_ticket *prereqs,
-                          int nprereqs, const char *what) {
+static int add_cache_decl(teal_system *sys, const char *name, int size, const teal_value_type *type,
+                          teal_vector_calc_fn vcalc, teal_abstract_calc_fn acalc, void *user,
+                          const teal_ticket *prereqs, int nprereqs, const char *what) {
   if (!vcalc && !acalc) {
-    return teal_error_set_sticky(&sys->err, TEAL_EINVAL, "%s '%s' on system '%s': NULL calc",
-                                 what, name, sys->name);
+    return teal_error_set_sticky(&sys->err, TEAL_EINVAL, "%s '%s' on system '%s': NULL calc", what,
+                                 name, sys->name);
   }
   if (type && (!type->name || type->size == 0)) {
     return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
-                                 "%s '%s' on system '%s': type needs a name and a size", what,
-                                 name, sys->name);
+                                 "%s '%s' on system '%s': type needs a name and a size", what, name,
+                                 sys->name);
   }
   if (!type && size < 0) {
-    return teal_error_set_sticky(&sys->err, TEAL_ESIZE, "%s '%s' on system '%s': size %d < 0",
-                                 what, name, sys->name, size);
+    return teal_error_set_sticky(&sys->err, TEAL_ESIZE, "%s '%s' on system '%s': size %d < 0", what,
+                                 name, sys->name, size);
   }
   if (nprereqs < 0 || (nprereqs > 0 && !prereqs)) {
     return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
@@ -182,10 +180,9 @@ static int add_cache_decl(teal_system *sys, const char *name, int size,
   return sys->ncache++;
 }
 
-static int declare_output(teal_system *sys, const char *name, int size,
-                          const teal_value_type *type, teal_vector_calc_fn vcalc,
-                          teal_abstract_calc_fn acalc, void *user, const teal_ticket *prereqs,
-                          int nprereqs) {
+static int declare_output(teal_system *sys, const char *name, int size, const teal_value_type *type,
+                          teal_vector_calc_fn vcalc, teal_abstract_calc_fn acalc, void *user,
+                          const teal_ticket *prereqs, int nprereqs) {
   const char *what = type ? "declare abstract output" : "declare vector output";
   int rc = declare_guard(sys, what);
   if (rc || (rc = check_name(sys, name, what))) {
@@ -267,8 +264,7 @@ static int check_finite(teal_system *sys, const double *x, int n, const char *wh
   return TEAL_OK;
 }
 
-int teal_leaf_declare_continuous_state(teal_system *sys, int nq, int nv, int nz,
-                                       const double *x0) {
+int teal_leaf_declare_continuous_state(teal_system *sys, int nq, int nv, int nz, const double *x0) {
   const char *what = "declare continuous state";
   int rc = declare_guard(sys, what);
   if (rc) {
@@ -350,8 +346,10 @@ static void *copy_model(teal_system *sys, const teal_value_type *type, const voi
   if (rc != TEAL_OK) {
     teal_value_release(type, copy);
     teal_free(copy);
-    teal_error_set_sticky(&sys->err, rc, "%s on system '%s': copying the model value of type "
-                          "'%s' failed", what, sys->name, type->name);
+    teal_error_set_sticky(&sys->err, rc,
+                          "%s on system '%s': copying the model value of type "
+                          "'%s' failed",
+                          what, sys->name, type->name);
     return NULL;
   }
   return copy;
@@ -365,9 +363,8 @@ int teal_leaf_declare_abstract_state(teal_system *sys, const teal_value_type *ty
     return rc;
   }
   if (!type || !type->name || type->size == 0) {
-    return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
-                                 "%s on system '%s': type needs a name and a size", what,
-                                 sys->name);
+    return teal_error_set_sticky(
+        &sys->err, TEAL_EINVAL, "%s on system '%s': type needs a name and a size", what, sys->name);
   }
   int cap = sys->cap_xa;
   if (teal_grow((void **)&sys->xa_types, &cap, sys->nxa + 1, sizeof(void *)) ||
@@ -419,10 +416,9 @@ int teal_leaf_declare_numeric_parameter(teal_system *sys, int size, const double
   return sys->nparams++;
 }
 
-static int declare_entry(teal_system *sys, const char *name, int size,
-                         const teal_value_type *type, teal_vector_calc_fn vcalc,
-                         teal_abstract_calc_fn acalc, void *user, const teal_ticket *prereqs,
-                         int nprereqs) {
+static int declare_entry(teal_system *sys, const char *name, int size, const teal_value_type *type,
+                         teal_vector_calc_fn vcalc, teal_abstract_calc_fn acalc, void *user,
+                         const teal_ticket *prereqs, int nprereqs) {
   const char *what = "declare cache entry";
   int rc = declare_guard(sys, what);
   if (rc || (rc = check_name(sys, name, what))) {
@@ -441,15 +437,14 @@ static int declare_entry(teal_system *sys, const char *name, int size,
 }
 
 int teal_leaf_declare_cache_entry(teal_system *sys, const char *name, int size,
-                                  teal_vector_calc_fn calc, void *user,
-                                  const teal_ticket *prereqs, int nprereqs) {
+                                  teal_vector_calc_fn calc, void *user, const teal_ticket *prereqs,
+                                  int nprereqs) {
   return declare_entry(sys, name, size, NULL, calc, NULL, user, prereqs, nprereqs);
 }
 
 int teal_leaf_declare_abstract_cache_entry(teal_system *sys, const char *name,
-                                           const teal_value_type *type,
-                                           teal_abstract_calc_fn calc, void *user,
-                                           const teal_ticket *prereqs, int nprereqs) {
+                                           const teal_value_type *type, teal_abstract_calc_fn calc,
+                                           void *user, const teal_ticket *prereqs, int nprereqs) {
   int rc = declare_guard(sys, "declare cache entry");
   if (rc) {
     return rc;
@@ -528,15 +523,15 @@ int teal_leaf_declare_scratch(teal_system *sys, const char *name, const teal_val
   }
   if (!type || !type->name || type->size == 0) {
     return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
-                                 "%s '%s' on system '%s': type needs a name and a size", what,
-                                 name, sys->name);
+                                 "%s '%s' on system '%s': type needs a name and a size", what, name,
+                                 sys->name);
   }
   int cap = sys->cap_scratch;
   if (teal_grow((void **)&sys->scratch_types, &cap, sys->nscratch + 1, sizeof(void *)) ||
       teal_grow((void **)&sys->scratch_models, &sys->cap_scratch, sys->nscratch + 1,
                 sizeof(void *))) {
-    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory",
-                                 what, sys->name);
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
+                                 sys->name);
   }
   void *copy = copy_model(sys, type, model, what);
   if (!copy) {

@@ -13,14 +13,15 @@ static int check_port(const teal_system *sys, const teal_context *ctx, int port,
   }
   int n = is_input ? sys->ninputs : sys->noutputs;
   if (port < 0 || port >= n) {
-    return teal_context_fail(ctx, TEAL_ENOTFOUND, "%s: system '%s' has no %s port %d (it has %d)",
-                             what, sys->name, is_input ? "input" : "output", port, n);
+    return teal_context_report_error(ctx, TEAL_ENOTFOUND,
+                                     "%s: system '%s' has no %s port %d (it has %d)", what,
+                                     sys->name, is_input ? "input" : "output", port, n);
   }
   int is_abstract = is_input ? sys->inputs[port]->is_abstract : sys->outputs[port]->is_abstract;
   if (is_abstract != want_abstract) {
     const char *name = is_input ? sys->inputs[port]->name : sys->outputs[port]->name;
-    return teal_context_fail(ctx, TEAL_ETYPE, "%s: port '%s' of system '%s' is %s", what, name,
-                             sys->name, is_abstract ? "abstract" : "a vector port");
+    return teal_context_report_error(ctx, TEAL_ETYPE, "%s: port '%s' of system '%s' is %s", what,
+                                     name, sys->name, is_abstract ? "abstract" : "a vector port");
   }
   return TEAL_OK;
 }
@@ -35,10 +36,11 @@ static int eval_input(const teal_context *ctx, int port, const void **value) {
     return TEAL_OK;
   }
   char path[256];
-  return teal_context_fail(ctx, TEAL_ENOTCONNECTED,
-                           "input port '%s' of system '%s' is not connected and has no fixed "
-                           "value", ctx->system->inputs[port]->name,
-                           teal_system_path(ctx->system, path, sizeof path));
+  return teal_context_report_error(
+      ctx, TEAL_ENOTCONNECTED,
+      "input port '%s' of system '%s' is not connected and has no fixed "
+      "value",
+      ctx->system->inputs[port]->name, teal_system_path(ctx->system, path, sizeof path));
 }
 
 /* Everything but the hot path of teal_eval_vector_input, kept out of line
@@ -119,8 +121,10 @@ int teal_eval_cache_entry(const teal_system *sys, const teal_context *ctx, int e
     return rc;
   }
   if (sys->is_diagram || entry < 0 || entry >= sys->nentries) {
-    return teal_context_fail(ctx, TEAL_ENOTFOUND, "eval_cache_entry: system '%s' has no cache "
-                             "entry %d", sys->name, entry);
+    return teal_context_report_error(ctx, TEAL_ENOTFOUND,
+                                     "eval_cache_entry: system '%s' has no cache "
+                                     "entry %d",
+                                     sys->name, entry);
   }
   return teal_slot_get(&ctx->slots[sys->entry_cache[entry]], value);
 }
@@ -134,16 +138,17 @@ static int check_fixable(teal_context *ctx, int port, const char *what) {
   }
   const teal_system *sys = ctx->system;
   if (port < 0 || port >= sys->ninputs) {
-    return teal_context_fail(ctx, TEAL_ENOTFOUND, "%s: system '%s' has no input port %d", what,
-                             sys->name, port);
+    return teal_context_report_error(ctx, TEAL_ENOTFOUND, "%s: system '%s' has no input port %d",
+                                     what, sys->name, port);
   }
   teal_input_slot *in = &ctx->in[port];
   if (in->home != in) {
     char path[256];
-    return teal_context_fail(ctx, TEAL_EINVAL,
-                             "%s: input '%s' of system '%s' is connected inside its diagram; "
-                             "fix the diagram's exported input instead", what,
-                             sys->inputs[port]->name, teal_system_path(sys, path, sizeof path));
+    return teal_context_report_error(
+        ctx, TEAL_EINVAL,
+        "%s: input '%s' of system '%s' is connected inside its diagram; "
+        "fix the diagram's exported input instead",
+        what, sys->inputs[port]->name, teal_system_path(sys, path, sizeof path));
   }
   return TEAL_OK;
 }
@@ -155,17 +160,20 @@ int teal_context_fix_input(teal_context *ctx, int port, const double *value, int
   }
   const teal_input_port *p = ctx->system->inputs[port];
   if (p->is_abstract) {
-    return teal_context_fail(ctx, TEAL_ETYPE, "fix_input: port '%s' of '%s' is abstract",
-                             p->name, ctx->system->name);
+    return teal_context_report_error(ctx, TEAL_ETYPE, "fix_input: port '%s' of '%s' is abstract",
+                                     p->name, ctx->system->name);
   }
   if (n != p->size || (!value && n)) {
-    return teal_context_fail(ctx, TEAL_ESIZE, "fix_input: port '%s' of '%s' has size %d, got %d",
-                             p->name, ctx->system->name, p->size, n);
+    return teal_context_report_error(ctx, TEAL_ESIZE,
+                                     "fix_input: port '%s' of '%s' has size %d, got %d", p->name,
+                                     ctx->system->name, p->size, n);
   }
   for (int i = 0; i < n; i++) {
     if (isnan(value[i])) {
-      return teal_context_fail(ctx, TEAL_ENONFINITE, "fix_input: port '%s' of '%s': value %d "
-                               "is NaN", p->name, ctx->system->name, i);
+      return teal_context_report_error(ctx, TEAL_ENONFINITE,
+                                       "fix_input: port '%s' of '%s': value %d "
+                                       "is NaN",
+                                       p->name, ctx->system->name, i);
     }
   }
   teal_input_slot *in = &ctx->in[port];
@@ -184,18 +192,22 @@ int teal_context_fix_abstract_input(teal_context *ctx, int port, const void *val
   }
   const teal_input_port *p = ctx->system->inputs[port];
   if (!p->is_abstract) {
-    return teal_context_fail(ctx, TEAL_ETYPE, "fix_abstract_input: port '%s' of '%s' is a "
-                             "vector port", p->name, ctx->system->name);
+    return teal_context_report_error(ctx, TEAL_ETYPE,
+                                     "fix_abstract_input: port '%s' of '%s' is a "
+                                     "vector port",
+                                     p->name, ctx->system->name);
   }
   if (!value) {
-    return teal_context_fail(ctx, TEAL_EINVAL, "fix_abstract_input: NULL value for port '%s' "
-                             "of '%s'", p->name, ctx->system->name);
+    return teal_context_report_error(ctx, TEAL_EINVAL,
+                                     "fix_abstract_input: NULL value for port '%s' "
+                                     "of '%s'",
+                                     p->name, ctx->system->name);
   }
   teal_input_slot *in = &ctx->in[port];
   rc = teal_value_copy(p->type, in->fixed_value, value);
   if (rc) {
-    return teal_context_fail(ctx, rc, "fix_abstract_input: copying a '%s' failed",
-                             p->type->name);
+    return teal_context_report_error(ctx, rc, "fix_abstract_input: copying a '%s' failed",
+                                     p->type->name);
   }
   in->is_fixed = 1;
   teal_stamp_bump(ctx->root, in->stamp);

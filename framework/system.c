@@ -106,8 +106,7 @@ const teal_input_port *teal_system_input_port_by_name(const teal_system *sys, co
   return NULL;
 }
 
-const teal_output_port *teal_system_output_port_by_name(const teal_system *sys,
-                                                        const char *name) {
+const teal_output_port *teal_system_output_port_by_name(const teal_system *sys, const char *name) {
   for (int i = 0; sys && name && i < sys->noutputs; i++) {
     if (strcmp(sys->outputs[i]->name, name) == 0) {
       return sys->outputs[i];

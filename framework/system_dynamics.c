@@ -4,23 +4,6 @@
 
 #include "framework/system_internal.h"
 
-/* Records a message when a callback failed without one; returns a status. */
-static int __attribute__((noinline, cold)) callback_status(const teal_context *leaf, int rc, unsigned long serial,
-                           const char *what) {
-  if (rc == TEAL_OK) {
-    return TEAL_OK;
-  }
-  if (rc > 0) {
-    rc = TEAL_ECALLBACK;
-  }
-  if (leaf->root->error_serial == serial) {
-    char path[256];
-    teal_context_fail(leaf, rc, "%s of system '%s' failed: %s", what,
-                      teal_system_path(leaf->system, path, sizeof path), teal_strerror(rc));
-  }
-  return rc;
-}
-
 int teal_calc_time_derivatives(const teal_system *sys, const teal_context *ctx, double *xcdot) {
   int rc = teal_check_context(sys, ctx);
   if (rc || (!xcdot && sys->nq + sys->nv + sys->nz)) {
@@ -36,7 +19,7 @@ int teal_calc_time_derivatives(const teal_system *sys, const teal_context *ctx, 
     unsigned long serial = root->error_serial;
     rc = ls->derivatives(ls, leaf, &view, ls->derivatives_user);
     if (rc) {
-      return callback_status(leaf, rc, serial, "time derivatives");
+      return teal_callback_failed(leaf, rc, serial, "time derivatives");
     }
   }
   return TEAL_OK;
@@ -64,7 +47,7 @@ static int map_velocity(const teal_system *sys, const teal_context *ctx, const d
     unsigned long serial = root->error_serial;
     rc = fn(ls, leaf, src, dst, ls->velocity_map_user);
     if (rc) {
-      return callback_status(leaf, rc, serial, "velocity map");
+      return teal_callback_failed(leaf, rc, serial, "velocity map");
     }
   }
   return TEAL_OK;
@@ -75,13 +58,12 @@ int teal_map_velocity_to_qdot(const teal_system *sys, const teal_context *ctx, c
   return map_velocity(sys, ctx, v, qdot, 1);
 }
 
-int teal_map_qdot_to_velocity(const teal_system *sys, const teal_context *ctx,
-                              const double *qdot, double *v) {
+int teal_map_qdot_to_velocity(const teal_system *sys, const teal_context *ctx, const double *qdot,
+                              double *v) {
   return map_velocity(sys, ctx, qdot, v, 0);
 }
 
-static int sum_energy(const teal_system *sys, const teal_context *ctx, double *total,
-                      int kinetic) {
+static int sum_energy(const teal_system *sys, const teal_context *ctx, double *total, int kinetic) {
   int rc = teal_check_context(sys, ctx);
   if (rc || !total) {
     return rc ? rc : TEAL_EINVAL;
@@ -95,7 +77,8 @@ static int sum_energy(const teal_system *sys, const teal_context *ctx, double *t
     double e = 0.0;
     unsigned long serial = root->error_serial;
     if (fn && (rc = fn(ls, leaf, &e, ls->energy_user)) != TEAL_OK) {
-      return callback_status(leaf, rc, serial, kinetic ? "kinetic energy" : "potential energy");
+      return teal_callback_failed(leaf, rc, serial,
+                                  kinetic ? "kinetic energy" : "potential energy");
     }
     *total += e;
   }
@@ -117,26 +100,29 @@ int teal_calc_jacobian(const teal_system *sys, const teal_context *ctx, int inpu
     return rc ? rc : TEAL_EINVAL;
   }
   if (sys->is_diagram || !sys->jacobian) {
-    return teal_context_fail(ctx, TEAL_EUNSUPPORTED, "system '%s' has no analytic Jacobian",
-                             sys->name);
+    return teal_context_report_error(ctx, TEAL_EUNSUPPORTED, "system '%s' has no analytic Jacobian",
+                                     sys->name);
   }
   if (input_port < -1 || input_port >= sys->ninputs || output_port < -1 ||
       output_port >= sys->noutputs) {
-    return teal_context_fail(ctx, TEAL_ENOTFOUND, "calc_jacobian on '%s': port index out of "
-                             "range (input %d, output %d)", sys->name, input_port, output_port);
+    return teal_context_report_error(ctx, TEAL_ENOTFOUND,
+                                     "calc_jacobian on '%s': port index out of "
+                                     "range (input %d, output %d)",
+                                     sys->name, input_port, output_port);
   }
   int nxc = sys->nq + sys->nv + sys->nz;
   int nu = input_port >= 0 ? sys->inputs[input_port]->size : 0;
   int ny = output_port >= 0 ? sys->outputs[output_port]->size : 0;
   int nx = nxc > 0 ? nxc : sys->nxd; /* continuous state when there is any */
   if (jac->nx != nx || jac->nu != nu || jac->ny != ny) {
-    return teal_context_fail(ctx, TEAL_ESIZE, "calc_jacobian on '%s': blocks sized nx %d, nu %d, "
-                             "ny %d; the system has nx %d, nu %d, ny %d", sys->name, jac->nx,
-                             jac->nu, jac->ny, nx, nu, ny);
+    return teal_context_report_error(ctx, TEAL_ESIZE,
+                                     "calc_jacobian on '%s': blocks sized nx %d, nu %d, "
+                                     "ny %d; the system has nx %d, nu %d, ny %d",
+                                     sys->name, jac->nx, jac->nu, jac->ny, nx, nu, ny);
   }
   unsigned long serial = ctx->root->error_serial;
   rc = sys->jacobian(sys, ctx, input_port, output_port, jac, sys->jacobian_user);
-  return callback_status(ctx, rc, serial, "analytic Jacobian");
+  return teal_callback_failed(ctx, rc, serial, "analytic Jacobian");
 }
 
 int teal_calc_witness_values(const teal_system *sys, const teal_context *ctx, double *w) {
@@ -156,7 +142,7 @@ int teal_calc_witness_values(const teal_system *sys, const teal_context *ctx, do
       }
       unsigned long serial = root->error_serial;
       if ((rc = ev->witness(ls, leaf, &w[n++], ev->user)) != TEAL_OK) {
-        return callback_status(leaf, rc, serial, "witness function");
+        return teal_callback_failed(leaf, rc, serial, "witness function");
       }
     }
   }

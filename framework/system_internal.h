@@ -218,10 +218,14 @@ int teal_grow(void **arr, int *cap, int need, size_t elem);
 /* Writes the slash-separated path of sys ("outer/inner/leaf") into buf. */
 const char *teal_system_path(const teal_system *sys, char *buf, size_t n);
 
-/* Records an evaluation error on the context's root; returns code. */
-int teal_context_fail(const teal_context *ctx, int code, const char *fmt, ...)
+/* Turns a failed callback's return into a status (a positive one becomes
+ * TEAL_ECALLBACK) and, unless the callback recorded its own message since
+ * serial was read, writes "<what> of system '<path>' failed: <reason>".
+ * TEAL_OK passes through. */
+int teal_callback_failed(const teal_context *ctx, int rc, unsigned long serial,
+                         const char *what)
 #if defined(__GNUC__)
-    __attribute__((format(printf, 3, 4)))
+    __attribute__((cold))
 #endif
     ;
 
