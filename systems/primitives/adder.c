@@ -27,17 +27,6 @@ static int adder_output(const teal_system *sys, const teal_context *ctx, double 
   return TEAL_OK;
 }
 
-static int adder_jacobian(const teal_system *sys, const teal_context *ctx, int input_port,
-                          int output_port, teal_jacobian *jac, void *user) {
-  (void)sys;
-  (void)ctx;
-  (void)user;
-  if (input_port >= 0 && output_port >= 0) {
-    teal_prim_identity_block(jac->D, jac->ny, jac->nu, 0, 0);
-  }
-  return TEAL_OK;
-}
-
 teal_system *teal_adder_new(const char *name, int num_inputs, int n, teal_error *err) {
   if (teal_prim_check_count(err, k_kind, name, "num_inputs", num_inputs, 1) ||
       teal_prim_check_count(err, k_kind, name, "size n", n, 1)) {
@@ -54,6 +43,6 @@ teal_system *teal_adder_new(const char *name, int num_inputs, int n, teal_error 
   }
   teal_ticket deps[1] = {TEAL_TICKET_ALL_INPUTS};
   teal_leaf_declare_vector_output(sys, "sum", n, adder_output, NULL, deps, 1);
-  teal_leaf_set_jacobian(sys, adder_jacobian, NULL);
+  teal_leaf_set_jacobian(sys, teal_prim_jacobian_identity, NULL);
   return teal_prim_finish(sys, err);
 }

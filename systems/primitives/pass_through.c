@@ -1,24 +1,9 @@
 /* PassThrough: y = u (vector or abstract). */
 #include "systems/primitives/pass_through.h"
 
-#include <string.h>
-
 #include "systems/primitives/primitive_util_internal.h"
 
 static const char k_kind[] = "pass_through";
-
-static int vector_output(const teal_system *sys, const teal_context *ctx, double *y,
-                         void *user) {
-  (void)user;
-  const double *u;
-  int rc = teal_eval_vector_input(sys, ctx, 0, &u);
-  if (rc) {
-    return rc;
-  }
-  int n = teal_input_port_size(teal_system_input_port(sys, 0));
-  memcpy(y, u, (size_t)n * sizeof *u);
-  return TEAL_OK;
-}
 
 static int abstract_output(const teal_system *sys, const teal_context *ctx, void *y,
                            void *user) {
@@ -31,17 +16,6 @@ static int abstract_output(const teal_system *sys, const teal_context *ctx, void
   return teal_value_copy(teal_input_port_type(teal_system_input_port(sys, 0)), y, u);
 }
 
-static int pass_jacobian(const teal_system *sys, const teal_context *ctx, int input_port,
-                         int output_port, teal_jacobian *jac, void *user) {
-  (void)sys;
-  (void)ctx;
-  (void)user;
-  if (input_port >= 0 && output_port >= 0) {
-    teal_prim_identity_block(jac->D, jac->ny, jac->nu, 0, 0);
-  }
-  return TEAL_OK;
-}
-
 teal_system *teal_pass_through_new(const char *name, int n, teal_error *err) {
   if (teal_prim_check_count(err, k_kind, name, "size n", n, 1)) {
     return NULL;
@@ -52,8 +26,8 @@ teal_system *teal_pass_through_new(const char *name, int n, teal_error *err) {
   }
   teal_ticket deps[1] = {teal_ticket_input(0)};
   teal_leaf_declare_vector_input(sys, "u", n);
-  teal_leaf_declare_vector_output(sys, "y", n, vector_output, NULL, deps, 1);
-  teal_leaf_set_jacobian(sys, pass_jacobian, NULL);
+  teal_leaf_declare_vector_output(sys, "y", n, teal_prim_copy_input, NULL, deps, 1);
+  teal_leaf_set_jacobian(sys, teal_prim_jacobian_identity, NULL);
   return teal_prim_finish(sys, err);
 }
 

@@ -141,3 +141,36 @@ int teal_prim_jacobian_empty(const teal_system *sys, const teal_context *ctx, in
   (void)user;
   return TEAL_OK;
 }
+
+int teal_prim_check_period(teal_error *err, const char *kind, const char *name, double period) {
+  int rc = teal_prim_check_scalar(err, kind, name, "period", period);
+  if (rc == TEAL_OK && period <= 0) {
+    rc = teal_error_set(err, TEAL_EINVAL, "%s '%s': period = %g must be > 0", kind,
+                        teal_prim_name(name), period);
+  }
+  return rc;
+}
+
+int teal_prim_copy_input(const teal_system *sys, const teal_context *ctx, double *out,
+                         void *user) {
+  (void)user;
+  const double *u;
+  int rc = teal_eval_vector_input(sys, ctx, 0, &u);
+  if (rc) {
+    return rc;
+  }
+  int n = teal_input_port_size(teal_system_input_port(sys, 0));
+  memcpy(out, u, (size_t)n * sizeof *out);
+  return TEAL_OK;
+}
+
+int teal_prim_jacobian_identity(const teal_system *sys, const teal_context *ctx, int input_port,
+                                int output_port, teal_jacobian *jac, void *user) {
+  (void)sys;
+  (void)ctx;
+  (void)user;
+  if (input_port >= 0 && output_port >= 0) {
+    teal_prim_identity_block(jac->D, jac->ny, jac->nu, 0, 0);
+  }
+  return TEAL_OK;
+}

@@ -55,6 +55,20 @@ teal_system *teal_prim_finish(teal_system *sys, teal_error *err);
  *  diagonal of the block starting at (row0, col0). */
 void teal_prim_identity_block(double *M, int rows, int cols, int row0, int col0);
 
+/** Checks a sampling period: a finite number (teal_prim_check_scalar) that
+ *  is > 0 ("<kind> '<name>': period = <p> must be > 0"). */
+int teal_prim_check_period(teal_error *err, const char *kind, const char *name, double period);
+
+/** Copies vector input 0 into out (its size); the signature serves both as
+ *  an output calc and as a discrete update. */
+int teal_prim_copy_input(const teal_system *sys, const teal_context *ctx, double *out,
+                         void *user);
+
+/** Jacobian hook of a static system whose output equals each input: the
+ *  chosen input-to-output block D is the identity, nothing else. */
+int teal_prim_jacobian_identity(const teal_system *sys, const teal_context *ctx, int input_port,
+                                int output_port, teal_jacobian *jac, void *user);
+
 /** Jacobian hook of systems with no state and no inputs: all blocks are
  *  empty, so there is nothing to write. */
 int teal_prim_jacobian_empty(const teal_system *sys, const teal_context *ctx, int input_port,

@@ -92,11 +92,7 @@ static int check_params(const char *name, teal_noise_kind kind, int n, double pe
   }
   int rc = teal_prim_check_count(err, k_kind, name, "size n", n, 1);
   if (rc == TEAL_OK) {
-    rc = teal_prim_check_scalar(err, k_kind, name, "period", period);
-  }
-  if (rc == TEAL_OK && period <= 0) {
-    rc = teal_error_set(err, TEAL_EINVAL, "%s '%s': period = %g must be > 0", k_kind,
-                        teal_prim_name(name), period);
+    rc = teal_prim_check_period(err, k_kind, name, period);
   }
   return rc;
 }

@@ -17,9 +17,8 @@ static int check_timing(const char *name, double period, double offset, teal_err
   if (rc == TEAL_OK) {
     rc = teal_prim_check_scalar(err, k_kind, name, "offset", offset);
   }
-  if (rc == TEAL_OK && period <= 0) {
-    rc = teal_error_set(err, TEAL_EINVAL, "%s '%s': period = %g must be > 0", k_kind,
-                        teal_prim_name(name), period);
+  if (rc == TEAL_OK) {
+    rc = teal_prim_check_period(err, k_kind, name, period);
   }
   if (rc == TEAL_OK && offset < 0) {
     rc = teal_error_set(err, TEAL_EINVAL, "%s '%s': offset = %g must be >= 0", k_kind,
@@ -42,19 +41,6 @@ static int vector_output(const teal_system *sys, const teal_context *ctx, double
   return TEAL_OK;
 }
 
-static int vector_sample(const teal_system *sys, const teal_context *ctx, double *xd_next,
-                         void *user) {
-  (void)user;
-  const double *u;
-  int rc = teal_eval_vector_input(sys, ctx, 0, &u);
-  if (rc) {
-    return rc;
-  }
-  int n = teal_input_port_size(teal_system_input_port(sys, 0));
-  memcpy(xd_next, u, (size_t)n * sizeof *xd_next);
-  return TEAL_OK;
-}
-
 teal_system *teal_zero_order_hold_new(const char *name, double period, double offset, int n,
                                       teal_error *err) {
   if (teal_prim_check_count(err, k_kind, name, "size n", n, 1) ||
@@ -67,7 +53,7 @@ teal_system *teal_zero_order_hold_new(const char *name, double period, double of
     teal_leaf_declare_vector_input(sys, "u", n);
     teal_leaf_declare_discrete_state(sys, n, NULL);
     teal_leaf_declare_vector_output(sys, "y", n, vector_output, NULL, &held, 1);
-    teal_leaf_declare_periodic_discrete_update(sys, period, offset, vector_sample, NULL);
+    teal_leaf_declare_periodic_discrete_update(sys, period, offset, teal_prim_copy_input, NULL);
   }
   return teal_prim_finish_tagged(sys, k_kind, k_kind, name, err);
 }
