@@ -84,7 +84,7 @@ static int alloc_workspace(teal_simulator *sim, teal_error *err) {
   sim->integ = teal_integrator_new(sim->type, sim->nq, sim->nv, sim->nz, err);
   size_t n = (size_t)sim->n + 1, nw = (size_t)sim->nw + 1;
   sim->x0 = teal_calloc(4 * n + 3 * nw, sizeof(double));
-  sim->triggered = teal_calloc(nw, 1);
+  sim->triggered = teal_calloc(2 * nw, 1);
   if (!sim->integ || !sim->x0 || !sim->triggered) {
     free_workspace(sim);
     return teal_error_set(err, TEAL_ENOMEM, "simulator: out of memory");
@@ -95,6 +95,10 @@ static int alloc_workspace(teal_simulator *sim, teal_error *err) {
   sim->w0 = sim->xm + n;
   sim->w1 = sim->w0 + nw;
   sim->wm = sim->w1 + nw;
+  sim->witness_dir = sim->triggered + nw;
+  for (int i = 0; i < sim->nw; i++) {
+    sim->witness_dir[i] = (unsigned char)teal_system_witness_direction(sim->sys, i);
+  }
   return TEAL_OK;
 }
 

@@ -108,7 +108,7 @@ static int take_step(teal_simulator *sim, double t0, double target, double *h, i
 static int mark_triggered(teal_simulator *sim, const double *a, const double *b) {
   int count = 0;
   for (int i = 0; i < sim->nw; i++) {
-    int dir = teal_system_witness_direction(sim->sys, i);
+    int dir = sim->witness_dir[i];
     int down = a[i] > 0 && b[i] <= 0, up = a[i] < 0 && b[i] >= 0;
     int hit = dir == TEAL_WITNESS_POSITIVE_TO_NEGATIVE ? down
               : dir == TEAL_WITNESS_NEGATIVE_TO_POSITIVE ? up : (down || up);
