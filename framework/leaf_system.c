@@ -500,6 +500,20 @@ int teal_leaf_set_velocity_map(teal_system *sys, teal_velocity_map_fn v_to_qdot,
   return TEAL_OK;
 }
 
+int teal_leaf_set_projection(teal_system *sys, teal_projection_fn fn, void *user) {
+  int rc = declare_guard(sys, "set projection");
+  if (rc) {
+    return rc;
+  }
+  if (!fn) {
+    return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
+                                 "set projection on system '%s': NULL callback", sys->name);
+  }
+  sys->projection = fn;
+  sys->projection_user = user;
+  return TEAL_OK;
+}
+
 int teal_leaf_set_jacobian(teal_system *sys, teal_jacobian_fn fn, void *user) {
   int rc = declare_guard(sys, "set jacobian");
   if (rc) {

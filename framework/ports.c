@@ -64,6 +64,20 @@ int teal_eval_vector_input(const teal_system *sys, const teal_context *ctx, int 
   return eval_vector_input_checked(sys, ctx, port, value);
 }
 
+int teal_input_has_value(const teal_system *sys, const teal_context *ctx, int port) {
+  int rc = teal_check_context(sys, ctx);
+  if (rc) {
+    return rc;
+  }
+  if (port < 0 || port >= sys->ninputs) {
+    return teal_context_report_error(ctx, TEAL_ENOTFOUND,
+                                     "input_has_value: system '%s' has no input port %d",
+                                     sys->name, port);
+  }
+  const teal_input_slot *in = &ctx->in[port];
+  return (in->src || in->home->is_fixed) ? 1 : 0;
+}
+
 int teal_eval_abstract_input(const teal_system *sys, const teal_context *ctx, int port,
                              const void **value) {
   int rc = check_port(sys, ctx, port, 1, 1, "eval_abstract_input");

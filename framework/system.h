@@ -79,6 +79,12 @@ typedef int (*teal_velocity_map_fn)(const teal_system *sys, const teal_context *
 typedef int (*teal_jacobian_fn)(const teal_system *sys, const teal_context *ctx, int input_port,
                                 int output_port, teal_jacobian *jac, void *user);
 
+/** Projects the leaf's continuous state x (writable, in place) back onto
+ *  its constraint manifold, e.g. normalizes quaternions (Simbody's
+ *  project step). Called by the simulator after every accepted step. */
+typedef int (*teal_projection_fn)(const teal_system *sys, const teal_context *ctx,
+                                  teal_continuous_view *x, void *user);
+
 /* ---- leaf declaration ------------------------------------------------- */
 
 /** Creates an empty leaf named name. user is model data handed to nobody
@@ -221,6 +227,9 @@ int teal_leaf_set_energy(teal_system *sys, teal_energy_fn potential, teal_energy
 int teal_leaf_set_velocity_map(teal_system *sys, teal_velocity_map_fn v_to_qdot,
                                teal_velocity_map_fn qdot_to_v, void *user);
 
+/** Optional projection of the continuous state (see teal_projection_fn). */
+int teal_leaf_set_projection(teal_system *sys, teal_projection_fn fn, void *user);
+
 /** Optional analytic linearization hook (used by teal_linearize). */
 int teal_leaf_set_jacobian(teal_system *sys, teal_jacobian_fn fn, void *user);
 
@@ -312,6 +321,10 @@ int teal_system_has_jacobian(const teal_system *sys);
 /** Value of vector input port i (from its connection or fixed value). */
 int teal_eval_vector_input(const teal_system *sys, const teal_context *ctx, int port,
                            const double **value);
+/** 1 when input port i has a value (connected, through any exported
+ *  diagram inputs, to an output, or fixed), 0 when it has none, or a
+ *  negative status for a bad system, context or port (Drake's HasValue). */
+int teal_input_has_value(const teal_system *sys, const teal_context *ctx, int port);
 /** Value of abstract input port i. */
 int teal_eval_abstract_input(const teal_system *sys, const teal_context *ctx, int port,
                              const void **value);
@@ -350,6 +363,14 @@ int teal_calc_witness_values(const teal_system *sys, const teal_context *ctx, do
 int teal_calc_potential_energy(const teal_system *sys, const teal_context *ctx, double *pe);
 /** Sum of the leaves' kinetic energies. */
 int teal_calc_kinetic_energy(const teal_system *sys, const teal_context *ctx, double *ke);
+
+/** Nonzero when some leaf of the subtree has a projection hook. */
+int teal_system_has_projection(const teal_system *sys);
+
+/** Runs every leaf's projection hook on its continuous state in ctx (a
+ *  root or any subcontext); the state's stamps change only for the leaves
+ *  that have a hook. */
+int teal_project_continuous_state(const teal_system *sys, teal_context *ctx);
 
 /** Runs a leaf's analytic Jacobian hook; TEAL_EUNSUPPORTED when absent. */
 int teal_calc_jacobian(const teal_system *sys, const teal_context *ctx, int input_port,

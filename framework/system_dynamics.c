@@ -148,3 +148,41 @@ int teal_calc_witness_values(const teal_system *sys, const teal_context *ctx, do
   }
   return TEAL_OK;
 }
+
+int teal_system_has_projection(const teal_system *sys) {
+  if (!sys) {
+    return 0;
+  }
+  if (!sys->is_diagram) {
+    return sys->projection != NULL;
+  }
+  for (int c = 0; c < sys->nchildren; c++) {
+    if (teal_system_has_projection(sys->children[c])) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+int teal_project_continuous_state(const teal_system *sys, teal_context *ctx) {
+  int rc = teal_check_context(sys, ctx);
+  if (rc) {
+    return rc;
+  }
+  const teal_context_root *root = ctx->root;
+  for (int k = ctx->xc_begin; k < ctx->xc_end; k++) {
+    teal_context *leaf = root->xc_leaves[k];
+    const teal_system *ls = leaf->system;
+    if (!ls->projection) {
+      continue;
+    }
+    teal_continuous_view x = {teal_context_q_mut(leaf), teal_context_v_mut(leaf),
+                              teal_context_z_mut(leaf)};
+    unsigned long serial = root->error_serial;
+    rc = ls->projection(ls, leaf, &x, ls->projection_user);
+    if (rc) {
+      return teal_callback_failed(leaf, rc, serial, "state projection");
+    }
+  }
+  return TEAL_OK;
+}

@@ -118,6 +118,8 @@ struct teal_system {
   void *velocity_map_user;
   teal_jacobian_fn jacobian;
   void *jacobian_user;
+  teal_projection_fn projection;
+  void *projection_user;
   const void *type_tag;
 
   /* diagram */

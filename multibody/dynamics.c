@@ -1,49 +1,86 @@
-/* O(n) dynamics: RNEA, CRBA, ABA and energies (see dynamics.h).
- *
- * All per-node quantities are in W about the body origin Bo. With p_PoBo the
- * offset from the parent origin to Bo (in W), the rigid shifts are
- *   motion  Phi' A_P = [alpha; a_P + alpha x p_PoBo]  (teal_spatial_velocity_shift)
- *   force   Phi F_B  = F_B moved to Po                (teal_spatial_force_shift by -p_PoBo)
- * and Phi = [1 -[p]x; 0 1] with p = p_BoPo as a 6x6 matrix. */
-#include "multibody/dynamics.h"
-
+/* The dynamics workspace, argument checks, the position and velocity stages
+ * shared by every algorithm, and the energies (see dynamics.h and the
+ * formulation in dynamics_internal.h). */
 #include <math.h>
 #include <string.h>
 
 #include "framework/alloc.h"
-#include "multibody/kinematics.h"
-
-#define NV_MAX TEAL_JOINT_MAX_NV
-
-struct teal_mb_workspace {
-  const teal_plant *plant;
-  int nb, nn, nq, nv;
-  teal_error err;
-  teal_transform *X_WB;       /* [nb] by body */
-  teal_spatial_vector *V_WB;  /* [nb] by body */
-  int *body;                  /* [nn] node -> body */
-  double *S;                  /* [nn][6 * NV_MAX] columns of S (6 x nv, row-major) */
-  teal_vec3 *p_PoBo;          /* [nn] */
-  teal_spatial_vector *Ab;    /* [nn] velocity-dependent acceleration terms */
-  teal_spatial_vector *A;     /* [nn] A_WB */
-  teal_spatial_vector *F;     /* [nn] forces / ABA bias forces Z */
-  teal_spatial_inertia *Mw;   /* [nn] M_Bo_W */
-  teal_spatial_inertia *K;    /* [nn] composite inertias */
-  teal_mat6 *P;               /* [nn] articulated inertias */
-  double *U;                  /* [nn][6 * NV_MAX] P S */
-  double *L;                  /* [nn][NV_MAX * NV_MAX] Cholesky of S' P S */
-  double *u;                  /* [nn][NV_MAX] tau - S' Z */
-  double *zero;               /* [nv] zeros */
-};
+#include "multibody/dynamics_internal.h"
 
 /* ---- workspace ------------------------------------------------------------ */
+
+/* A two-pass layout: with base NULL it only sums sizes. */
+typedef struct layout {
+  char *base;
+  size_t off;
+} layout;
+
+static void *take(layout *L, size_t n, size_t size) {
+  size_t start = (L->off + 15) & ~(size_t)15;
+  L->off = start + n * size;
+  return L->base ? L->base + start : NULL;
+}
+
+/* Assigns (or sizes) every array of ws. */
+static void ws_layout(teal_mb_workspace *ws, size_t nd, layout *L) {
+  size_t nn = (size_t)ws->nn, nv = (size_t)ws->nv;
+  ws->body = take(L, nn, sizeof(int));
+  ws->joint = take(L, nn, sizeof(int));
+  ws->d_start = take(L, nn, sizeof(int));
+  ws->flags = take(L, nn, sizeof(int));
+  ws->X_MB = take(L, nn, sizeof(teal_transform));
+  ws->p_BBcm = take(L, nn, sizeof(teal_vec3));
+  ws->I_Bcm = take(L, nn, sizeof(teal_mat3));
+  ws->q_pos = take(L, (size_t)ws->nq + 1, sizeof(double));
+  ws->X = take(L, nn, sizeof(teal_transform));
+  ws->O = take(L, nn, sizeof(teal_vec3));
+  ws->S = take(L, 6 * nv + 1, sizeof(double));
+  ws->I = take(L, nn, sizeof(teal_mb_inertia));
+  ws->V = take(L, nn, sizeof(teal_spatial_vector));
+  ws->c = take(L, nn, sizeof(teal_spatial_vector));
+  ws->pb = take(L, nn, sizeof(teal_spatial_vector));
+  ws->a = take(L, nn, sizeof(teal_spatial_vector));
+  ws->f = take(L, nn, sizeof(teal_spatial_vector));
+  ws->Ic = take(L, nn, sizeof(teal_mb_inertia));
+  ws->P = take(L, nn, sizeof(teal_mat6));
+  ws->Ud = take(L, 6 * nv + 1, sizeof(double));
+  ws->Dinv = take(L, nd + 1, sizeof(double));
+  ws->u = take(L, nv + 1, sizeof(double));
+}
+
+static int is_identity(teal_rotation R) {
+  teal_rotation I = teal_rotation_identity();
+  return memcmp(R.m, I.m, sizeof R.m) == 0;
+}
+
+/* The constant per-node data and the world node's stage values. */
+static void ws_fill_constants(teal_mb_workspace *ws, const teal_plant_tree *t) {
+  int d = 0;
+  for (int k = 0; k < ws->nn; k++) {
+    const teal_spatial_inertia *M = &t->M_BBo_B[k];
+    ws->body[k] = teal_plant_node_body(ws->plant, k);
+    ws->joint[k] = k == 0 ? -1 : teal_plant_body_joint(ws->plant, ws->body[k]);
+    ws->d_start[k] = d;
+    d += t->nv[k] * t->nv[k];
+    ws->X_MB[k] = teal_transform_inverse(t->X_BM[k]);
+    ws->flags[k] = (is_identity(t->X_PF[k].R) ? TEAL_MB_F_UNROTATED : 0) |
+                   (is_identity(ws->X_MB[k].R) ? TEAL_MB_M_UNROTATED : 0) |
+                   (teal_vec3_norm(ws->X_MB[k].p) == 0.0 ? TEAL_MB_M_AT_BO : 0);
+    ws->p_BBcm[k] = M->p_PScm_E;
+    ws->I_Bcm[k] = teal_spatial_inertia_central(M);
+  }
+  ws->X[0] = teal_transform_identity();
+  ws->O[0] = teal_vec3_zero();
+  ws->V[0] = ws->c[0] = ws->pb[0] = teal_spatial_vector_zero();
+}
 
 teal_mb_workspace *teal_mb_workspace_new(const teal_plant *plant, teal_error *err) {
   if (!plant) {
     teal_error_set(err, TEAL_EINVAL, "teal_mb_workspace_new: NULL plant");
     return NULL;
   }
-  if (!teal_plant_is_finalized(plant)) {
+  const teal_plant_tree *t = teal_plant_get_tree(plant);
+  if (!t) {
     teal_error_set(err, TEAL_ESTATE, "teal_mb_workspace_new: plant is not finalized");
     return NULL;
   }
@@ -54,68 +91,56 @@ teal_mb_workspace *teal_mb_workspace_new(const teal_plant *plant, teal_error *er
   }
   ws->plant = plant;
   ws->nb = teal_plant_num_bodies(plant);
-  ws->nn = teal_plant_num_nodes(plant);
+  ws->nn = t->num_nodes;
   ws->nq = teal_plant_nq(plant);
   ws->nv = teal_plant_nv(plant);
-  size_t nn = (size_t)ws->nn, nb = (size_t)ws->nb;
-  ws->X_WB = teal_calloc(nb, sizeof(*ws->X_WB));
-  ws->V_WB = teal_calloc(nb, sizeof(*ws->V_WB));
-  ws->body = teal_calloc(nn, sizeof(*ws->body));
-  ws->S = teal_calloc(nn * 6 * NV_MAX, sizeof(double));
-  ws->p_PoBo = teal_calloc(nn, sizeof(*ws->p_PoBo));
-  ws->Ab = teal_calloc(nn, sizeof(*ws->Ab));
-  ws->A = teal_calloc(nn, sizeof(*ws->A));
-  ws->F = teal_calloc(nn, sizeof(*ws->F));
-  ws->Mw = teal_calloc(nn, sizeof(*ws->Mw));
-  ws->K = teal_calloc(nn, sizeof(*ws->K));
-  ws->P = teal_calloc(nn, sizeof(*ws->P));
-  ws->U = teal_calloc(nn * 6 * NV_MAX, sizeof(double));
-  ws->L = teal_calloc(nn * NV_MAX * NV_MAX, sizeof(double));
-  ws->u = teal_calloc(nn * NV_MAX, sizeof(double));
-  ws->zero = teal_calloc((size_t)ws->nv + 1, sizeof(double));
-  if (!ws->X_WB || !ws->V_WB || !ws->body || !ws->S || !ws->p_PoBo || !ws->Ab || !ws->A ||
-      !ws->F || !ws->Mw || !ws->K || !ws->P || !ws->U || !ws->L || !ws->u || !ws->zero) {
-    teal_mb_workspace_free(ws);
+  size_t nd = 0;
+  for (int k = 0; k < ws->nn; k++) {
+    nd += (size_t)(t->nv[k] * t->nv[k]);
+  }
+  layout L = {NULL, 0};
+  ws_layout(ws, nd, &L);
+  ws->buffer = teal_calloc(1, L.off);
+  if (!ws->buffer) {
+    teal_free(ws);
     teal_error_set(err, TEAL_ENOMEM, "teal_mb_workspace_new: out of memory");
     return NULL;
   }
-  for (int k = 0; k < ws->nn; k++) {
-    ws->body[k] = teal_plant_node_body(plant, k);
-  }
+  L.base = ws->buffer;
+  L.off = 0;
+  ws_layout(ws, nd, &L);
+  ws_fill_constants(ws, t);
   return ws;
 }
 
 void teal_mb_workspace_free(teal_mb_workspace *ws) {
-  if (!ws) {
-    return;
+  if (ws) {
+    teal_free(ws->buffer);
+    teal_free(ws);
   }
-  teal_free(ws->X_WB);
-  teal_free(ws->V_WB);
-  teal_free(ws->body);
-  teal_free(ws->S);
-  teal_free(ws->p_PoBo);
-  teal_free(ws->Ab);
-  teal_free(ws->A);
-  teal_free(ws->F);
-  teal_free(ws->Mw);
-  teal_free(ws->K);
-  teal_free(ws->P);
-  teal_free(ws->U);
-  teal_free(ws->L);
-  teal_free(ws->u);
-  teal_free(ws->zero);
-  teal_free(ws);
 }
 
 const teal_error *teal_mb_workspace_error(const teal_mb_workspace *ws) {
   return ws ? &ws->err : NULL;
 }
 
+int teal_mb_workspace_set_gravity(teal_mb_workspace *ws, teal_vec3 g_W) {
+  if (!ws) {
+    return TEAL_EINVAL;
+  }
+  if (!teal_vec3_is_finite(g_W)) {
+    return teal_error_set(&ws->err, TEAL_ENONFINITE,
+                          "teal_mb_workspace_set_gravity: g_W is not finite");
+  }
+  ws->g = g_W;
+  ws->gravity_set = 1;
+  return TEAL_OK;
+}
+
 /* ---- validation ------------------------------------------------------------ */
 
-/* Checks plant/ws and returns the tree (NULL with *status set on failure). */
-static const teal_plant_tree *check_plant(const teal_plant *plant, teal_mb_workspace *ws,
-                                          const char *fn, int *status) {
+const teal_plant_tree *teal_mb_ws_begin(const teal_plant *plant, teal_mb_workspace *ws,
+                                        const char *fn, int *status) {
   if (!ws) {
     *status = TEAL_EINVAL;
     return NULL;
@@ -130,8 +155,7 @@ static const teal_plant_tree *check_plant(const teal_plant *plant, teal_mb_works
     *status = teal_error_set(&ws->err, TEAL_ESTATE, "%s: plant is not finalized", fn);
     return NULL;
   }
-  if (ws->plant != plant || ws->nn != t->num_nodes || ws->nv != teal_plant_nv(plant) ||
-      ws->nq != teal_plant_nq(plant)) {
+  if (ws->plant != plant || ws->nn != t->num_nodes) {
     *status = teal_error_set(&ws->err, TEAL_EINVAL, "%s: workspace made for another plant", fn);
     return NULL;
   }
@@ -139,12 +163,10 @@ static const teal_plant_tree *check_plant(const teal_plant *plant, teal_mb_works
   return t;
 }
 
-/* x (n values) must be non-NULL (unless optional) and finite. */
-static int check_array(teal_mb_workspace *ws, const char *fn, const char *name, const double *x,
-                       int n, int optional) {
+int teal_mb_ws_check_array(teal_mb_workspace *ws, const char *fn, const char *name,
+                           const double *x, int n, int optional) {
   if (!x) {
-    return optional ? TEAL_OK
-                    : teal_error_set(&ws->err, TEAL_EINVAL, "%s: NULL %s", fn, name);
+    return optional ? TEAL_OK : teal_error_set(&ws->err, TEAL_EINVAL, "%s: NULL %s", fn, name);
   }
   for (int i = 0; i < n; i++) {
     if (!isfinite(x[i])) {
@@ -155,433 +177,198 @@ static int check_array(teal_mb_workspace *ws, const char *fn, const char *name, 
   return TEAL_OK;
 }
 
-static int check_out(teal_mb_workspace *ws, const char *fn, const char *name, const void *x) {
+int teal_mb_ws_check_forces(teal_mb_workspace *ws, const char *fn, const char *name,
+                            const teal_spatial_vector *F) {
+  for (int b = 0; F && b < ws->nb; b++) {
+    for (int i = 0; i < 6; i++) {
+      if (!isfinite(F[b].v[i])) {
+        return teal_error_set(&ws->err, TEAL_ENONFINITE,
+                              "%s: %s[%d] (body \"%s\") component %d is not finite (%g)", fn,
+                              name, b, teal_plant_body_name(ws->plant, b), i, F[b].v[i]);
+      }
+    }
+  }
+  return TEAL_OK;
+}
+
+int teal_mb_ws_check_out(teal_mb_workspace *ws, const char *fn, const char *name,
+                         const void *x) {
   return x ? TEAL_OK : teal_error_set(&ws->err, TEAL_EINVAL, "%s: NULL %s", fn, name);
 }
 
-/* ---- shared kinematics -------------------------------------------------------- */
+/* ---- position stage ------------------------------------------------------------ */
 
-static inline teal_spatial_vector s_col(const double *S, int nv, int j) {
-  teal_spatial_vector s;
-  for (int r = 0; r < 6; r++) {
-    s.v[r] = S[r * nv + j];
-  }
-  return s;
-}
-
-/* S x for a 6 x n row-major S. */
-static inline teal_spatial_vector s_apply(const double *S, int n, const double *x) {
-  teal_spatial_vector r = teal_spatial_vector_zero();
-  for (int i = 0; i < 6; i++) {
-    for (int j = 0; j < n; j++) {
-      r.v[i] += S[i * n + j] * x[j];
+/* R A R' for a symmetric A, exactly symmetric. */
+static teal_mat3 rotate_symmetric(teal_rotation R, teal_mat3 A) {
+  teal_mat3 T = teal_mat3_mul(R, A), r;
+  for (int i = 0; i < 3; i++) {
+    for (int j = i; j < 3; j++) {
+      double s = T.m[3 * i] * R.m[3 * j] + T.m[3 * i + 1] * R.m[3 * j + 1] +
+                 T.m[3 * i + 2] * R.m[3 * j + 2];
+      r.m[3 * i + j] = r.m[3 * j + i] = s;
     }
   }
   return r;
 }
 
-/* y = S' f for a 6 x n row-major S. */
-static inline void s_apply_transpose(const double *S, int n, teal_spatial_vector f, double *y) {
+/* Node k's body inertia at pose X_WB about O in W: the central inertia
+ * rotated, then the parallel axis theorem at O. */
+static teal_mb_inertia inertia_about_O(const teal_mb_workspace *ws, const teal_plant_tree *t,
+                                       int k, teal_transform X_WB, teal_vec3 O) {
+  double m = t->M_BBo_B[k].mass;
+  teal_vec3 c = teal_vec3_add(teal_rotation_apply(X_WB.R, ws->p_BBcm[k]), teal_vec3_sub(X_WB.p, O));
+  teal_mb_inertia r;
+  r.m = m;
+  r.h = teal_vec3_scale(c, m);
+  r.I = rotate_symmetric(X_WB.R, ws->I_Bcm[k]);
+  teal_mat3 pc = teal_mat3_point_inertia(c);
+  for (int i = 0; i < 9; i++) {
+    r.I.m[i] += m * pc.m[i];
+  }
+  return r;
+}
+
+/* Node k's columns of S: H (in F, at Mo) re-expressed in W and taken about
+ * O, with r = p_OMo_W: s = [R_WF h_w; R_WF h_v + r x R_WF h_w]. */
+static void motion_subspace(teal_mb_workspace *ws, const teal_plant_tree *t, int k,
+                            const double *qk, teal_rotation R_WF, teal_vec3 r) {
+  double *S = ws->S + 6 * t->v_start[k];
+  int n = t->nv[k];
+  if (t->joint_kind[k] == TEAL_JOINT_REVOLUTE) {
+    teal_vec3 w = teal_rotation_apply(R_WF, t->params[k].axis), v = teal_vec3_cross(r, w);
+    S[0] = w.v[0], S[1] = w.v[1], S[2] = w.v[2], S[3] = v.v[0], S[4] = v.v[1], S[5] = v.v[2];
+    return;
+  }
+  double H[6 * TEAL_JOINT_MAX_NV];
+  t->type[k]->H_FM(&t->params[k], qk, H);
   for (int j = 0; j < n; j++) {
-    double s = 0.0;
-    for (int i = 0; i < 6; i++) {
-      s += S[i * n + j] * f.v[i];
+    teal_vec3 w = teal_rotation_apply(R_WF, teal_vec3_make(H[j], H[n + j], H[2 * n + j]));
+    teal_vec3 v =
+        teal_rotation_apply(R_WF, teal_vec3_make(H[3 * n + j], H[4 * n + j], H[5 * n + j]));
+    v = teal_vec3_add(v, teal_vec3_cross(r, w));
+    for (int i = 0; i < 3; i++) {
+      S[6 * j + i] = w.v[i];
+      S[6 * j + 3 + i] = v.v[i];
     }
-    y[j] = s;
   }
 }
 
-/* Poses (and velocities if v), then per node: p_PoBo, S, M_Bo_W and, if v,
- * the velocity-dependent acceleration Ab. */
-static int prepare(const teal_plant *plant, const teal_plant_tree *t, teal_mb_workspace *ws,
-                   const double *q, const double *v) {
-  int st = v ? teal_plant_calc_body_velocities(plant, q, v, ws->X_WB, ws->V_WB)
-             : teal_plant_calc_body_poses(plant, q, ws->X_WB);
-  if (st) {
-    return teal_error_set(&ws->err, st, "teal_mb: kinematics failed");
+/* A quaternion in q (ball, floating) must be nonzero. */
+static int quaternion_ok(const teal_plant_tree *t, int k, const double *qk) {
+  if (!t->type[k]->normalize) {
+    return 1;
   }
-  ws->Ab[0] = teal_spatial_vector_zero();
+  return qk[0] * qk[0] + qk[1] * qk[1] + qk[2] * qk[2] + qk[3] * qk[3] > 0.0;
+}
+
+/* R_FM of a revolute joint about the unit axis a (Rodrigues):
+ * cos(q) 1 + sin(q) [a]x + (1 - cos(q)) a a'. */
+static teal_rotation revolute_rotation(teal_vec3 a, double q) {
+  double c = cos(q), s = sin(q), t = 1.0 - c;
+  double x = a.v[0], y = a.v[1], z = a.v[2];
+  teal_rotation R = {{c + t * x * x, t * x * y - s * z, t * x * z + s * y,
+                      t * x * y + s * z, c + t * y * y, t * y * z - s * x,
+                      t * x * z - s * y, t * y * z + s * x, c + t * z * z}};
+  return R;
+}
+
+/* X_WF and X_WM of node k, skipping products with identities. */
+static void node_poses(const teal_mb_workspace *ws, const teal_plant_tree *t, int k,
+                       const double *qk, teal_transform *X_WF, teal_transform *X_WM) {
+  const teal_transform *X_WP = &ws->X[t->parent[k]];
+  int fl = ws->flags[k];
+  X_WF->R = fl & TEAL_MB_F_UNROTATED ? X_WP->R : teal_rotation_mul(X_WP->R, t->X_PF[k].R);
+  X_WF->p = teal_vec3_add(X_WP->p, teal_rotation_apply(X_WP->R, t->X_PF[k].p));
+  if (t->joint_kind[k] == TEAL_JOINT_REVOLUTE) {
+    X_WM->R = teal_rotation_mul(X_WF->R, revolute_rotation(t->params[k].axis, qk[0]));
+    X_WM->p = X_WF->p;
+  } else {
+    teal_transform X_FM = t->type[k]->X_FM(&t->params[k], qk);
+    X_WM->R = teal_rotation_mul(X_WF->R, X_FM.R);
+    X_WM->p = teal_vec3_add(X_WF->p, teal_rotation_apply(X_WF->R, X_FM.p));
+  }
+}
+
+/* Pose, reference point, motion subspace and inertia of node k. */
+static void position_node(teal_mb_workspace *ws, const teal_plant_tree *t, int k,
+                          const double *q) {
+  int pk = t->parent[k], fl = ws->flags[k];
+  const double *qk = q + t->q_start[k];
+  teal_transform X_WF, X_WM, X_WB;
+  node_poses(ws, t, k, qk, &X_WF, &X_WM);
+  X_WB.R = fl & TEAL_MB_M_UNROTATED ? X_WM.R : teal_rotation_mul(X_WM.R, ws->X_MB[k].R);
+  X_WB.p = fl & TEAL_MB_M_AT_BO ? X_WM.p
+                                : teal_vec3_add(X_WM.p, teal_rotation_apply(X_WM.R, ws->X_MB[k].p));
+  ws->X[k] = X_WB;
+  ws->O[k] = pk == 0 ? X_WB.p : ws->O[pk];
+  motion_subspace(ws, t, k, qk, X_WF.R, teal_vec3_sub(X_WM.p, ws->O[k]));
+  ws->I[k] = inertia_about_O(ws, t, k, X_WB, ws->O[k]);
+}
+
+int teal_mb_ws_position(teal_mb_workspace *ws, const teal_plant_tree *t, const double *q) {
+  size_t bytes = sizeof(double) * (size_t)ws->nq;
+  if (ws->pos_valid && memcmp(ws->q_pos, q, bytes) == 0) {
+    return TEAL_OK;
+  }
+  ws->pos_valid = 0;
+  ws->factor_stamp = 0;
   for (int k = 1; k < t->num_nodes; k++) {
-    int b = ws->body[k], pb = ws->body[t->parent[k]], nv = t->nv[k];
-    const teal_transform *X_WB = &ws->X_WB[b], *X_WP = &ws->X_WB[pb];
-    teal_rotation R_WF = teal_rotation_mul(X_WP->R, t->X_PF[k].R);
-    teal_vec3 p_MoBo_W = teal_vec3_neg(teal_rotation_apply(X_WB->R, t->X_BM[k].p));
-    ws->p_PoBo[k] = teal_vec3_sub(X_WB->p, X_WP->p);
-    ws->Mw[k] = teal_spatial_inertia_reexpress(&t->M_BBo_B[k], X_WB->R);
-    double *S = ws->S + (size_t)k * 6 * NV_MAX;
-    if (nv > 0) {
-      double H[6 * NV_MAX];
-      t->type[k]->H_FM(&t->params[k], q + t->q_start[k], H);
-      for (int j = 0; j < nv; j++) {
-        teal_spatial_vector s = teal_spatial_velocity_shift(
-            teal_spatial_vector_reexpress(R_WF, s_col(H, nv, j)), p_MoBo_W);
-        for (int r = 0; r < 6; r++) {
-          S[r * nv + j] = s.v[r];
-        }
-      }
+    if (!quaternion_ok(t, k, q + t->q_start[k])) {
+      return teal_error_set(&ws->err, TEAL_EINVAL,
+                            "teal_mb: zero quaternion in q[%d..%d] (joint \"%s\")",
+                            t->q_start[k], t->q_start[k] + 3,
+                            teal_plant_joint_name(ws->plant, ws->joint[k]));
     }
-    if (!v) {
-      ws->Ab[k] = teal_spatial_vector_zero();
-      continue;
-    }
-    const double *vk = v + t->v_start[k];
-    teal_spatial_vector V_PB = s_apply(S, nv, vk); /* at Bo, in W */
-    teal_vec3 w_PB = teal_spatial_vector_angular(V_PB), v_PB = teal_spatial_vector_linear(V_PB);
-    teal_vec3 w_WP = teal_spatial_vector_angular(ws->V_WB[pb]);
-    /* relative acceleration bias: Hdot v at Mo in F, re-expressed, shifted to Bo */
-    teal_spatial_vector Ab = teal_spatial_vector_zero();
-    if (nv > 0) {
-      teal_spatial_vector hd = t->type[k]->Hdot_v(&t->params[k], q + t->q_start[k], vk);
-      Ab = teal_spatial_acceleration_shift(teal_spatial_vector_reexpress(R_WF, hd), p_MoBo_W,
-                                           w_PB);
-    }
-    /* composition with the moving parent frame */
-    teal_vec3 p = ws->p_PoBo[k];
-    teal_vec3 ang = teal_vec3_cross(w_WP, w_PB);
-    teal_vec3 lin = teal_vec3_add(teal_vec3_cross(w_WP, teal_vec3_cross(w_WP, p)),
-                                  teal_vec3_scale(teal_vec3_cross(w_WP, v_PB), 2.0));
-    ws->Ab[k] = teal_spatial_vector_add(Ab, teal_spatial_vector_make(ang, lin));
+    position_node(ws, t, k, q);
   }
+  memcpy(ws->q_pos, q, bytes);
+  ws->pos_valid = 1;
+  ws->pos_stamp++;
   return TEAL_OK;
 }
 
-/* The gyroscopic force [w x I w; m w x (w x p)] of body node k (if with_v)
- * minus its gravity force [p x m g; m g] (if with_g), at Bo in W. */
-static teal_spatial_vector bias_force(const teal_mb_workspace *ws, int k, int with_v,
-                                      int with_g, teal_vec3 g) {
-  const teal_spatial_inertia *M = &ws->Mw[k];
-  teal_spatial_vector Fb = teal_spatial_vector_zero();
-  if (with_v) {
-    teal_vec3 w = teal_spatial_vector_angular(ws->V_WB[ws->body[k]]);
-    Fb = teal_spatial_vector_make(
-        teal_vec3_cross(w, teal_mat3_apply(M->I_SP_E, w)),
-        teal_vec3_scale(teal_vec3_cross(w, teal_vec3_cross(w, M->p_PScm_E)), M->mass));
-  }
-  if (with_g) {
-    teal_vec3 mg = teal_vec3_scale(g, M->mass);
-    Fb = teal_spatial_vector_sub(Fb,
-                                 teal_spatial_vector_make(teal_vec3_cross(M->p_PScm_E, mg), mg));
-  }
-  return Fb;
+/* ---- velocity stage ------------------------------------------------------------ */
+
+/* The in-F rate of node k's columns of S times v (joints with nv > 1), about
+ * O in W: [hd_w; hd_v + r x hd_w + v_Mo x w] with hd = Hdot v re-expressed,
+ * r = p_OMo, w and v_Mo the joint's angular velocity and the velocity of Mo
+ * in F. Zero for revolute, prismatic and screw joints. */
+static teal_spatial_vector joint_bias(const teal_mb_workspace *ws, const teal_plant_tree *t,
+                                      int k, const double *q, const double *vk,
+                                      teal_spatial_vector VJ) {
+  teal_rotation R_WF = teal_rotation_mul(ws->X[t->parent[k]].R, t->X_PF[k].R);
+  teal_vec3 r = teal_vec3_sub(teal_transform_apply(ws->X[k], t->X_BM[k].p), ws->O[k]);
+  teal_vec3 w = teal_spatial_vector_angular(VJ);
+  teal_vec3 v_Mo = teal_vec3_sub(teal_spatial_vector_linear(VJ), teal_vec3_cross(r, w));
+  teal_spatial_vector hd = teal_spatial_vector_reexpress(
+      R_WF, t->type[k]->Hdot_v(&t->params[k], q + t->q_start[k], vk));
+  teal_vec3 hw = teal_spatial_vector_angular(hd);
+  teal_vec3 lin = teal_vec3_add(teal_spatial_vector_linear(hd), teal_vec3_cross(r, hw));
+  return teal_spatial_vector_make(hw, teal_vec3_add(lin, teal_vec3_cross(v_Mo, w)));
 }
 
-/* RNEA: tau = S' F with F = M A + bias forces, over the subtree. */
-static int rnea(const teal_plant *plant, const teal_plant_tree *t, teal_mb_workspace *ws,
-                const double *q, const double *v, const double *vdot, int with_g,
-                const double *tau_applied, double *tau) {
-  int st = prepare(plant, t, ws, q, v);
-  if (st) {
-    return st;
-  }
-  teal_vec3 g = teal_plant_gravity(plant);
-  ws->A[0] = teal_spatial_vector_zero();
+void teal_mb_ws_velocity(teal_mb_workspace *ws, const teal_plant_tree *t, const double *q,
+                         const double *v) {
   for (int k = 1; k < t->num_nodes; k++) {
-    const double *S = ws->S + (size_t)k * 6 * NV_MAX;
-    teal_spatial_vector A = teal_spatial_velocity_shift(ws->A[t->parent[k]], ws->p_PoBo[k]);
-    A = teal_spatial_vector_add(A, ws->Ab[k]);
-    if (vdot) {
-      A = teal_spatial_vector_add(A, s_apply(S, t->nv[k], vdot + t->v_start[k]));
-    }
-    ws->A[k] = A;
-    ws->F[k] = teal_spatial_vector_add(teal_spatial_inertia_apply(&ws->Mw[k], A),
-                                       bias_force(ws, k, v != NULL, with_g, g));
-  }
-  for (int k = t->num_nodes - 1; k >= 1; k--) {
-    const double *S = ws->S + (size_t)k * 6 * NV_MAX;
-    int n = t->nv[k], v0 = t->v_start[k];
-    s_apply_transpose(S, n, ws->F[k], tau + v0);
-    if (tau_applied) {
-      for (int i = 0; i < n; i++) {
-        tau[v0 + i] -= tau_applied[v0 + i];
+    int n = t->nv[k];
+    const double *S = teal_mb_ws_S(ws, t, k), *vk = v + t->v_start[k];
+    teal_spatial_vector Vp = ws->V[t->parent[k]], VJ;
+    if (n == 1) {
+      for (int i = 0; i < 6; i++) {
+        VJ.v[i] = S[i] * vk[0];
       }
+    } else {
+      VJ = teal_mb_s_apply(S, n, vk);
     }
-    int pk = t->parent[k];
-    if (pk > 0) {
-      ws->F[pk] = teal_spatial_vector_add(
-          ws->F[pk], teal_spatial_force_shift(ws->F[k], teal_vec3_neg(ws->p_PoBo[k])));
+    teal_spatial_vector V = teal_spatial_vector_add(Vp, VJ);
+    teal_spatial_vector c = teal_spatial_cross_motion(Vp, VJ);
+    if (n > 1) {
+      c = teal_spatial_vector_add(c, joint_bias(ws, t, k, q, vk, VJ));
     }
+    ws->V[k] = V;
+    ws->c[k] = c;
+    ws->pb[k] = teal_spatial_cross_force(V, teal_mb_inertia_apply(&ws->I[k], V));
   }
-  return TEAL_OK;
-}
-
-/* ---- public: RNEA family ------------------------------------------------------ */
-
-int teal_mb_inverse_dynamics(const teal_plant *plant, teal_mb_workspace *ws, const double *q,
-                             const double *v, const double *vdot, const double *tau_applied,
-                             double *tau) {
-  static const char fn[] = "teal_mb_inverse_dynamics";
-  int st;
-  const teal_plant_tree *t = check_plant(plant, ws, fn, &st);
-  if (!t) {
-    return st;
-  }
-  if ((st = check_array(ws, fn, "q", q, ws->nq, 0)) || (st = check_array(ws, fn, "v", v, ws->nv, 0)) ||
-      (st = check_array(ws, fn, "vdot", vdot, ws->nv, 0)) ||
-      (st = check_array(ws, fn, "tau_applied", tau_applied, ws->nv, 1)) ||
-      (st = check_out(ws, fn, "tau", tau))) {
-    return st;
-  }
-  return rnea(plant, t, ws, q, v, vdot, 1, tau_applied, tau);
-}
-
-int teal_mb_bias_term(const teal_plant *plant, teal_mb_workspace *ws, const double *q,
-                      const double *v, double *Cv) {
-  static const char fn[] = "teal_mb_bias_term";
-  int st;
-  const teal_plant_tree *t = check_plant(plant, ws, fn, &st);
-  if (!t) {
-    return st;
-  }
-  if ((st = check_array(ws, fn, "q", q, ws->nq, 0)) || (st = check_array(ws, fn, "v", v, ws->nv, 0)) ||
-      (st = check_out(ws, fn, "Cv", Cv))) {
-    return st;
-  }
-  return rnea(plant, t, ws, q, v, NULL, 0, NULL, Cv);
-}
-
-int teal_mb_gravity_forces(const teal_plant *plant, teal_mb_workspace *ws, const double *q,
-                           double *tau_g) {
-  static const char fn[] = "teal_mb_gravity_forces";
-  int st;
-  const teal_plant_tree *t = check_plant(plant, ws, fn, &st);
-  if (!t) {
-    return st;
-  }
-  if ((st = check_array(ws, fn, "q", q, ws->nq, 0)) || (st = check_out(ws, fn, "tau_g", tau_g))) {
-    return st;
-  }
-  if ((st = rnea(plant, t, ws, q, NULL, NULL, 1, NULL, tau_g))) {
-    return st;
-  }
-  for (int i = 0; i < ws->nv; i++) {
-    tau_g[i] = -tau_g[i];
-  }
-  return TEAL_OK;
-}
-
-/* ---- CRBA ---------------------------------------------------------------------- */
-
-int teal_mb_mass_matrix(const teal_plant *plant, teal_mb_workspace *ws, const double *q,
-                        double *M) {
-  static const char fn[] = "teal_mb_mass_matrix";
-  int st;
-  const teal_plant_tree *t = check_plant(plant, ws, fn, &st);
-  if (!t) {
-    return st;
-  }
-  if ((st = check_array(ws, fn, "q", q, ws->nq, 0)) || (st = check_out(ws, fn, "M", M))) {
-    return st;
-  }
-  if ((st = prepare(plant, t, ws, q, NULL))) {
-    return st;
-  }
-  int nv = ws->nv;
-  memset(M, 0, sizeof(double) * (size_t)nv * (size_t)nv);
-  for (int k = 1; k < t->num_nodes; k++) {
-    ws->K[k] = ws->Mw[k];
-  }
-  for (int k = t->num_nodes - 1; k >= 1; k--) {
-    int pk = t->parent[k];
-    if (pk > 0) {
-      teal_spatial_inertia Ks = teal_spatial_inertia_shift(&ws->K[k], teal_vec3_neg(ws->p_PoBo[k]));
-      ws->K[pk] = teal_spatial_inertia_add(&ws->K[pk], &Ks);
-    }
-  }
-  for (int k = 1; k < t->num_nodes; k++) {
-    int n = t->nv[k], v0 = t->v_start[k];
-    const double *S = ws->S + (size_t)k * 6 * NV_MAX;
-    for (int j = 0; j < n; j++) {
-      teal_spatial_vector F = teal_spatial_inertia_apply(&ws->K[k], s_col(S, n, j));
-      double col[NV_MAX];
-      s_apply_transpose(S, n, F, col);
-      for (int i = 0; i < n; i++) {
-        M[(v0 + i) * nv + v0 + j] = col[i];
-      }
-      for (int a = k; t->parent[a] > 0;) {
-        F = teal_spatial_force_shift(F, teal_vec3_neg(ws->p_PoBo[a]));
-        a = t->parent[a];
-        int na = t->nv[a], va = t->v_start[a];
-        s_apply_transpose(ws->S + (size_t)a * 6 * NV_MAX, na, F, col);
-        for (int i = 0; i < na; i++) {
-          M[(va + i) * nv + v0 + j] = col[i];
-          M[(v0 + j) * nv + va + i] = col[i];
-        }
-      }
-    }
-  }
-  return TEAL_OK;
-}
-
-/* ---- ABA ----------------------------------------------------------------------- */
-
-/* Cholesky of the n x n SPD D (row-major, n <= NV_MAX) into lower L; 0 or -1. */
-static int small_cholesky(const double *D, int n, double *L) {
-  double scale = 0.0;
-  for (int i = 0; i < n; i++) {
-    scale = fmax(scale, fabs(D[i * n + i]));
-  }
-  for (int i = 0; i < n; i++) {
-    for (int j = 0; j <= i; j++) {
-      double s = D[i * n + j];
-      for (int m = 0; m < j; m++) {
-        s -= L[i * n + m] * L[j * n + m];
-      }
-      if (i == j) {
-        if (!(s > 1e-13 * scale) || !isfinite(s)) {
-          return -1;
-        }
-        L[i * n + i] = sqrt(s);
-      } else {
-        L[i * n + j] = s / L[j * n + j];
-      }
-    }
-    for (int j = i + 1; j < n; j++) {
-      L[i * n + j] = 0.0;
-    }
-  }
-  return 0;
-}
-
-/* x <- D^-1 x with D = L L'. */
-static void small_solve(const double *L, int n, double *x) {
-  for (int i = 0; i < n; i++) {
-    double s = x[i];
-    for (int m = 0; m < i; m++) {
-      s -= L[i * n + m] * x[m];
-    }
-    x[i] = s / L[i * n + i];
-  }
-  for (int i = n - 1; i >= 0; i--) {
-    double s = x[i];
-    for (int m = i + 1; m < n; m++) {
-      s -= L[m * n + i] * x[m];
-    }
-    x[i] = s / L[i * n + i];
-  }
-}
-
-/* Phi P Phi' with Phi = [1 -[p]x; 0 1], p = p_BoPo. */
-static teal_mat6 shift_articulated(const teal_mat6 *P, teal_vec3 p_BoPo) {
-  teal_mat6 Phi = teal_mat6_from_blocks(teal_mat3_identity(), teal_mat3_scale(teal_mat3_skew(p_BoPo), -1.0),
-                                        teal_mat3_zero(), teal_mat3_identity());
-  teal_mat6 PhiT = teal_mat6_transpose(&Phi);
-  teal_mat6 T = teal_mat6_mul(&Phi, P);
-  return teal_mat6_mul(&T, &PhiT);
-}
-
-int teal_mb_forward_dynamics(const teal_plant *plant, teal_mb_workspace *ws, const double *q,
-                             const double *v, const double *tau, double *vdot) {
-  static const char fn[] = "teal_mb_forward_dynamics";
-  int st;
-  const teal_plant_tree *t = check_plant(plant, ws, fn, &st);
-  if (!t) {
-    return st;
-  }
-  if ((st = check_array(ws, fn, "q", q, ws->nq, 0)) || (st = check_array(ws, fn, "v", v, ws->nv, 0)) ||
-      (st = check_array(ws, fn, "tau", tau, ws->nv, 1)) || (st = check_out(ws, fn, "vdot", vdot))) {
-    return st;
-  }
-  /* pass 1: kinematics and velocity-dependent terms */
-  if ((st = prepare(plant, t, ws, q, v))) {
-    return st;
-  }
-  teal_vec3 g = teal_plant_gravity(plant);
-  for (int k = 1; k < t->num_nodes; k++) {
-    ws->P[k] = teal_spatial_inertia_to_mat6(&ws->Mw[k]);
-    ws->F[k] = bias_force(ws, k, 1, 1, g);
-  }
-  /* pass 2: articulated inertias P and bias forces Z (in F), inward */
-  for (int k = t->num_nodes - 1; k >= 1; k--) {
-    int n = t->nv[k], v0 = t->v_start[k];
-    const double *S = ws->S + (size_t)k * 6 * NV_MAX;
-    double *U = ws->U + (size_t)k * 6 * NV_MAX, *L = ws->L + (size_t)k * NV_MAX * NV_MAX;
-    double *u = ws->u + (size_t)k * NV_MAX;
-    teal_mat6 Pp = ws->P[k];
-    teal_spatial_vector Zp = ws->F[k];
-    if (n > 0) {
-      double D[NV_MAX * NV_MAX], W[NV_MAX * 6];
-      for (int i = 0; i < 6; i++) { /* U = P S */
-        for (int j = 0; j < n; j++) {
-          double s = 0.0;
-          for (int m = 0; m < 6; m++) {
-            s += ws->P[k].m[i * 6 + m] * S[m * n + j];
-          }
-          U[i * n + j] = s;
-        }
-      }
-      for (int i = 0; i < n; i++) { /* D = S' U */
-        for (int j = 0; j < n; j++) {
-          double s = 0.0;
-          for (int m = 0; m < 6; m++) {
-            s += S[m * n + i] * U[m * n + j];
-          }
-          D[i * n + j] = s;
-        }
-      }
-      if (small_cholesky(D, n, L)) {
-        return teal_error_set(&ws->err, TEAL_ESINGULAR,
-                              "%s: articulated inertia of joint \"%s\" is not positive definite",
-                              fn, teal_plant_joint_name(plant, teal_plant_body_joint(plant, ws->body[k])));
-      }
-      s_apply_transpose(S, n, ws->F[k], u); /* u = tau - S' Z */
-      for (int i = 0; i < n; i++) {
-        u[i] = (tau ? tau[v0 + i] : 0.0) - u[i];
-      }
-      for (int c = 0; c < 6; c++) { /* W = D^-1 U' (n x 6, column c) */
-        double x[NV_MAX];
-        for (int i = 0; i < n; i++) {
-          x[i] = U[c * n + i];
-        }
-        small_solve(L, n, x);
-        for (int i = 0; i < n; i++) {
-          W[i * 6 + c] = x[i];
-        }
-      }
-      for (int i = 0; i < 6; i++) { /* P+ = P - U W */
-        for (int j = 0; j < 6; j++) {
-          double s = 0.0;
-          for (int m = 0; m < n; m++) {
-            s += U[i * n + m] * W[m * 6 + j];
-          }
-          Pp.m[i * 6 + j] -= s;
-        }
-      }
-      double x[NV_MAX]; /* Z+ = Z + P+ Ab + U D^-1 u */
-      memcpy(x, u, sizeof(double) * (size_t)n);
-      small_solve(L, n, x);
-      Zp = teal_spatial_vector_add(Zp, s_apply(U, n, x));
-    }
-    Zp = teal_spatial_vector_add(Zp, teal_mat6_apply(&Pp, ws->Ab[k]));
-    int pk = t->parent[k];
-    if (pk > 0) {
-      teal_vec3 p_BoPo = teal_vec3_neg(ws->p_PoBo[k]);
-      teal_mat6 Ps = shift_articulated(&Pp, p_BoPo);
-      ws->P[pk] = teal_mat6_add(&ws->P[pk], &Ps);
-      ws->F[pk] = teal_spatial_vector_add(ws->F[pk], teal_spatial_force_shift(Zp, p_BoPo));
-    }
-  }
-  /* pass 3: accelerations, outward */
-  ws->A[0] = teal_spatial_vector_zero();
-  for (int k = 1; k < t->num_nodes; k++) {
-    int n = t->nv[k], v0 = t->v_start[k];
-    teal_spatial_vector a = teal_spatial_vector_add(
-        teal_spatial_velocity_shift(ws->A[t->parent[k]], ws->p_PoBo[k]), ws->Ab[k]);
-    if (n > 0) {
-      const double *S = ws->S + (size_t)k * 6 * NV_MAX;
-      const double *U = ws->U + (size_t)k * 6 * NV_MAX, *L = ws->L + (size_t)k * NV_MAX * NV_MAX;
-      const double *u = ws->u + (size_t)k * NV_MAX;
-      double x[NV_MAX];
-      s_apply_transpose(U, n, a, x);
-      for (int i = 0; i < n; i++) {
-        x[i] = u[i] - x[i];
-      }
-      small_solve(L, n, x);
-      memcpy(vdot + v0, x, sizeof(double) * (size_t)n);
-      a = teal_spatial_vector_add(a, s_apply(S, n, x));
-    }
-    ws->A[k] = a;
-  }
-  return TEAL_OK;
 }
 
 /* ---- energies ---------------------------------------------------------------------- */
@@ -590,24 +377,21 @@ int teal_mb_kinetic_energy(const teal_plant *plant, teal_mb_workspace *ws, const
                            const double *v, double *ke) {
   static const char fn[] = "teal_mb_kinetic_energy";
   int st;
-  const teal_plant_tree *t = check_plant(plant, ws, fn, &st);
+  const teal_plant_tree *t = teal_mb_ws_begin(plant, ws, fn, &st);
   if (!t) {
     return st;
   }
-  if ((st = check_array(ws, fn, "q", q, ws->nq, 0)) || (st = check_array(ws, fn, "v", v, ws->nv, 0)) ||
-      (st = check_out(ws, fn, "ke", ke))) {
+  if ((st = teal_mb_ws_check_array(ws, fn, "q", q, ws->nq, 0)) ||
+      (st = teal_mb_ws_check_array(ws, fn, "v", v, ws->nv, 0)) ||
+      (st = teal_mb_ws_check_out(ws, fn, "ke", ke)) || (st = teal_mb_ws_position(ws, t, q))) {
     return st;
   }
-  if ((st = teal_plant_calc_body_velocities(plant, q, v, ws->X_WB, ws->V_WB))) {
-    return teal_error_set(&ws->err, st, "%s: kinematics failed", fn);
-  }
+  teal_mb_ws_velocity(ws, t, q, v);
   double e = 0.0;
   for (int k = 1; k < t->num_nodes; k++) {
-    int b = ws->body[k];
-    teal_spatial_inertia Mw = teal_spatial_inertia_reexpress(&t->M_BBo_B[k], ws->X_WB[b].R);
-    e += teal_spatial_inertia_kinetic_energy(&Mw, ws->V_WB[b]);
+    e += teal_spatial_vector_dot(ws->V[k], teal_mb_inertia_apply(&ws->I[k], ws->V[k]));
   }
-  *ke = e;
+  *ke = 0.5 * e;
   return TEAL_OK;
 }
 
@@ -615,24 +399,19 @@ int teal_mb_potential_energy(const teal_plant *plant, teal_mb_workspace *ws, con
                              double *pe) {
   static const char fn[] = "teal_mb_potential_energy";
   int st;
-  const teal_plant_tree *t = check_plant(plant, ws, fn, &st);
+  const teal_plant_tree *t = teal_mb_ws_begin(plant, ws, fn, &st);
   if (!t) {
     return st;
   }
-  if ((st = check_array(ws, fn, "q", q, ws->nq, 0)) || (st = check_out(ws, fn, "pe", pe))) {
+  if ((st = teal_mb_ws_check_array(ws, fn, "q", q, ws->nq, 0)) ||
+      (st = teal_mb_ws_check_out(ws, fn, "pe", pe)) || (st = teal_mb_ws_position(ws, t, q))) {
     return st;
   }
-  if ((st = teal_plant_calc_body_poses(plant, q, ws->X_WB))) {
-    return teal_error_set(&ws->err, st, "%s: kinematics failed", fn);
-  }
-  teal_vec3 g = teal_plant_gravity(plant);
-  double e = 0.0;
+  /* sum m p_WBcm = sum (m O + h) */
+  teal_vec3 mp = teal_vec3_zero();
   for (int k = 1; k < t->num_nodes; k++) {
-    const teal_transform *X = &ws->X_WB[ws->body[k]];
-    const teal_spatial_inertia *M = &t->M_BBo_B[k];
-    teal_vec3 p_WBcm = teal_vec3_add(X->p, teal_rotation_apply(X->R, M->p_PScm_E));
-    e -= M->mass * teal_vec3_dot(g, p_WBcm);
+    mp = teal_vec3_add(mp, teal_vec3_add(teal_vec3_scale(ws->O[k], ws->I[k].m), ws->I[k].h));
   }
-  *pe = e;
+  *pe = -teal_vec3_dot(teal_mb_ws_gravity(ws), mp);
   return TEAL_OK;
 }

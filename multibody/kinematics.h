@@ -22,6 +22,16 @@ int teal_plant_calc_body_poses(const teal_plant *plant, const double *q, teal_tr
 int teal_plant_calc_body_velocities(const teal_plant *plant, const double *q, const double *v,
                                     teal_transform *X_WB, teal_spatial_vector *V_WB);
 
+/** X_WB, V_WB and A_WB for every body from q, v and vdot in one outward pass
+ *  (num_bodies entries each; X_WB and V_WB serve as scratch for the poses
+ *  and velocities). A_WB[b] = [alpha_WB; a_WBo] is Drake's (classical)
+ *  spatial acceleration of body b's origin Bo measured in W, expressed in W:
+ *  the time derivative in W of V_WB[b] along the motion. TEAL_EINVAL for a
+ *  NULL argument, TEAL_ESTATE for a plant that is not finalized. */
+int teal_plant_calc_body_accelerations(const teal_plant *plant, const double *q, const double *v,
+                                       const double *vdot, teal_transform *X_WB,
+                                       teal_spatial_vector *V_WB, teal_spatial_vector *A_WB);
+
 /** X_AB between two frames, given the body poses X_WB from
  *  teal_plant_calc_body_poses. */
 int teal_plant_calc_relative_transform(const teal_plant *plant, const teal_transform *X_WB,

@@ -6,77 +6,13 @@
 #include <string.h>
 
 #include "framework/alloc.h"
-
-/* every record starts with (name, instance), which find_name relies on */
-typedef struct instance_rec {
-  char *name;
-  int instance; /* its own index */
-} instance_rec;
-
-typedef struct body_rec {
-  char *name;
-  int instance;
-  int frame;   /* body frame */
-  int inboard; /* inboard joint, -1 if none */
-  teal_spatial_inertia M_BBo_B;
-} body_rec;
-
-typedef struct frame_rec {
-  char *name;
-  int instance;
-  int body;
-  teal_transform X_BF;
-} frame_rec;
-
-typedef struct joint_rec {
-  char *name;
-  int instance;
-  int kind;
-  int parent_frame, child_frame;
-  teal_joint_params params;
-  double damping[TEAL_JOINT_MAX_NV], effort[TEAL_JOINT_MAX_NV];
-  double v_lo[TEAL_JOINT_MAX_NV], v_hi[TEAL_JOINT_MAX_NV];
-  double q_lo[TEAL_JOINT_MAX_NQ], q_hi[TEAL_JOINT_MAX_NQ];
-  int q_start, v_start;
-} joint_rec;
-
-typedef struct actuator_rec {
-  char *name;
-  int instance;
-  int joint;
-  double effort_limit;
-} actuator_rec;
-
-/* a growable array */
-typedef struct list {
-  void *data;
-  int n, cap;
-} list;
-
-struct teal_plant {
-  double time_step;
-  teal_vec3 gravity;
-  teal_error err;
-  int finalized;
-  list instances, bodies, frames, joints, actuators;
-  /* finalized model */
-  int nq, nv, nu;
-  int *body_node, *node_body;
-  teal_plant_tree tree;
-  void *blocks[20];
-  int nblocks;
-};
-
-#define INST(p) ((instance_rec *)(p)->instances.data)
-#define BODY(p) ((body_rec *)(p)->bodies.data)
-#define FRAME(p) ((frame_rec *)(p)->frames.data)
-#define JOINT(p) ((joint_rec *)(p)->joints.data)
-#define ACT(p) ((actuator_rec *)(p)->actuators.data)
+#include "framework/system.h"
+#include "multibody/plant_internal.h"
 
 /* ---- small helpers ------------------------------------------------------ */
 
 /* Appends one zeroed element of size elem; returns its pointer or NULL. */
-static void *list_push(list *l, size_t elem) {
+void *teal_plant_list_push(teal_plant_list *l, size_t elem) {
   if (l->n == l->cap) {
     int cap = l->cap ? 2 * l->cap : 8;
     void *data = teal_calloc((size_t)cap, elem);
@@ -96,12 +32,12 @@ static void *list_push(list *l, size_t elem) {
   return e;
 }
 
-static int fail(teal_plant *p, int code, const char *fmt, const char *a, const char *b) {
+int teal_plant_fail(teal_plant *p, int code, const char *fmt, const char *a, const char *b) {
   return teal_error_set_sticky(&p->err, code, fmt, a ? a : "(null)", b ? b : "");
 }
 
 /* Common entry checks of every add/set call. */
-static int check_open(teal_plant *p, const char *what, const char *name) {
+int teal_plant_check_open(teal_plant *p, const char *what, const char *name) {
   if (!p) {
     return TEAL_EINVAL;
   }
@@ -109,18 +45,18 @@ static int check_open(teal_plant *p, const char *what, const char *name) {
     return p->err.code;
   }
   if (p->finalized) {
-    return fail(p, TEAL_ESTATE, "plant: cannot add or change %s '%s' after finalize", what,
+    return teal_plant_fail(p, TEAL_ESTATE, "plant: cannot add or change %s '%s' after finalize", what,
                 name);
   }
   if (!name) {
-    return fail(p, TEAL_EINVAL, "plant: %s%s has a NULL name", what, NULL);
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: %s%s has a NULL name", what, NULL);
   }
   return TEAL_OK;
 }
 
 /* Name lookup in a record array whose records start with (char *name, int
  * instance); instance < 0 matches any. */
-static int find_name(const list *l, size_t elem, const char *name, int instance) {
+int teal_plant_find_name(const teal_plant_list *l, size_t elem, const char *name, int instance) {
   for (int i = 0; i < l->n; i++) {
     const char *rec = (const char *)l->data + (size_t)i * elem;
     const char *nm = *(char *const *)rec;
@@ -149,8 +85,8 @@ teal_plant *teal_plant_new(double time_step, teal_error *err) {
   int w = teal_plant_add_model_instance(p, "WorldModelInstance");
   int d = teal_plant_add_model_instance(p, "DefaultModelInstance");
   /* the world body: a placeholder inertia never used by dynamics */
-  body_rec *b = w == 0 && d == 1 ? list_push(&p->bodies, sizeof(body_rec)) : NULL;
-  frame_rec *f = b ? list_push(&p->frames, sizeof(frame_rec)) : NULL;
+  body_rec *b = w == 0 && d == 1 ? teal_plant_list_push(&p->bodies, sizeof(body_rec)) : NULL;
+  frame_rec *f = b ? teal_plant_list_push(&p->frames, sizeof(frame_rec)) : NULL;
   if (f) {
     b->name = teal_strdup("world");
     f->name = teal_strdup("world");
@@ -166,14 +102,14 @@ teal_plant *teal_plant_new(double time_step, teal_error *err) {
   return p;
 }
 
-static void free_names(list *l, size_t elem) {
+static void free_names(teal_plant_list *l, size_t elem) {
   for (int i = 0; i < l->n; i++) {
     teal_free(*(char **)((char *)l->data + (size_t)i * elem));
   }
   teal_free(l->data);
 }
 
-void teal_plant_free(teal_plant *p) {
+void teal_plant_destroy(teal_plant *p) {
   if (!p) {
     return;
   }
@@ -182,10 +118,24 @@ void teal_plant_free(teal_plant *p) {
   free_names(&p->frames, sizeof(frame_rec));
   free_names(&p->joints, sizeof(joint_rec));
   free_names(&p->actuators, sizeof(actuator_rec));
+  free_names(&p->forces, sizeof(force_rec));
   for (int i = 0; i < p->nblocks; i++) {
     teal_free(p->blocks[i]);
   }
   teal_free(p);
+}
+
+/* After finalize the plant belongs to its system: freeing the plant frees
+ * the system unless a builder or diagram owns it (then they free both). */
+void teal_plant_free(teal_plant *p) {
+  if (!p) {
+    return;
+  }
+  if (p->system) {
+    teal_system_free(p->system);
+    return;
+  }
+  teal_plant_destroy(p);
 }
 
 const teal_error *teal_plant_error(const teal_plant *p) {
@@ -197,20 +147,20 @@ double teal_plant_time_step(const teal_plant *p) {
 }
 
 int teal_plant_add_model_instance(teal_plant *p, const char *name) {
-  int rc = check_open(p, "model instance", name);
+  int rc = teal_plant_check_open(p, "model instance", name);
   if (rc) {
     return rc;
   }
-  if (find_name(&p->instances, sizeof(instance_rec), name, -1) >= 0) {
-    return fail(p, TEAL_EDUPLICATE, "plant: model instance '%s' already exists%s", name, NULL);
+  if (teal_plant_find_name(&p->instances, sizeof(instance_rec), name, -1) >= 0) {
+    return teal_plant_fail(p, TEAL_EDUPLICATE, "plant: model instance '%s' already exists%s", name, NULL);
   }
-  instance_rec *r = list_push(&p->instances, sizeof(instance_rec));
+  instance_rec *r = teal_plant_list_push(&p->instances, sizeof(instance_rec));
   char *nm = r ? teal_strdup(name) : NULL;
   if (!nm) {
     if (r) {
       p->instances.n--;
     }
-    return fail(p, TEAL_ENOMEM, "plant: out of memory adding model instance '%s'%s", name, NULL);
+    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory adding model instance '%s'%s", name, NULL);
   }
   r->name = nm;
   r->instance = p->instances.n - 1;
@@ -218,9 +168,9 @@ int teal_plant_add_model_instance(teal_plant *p, const char *name) {
 }
 
 /* Checks a new element's name is unused in its instance and interns it. */
-static char *new_name(teal_plant *p, const list *l, size_t elem, const char *what,
+static char *new_name(teal_plant *p, const teal_plant_list *l, size_t elem, const char *what,
                       const char *name, int instance) {
-  if (find_name(l, elem, name, instance) >= 0) {
+  if (teal_plant_find_name(l, elem, name, instance) >= 0) {
     char msg[128];
     snprintf(msg, sizeof(msg), "plant: %s '%%s' already exists in model instance '%%s'", what);
     teal_error_set_sticky(&p->err, TEAL_EDUPLICATE, msg, name, INST(p)[instance].name);
@@ -228,14 +178,14 @@ static char *new_name(teal_plant *p, const list *l, size_t elem, const char *wha
   }
   char *nm = teal_strdup(name);
   if (!nm) {
-    fail(p, TEAL_ENOMEM, "plant: out of memory adding '%s'%s", name, NULL);
+    teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory adding '%s'%s", name, NULL);
   }
   return nm;
 }
 
 int teal_plant_add_rigid_body(teal_plant *p, const char *name, int instance,
                               const teal_spatial_inertia *M) {
-  int rc = check_open(p, "body", name);
+  int rc = teal_plant_check_open(p, "body", name);
   if (rc) {
     return rc;
   }
@@ -244,25 +194,25 @@ int teal_plant_add_rigid_body(teal_plant *p, const char *name, int instance,
                                  "plant: body '%s': invalid model instance %d", name, instance);
   }
   if (!M) {
-    return fail(p, TEAL_EINVAL, "plant: body '%s' has a NULL spatial inertia%s", name, NULL);
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: body '%s' has a NULL spatial inertia%s", name, NULL);
   }
   teal_error ierr = {0, ""};
   rc = teal_spatial_inertia_check(M, &ierr);
   if (rc) {
-    return fail(p, rc, "plant: body '%s': invalid spatial inertia: %s", name, ierr.message);
+    return teal_plant_fail(p, rc, "plant: body '%s': invalid spatial inertia: %s", name, ierr.message);
   }
   char *nm = new_name(p, &p->bodies, sizeof(body_rec), "body", name, instance);
   if (!nm) {
     return p->err.code;
   }
-  body_rec *b = list_push(&p->bodies, sizeof(body_rec));
-  frame_rec *f = b ? list_push(&p->frames, sizeof(frame_rec)) : NULL;
+  body_rec *b = teal_plant_list_push(&p->bodies, sizeof(body_rec));
+  frame_rec *f = b ? teal_plant_list_push(&p->frames, sizeof(frame_rec)) : NULL;
   char *fn = f ? teal_strdup(name) : NULL;
   if (!fn) {
     p->bodies.n -= b ? 1 : 0;
     p->frames.n -= f ? 1 : 0;
     teal_free(nm);
-    return fail(p, TEAL_ENOMEM, "plant: out of memory adding body '%s'%s", name, NULL);
+    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory adding body '%s'%s", name, NULL);
   }
   *b = (body_rec){nm, instance, p->frames.n - 1, -1, *M};
   *f = (frame_rec){fn, instance, p->bodies.n - 1, teal_transform_identity()};
@@ -271,7 +221,7 @@ int teal_plant_add_rigid_body(teal_plant *p, const char *name, int instance,
 
 int teal_plant_add_frame(teal_plant *p, const char *name, int parent_frame,
                          teal_transform X_PF) {
-  int rc = check_open(p, "frame", name);
+  int rc = teal_plant_check_open(p, "frame", name);
   if (rc) {
     return rc;
   }
@@ -281,7 +231,7 @@ int teal_plant_add_frame(teal_plant *p, const char *name, int parent_frame,
                                  parent_frame);
   }
   if (!teal_vec3_is_finite(X_PF.p) || !teal_rotation_is_orthonormal(X_PF.R, 1e-9)) {
-    return fail(p, TEAL_EINVAL, "plant: frame '%s': X_PF is not a finite rigid transform%s",
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: frame '%s': X_PF is not a finite rigid transform%s",
                 name, NULL);
   }
   frame_rec parent = FRAME(p)[parent_frame];
@@ -289,10 +239,10 @@ int teal_plant_add_frame(teal_plant *p, const char *name, int parent_frame,
   if (!nm) {
     return p->err.code;
   }
-  frame_rec *f = list_push(&p->frames, sizeof(frame_rec));
+  frame_rec *f = teal_plant_list_push(&p->frames, sizeof(frame_rec));
   if (!f) {
     teal_free(nm);
-    return fail(p, TEAL_ENOMEM, "plant: out of memory adding frame '%s'%s", name, NULL);
+    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory adding frame '%s'%s", name, NULL);
   }
   *f = (frame_rec){nm, parent.instance, parent.body, teal_transform_compose(parent.X_BF, X_PF)};
   return p->frames.n - 1;
@@ -327,11 +277,11 @@ static int check_joint(teal_plant *p, const char *name, teal_joint_kind kind, in
   }
   int pb = FRAME(p)[pf].body, cb = FRAME(p)[cf].body;
   if (pb == cb) {
-    return fail(p, TEAL_EINVAL, "plant: joint '%s': parent and child frames are both on body '%s'",
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: joint '%s': parent and child frames are both on body '%s'",
                 name, BODY(p)[pb].name);
   }
   if (cb == TEAL_WORLD_BODY) {
-    return fail(p, TEAL_EINVAL, "plant: joint '%s': the child frame is on the world%s", name,
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: joint '%s': the child frame is on the world%s", name,
                 NULL);
   }
   if (BODY(p)[cb].inboard >= 0) {
@@ -342,11 +292,11 @@ static int check_joint(teal_plant *p, const char *name, teal_joint_kind kind, in
   int needs_axis = kind == TEAL_JOINT_REVOLUTE || kind == TEAL_JOINT_PRISMATIC ||
                    kind == TEAL_JOINT_SCREW;
   if (needs_axis && (!axis || !teal_vec3_is_finite(*axis) || teal_vec3_norm(*axis) < 1e-12)) {
-    return fail(p, TEAL_EINVAL, "plant: joint '%s': axis must be finite and nonzero%s", name,
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: joint '%s': axis must be finite and nonzero%s", name,
                 NULL);
   }
   if (kind == TEAL_JOINT_SCREW && !isfinite(pitch)) {
-    return fail(p, TEAL_EINVAL, "plant: joint '%s': screw pitch must be finite%s", name, NULL);
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: joint '%s': screw pitch must be finite%s", name, NULL);
   }
   return TEAL_OK;
 }
@@ -360,10 +310,10 @@ static int push_joint(teal_plant *p, const char *name, teal_joint_kind kind, int
   if (!nm) {
     return p->err.code;
   }
-  joint_rec *j = list_push(&p->joints, sizeof(joint_rec));
+  joint_rec *j = teal_plant_list_push(&p->joints, sizeof(joint_rec));
   if (!j) {
     teal_free(nm);
-    return fail(p, TEAL_ENOMEM, "plant: out of memory adding joint '%s'%s", name, NULL);
+    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory adding joint '%s'%s", name, NULL);
   }
   j->name = nm;
   j->instance = inst;
@@ -383,7 +333,7 @@ static int push_joint(teal_plant *p, const char *name, teal_joint_kind kind, int
 
 int teal_plant_add_joint(teal_plant *p, const char *name, teal_joint_kind kind, int pf, int cf,
                          const teal_vec3 *axis, double pitch) {
-  int rc = check_open(p, "joint", name);
+  int rc = teal_plant_check_open(p, "joint", name);
   if (rc == TEAL_OK) {
     rc = check_joint(p, name, kind, pf, cf, axis, pitch);
   }
@@ -392,7 +342,7 @@ int teal_plant_add_joint(teal_plant *p, const char *name, teal_joint_kind kind, 
 
 /* Common checks of the joint setters; returns the joint record or NULL. */
 static joint_rec *joint_for_set(teal_plant *p, int joint, const char *what, int *rc) {
-  *rc = check_open(p, "joint", "");
+  *rc = teal_plant_check_open(p, "joint", "");
   if (*rc) {
     return NULL;
   }
@@ -405,7 +355,7 @@ static joint_rec *joint_for_set(teal_plant *p, int joint, const char *what, int 
 }
 
 static int bad_values(teal_plant *p, const char *what, const joint_rec *j) {
-  return fail(p, TEAL_EINVAL, "plant: joint '%s': invalid %s", j->name, what);
+  return teal_plant_fail(p, TEAL_EINVAL, "plant: joint '%s': invalid %s", j->name, what);
 }
 
 int teal_plant_set_joint_damping(teal_plant *p, int joint, const double *damping) {
@@ -472,7 +422,7 @@ int teal_plant_set_joint_effort_limits(teal_plant *p, int joint, const double *l
 
 int teal_plant_add_joint_actuator(teal_plant *p, const char *name, int joint,
                                   double effort_limit) {
-  int rc = check_open(p, "actuator", name);
+  int rc = teal_plant_check_open(p, "actuator", name);
   if (rc) {
     return rc;
   }
@@ -482,20 +432,20 @@ int teal_plant_add_joint_actuator(teal_plant *p, const char *name, int joint,
   }
   const joint_rec *j = &JOINT(p)[joint];
   if (teal_joint_type_get(j->kind)->nv != 1) {
-    return fail(p, TEAL_EINVAL, "plant: actuator '%s': joint '%s' does not have one dof", name,
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: actuator '%s': joint '%s' does not have one dof", name,
                 j->name);
   }
   if (isnan(effort_limit) || effort_limit <= 0.0) {
-    return fail(p, TEAL_EINVAL, "plant: actuator '%s': effort limit must be > 0%s", name, NULL);
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: actuator '%s': effort limit must be > 0%s", name, NULL);
   }
   char *nm = new_name(p, &p->actuators, sizeof(actuator_rec), "actuator", name, j->instance);
   if (!nm) {
     return p->err.code;
   }
-  actuator_rec *a = list_push(&p->actuators, sizeof(actuator_rec));
+  actuator_rec *a = teal_plant_list_push(&p->actuators, sizeof(actuator_rec));
   if (!a) {
     teal_free(nm);
-    return fail(p, TEAL_ENOMEM, "plant: out of memory adding actuator '%s'%s", name, NULL);
+    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory adding actuator '%s'%s", name, NULL);
   }
   *a = (actuator_rec){nm, j->instance, joint, effort_limit};
   return p->actuators.n - 1;
@@ -515,9 +465,9 @@ teal_vec3 teal_plant_gravity(const teal_plant *p) {
 
 /* ---- lookups ------------------------------------------------------------ */
 
-static int lookup(const list *l, size_t elem, const char *what, const char *name, int instance,
+static int lookup(const teal_plant_list *l, size_t elem, const char *what, const char *name, int instance,
                   teal_error *err) {
-  int i = name ? find_name(l, elem, name, instance) : -1;
+  int i = name ? teal_plant_find_name(l, elem, name, instance) : -1;
   if (i < 0) {
     return teal_error_set(err, TEAL_ENOTFOUND, "plant: no %s named '%s'", what,
                           name ? name : "(null)");
@@ -645,7 +595,7 @@ static int reject_loops(teal_plant *p) {
                               len ? ", " : "", jn);
       c = parent_body(p, c);
     } while (c != start && len < sizeof(names));
-    return fail(p, TEAL_EINVAL, "plant: kinematic loop through joints %s%s", names, NULL);
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: kinematic loop through joints %s%s", names, NULL);
   }
   return TEAL_OK;
 }
@@ -686,7 +636,7 @@ static int alloc_tree(teal_plant *p, int nb, int nq, int nv) {
   p->body_node = block(p, (size_t)nb, sizeof(int));
   p->node_body = block(p, (size_t)nb, sizeof(int));
   if (p->nblocks != 10 || !p->blocks[9]) {
-    return fail(p, TEAL_ENOMEM, "plant: out of memory in finalize%s%s", NULL, NULL);
+    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory in finalize%s%s", NULL, NULL);
   }
   *t = (teal_plant_tree){nb, parent, kind, type, params, X, X + nb, ints, ints + nb,
                          ints + 2 * nb, ints + 3 * nb, M, d, d + nv, d + nv + nq, d + nv + 2 * nq,
@@ -739,7 +689,7 @@ static void fill_node(teal_plant *p, int k, int *qs, int *vs) {
 }
 
 int teal_plant_finalize(teal_plant *p) {
-  int rc = check_open(p, "model", "");
+  int rc = teal_plant_check_open(p, "model", "");
   if (rc == TEAL_OK) {
     rc = add_floating_joints(p);
   }
@@ -766,7 +716,7 @@ int teal_plant_finalize(teal_plant *p) {
   }
   p->nu = p->actuators.n;
   p->finalized = 1;
-  return TEAL_OK;
+  return teal_plant_system_create(p);
 }
 
 /* ---- the finalized model ------------------------------------------------ */

@@ -151,6 +151,7 @@ teal_simulator *teal_simulator_new(const teal_system *sys, teal_context *ctx, te
   set_defaults(sim);
   sim->n = teal_system_num_continuous_states(sys, &sim->nq, &sim->nv, &sim->nz);
   sim->nw = teal_system_num_witnesses(sys);
+  sim->project = teal_system_has_projection(sys);
   init_ode(sim);
   if (!sim->ctx || alloc_workspace(sim, err) != TEAL_OK || alloc_event_sets(sim) != TEAL_OK) {
     if (sim->ctx && !sim->x0) {

@@ -198,6 +198,11 @@ int teal_simulator_integrate(teal_simulator *sim, double t_event, double t_final
     return rc;
   }
   teal_simulator_write_state(sim, reached ? target : t0 + h, sim->x1);
+  if (sim->project && (rc = teal_project_continuous_state(sim->sys, sim->ctx)) != TEAL_OK) {
+    teal_simulator_write_state(sim, t0, sim->x0);
+    return teal_error_set(&sim->err, rc, "simulator: state projection failed after the step "
+                          "from t = %.17g: %s", t0, teal_context_error(sim->ctx)->message);
+  }
   sim->time_triggered = reached && target == t_event;
   record_step(sim, h);
   return TEAL_OK;

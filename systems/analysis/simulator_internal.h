@@ -26,6 +26,7 @@ struct teal_simulator {
   double *x0, *x1, *xerr, *xm, *w0, *w1, *wm; /* xm, wm: bisection trials */
   unsigned char *triggered;
   unsigned char *witness_dir; /* each witness's direction, read once */
+  int project;                /* some leaf projects its state after each step */
   teal_event_set *init, *per_step, *timed, *witnessed, *merged;
 
   /* run state */

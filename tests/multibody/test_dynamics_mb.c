@@ -1,6 +1,9 @@
 /* O(n) dynamics (multibody/dynamics.h): CRBA against RNEA columns, ABA against
  * RNEA, bias-term properties, energies, closed-form pendulum and acrobot,
- * energy conservation under RK4, argument checks and zero allocations. */
+ * energy conservation under RK4; M v and M^-1 against the CRBA matrix,
+ * applied spatial forces against J' F from body velocities, reaction forces
+ * against per-body Newton-Euler balance and closed forms; argument checks and
+ * zero allocations. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -75,7 +78,8 @@ static teal_plant *make_tree(const body_spec *spec, int n, unsigned seed) {
     snprintf(jname, sizeof jname, "j%d", i);
     int pb = spec[i].parent < 0 ? TEAL_WORLD_BODY : bodies[spec[i].parent];
     int F = teal_plant_add_frame(p, fname, teal_plant_body_frame(p, pb), rand_pose(&s, 0.5));
-    int Mf = teal_plant_add_frame(p, mname, teal_plant_body_frame(p, bodies[i]), rand_pose(&s, 0.3));
+    int Mf =
+        teal_plant_add_frame(p, mname, teal_plant_body_frame(p, bodies[i]), rand_pose(&s, 0.3));
     teal_vec3 ax = teal_vec3_make(ts_rand_uniform(&s, -1, 1), ts_rand_uniform(&s, -1, 1),
                                   ts_rand_uniform(&s, -1, 1));
     ck_assert_int_ge(teal_plant_add_joint(p, jname, (teal_joint_kind)spec[i].kind, F, Mf, &ax,
@@ -255,6 +259,18 @@ START_TEST(test_bias_term_properties) {
     vMv += v[i] * Mv[i];
   }
   ck_assert_double_eq_tol(ke, 0.5 * vMv, 1e-12 * ke);
+  /* and = sum over bodies of 0.5 V_WB . (M V_WB) from forward kinematics */
+  const teal_plant_tree *t = teal_plant_get_tree(p);
+  teal_transform X[32];
+  teal_spatial_vector V[32];
+  double ke_ref = 0.0;
+  ck_assert_int_eq(teal_plant_calc_body_velocities(p, q, v, X, V), TEAL_OK);
+  for (int k = 1; k < t->num_nodes; k++) {
+    int b = teal_plant_node_body(p, k);
+    teal_spatial_inertia Mw = teal_spatial_inertia_reexpress(&t->M_BBo_B[k], X[b].R);
+    ke_ref += teal_spatial_inertia_kinetic_energy(&Mw, V[b]);
+  }
+  ck_assert_double_eq_tol(ke, ke_ref, 1e-12 * ke);
   /* skew property: v' (Mdot v - 2 C v) = 0 means dKE/dt = v' tau when passive
    * (checked below); here tau_g . v = -d/dt PE along q + h N v */
   double tg[MAXN], qp[MAXN], qm[MAXN], pep, pem, h = 1e-5;
@@ -354,16 +370,445 @@ START_TEST(test_momentum_conservation) {
 }
 END_TEST
 
+/* ---- applied forces, M v, M^-1 ------------------------------------------------- */
+
+static void rand_forces(unsigned *s, int nb, teal_spatial_vector *F) {
+  for (int b = 0; b < nb; b++) {
+    for (int i = 0; i < 6; i++) {
+      F[b].v[i] = ts_rand_uniform(s, -2, 2);
+    }
+  }
+}
+
+/* J' F as the power of F with the body velocities at v = e_i: column i of J
+ * is V_WB(e_i), exactly, since V_WB is linear in v. */
+static void jacobian_transpose_times(const teal_plant *p, const double *q,
+                                     const teal_spatial_vector *F, double *tau) {
+  int nv = teal_plant_nv(p), nb = teal_plant_num_bodies(p);
+  double e[MAXN] = {0};
+  teal_transform X[32];
+  teal_spatial_vector V[32];
+  for (int i = 0; i < nv; i++) {
+    e[i] = 1.0;
+    ck_assert_int_eq(teal_plant_calc_body_velocities(p, q, e, X, V), TEAL_OK);
+    e[i] = 0.0;
+    tau[i] = 0.0;
+    for (int b = 1; b < nb; b++) {
+      tau[i] += teal_spatial_vector_dot(F[b], V[b]);
+    }
+  }
+}
+
+START_TEST(test_mass_matrix_times) {
+  const topo *tp = &topologies[_i];
+  for (unsigned seed = 1; seed <= 3; seed++) {
+    teal_plant *p = make_tree(tp->spec, tp->n, 60 * seed + (unsigned)_i);
+    int nv = teal_plant_nv(p);
+    teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
+    unsigned s = 19 * seed;
+    double q[MAXN], v[MAXN], Mv[MAXN], ref[MAXN], M[MAXN * MAXN];
+    rand_state(p, &s, q, v);
+    ck_assert_int_eq(teal_mb_mass_matrix(p, ws, q, M), TEAL_OK);
+    ck_assert_int_eq(teal_gemm(0, 0, nv, 1, nv, 1.0, M, v, 0.0, ref, NULL), TEAL_OK);
+    ck_assert_int_eq(teal_mb_mass_matrix_times(p, ws, q, v, Mv), TEAL_OK);
+    ck_assert_msg(max_abs_diff(Mv, ref, nv) <= 1e-12 * max_abs(ref, nv), "topo %d: %g", _i,
+                  max_abs_diff(Mv, ref, nv));
+    teal_mb_workspace_free(ws);
+    teal_plant_free(p);
+  }
+}
+END_TEST
+
+START_TEST(test_articulated_solve) {
+  const topo *tp = &topologies[_i];
+  for (unsigned seed = 1; seed <= 3; seed++) {
+    teal_plant *p = make_tree(tp->spec, tp->n, 70 * seed + (unsigned)_i);
+    int nv = teal_plant_nv(p), nb = teal_plant_num_bodies(p);
+    teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
+    unsigned s = 23 * seed;
+    double q[MAXN], v[MAXN], x[MAXN], Mv[MAXN], M[MAXN * MAXN], X[MAXN * MAXN], MX[MAXN * MAXN];
+    rand_state(p, &s, q, v);
+    ck_assert_int_eq(teal_mb_articulated_factor(p, ws, q), TEAL_OK);
+    /* M^-1 (M v) = v, solved in place */
+    ck_assert_int_eq(teal_mb_mass_matrix_times(p, ws, q, v, Mv), TEAL_OK);
+    memcpy(x, Mv, sizeof(double) * (size_t)nv);
+    ck_assert_int_eq(teal_mb_articulated_solve(p, ws, x, NULL, x), TEAL_OK);
+    ck_assert_msg(max_abs_diff(x, v, nv) <= 1e-10 * max_abs(v, nv), "topo %d: %g", _i,
+                  max_abs_diff(x, v, nv));
+    /* M [M^-1 e_1 ... M^-1 e_n] = I with the CRBA matrix */
+    ck_assert_int_eq(teal_mb_mass_matrix(p, ws, q, M), TEAL_OK);
+    for (int j = 0; j < nv; j++) {
+      double e[MAXN] = {0}, col[MAXN];
+      e[j] = 1.0;
+      ck_assert_int_eq(teal_mb_articulated_solve(p, ws, e, NULL, col), TEAL_OK);
+      for (int i = 0; i < nv; i++) {
+        X[i * nv + j] = col[i];
+      }
+    }
+    ck_assert_int_eq(teal_gemm(0, 0, nv, nv, nv, 1.0, M, X, 0.0, MX, NULL), TEAL_OK);
+    for (int i = 0; i < nv; i++) {
+      for (int j = 0; j < nv; j++) {
+        ck_assert_msg(fabs(MX[i * nv + j] - (i == j)) < 1e-10, "topo %d M M^-1 %d %d", _i, i, j);
+      }
+    }
+    /* with forces: M^-1 (rhs + J' F) against a dense solve */
+    teal_spatial_vector F[32];
+    double rhs[MAXN], JtF[MAXN], ref[MAXN], L[MAXN * MAXN];
+    rand_forces(&s, nb, F);
+    rand_vec(&s, rhs, nv, 2.0);
+    jacobian_transpose_times(p, q, F, JtF);
+    for (int i = 0; i < nv; i++) {
+      ref[i] = rhs[i] + JtF[i];
+    }
+    memcpy(L, M, sizeof(double) * (size_t)(nv * nv));
+    ck_assert_int_eq(teal_solve(L, nv, ref, 1, NULL), TEAL_OK);
+    ck_assert_int_eq(teal_mb_articulated_solve(p, ws, rhs, F, x), TEAL_OK);
+    ck_assert_msg(max_abs_diff(x, ref, nv) <= 1e-10 * max_abs(ref, nv), "topo %d F: %g", _i,
+                  max_abs_diff(x, ref, nv));
+    teal_mb_workspace_free(ws);
+    teal_plant_free(p);
+  }
+}
+END_TEST
+
+/* The factorization is valid exactly while the workspace stays at its q. */
+START_TEST(test_factorization_validity) {
+  teal_plant *p = make_tree(tree_spec, 9, 41);
+  int nv = teal_plant_nv(p);
+  teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
+  unsigned s = 3;
+  double q[MAXN], q2[MAXN], v[MAXN], x[MAXN], x2[MAXN], vd[MAXN], tau[MAXN], M[MAXN * MAXN];
+  rand_state(p, &s, q, v);
+  rand_state(p, &s, q2, NULL);
+  ck_assert_int_eq(teal_mb_articulated_solve(p, ws, v, NULL, x), TEAL_ESTATE); /* none yet */
+  ck_assert_int_eq(teal_mb_forward_dynamics(p, ws, q, v, NULL, vd), TEAL_OK);
+  ck_assert_int_eq(teal_mb_articulated_solve(p, ws, v, NULL, x), TEAL_OK); /* FD's factor */
+  ck_assert_int_eq(teal_mb_mass_matrix(p, ws, q, M), TEAL_OK);             /* same q */
+  ck_assert_int_eq(teal_mb_inverse_dynamics(p, ws, q, v, vd, NULL, tau), TEAL_OK);
+  ck_assert_int_eq(teal_mb_articulated_solve(p, ws, v, NULL, x2), TEAL_OK);
+  ck_assert_double_eq(max_abs_diff(x, x2, nv), 0.0);
+  ck_assert_int_eq(teal_mb_gravity_forces(p, ws, q2, tau), TEAL_OK); /* another q */
+  ck_assert_int_eq(teal_mb_articulated_solve(p, ws, v, NULL, x2), TEAL_ESTATE);
+  ck_assert_ptr_nonnull(strstr(teal_mb_workspace_error(ws)->message, "factor"));
+  ck_assert_int_eq(teal_mb_articulated_factor(p, ws, q), TEAL_OK);
+  ck_assert_int_eq(teal_mb_articulated_solve(p, ws, v, NULL, x2), TEAL_OK);
+  ck_assert_double_eq(max_abs_diff(x, x2, nv), 0.0);
+  /* the same array changed in place is a new q */
+  memcpy(q2, q, sizeof q);
+  ck_assert_int_eq(teal_mb_articulated_factor(p, ws, q2), TEAL_OK);
+  q2[0] += 1e-3;
+  ck_assert_int_eq(teal_mb_mass_matrix(p, ws, q2, M), TEAL_OK);
+  ck_assert_int_eq(teal_mb_articulated_solve(p, ws, v, NULL, x2), TEAL_ESTATE);
+  /* linearity: vdot(tau2) = vdot(tau1) + M^-1 (tau2 - tau1) */
+  double tau1[MAXN], tau2[MAXN], d[MAXN], vd1[MAXN], vd2[MAXN];
+  rand_vec(&s, tau1, nv, 2.0);
+  rand_vec(&s, tau2, nv, 2.0);
+  ck_assert_int_eq(teal_mb_forward_dynamics(p, ws, q, v, tau2, vd2), TEAL_OK);
+  ck_assert_int_eq(teal_mb_forward_dynamics(p, ws, q, v, tau1, vd1), TEAL_OK);
+  for (int i = 0; i < nv; i++) {
+    d[i] = tau2[i] - tau1[i];
+  }
+  ck_assert_int_eq(teal_mb_articulated_solve(p, ws, d, NULL, x), TEAL_OK);
+  for (int i = 0; i < nv; i++) {
+    x[i] += vd1[i];
+  }
+  ck_assert_msg(max_abs_diff(x, vd2, nv) <= 1e-10 * max_abs(vd2, nv), "%g",
+                max_abs_diff(x, vd2, nv));
+  teal_mb_workspace_free(ws);
+  teal_plant_free(p);
+}
+END_TEST
+
+/* The q cache changes nothing: a fresh workspace per call gives bitwise the
+ * same results as one reused across different calls. */
+START_TEST(test_cache_transparent) {
+  teal_plant *p = make_tree(tree_spec, 9, 43);
+  int nv = teal_plant_nv(p);
+  teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
+  unsigned s = 4;
+  double q[MAXN], v[MAXN], v2[MAXN], a[MAXN], b[MAXN], M[MAXN * MAXN];
+  rand_state(p, &s, q, v);
+  rand_vec(&s, v2, nv, 1.0);
+  ck_assert_int_eq(teal_mb_mass_matrix(p, ws, q, M), TEAL_OK);
+  for (int fn = 0; fn < 4; fn++) {
+    const double *vv = fn % 2 ? v2 : v;
+    teal_mb_workspace *fresh = teal_mb_workspace_new(p, NULL);
+    for (int pass = 0; pass < 2; pass++) {
+      teal_mb_workspace *w = pass ? fresh : ws;
+      double *out = pass ? b : a;
+      int st = fn == 0   ? teal_mb_forward_dynamics(p, w, q, vv, NULL, out)
+               : fn == 1 ? teal_mb_inverse_dynamics(p, w, q, vv, v, NULL, out)
+               : fn == 2 ? teal_mb_bias_term(p, w, q, vv, out)
+                         : teal_mb_mass_matrix_times(p, w, q, vv, out);
+      ck_assert_int_eq(st, TEAL_OK);
+    }
+    ck_assert_msg(memcmp(a, b, sizeof(double) * (size_t)nv) == 0, "function %d", fn);
+    teal_mb_workspace_free(fresh);
+  }
+  teal_mb_workspace_free(ws);
+  teal_plant_free(p);
+}
+END_TEST
+
+START_TEST(test_applied_spatial_forces) {
+  const topo *tp = &topologies[_i];
+  for (unsigned seed = 1; seed <= 3; seed++) {
+    teal_plant *p = make_tree(tp->spec, tp->n, 80 * seed + (unsigned)_i);
+    int nv = teal_plant_nv(p), nb = teal_plant_num_bodies(p);
+    teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
+    unsigned s = 29 * seed;
+    double q[MAXN], v[MAXN], tau[MAXN], tsum[MAXN], JtF[MAXN], vd1[MAXN], vd2[MAXN];
+    double tau_app[MAXN], tid[MAXN];
+    teal_spatial_vector F[32];
+    rand_state(p, &s, q, v);
+    rand_vec(&s, tau, nv, 2.0);
+    rand_vec(&s, tau_app, nv, 2.0);
+    rand_forces(&s, nb, F);
+    F[0].v[2] = 1e3; /* on the world: ignored */
+    jacobian_transpose_times(p, q, F, JtF);
+    for (int i = 0; i < nv; i++) {
+      tsum[i] = tau[i] + JtF[i];
+    }
+    /* FD with F equals FD with tau + J' F */
+    ck_assert_int_eq(teal_mb_forward_dynamics_ex(p, ws, q, v, tau, F, vd1), TEAL_OK);
+    ck_assert_int_eq(teal_mb_forward_dynamics(p, ws, q, v, tsum, vd2), TEAL_OK);
+    ck_assert_msg(max_abs_diff(vd1, vd2, nv) <= 1e-10 * max_abs(vd2, nv), "topo %d: %g", _i,
+                  max_abs_diff(vd1, vd2, nv));
+    /* ID_ex(FD_ex) recovers tau, with and without tau_applied */
+    ck_assert_int_eq(teal_mb_inverse_dynamics_ex(p, ws, q, v, vd1, NULL, F, tid), TEAL_OK);
+    ck_assert_msg(max_abs_diff(tid, tau, nv) <= 1e-10 * (1 + max_abs(tsum, nv)), "topo %d ID", _i);
+    ck_assert_int_eq(teal_mb_inverse_dynamics_ex(p, ws, q, v, vd1, tau_app, F, tid), TEAL_OK);
+    for (int i = 0; i < nv; i++) {
+      ck_assert_double_eq_tol(tid[i], tau[i] - tau_app[i], 1e-10 * (1 + max_abs(tsum, nv)));
+    }
+    /* without F the _ex functions match the plain ones */
+    ck_assert_int_eq(teal_mb_forward_dynamics_ex(p, ws, q, v, tau, NULL, vd1), TEAL_OK);
+    ck_assert_int_eq(teal_mb_forward_dynamics(p, ws, q, v, tau, vd2), TEAL_OK);
+    ck_assert_double_eq(max_abs_diff(vd1, vd2, nv), 0.0);
+    teal_mb_workspace_free(ws);
+    teal_plant_free(p);
+  }
+}
+END_TEST
+
+/* ---- reaction forces ------------------------------------------------------------ */
+
+/* The node of joint j's child body. */
+static int joint_node(const teal_plant *p, int j) {
+  return teal_plant_body_node(p, teal_plant_joint_child_body(p, j));
+}
+
+/* F_CJc_Jc of joint j re-expressed in W and shifted to the point at p_WQ. */
+static teal_spatial_vector reaction_at(const teal_plant *p, const teal_transform *X_WB, int j,
+                                       teal_spatial_vector F_CJc_Jc, teal_vec3 p_WQ) {
+  const teal_plant_tree *t = teal_plant_get_tree(p);
+  int k = joint_node(p, j);
+  teal_transform X_WM = teal_transform_compose(X_WB[teal_plant_node_body(p, k)], t->X_BM[k]);
+  teal_spatial_vector F_W = teal_spatial_vector_reexpress(X_WM.R, F_CJc_Jc);
+  return teal_spatial_force_shift(F_W, teal_vec3_sub(p_WQ, X_WM.p));
+}
+
+/* Newton-Euler about the body origin Bo (classical): the rate of spatial
+ * momentum [I alpha + w x I w + m c x a; m (a + alpha x c + w x (w x c))]. */
+static teal_spatial_vector momentum_rate(const teal_spatial_inertia *M_BBo_B, teal_transform X_WB,
+                                         teal_spatial_vector V, teal_spatial_vector A) {
+  teal_spatial_inertia Mw = teal_spatial_inertia_reexpress(M_BBo_B, X_WB.R);
+  teal_vec3 w = teal_spatial_vector_angular(V), al = teal_spatial_vector_angular(A);
+  teal_vec3 a = teal_spatial_vector_linear(A), c = Mw.p_PScm_E;
+  double m = Mw.mass;
+  teal_vec3 n = teal_vec3_add(teal_mat3_apply(Mw.I_SP_E, al),
+                              teal_vec3_cross(w, teal_mat3_apply(Mw.I_SP_E, w)));
+  n = teal_vec3_add(n, teal_vec3_scale(teal_vec3_cross(c, a), m));
+  teal_vec3 f = teal_vec3_add(a, teal_vec3_cross(al, c));
+  f = teal_vec3_add(f, teal_vec3_cross(w, teal_vec3_cross(w, c)));
+  return teal_spatial_vector_make(n, teal_vec3_scale(f, m));
+}
+
+/* Per body: own joint's reaction - children's reactions + gravity + applied
+ * force = rate of momentum; per joint: H' (R_FM F) = tau of its velocities. */
+START_TEST(test_reaction_force_balance) {
+  const topo *tp = &topologies[_i];
+  for (unsigned seed = 1; seed <= 3; seed++) {
+    teal_plant *p = make_tree(tp->spec, tp->n, 90 * seed + (unsigned)_i);
+    const teal_plant_tree *t = teal_plant_get_tree(p);
+    int nv = teal_plant_nv(p), nb = teal_plant_num_bodies(p), nj = teal_plant_num_joints(p);
+    teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
+    unsigned s = 31 * seed;
+    double q[MAXN], v[MAXN], tau[MAXN], vd[MAXN];
+    teal_spatial_vector F[32], R[32], V[32], A[32], bal[32];
+    teal_transform X[32];
+    rand_state(p, &s, q, v);
+    rand_vec(&s, tau, nv, 2.0);
+    rand_forces(&s, nb, F);
+    ck_assert_int_eq(teal_mb_forward_dynamics_ex(p, ws, q, v, tau, F, vd), TEAL_OK);
+    ck_assert_int_eq(teal_mb_reaction_forces(p, ws, q, v, vd, F, R), TEAL_OK);
+    ck_assert_int_eq(teal_plant_calc_body_accelerations(p, q, v, vd, X, V, A), TEAL_OK);
+    teal_vec3 g = teal_plant_gravity(p);
+    for (int b = 1; b < nb; b++) {
+      const teal_spatial_inertia *M = &t->M_BBo_B[teal_plant_body_node(p, b)];
+      teal_vec3 c = teal_rotation_apply(X[b].R, M->p_PScm_E), mg = teal_vec3_scale(g, M->mass);
+      bal[b] = teal_spatial_vector_add(F[b], teal_spatial_vector_make(teal_vec3_cross(c, mg), mg));
+    }
+    for (int j = 0; j < nj; j++) {
+      int child = teal_plant_joint_child_body(p, j), parent = teal_plant_joint_parent_body(p, j);
+      bal[child] = teal_spatial_vector_add(bal[child], reaction_at(p, X, j, R[j], X[child].p));
+      if (parent > 0) {
+        bal[parent] = teal_spatial_vector_sub(bal[parent], reaction_at(p, X, j, R[j], X[parent].p));
+      }
+    }
+    for (int b = 1; b < nb; b++) {
+      teal_spatial_vector rate =
+          momentum_rate(&t->M_BBo_B[teal_plant_body_node(p, b)], X[b], V[b], A[b]);
+      ck_assert_msg(
+          teal_spatial_vector_max_abs_diff(bal[b], rate) < 1e-9 * (1 + max_abs(rate.v, 6)),
+          "topo %d body %d: %g", _i, b, teal_spatial_vector_max_abs_diff(bal[b], rate));
+    }
+    for (int j = 0; j < nj; j++) {
+      int k = joint_node(p, j), n = t->nv[k], v0 = t->v_start[k];
+      double H[36];
+      teal_transform X_FM = t->type[k]->X_FM(&t->params[k], q + t->q_start[k]);
+      teal_spatial_vector F_F = teal_spatial_vector_reexpress(X_FM.R, R[j]);
+      t->type[k]->H_FM(&t->params[k], q + t->q_start[k], H);
+      for (int c = 0; c < n; c++) {
+        double proj = 0.0;
+        for (int r = 0; r < 6; r++) {
+          proj += H[r * n + c] * F_F.v[r];
+        }
+        ck_assert_double_eq_tol(proj, tau[v0 + c], 1e-9 * (1 + max_abs(tau, nv)));
+      }
+    }
+    teal_mb_workspace_free(ws);
+    teal_plant_free(p);
+  }
+}
+END_TEST
+
+/* A pendulum hanging at rest carries its weight: F_CJc_Jc = R_MW [0; m g]
+ * (upward, expressed in the child frame M, which is rotated against the
+ * body), with no moment about the hinge; a welded body carries its weight
+ * and the moment of its offset center of mass. */
+START_TEST(test_reaction_forces_at_rest) {
+  double m = 1.3, l = 0.6, g = 9.81;
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  teal_spatial_inertia M = teal_spatial_inertia_from_central(m, teal_vec3_make(0, 0, -l),
+                                                             teal_mat3_diag(0.02, 0.03, 0.01));
+  teal_spatial_inertia Mw = teal_spatial_inertia_from_central(2.0, teal_vec3_make(0.2, 0, 0),
+                                                              teal_mat3_diag(0.1, 0.1, 0.1));
+  int b = teal_plant_add_rigid_body(p, "bob", 1, &M);
+  int w = teal_plant_add_rigid_body(p, "welded", 1, &Mw);
+  teal_transform X_BM = teal_transform_make(teal_rotation_from_rpy(teal_vec3_make(0.3, -0.2, 0.5)),
+                                            teal_vec3_zero());
+  int F = teal_plant_add_frame(p, "F", TEAL_WORLD_FRAME, X_BM); /* at q = 0, X_WB = I */
+  int Mf = teal_plant_add_frame(p, "M", teal_plant_body_frame(p, b), X_BM);
+  int Fw =
+      teal_plant_add_frame(p, "Fw", TEAL_WORLD_FRAME,
+                           teal_transform_make(teal_rotation_identity(), teal_vec3_make(1, 0, 0)));
+  teal_vec3 y = teal_vec3_make(0, 1, 0);
+  int jp = teal_plant_add_joint(p, "pin", TEAL_JOINT_REVOLUTE, F, Mf, &y, 0);
+  int jw =
+      teal_plant_add_joint(p, "weld", TEAL_JOINT_WELD, Fw, teal_plant_body_frame(p, w), NULL, 0);
+  ck_assert_int_ge(jp, 0);
+  ck_assert_int_ge(jw, 0);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  ck_assert_int_eq(teal_plant_num_joints(p), 2);
+  teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
+  double q = 0.0, v = 0.0, vd;
+  teal_spatial_vector R[2];
+  ck_assert_int_eq(teal_mb_forward_dynamics(p, ws, &q, &v, NULL, &vd), TEAL_OK);
+  ck_assert_double_eq_tol(vd, 0.0, 1e-12);
+  ck_assert_int_eq(teal_mb_reaction_forces(p, ws, &q, &v, &vd, NULL, R), TEAL_OK);
+  teal_vec3 up_M = teal_rotation_apply_inverse(X_BM.R, teal_vec3_make(0, 0, m * g));
+  teal_spatial_vector expect = teal_spatial_vector_make(teal_vec3_zero(), up_M);
+  ck_assert_msg(teal_spatial_vector_max_abs_diff(R[jp], expect) < 1e-12, "pin");
+  /* weld: F = [-(c x m g); -m g] with c = (0.2, 0, 0), m = 2 */
+  expect =
+      teal_spatial_vector_make(teal_vec3_make(0, -0.2 * 2.0 * g, 0), teal_vec3_make(0, 0, 2.0 * g));
+  ck_assert_msg(teal_spatial_vector_max_abs_diff(R[jw], expect) < 1e-12, "weld");
+  /* swinging through the bottom about the tilted axis a = R_WF y: the hinge
+   * also carries the centripetal force -m w^2 c_perp (c_perp the offset of
+   * the center of mass from the axis) */
+  v = 1.7;
+  ck_assert_int_eq(teal_mb_forward_dynamics(p, ws, &q, &v, NULL, &vd), TEAL_OK);
+  ck_assert_double_eq_tol(vd, 0.0, 1e-12);
+  ck_assert_int_eq(teal_mb_reaction_forces(p, ws, &q, &v, &vd, NULL, R), TEAL_OK);
+  teal_vec3 f_W = teal_rotation_apply(X_BM.R, teal_spatial_vector_linear(R[jp]));
+  teal_vec3 a = teal_rotation_apply(X_BM.R, y), c = teal_vec3_make(0, 0, -l);
+  teal_vec3 c_perp = teal_vec3_sub(c, teal_vec3_scale(a, teal_vec3_dot(a, c)));
+  teal_vec3 f_ref = teal_vec3_add(teal_vec3_scale(c_perp, -m * v * v), teal_vec3_make(0, 0, m * g));
+  for (int i = 0; i < 3; i++) {
+    ck_assert_double_eq_tol(f_W.v[i], f_ref.v[i], 1e-11);
+  }
+  teal_mb_workspace_free(ws);
+  teal_plant_free(p);
+}
+END_TEST
+
+/* A point mass on its own revolute axis has no articulated inertia. */
+START_TEST(test_singular_articulated_inertia) {
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  teal_spatial_inertia M = teal_spatial_inertia_point_mass(1.0, teal_vec3_zero());
+  int b = teal_plant_add_rigid_body(p, "point", 1, &M);
+  teal_vec3 z = teal_vec3_make(0, 0, 1);
+  ck_assert_int_ge(
+      teal_plant_add_joint(p, "spin", TEAL_JOINT_REVOLUTE, 0, teal_plant_body_frame(p, b), &z, 0),
+      0);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
+  double q = 0.3, v = 1.0, x;
+  ck_assert_int_eq(teal_mb_forward_dynamics(p, ws, &q, &v, NULL, &x), TEAL_ESINGULAR);
+  ck_assert_ptr_nonnull(strstr(teal_mb_workspace_error(ws)->message, "spin"));
+  ck_assert_int_eq(teal_mb_articulated_factor(p, ws, &q), TEAL_ESINGULAR);
+  ck_assert_int_eq(teal_mb_articulated_solve(p, ws, &v, NULL, &x), TEAL_ESTATE);
+  teal_mb_workspace_free(ws);
+  teal_plant_free(p);
+}
+END_TEST
+
+/* A workspace's own gravity replaces the plant's in every function. */
+START_TEST(test_workspace_gravity) {
+  teal_plant *p = make_tree(chain_spec, 6, 12);
+  int nv = teal_plant_nv(p);
+  teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
+  teal_mb_workspace *ref = teal_mb_workspace_new(p, NULL);
+  unsigned s = 6;
+  double q[MAXN], v[MAXN], a[MAXN], b[MAXN], pa, pb;
+  rand_state(p, &s, q, v);
+  teal_vec3 g2 = teal_vec3_make(1.0, -2.0, 3.0);
+  ck_assert_int_eq(teal_mb_workspace_set_gravity(NULL, g2), TEAL_EINVAL);
+  ck_assert_int_eq(teal_mb_workspace_set_gravity(ws, teal_vec3_make(0, NAN, 0)), TEAL_ENONFINITE);
+  ck_assert_int_eq(teal_mb_workspace_set_gravity(ws, g2), TEAL_OK);
+  /* ws with g2 against ref reading the plant's gravity, set to g2 later */
+  ck_assert_int_eq(teal_mb_forward_dynamics(p, ws, q, v, NULL, a), TEAL_OK);
+  ck_assert_int_eq(teal_mb_potential_energy(p, ws, q, &pa), TEAL_OK);
+  ck_assert_int_eq(teal_mb_forward_dynamics(p, ref, q, v, NULL, b), TEAL_OK);
+  ck_assert_double_gt(max_abs_diff(a, b, nv), 1e-3);
+  ck_assert_int_eq(teal_plant_set_gravity(p, g2), TEAL_OK);
+  ck_assert_int_eq(teal_mb_forward_dynamics(p, ref, q, v, NULL, b), TEAL_OK);
+  ck_assert_int_eq(teal_mb_potential_energy(p, ref, q, &pb), TEAL_OK);
+  ck_assert_double_eq(max_abs_diff(a, b, nv), 0.0);
+  ck_assert_double_eq(pa, pb);
+  ck_assert_int_eq(teal_mb_gravity_forces(p, ws, q, a), TEAL_OK);
+  ck_assert_int_eq(teal_mb_gravity_forces(p, ref, q, b), TEAL_OK);
+  ck_assert_double_eq(max_abs_diff(a, b, nv), 0.0);
+  teal_mb_workspace_free(ws);
+  teal_mb_workspace_free(ref);
+  teal_plant_free(p);
+}
+END_TEST
+
 /* ---- closed forms -------------------------------------------------------------- */
 
 START_TEST(test_simple_pendulum) {
   double m = 1.7, l = 0.8, g = 9.81;
   teal_plant *p = teal_plant_new(0.0, NULL);
   /* a point mass at (0, 0, -l) in the body frame, which sits at the hinge */
-  teal_spatial_inertia M = teal_spatial_inertia_from_central(m, teal_vec3_make(0, 0, -l), teal_mat3_zero());
+  teal_spatial_inertia M =
+      teal_spatial_inertia_from_central(m, teal_vec3_make(0, 0, -l), teal_mat3_zero());
   int b = teal_plant_add_rigid_body(p, "bob", 1, &M);
   teal_vec3 y = teal_vec3_make(0, 1, 0);
-  ck_assert_int_ge(teal_plant_add_joint(p, "pin", TEAL_JOINT_REVOLUTE, 0, teal_plant_body_frame(p, b), &y, 0), 0);
+  ck_assert_int_ge(
+      teal_plant_add_joint(p, "pin", TEAL_JOINT_REVOLUTE, 0, teal_plant_body_frame(p, b), &y, 0),
+      0);
   ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
   teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
   double th = 0.7, thd = -1.3, acc, tau, M11, tg, Cv;
@@ -399,11 +844,14 @@ START_TEST(test_acrobot_closed_form) {
                                                               teal_mat3_diag(Ic2, Ic2, 0.01));
   int b2 = teal_plant_add_rigid_body(p, "link2", 1, &M2);
   int b1 = teal_plant_add_rigid_body(p, "link1", 1, &M1);
-  int elbow_f = teal_plant_add_frame(p, "elbow_f", teal_plant_body_frame(p, b1),
-                                     teal_transform_make(teal_rotation_identity(), teal_vec3_make(0, 0, -l1)));
+  int elbow_f = teal_plant_add_frame(
+      p, "elbow_f", teal_plant_body_frame(p, b1),
+      teal_transform_make(teal_rotation_identity(), teal_vec3_make(0, 0, -l1)));
   teal_vec3 y = teal_vec3_make(0, 1, 0);
-  int j2 = teal_plant_add_joint(p, "elbow", TEAL_JOINT_REVOLUTE, elbow_f, teal_plant_body_frame(p, b2), &y, 0);
-  int j1 = teal_plant_add_joint(p, "shoulder", TEAL_JOINT_REVOLUTE, 0, teal_plant_body_frame(p, b1), &y, 0);
+  int j2 = teal_plant_add_joint(p, "elbow", TEAL_JOINT_REVOLUTE, elbow_f,
+                                teal_plant_body_frame(p, b2), &y, 0);
+  int j1 = teal_plant_add_joint(p, "shoulder", TEAL_JOINT_REVOLUTE, 0, teal_plant_body_frame(p, b1),
+                                &y, 0);
   ck_assert_int_ge(j1, 0);
   ck_assert_int_ge(j2, 0);
   ck_assert_int_eq(teal_plant_set_gravity(p, teal_vec3_make(0, 0, -g)), TEAL_OK);
@@ -460,16 +908,21 @@ static void rhs(const teal_plant *p, teal_mb_workspace *ws, const double *x, dou
 
 START_TEST(test_rk4_energy_conservation) {
   teal_plant *p = teal_plant_new(0.0, NULL);
-  teal_vec3 axes[3] = {teal_vec3_make(0, 1, 0), teal_vec3_make(1, 0, 0.3), teal_vec3_make(0.2, 1, 0)};
+  teal_vec3 axes[3] = {teal_vec3_make(0, 1, 0), teal_vec3_make(1, 0, 0.3),
+                       teal_vec3_make(0.2, 1, 0)};
   int prev_frame = 0;
   for (int i = 0; i < 3; i++) {
-    char name[8] = {'l', (char)('0' + i), 0}, jn[8] = {'j', (char)('0' + i), 0}, tn[8] = {'t', (char)('0' + i), 0};
+    char name[8] = {'l', (char)('0' + i), 0}, jn[8] = {'j', (char)('0' + i), 0},
+         tn[8] = {'t', (char)('0' + i), 0};
     teal_spatial_inertia M = teal_spatial_inertia_from_central(
         1.0 - 0.2 * i, teal_vec3_make(0.05, 0, -0.5), teal_mat3_diag(0.03, 0.028, 0.004));
     int b = teal_plant_add_rigid_body(p, name, 1, &M);
-    ck_assert_int_ge(teal_plant_add_joint(p, jn, TEAL_JOINT_REVOLUTE, prev_frame, teal_plant_body_frame(p, b), &axes[i], 0), 0);
-    prev_frame = teal_plant_add_frame(p, tn, teal_plant_body_frame(p, b),
-                                      teal_transform_make(teal_rotation_identity(), teal_vec3_make(0, 0, -1.0)));
+    ck_assert_int_ge(teal_plant_add_joint(p, jn, TEAL_JOINT_REVOLUTE, prev_frame,
+                                          teal_plant_body_frame(p, b), &axes[i], 0),
+                     0);
+    prev_frame = teal_plant_add_frame(
+        p, tn, teal_plant_body_frame(p, b),
+        teal_transform_make(teal_rotation_identity(), teal_vec3_make(0, 0, -1.0)));
   }
   ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
   teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
@@ -491,7 +944,8 @@ START_TEST(test_rk4_energy_conservation) {
   teal_mb_kinetic_energy(p, ws, x, x + 3, &ke);
   teal_mb_potential_energy(p, ws, x, &pe);
   ck_assert_double_gt(ke, 0.1); /* it moved */
-  ck_assert_msg(fabs(ke + pe - E0) < 1e-8 * scale, "energy drift %g (scale %g)", ke + pe - E0, scale);
+  ck_assert_msg(fabs(ke + pe - E0) < 1e-8 * scale, "energy drift %g (scale %g)", ke + pe - E0,
+                scale);
   teal_mb_workspace_free(ws);
   teal_plant_free(p);
 }
@@ -534,13 +988,55 @@ START_TEST(test_argument_checks) {
   ck_assert_int_eq(teal_mb_inverse_dynamics(p, ws, q, v, v, tau, out), TEAL_ENONFINITE);
   ck_assert_ptr_nonnull(strstr(teal_mb_workspace_error(ws)->message, "tau_applied"));
   ck_assert_int_eq(teal_mb_forward_dynamics(p, ws, q, v, tau, out), TEAL_ENONFINITE);
+  /* the functions added with applied forces, M operators and reactions */
+  teal_spatial_vector F[16] = {{{0}}}, R[16];
+  ck_assert_int_eq(teal_mb_forward_dynamics_ex(p, NULL, q, v, NULL, F, out), TEAL_EINVAL);
+  ck_assert_int_eq(teal_mb_forward_dynamics_ex(raw, ws, q, v, NULL, F, out), TEAL_ESTATE);
+  ck_assert_int_eq(teal_mb_inverse_dynamics_ex(NULL, ws, q, v, v, NULL, F, out), TEAL_EINVAL);
+  ck_assert_int_eq(teal_mb_inverse_dynamics_ex(other, ws, q, v, v, NULL, F, out), TEAL_EINVAL);
+  ck_assert_int_eq(teal_mb_mass_matrix_times(p, ws, q, NULL, out), TEAL_EINVAL);
+  ck_assert_int_eq(teal_mb_mass_matrix_times(raw, ws, q, v, out), TEAL_ESTATE);
+  ck_assert_int_eq(teal_mb_articulated_factor(p, ws, NULL), TEAL_EINVAL);
+  ck_assert_int_eq(teal_mb_articulated_factor(raw, ws, q), TEAL_ESTATE);
+  ck_assert_int_eq(teal_mb_articulated_solve(p, ws, NULL, NULL, out), TEAL_EINVAL);
+  ck_assert_int_eq(teal_mb_articulated_solve(NULL, ws, v, NULL, out), TEAL_EINVAL);
+  ck_assert_int_eq(teal_mb_reaction_forces(p, ws, q, v, v, NULL, NULL), TEAL_EINVAL);
+  ck_assert_int_eq(teal_mb_reaction_forces(p, ws, q, v, NULL, NULL, R), TEAL_EINVAL);
+  ck_assert_int_eq(teal_mb_reaction_forces(raw, ws, q, v, v, NULL, R), TEAL_ESTATE);
+  F[2].v[4] = NAN;
+  ck_assert_int_eq(teal_mb_forward_dynamics_ex(p, ws, q, v, NULL, F, out), TEAL_ENONFINITE);
+  ck_assert_ptr_nonnull(strstr(teal_mb_workspace_error(ws)->message, "F_app_Bo_W[2]"));
+  ck_assert_int_eq(teal_mb_inverse_dynamics_ex(p, ws, q, v, v, NULL, F, out), TEAL_ENONFINITE);
+  ck_assert_int_eq(teal_mb_reaction_forces(p, ws, q, v, v, F, R), TEAL_ENONFINITE);
+  ck_assert_int_eq(teal_mb_articulated_factor(p, ws, q), TEAL_OK);
+  ck_assert_int_eq(teal_mb_articulated_solve(p, ws, v, F, out), TEAL_ENONFINITE);
+  F[2].v[4] = 0.0;
+  ck_assert_int_eq(teal_mb_articulated_solve(p, ws, v, F, out), TEAL_OK);
+  v[1] = NAN;
+  ck_assert_int_eq(teal_mb_articulated_solve(p, ws, v, F, out), TEAL_ENONFINITE);
+  ck_assert_int_eq(teal_mb_mass_matrix_times(p, ws, q, v, out), TEAL_ENONFINITE);
+  v[1] = 0.2;
   q[0] = NAN;
+  ck_assert_int_eq(teal_mb_articulated_factor(p, ws, q), TEAL_ENONFINITE);
   ck_assert_int_eq(teal_mb_gravity_forces(p, ws, q, out), TEAL_ENONFINITE);
   ck_assert_ptr_nonnull(strstr(teal_mb_workspace_error(ws)->message, "q[0]"));
   ck_assert_int_eq(teal_mb_potential_energy(p, ws, q, &e), TEAL_ENONFINITE);
   rand_state(p, &s, q, NULL);
   ck_assert_int_eq(teal_mb_potential_energy(p, ws, q, &e), TEAL_OK);
   ck_assert_int_eq(teal_mb_workspace_error(ws)->code, TEAL_OK);
+  teal_mb_workspace_free(ws);
+  /* a zero quaternion (the floating bodies of float_spec) */
+  ws = teal_mb_workspace_new(other, NULL);
+  rand_state(other, &s, q, v);
+  ck_assert_int_eq(
+      teal_plant_joint_kind(other, teal_plant_body_joint(other, teal_plant_node_body(other, 1))),
+      TEAL_JOINT_QUATERNION_FLOATING);
+  q[teal_plant_get_tree(other)->q_start[1]] = 0.0;
+  q[teal_plant_get_tree(other)->q_start[1] + 1] = 0.0;
+  q[teal_plant_get_tree(other)->q_start[1] + 2] = 0.0;
+  q[teal_plant_get_tree(other)->q_start[1] + 3] = 0.0;
+  ck_assert_int_eq(teal_mb_forward_dynamics(other, ws, q, v, NULL, out), TEAL_EINVAL);
+  ck_assert_ptr_nonnull(strstr(teal_mb_workspace_error(ws)->message, "quaternion"));
   teal_mb_workspace_free(ws);
   teal_mb_workspace_free(NULL);
   teal_plant_free(p);
@@ -579,6 +1075,17 @@ START_TEST(test_no_allocations) {
   ck_assert_int_eq(teal_mb_forward_dynamics(p, ws, q, v, vdot, tau), TEAL_OK);
   ck_assert_int_eq(teal_mb_kinetic_energy(p, ws, q, v, &e), TEAL_OK);
   ck_assert_int_eq(teal_mb_potential_energy(p, ws, q, &e), TEAL_OK);
+  teal_spatial_vector F[16] = {{{0}}}, R[16];
+  F[3].v[1] = 0.5;
+  ck_assert_int_eq(teal_mb_inverse_dynamics_ex(p, ws, q, v, vdot, vdot, F, tau), TEAL_OK);
+  ck_assert_int_eq(teal_mb_forward_dynamics_ex(p, ws, q, v, vdot, F, tau), TEAL_OK);
+  ck_assert_int_eq(teal_mb_mass_matrix_times(p, ws, q, v, tau), TEAL_OK);
+  ck_assert_int_eq(teal_mb_articulated_factor(p, ws, q), TEAL_OK);
+  ck_assert_int_eq(teal_mb_articulated_solve(p, ws, v, F, tau), TEAL_OK);
+  ck_assert_int_eq(teal_mb_reaction_forces(p, ws, q, v, vdot, F, R), TEAL_OK);
+  teal_transform X[16];
+  teal_spatial_vector V[16], A[16];
+  ck_assert_int_eq(teal_plant_calc_body_accelerations(p, q, v, vdot, X, V, A), TEAL_OK);
   v[0] = NAN; /* the error path does not allocate either */
   ck_assert_int_eq(teal_mb_forward_dynamics(p, ws, q, v, NULL, tau), TEAL_ENONFINITE);
   ck_assert_uint_eq(g_allocs, before);
@@ -598,6 +1105,15 @@ int main(void) {
   tcase_add_loop_test(tc, test_bias_term_properties, 0, NTOPO);
   tcase_add_loop_test(tc, test_energy_rate_zero, 0, NTOPO);
   tcase_add_test(tc, test_momentum_conservation);
+  tcase_add_loop_test(tc, test_mass_matrix_times, 0, NTOPO);
+  tcase_add_loop_test(tc, test_articulated_solve, 0, NTOPO);
+  tcase_add_test(tc, test_factorization_validity);
+  tcase_add_test(tc, test_cache_transparent);
+  tcase_add_loop_test(tc, test_applied_spatial_forces, 0, NTOPO);
+  tcase_add_loop_test(tc, test_reaction_force_balance, 0, NTOPO);
+  tcase_add_test(tc, test_reaction_forces_at_rest);
+  tcase_add_test(tc, test_singular_articulated_inertia);
+  tcase_add_test(tc, test_workspace_gravity);
   tcase_add_test(tc, test_simple_pendulum);
   tcase_add_test(tc, test_acrobot_closed_form);
   tcase_add_test(tc, test_rk4_energy_conservation);
