@@ -67,7 +67,8 @@ int teal_plant_force_element_kind(const struct teal_plant *plant, int i);
  *  them), into F_Bo_W (spatial forces at each body origin in W, by body
  *  index) and tau (nv generalized forces). Both arrays are accumulated, not
  *  cleared. TEAL_ESINGULAR (message in err, may be NULL) for a
- *  spring-damper of zero length or a bushing at gimbal lock. */
+ *  spring-damper of zero length or a bushing at gimbal lock; the elements
+ *  before the failing one have then already been added. */
 int teal_plant_calc_force_elements(const struct teal_plant *plant, const double *q,
                                    const double *v, const teal_transform *X_WB,
                                    const teal_spatial_vector *V_WB, teal_spatial_vector *F_Bo_W,
