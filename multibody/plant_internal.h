@@ -6,6 +6,7 @@
 
 #include "framework/value.h"
 #include "multibody/force_elements.h"
+#include "multibody/plant_geometry.h"
 #include "multibody/plant_model.h"
 
 /* every record starts with (name, instance), which find_name relies on */
@@ -60,6 +61,13 @@ typedef struct force_rec {
   teal_vec3 k_rpy, d_rpy, k_xyz, d_xyz;
 } force_rec;
 
+/* a registered geometry; the public view follows the (name, instance) head */
+typedef struct geometry_rec {
+  char *name;
+  int instance;
+  teal_plant_geometry g;
+} geometry_rec;
+
 /* a growable array */
 typedef struct teal_plant_list {
   void *data;
@@ -94,7 +102,7 @@ struct teal_plant {
   teal_vec3 gravity;
   teal_error err;
   int finalized;
-  teal_plant_list instances, bodies, frames, joints, actuators, forces;
+  teal_plant_list instances, bodies, frames, joints, actuators, forces, geometries;
   /* finalized model */
   int nq, nv, nu;
   int *body_node, *node_body;
@@ -111,6 +119,7 @@ struct teal_plant {
 #define JOINT(p) ((joint_rec *)(p)->joints.data)
 #define ACT(p) ((actuator_rec *)(p)->actuators.data)
 #define FORCE(p) ((force_rec *)(p)->forces.data)
+#define GEOM(p) ((geometry_rec *)(p)->geometries.data)
 
 /* Appends one zeroed element of size elem; returns it or NULL. */
 void *teal_plant_list_push(teal_plant_list *l, size_t elem);

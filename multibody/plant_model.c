@@ -119,6 +119,10 @@ void teal_plant_destroy(teal_plant *p) {
   free_names(&p->joints, sizeof(joint_rec));
   free_names(&p->actuators, sizeof(actuator_rec));
   free_names(&p->forces, sizeof(force_rec));
+  for (int i = 0; i < p->geometries.n; i++) {
+    teal_shape_release(&GEOM(p)[i].g.shape);
+  }
+  free_names(&p->geometries, sizeof(geometry_rec));
   for (int i = 0; i < p->nblocks; i++) {
     teal_free(p->blocks[i]);
   }
