@@ -232,7 +232,7 @@ enum {
 /* The simulation methods. Add a row here (and to k_sims) to time another
  * way of running the same simulation, e.g. Teal's simulator driving the
  * plant as a leaf system; the tables pick it up. */
-enum { S_TEAL_RK4, S_MJ_RK4, NUM_SIMS };
+enum { S_TEAL_RK4, S_TEAL_SIM, S_MJ_RK4, NUM_SIMS };
 
 typedef struct agreement {
   double d_vdot, max_vdot, d_mass, max_mass, d_tau, max_tau;
@@ -490,6 +490,69 @@ static int teal_rk4_run(void *state, double *q_final) {
   }
   memcpy(q_final, s->q, (size_t)s->n * sizeof(double));
   return TEAL_OK;
+}
+
+/* The same run through the framework: the plant as a leaf system driven by
+ * teal_simulator with the classic RK4 at a fixed 1 ms step. */
+typedef struct teal_sim {
+  const teal_plant *plant;
+  teal_simulator *sim;
+  int n;
+  double *x0;
+} teal_sim;
+
+static void teal_sim_free(void *state) {
+  teal_sim *s = state;
+  if (s) {
+    teal_simulator_free(s->sim);
+    free(s->x0);
+    free(s);
+  }
+}
+
+static void *teal_sim_new(const bench_model *bm) {
+  int n = bm->spec->n;
+  teal_error err;
+  teal_sim *s = calloc(1, sizeof *s);
+  if (!s) {
+    return NULL;
+  }
+  s->plant = bm->plant;
+  s->n = n;
+  s->x0 = calloc((size_t)(2 * n), sizeof(double));
+  s->sim = s->x0 ? teal_simulator_new(teal_plant_system(bm->plant), NULL, &err) : NULL;
+  if (!s->sim) {
+    fprintf(stderr, "error: Teal simulator: %s\n", s->x0 ? err.message : "out of memory");
+    teal_sim_free(s);
+    return NULL;
+  }
+  sim_start(n, s->x0);
+  teal_simulator_set_integrator(s->sim, teal_integrator_rk4);
+  teal_simulator_set_fixed_step(s->sim, k_dt);
+  return s;
+}
+
+static int teal_sim_run(void *state, double *q_final) {
+  teal_sim *s = state;
+  teal_context *ctx = teal_simulator_context(s->sim);
+  teal_sim_status st;
+  int rc = teal_context_set_time(ctx, 0.0);
+  if (rc == TEAL_OK) {
+    rc = teal_plant_set_state(s->plant, ctx, s->x0, 2 * s->n);
+  }
+  if (rc == TEAL_OK) {
+    rc = teal_simulator_initialize(s->sim, &st);
+  }
+  if (rc == TEAL_OK) {
+    rc = teal_simulator_advance_to(s->sim, k_steps * k_dt, &st);
+  }
+  if (rc == TEAL_OK) {
+    rc = teal_plant_get_positions(s->plant, ctx, q_final, s->n);
+  }
+  if (rc != TEAL_OK) {
+    fprintf(stderr, "error: Teal simulator run: %s\n", teal_context_error(ctx)->message);
+  }
+  return rc;
 }
 
 /* ---- MuJoCo ----------------------------------------------------------------- */
@@ -826,6 +889,8 @@ static const kernel_method k_kernels[NUM_KERNELS] = {
 static const sim_method k_sims[NUM_SIMS] = {
     [S_TEAL_RK4] = {"Teal: classic RK4 loop over teal_mb_forward_dynamics", "Teal RK4 loop",
                     teal_rk4_new, teal_rk4_run, teal_rk4_free},
+    [S_TEAL_SIM] = {"Teal: simulator (RK4, fixed 1 ms) over the plant system", "Teal simulator",
+                    teal_sim_new, teal_sim_run, teal_sim_free},
 #ifdef TEAL_BENCH_HAVE_MUJOCO
     [S_MJ_RK4] = {"MuJoCo: mjINT_RK4, 1000 x mj_step", "MuJoCo RK4", mj_sim_new, mj_sim_run,
                   mj_sim_free},

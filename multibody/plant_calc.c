@@ -219,6 +219,24 @@ static int add_generalized(const teal_system *sys, const teal_context *ctx, cons
   return TEAL_OK;
 }
 
+/* Poses and velocities are needed only by spatial forces and force
+ * elements; a plain chain skips both cache entries. */
+static int eval_kinematics(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
+                           const teal_transform **X, const teal_spatial_vector **V) {
+  int has_F = teal_input_has_value(sys, ctx, p->sys.in_F);
+  if (has_F < 0) {
+    return has_F;
+  }
+  int rc = TEAL_OK;
+  if (has_F || p->forces.n) {
+    rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_poses, (const void **)X);
+  }
+  if (rc == TEAL_OK && p->forces.n) {
+    rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_vels, (const void **)V);
+  }
+  return rc;
+}
+
 int teal_plant_calc_applied_forces(const teal_system *sys, const teal_context *ctx, void *out,
                                    void *user) {
   const teal_plant *p = user;
@@ -227,19 +245,16 @@ int teal_plant_calc_applied_forces(const teal_system *sys, const teal_context *c
   memset(out, 0, teal_plant_forces_bytes(p));
   const double *q, *v;
   teal_plant_qv(p, ctx, &q, &v);
-  const teal_transform *X;
-  const teal_spatial_vector *V;
-  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_poses, (const void **)&X);
-  if (rc == TEAL_OK) {
-    rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_vels, (const void **)&V);
-  }
+  const teal_transform *X = NULL;
+  const teal_spatial_vector *V = NULL;
+  int rc = eval_kinematics(sys, ctx, p, &X, &V);
   if (rc == TEAL_OK) {
     rc = add_actuation(sys, ctx, p, tau);
   }
   if (rc == TEAL_OK) {
     rc = add_generalized(sys, ctx, p, v, tau);
   }
-  if (rc == TEAL_OK) {
+  if (rc == TEAL_OK && X) {
     rc = add_spatial_forces(sys, ctx, p, X, F);
   }
   if (rc == TEAL_OK && p->forces.n) {

@@ -762,6 +762,20 @@ const teal_plant_tree *teal_plant_get_tree(const teal_plant *p) {
   return p->finalized ? &p->tree : NULL;
 }
 
+int teal_plant_make_actuation_matrix(const teal_plant *p, double *B) {
+  if (!p || !B) {
+    return TEAL_EINVAL;
+  }
+  if (!p->finalized) {
+    return TEAL_ESTATE;
+  }
+  memset(B, 0, (size_t)p->nv * (size_t)p->nu * sizeof(double));
+  for (int a = 0; a < p->nu; a++) {
+    B[(size_t)teal_plant_actuator_v_index(p, a) * (size_t)p->nu + (size_t)a] = 1.0;
+  }
+  return TEAL_OK;
+}
+
 int teal_plant_default_q(const teal_plant *p, double *q) {
   if (!p->finalized) {
     return TEAL_ESTATE;

@@ -166,6 +166,9 @@ int teal_plant_joint_q_start(const teal_plant *plant, int joint);
 int teal_plant_joint_v_start(const teal_plant *plant, int joint);
 /** v index driven by actuator a after finalize. */
 int teal_plant_actuator_v_index(const teal_plant *plant, int actuator);
+/** The actuation matrix B (nv x nu, row-major) with tau_u = B u (Drake's
+ *  MakeActuationMatrix): B[v_index(a)][a] = 1. TEAL_ESTATE before finalize. */
+int teal_plant_make_actuation_matrix(const teal_plant *plant, double *B);
 /** Writes the default q (nq values) of the finalized plant. */
 int teal_plant_default_q(const teal_plant *plant, double *q);
 /** Normalizes every quaternion in q (nq values) in place. */

@@ -118,6 +118,13 @@ START_TEST(ports_have_drake_names_and_sizes) {
       teal_system_has_direct_feedthrough(sys, u, teal_plant_generalized_acceleration_output_port(p)),
       1);
   ck_assert_int_eq(teal_plant_instance_state_output_port(p, 99), TEAL_ENOTFOUND);
+  double B[2], two[2] = {1, 2};
+  ck_assert_int_eq(teal_plant_make_actuation_matrix(p, B), TEAL_OK);
+  ck_assert_double_eq(B[0], 0.0);
+  ck_assert_double_eq(B[1], 1.0); /* the elbow */
+  teal_context *ctx = plant_context(p);
+  ck_assert_int_eq(teal_context_fix_input(ctx, u, two, 2), TEAL_ESIZE);
+  teal_context_free(ctx);
   teal_plant_free(p);
 }
 END_TEST
