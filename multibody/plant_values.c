@@ -27,14 +27,6 @@ static int grow(void **data, int *cap, int n, size_t elem) {
   return TEAL_OK;
 }
 
-int teal_transform_list_resize(teal_transform_list *l, int n) {
-  int rc = l ? grow((void **)&l->X, &l->cap, n, sizeof(*l->X)) : TEAL_EINVAL;
-  if (rc == TEAL_OK) {
-    l->n = n;
-  }
-  return rc;
-}
-
 int teal_spatial_vector_list_resize(teal_spatial_vector_list *l, int n) {
   int rc = l ? grow((void **)&l->V, &l->cap, n, sizeof(*l->V)) : TEAL_EINVAL;
   if (rc == TEAL_OK) {
@@ -68,16 +60,6 @@ int teal_applied_spatial_force_list_push(teal_applied_spatial_force_list *l, int
   return TEAL_OK;
 }
 
-static int copy_transforms(void *dst, const void *src) {
-  teal_transform_list *d = dst;
-  const teal_transform_list *s = src;
-  int rc = teal_transform_list_resize(d, s->n);
-  if (rc == TEAL_OK && s->n) {
-    memcpy(d->X, s->X, (size_t)s->n * sizeof(*s->X));
-  }
-  return rc;
-}
-
 static int copy_vectors(void *dst, const void *src) {
   teal_spatial_vector_list *d = dst;
   const teal_spatial_vector_list *s = src;
@@ -98,13 +80,6 @@ static int copy_forces(void *dst, const void *src) {
   return rc;
 }
 
-static void free_transforms(void *v) {
-  teal_transform_list *l = v;
-  teal_free(l->X);
-  l->X = NULL;
-  l->n = l->cap = 0;
-}
-
 static void free_vectors(void *v) {
   teal_spatial_vector_list *l = v;
   teal_free(l->V);
@@ -119,8 +94,6 @@ static void free_forces(void *v) {
   l->n = l->cap = 0;
 }
 
-const teal_value_type teal_transform_list_type = {
-    "teal_transform_list", sizeof(teal_transform_list), NULL, copy_transforms, free_transforms};
 const teal_value_type teal_spatial_vector_list_type = {"teal_spatial_vector_list",
                                                        sizeof(teal_spatial_vector_list), NULL,
                                                        copy_vectors, free_vectors};

@@ -1,5 +1,5 @@
-/* Abstract values carried by the plant's ports: lists of poses, of spatial
- * vectors (velocities, accelerations, forces) and of externally applied
+/* Abstract values carried by the plant's ports (poses: geometry/pose_list.h):
+ * lists of spatial vectors (velocities, accelerations, forces) and of externally applied
  * spatial forces (Drake's ExternallyAppliedSpatialForce).
  *
  * Each list owns a heap array of capacity cap holding n entries. The copy
@@ -9,17 +9,12 @@
 #define TEAL_MULTIBODY_PLANT_VALUES_H
 
 #include "framework/value.h"
+#include "geometry/pose_list.h"
 #include "multibody/spatial.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** A list of poses, e.g. X_WB by body index (port body_poses). */
-typedef struct teal_transform_list {
-  int n, cap;
-  teal_transform *X;
-} teal_transform_list;
 
 /** A list of spatial vectors, e.g. V_WB by body index. */
 typedef struct teal_spatial_vector_list {
@@ -42,13 +37,11 @@ typedef struct teal_applied_spatial_force_list {
 } teal_applied_spatial_force_list;
 
 /** Value types of the lists ("teal_transform_list", ...). */
-extern const teal_value_type teal_transform_list_type;
 extern const teal_value_type teal_spatial_vector_list_type;
 extern const teal_value_type teal_applied_spatial_force_list_type;
 
 /** Makes room for n entries (allocates only when cap < n) and sets the
  *  count to n. TEAL_ENOMEM or TEAL_EINVAL (n < 0) on failure. */
-int teal_transform_list_resize(teal_transform_list *l, int n);
 int teal_spatial_vector_list_resize(teal_spatial_vector_list *l, int n);
 int teal_applied_spatial_force_list_resize(teal_applied_spatial_force_list *l, int n);
 
