@@ -6,12 +6,6 @@
 #include "framework/alloc.h"
 #include "multibody/plant_internal.h"
 
-teal_proximity_properties teal_proximity_properties_make(double static_friction,
-                                                         double dynamic_friction) {
-  teal_proximity_properties p = {static_friction, dynamic_friction, NAN, NAN};
-  return p;
-}
-
 /* Names are unique per (body, role): the record's instance field holds
  * that key so the generic name lookup can check it. */
 static int name_key(int body, teal_geometry_role role) {
@@ -19,21 +13,11 @@ static int name_key(int body, teal_geometry_role role) {
 }
 
 static int check_props(teal_plant *p, const char *name, const teal_proximity_properties *pp) {
-  if (!pp || !isfinite(pp->static_friction) || !isfinite(pp->dynamic_friction) ||
-      pp->dynamic_friction < 0.0 || pp->static_friction < pp->dynamic_friction) {
+  if (!teal_proximity_properties_valid(pp)) {
     return teal_plant_fail(p, TEAL_EINVAL,
                            "plant: collision geometry '%s' needs Coulomb friction with static >= "
-                           "dynamic >= 0%s",
-                           name, NULL);
-  }
-  int bad_k = !isnan(pp->point_contact_stiffness) &&
-              !(isfinite(pp->point_contact_stiffness) && pp->point_contact_stiffness > 0.0);
-  int bad_d = !isnan(pp->hunt_crossley_dissipation) &&
-              !(isfinite(pp->hunt_crossley_dissipation) && pp->hunt_crossley_dissipation >= 0.0);
-  if (bad_k || bad_d) {
-    return teal_plant_fail(p, TEAL_EINVAL,
-                           "plant: collision geometry '%s' needs stiffness > 0 and dissipation "
-                           ">= 0 (or NaN for the defaults)%s",
+                           "dynamic >= 0, stiffness > 0 and dissipation >= 0 (or NaN for the "
+                           "defaults)%s",
                            name, NULL);
   }
   return TEAL_OK;

@@ -9,30 +9,13 @@
 #ifndef TEAL_MULTIBODY_PLANT_GEOMETRY_H
 #define TEAL_MULTIBODY_PLANT_GEOMETRY_H
 
+#include "geometry/geometry_properties.h"
 #include "geometry/shape.h"
 #include "multibody/plant_model.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/** Geometry roles. */
-typedef enum teal_geometry_role {
-  TEAL_ROLE_PROXIMITY = 1, /**< collision */
-  TEAL_ROLE_ILLUSTRATION = 2 /**< visual */
-} teal_geometry_role;
-
-/** Contact properties of collision geometry. Stiffness and dissipation may
- *  be NaN for the plant's defaults (penetration-allowance heuristic). */
-typedef struct teal_proximity_properties {
-  double static_friction, dynamic_friction;
-  double point_contact_stiffness;   /**< N/m, > 0, or NaN */
-  double hunt_crossley_dissipation; /**< s/m, >= 0, or NaN */
-} teal_proximity_properties;
-
-/** Properties with the given friction and default stiffness/dissipation. */
-teal_proximity_properties teal_proximity_properties_make(double static_friction,
-                                                         double dynamic_friction);
 
 /** A registered geometry (read-only view). */
 typedef struct teal_plant_geometry {
