@@ -6,6 +6,7 @@
 #include "multibody/force_elements.h"
 #include "multibody/kinematics.h"
 #include "multibody/plant_calc_internal.h"
+#include "multibody/plant_contact_internal.h"
 #include "multibody/plant_system.h"
 #include "multibody/plant_values.h"
 
@@ -14,10 +15,63 @@
 static void scratch_free(void *value) {
   teal_plant_scratch *s = value;
   teal_mb_workspace_free(s->ws);
+  teal_mb_jacobian_workspace_free(s->jws);
   teal_free(s->X);
   teal_free(s->vstar);
   teal_free(s->active);
+  teal_free(s->M);
+  teal_free(s->pivots);
+  teal_free(s->Jc);
+  teal_free(s->contacts);
+  teal_free(s->cparams);
   memset(s, 0, sizeof(*s));
+}
+
+int teal_plant_scratch_reserve_contacts(teal_plant_scratch *s, int nc) {
+  if (nc <= s->nc_cap) {
+    return TEAL_OK;
+  }
+  size_t nv = (size_t)s->plant->nv, cap = (size_t)(nc > 2 * s->nc_cap ? nc : 2 * s->nc_cap);
+  double *Jc = teal_calloc(cap * 3 * nv + 1, sizeof(double));
+  teal_contact_info *c = teal_calloc(cap, sizeof(*c));
+  contact_pair_params *cp = teal_calloc(cap, sizeof(*cp));
+  if (!Jc || !c || !cp) {
+    teal_free(Jc);
+    teal_free(c);
+    teal_free(cp);
+    return TEAL_ENOMEM;
+  }
+  teal_free(s->Jc);
+  teal_free(s->contacts);
+  teal_free(s->cparams);
+  s->Jc = Jc;
+  s->contacts = c;
+  s->cparams = cp;
+  s->contact_growths += s->nc_cap > 0;
+  s->nc_cap = (int)cap;
+  return TEAL_OK;
+}
+
+/* Buffers of the discrete contact solve (dense in nv). */
+static int scratch_alloc_contact(teal_plant_scratch *s, const teal_plant *p) {
+  size_t nv = (size_t)p->nv;
+  s->jws = teal_mb_jacobian_workspace_new(p, NULL);
+  s->M = teal_calloc(2 * nv * nv + 7 * nv + 1, sizeof(double));
+  s->pivots = teal_calloc(nv + 1, sizeof(int));
+  if (!s->jws || !s->M || !s->pivots) {
+    return TEAL_ENOMEM;
+  }
+  s->A_newton = s->M + nv * nv;
+  s->res = s->A_newton + nv * nv;
+  s->step = s->res + nv;
+  s->v_try = s->step + nv;
+  s->r_try = s->v_try + nv;
+  s->Jtmp = s->r_try + nv;
+  int proximity = 0;
+  for (int g = 0; g < p->geometries.n; g++) {
+    proximity += GEOM(p)[g].g.role == TEAL_ROLE_PROXIMITY;
+  }
+  return proximity ? teal_plant_scratch_reserve_contacts(s, 4 * proximity + 8) : TEAL_OK;
 }
 
 /* Allocates the workspace and buffers of a scratch for plant p. */
@@ -28,7 +82,7 @@ static int scratch_alloc(teal_plant_scratch *s, const teal_plant *p) {
   s->X = teal_calloc(nb, sizeof(teal_transform) + 2 * sizeof(teal_spatial_vector));
   s->vstar = teal_calloc(2 * nv + nl * nv + 3 * nl + 1, sizeof(double));
   s->active = teal_calloc(nl + 1, sizeof(int));
-  if (!s->ws || !s->X || !s->vstar || !s->active) {
+  if (!s->ws || !s->X || !s->vstar || !s->active || scratch_alloc_contact(s, p) != TEAL_OK) {
     scratch_free(s);
     return TEAL_ENOMEM;
   }
@@ -219,6 +273,26 @@ static int add_generalized(const teal_system *sys, const teal_context *ctx, cons
   return TEAL_OK;
 }
 
+/* Continuous contact forces from the contact results (none when the
+ * geometry query is unconnected). */
+static int add_contact_forces(const teal_system *sys, const teal_context *ctx,
+                              const teal_plant *p, teal_spatial_vector *F) {
+  int has = teal_input_has_value(sys, ctx, p->sys.in_query);
+  if (has <= 0) {
+    return has;
+  }
+  const teal_contact_results *r;
+  const teal_transform *X;
+  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_contacts, (const void **)&r);
+  if (rc == TEAL_OK && r->n) {
+    rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_poses, (const void **)&X);
+    if (rc == TEAL_OK) {
+      teal_contact_add_forces(r, X, F);
+    }
+  }
+  return rc;
+}
+
 /* Poses and velocities are needed only by spatial forces and force
  * elements; a plain chain skips both cache entries. */
 static int eval_kinematics(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
@@ -263,6 +337,9 @@ int teal_plant_calc_applied_forces(const teal_system *sys, const teal_context *c
     if (rc) {
       return teal_context_report_error(ctx, rc, "plant: %s", err.message);
     }
+  }
+  if (rc == TEAL_OK && !p->sys.discrete) {
+    rc = add_contact_forces(sys, ctx, p, F);
   }
   return rc;
 }

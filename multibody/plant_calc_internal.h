@@ -8,7 +8,11 @@
 #include "framework/context.h"
 #include "framework/system.h"
 #include "multibody/dynamics.h"
+#include "multibody/jacobians.h"
+#include "multibody/plant_contact.h"
 #include "multibody/plant_internal.h"
+
+struct contact_pair_params;
 
 /* Per-context scratch: a dynamics workspace and buffers, made when the
  * context is created (by the copy hook, from the model {plant, NULL}). */
@@ -22,7 +26,20 @@ typedef struct teal_plant_scratch {
   double *Wcols;          /* [nlimits * nv] M^-1 columns of the active limits */
   double *lambda, *target, *sign; /* [nlimits] each */
   int *active;                 /* [nlimits] indices into limit_dofs */
+  /* contact */
+  teal_mb_jacobian_workspace *jws;
+  double *M, *A_newton, *res, *step, *v_try, *r_try; /* [nv^2] x2, [nv] x4 */
+  double *Jtmp;                                       /* [3 nv] */
+  int *pivots;                                        /* [nv] */
+  int nc_cap;                                         /* contacts with room below */
+  double *Jc;                                         /* [nc_cap][3 nv] */
+  teal_contact_info *contacts;                        /* [nc_cap] */
+  struct contact_pair_params *cparams;                /* [nc_cap] */
+  long contact_growths; /* times the contact buffers grew inside a step */
 } teal_plant_scratch;
+
+/* Makes room for nc contacts in the scratch (allocates only when needed). */
+int teal_plant_scratch_reserve_contacts(teal_plant_scratch *s, int nc);
 
 extern const teal_value_type teal_plant_scratch_type;
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "multibody/plant_calc_internal.h"
+#include "multibody/plant_contact_internal.h"
 
 #define PGS_ITERATIONS 200
 #define PGS_TOLERANCE 1e-13
@@ -117,9 +118,20 @@ int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ct
   const teal_spatial_vector *F = (const teal_spatial_vector *)(forces + p->nv);
   int nq = p->nq, nv = p->nv;
   double h = p->time_step, *vnext = out + nq;
+  const teal_point_pair_list *pairs = NULL;
+  rc = teal_plant_eval_query(sys, ctx, p, &pairs);
+  if (rc) {
+    return rc;
+  }
   rc = teal_mb_forward_dynamics_ex(p, s->ws, q, v, forces, F, s->vstar);
   for (int i = 0; rc == TEAL_OK && i < nv; i++) {
     s->vstar[i] = v[i] + h * s->vstar[i];
+  }
+  if (rc == TEAL_OK && pairs && pairs->n) {
+    if ((rc = teal_plant_contact_step(p, s, ctx, q, pairs, s->vstar, vnext)) != TEAL_OK) {
+      return rc;
+    }
+    memcpy(s->vstar, vnext, (size_t)nv * sizeof(double));
   }
   if (rc == TEAL_OK) {
     rc = enforce_limits(p, s, q, s->vstar, vnext);

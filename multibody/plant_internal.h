@@ -95,7 +95,17 @@ typedef struct plant_sys {
   int *inst_v_start, *inst_v_count, *v_list;
   int *limit_dofs; /* tree nodes of 1-dof joints with a finite position limit */
   int nlimits;
+  /* contact ports and cache */
+  int in_query, out_geometry_pose, out_contacts, out_gcf;
+  int *out_gcf_inst; /* [instances] */
+  int ce_contacts;
 } plant_sys;
+
+/* Contact settings and the defaults derived at finalize. */
+typedef struct plant_contact_params {
+  double penetration_allowance, stiction_tolerance;
+  double default_stiffness, default_dissipation; /* per geometry */
+} plant_contact_params;
 
 struct teal_plant {
   double time_step;
@@ -110,6 +120,7 @@ struct teal_plant {
   void *blocks[20];
   struct teal_system *system; /* the leaf made by finalize; owns the plant */
   plant_sys sys;
+  plant_contact_params contact;
   int nblocks;
 };
 

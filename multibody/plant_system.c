@@ -9,6 +9,7 @@
 
 #include "framework/alloc.h"
 #include "multibody/plant_calc_internal.h"
+#include "multibody/plant_contact_internal.h"
 
 static const char plant_tag = 0; /* identifies plant systems */
 
@@ -30,7 +31,7 @@ static int *plant_block(teal_plant *p, size_t n) {
 static int build_maps(teal_plant *p) {
   plant_sys *s = &p->sys;
   int ni = p->instances.n, nq = p->nq, nv = p->nv, nu = p->nu;
-  int *m = plant_block(p, 8 * (size_t)ni + (size_t)(nu + nq + 2 * nv));
+  int *m = plant_block(p, 9 * (size_t)ni + (size_t)(nu + nq + 2 * nv));
   if (!m) {
     return TEAL_ENOMEM;
   }
@@ -42,7 +43,8 @@ static int build_maps(teal_plant *p) {
   s->inst_q_count = m + 5 * ni;
   s->inst_v_start = m + 6 * ni;
   s->inst_v_count = m + 7 * ni;
-  s->act_list = m + 8 * ni;
+  s->out_gcf_inst = m + 8 * ni;
+  s->act_list = m + 9 * ni;
   s->q_list = s->act_list + nu;
   s->v_list = s->q_list + nq;
   s->limit_dofs = s->v_list + nv;
@@ -122,6 +124,7 @@ static void declare_inputs(teal_system *sys, teal_plant *p) {
   s->in_tau = teal_leaf_declare_vector_input(sys, "applied_generalized_force", p->nv);
   s->in_F = teal_leaf_declare_abstract_input(sys, "applied_spatial_force",
                                              &teal_applied_spatial_force_list_type);
+  s->in_query = teal_leaf_declare_abstract_input(sys, "geometry_query", &teal_point_pair_list_type);
 }
 
 static void declare_state(teal_system *sys, teal_plant *p) {
@@ -172,6 +175,31 @@ static void declare_cache(teal_system *sys, teal_plant *p) {
                                              teal_plant_calc_vdot, p, NULL, 0);
   s->ce_accs = teal_leaf_declare_abstract_cache_entry(sys, "body_accelerations", &s->vels_type,
                                                       teal_plant_calc_accelerations, p, NULL, 0);
+  s->ce_contacts = teal_leaf_declare_abstract_cache_entry(
+      sys, "contact_results", &teal_contact_results_type, teal_plant_calc_contact_results, p,
+      NULL, 0);
+}
+
+static void declare_contact_outputs(teal_system *sys, teal_plant *p) {
+  plant_sys *s = &p->sys;
+  teal_ticket pos[2];
+  int npos = position_tickets(p, pos);
+  s->out_geometry_pose = teal_leaf_declare_abstract_output(
+      sys, "geometry_pose", &teal_transform_list_type, teal_plant_output_poses, p, pos, npos);
+  s->out_contacts = teal_leaf_declare_abstract_output(sys, "contact_results",
+                                                      &teal_contact_results_type,
+                                                      teal_plant_output_contact_results, p, NULL,
+                                                      0);
+  s->out_gcf = teal_leaf_declare_vector_output(sys, "generalized_contact_forces", p->nv,
+                                               teal_plant_output_generalized_contact_forces, p,
+                                               NULL, 0);
+  for (int i = 0; i < p->instances.n; i++) {
+    char name[300];
+    snprintf(name, sizeof(name), "%s_generalized_contact_forces", INST(p)[i].name);
+    s->out_gcf_inst[i] = teal_leaf_declare_vector_output(
+        sys, name, s->inst_v_count[i], teal_plant_output_instance_generalized_contact_forces,
+        &s->out_gcf_inst[i], NULL, 0);
+  }
 }
 
 static void declare_outputs(teal_system *sys, teal_plant *p) {
@@ -213,6 +241,7 @@ static void release_plant(void *user) {
 
 int teal_plant_system_create(teal_plant *p) {
   p->sys.discrete = p->time_step > 0.0;
+  teal_plant_contact_defaults(p);
   int rc = build_maps(p);
   teal_system *sys = rc ? NULL : teal_leaf_new("plant", p, release_plant);
   if (!sys) {
@@ -224,6 +253,7 @@ int teal_plant_system_create(teal_plant *p) {
   declare_state(sys, p);
   declare_cache(sys, p);
   declare_outputs(sys, p);
+  declare_contact_outputs(sys, p);
   teal_leaf_set_velocity_map(sys, teal_plant_v_to_qdot, teal_plant_qdot_to_v, p);
   teal_leaf_set_energy(sys, teal_plant_potential_energy_cb, teal_plant_kinetic_energy_cb, p);
   teal_leaf_set_type_tag(sys, &plant_tag);
@@ -292,4 +322,20 @@ int teal_plant_body_spatial_accelerations_output_port(const teal_plant *p) {
 }
 int teal_plant_reaction_forces_output_port(const teal_plant *p) {
   return port_or_state(p, p ? p->sys.out_reactions : 0);
+}
+
+int teal_plant_geometry_query_input_port(const teal_plant *p) {
+  return port_or_state(p, p ? p->sys.in_query : 0);
+}
+int teal_plant_geometry_pose_output_port(const teal_plant *p) {
+  return port_or_state(p, p ? p->sys.out_geometry_pose : 0);
+}
+int teal_plant_contact_results_output_port(const teal_plant *p) {
+  return port_or_state(p, p ? p->sys.out_contacts : 0);
+}
+int teal_plant_generalized_contact_forces_output_port(const teal_plant *p) {
+  return port_or_state(p, p ? p->sys.out_gcf : 0);
+}
+int teal_plant_instance_generalized_contact_forces_output_port(const teal_plant *p, int instance) {
+  return instance_port(p, p ? p->sys.out_gcf_inst : NULL, instance);
 }

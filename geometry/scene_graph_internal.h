@@ -1,0 +1,63 @@
+/* Private to geometry/: the scene graph's records, shared by scene_graph.c
+ * (registration, system) and scene_graph_query.c (queries). */
+#ifndef TEAL_GEOMETRY_SCENE_GRAPH_INTERNAL_H
+#define TEAL_GEOMETRY_SCENE_GRAPH_INTERNAL_H
+
+#include "geometry/scene_graph.h"
+
+typedef struct sg_source {
+  char *name;
+  int num_frames;
+  int port;
+} sg_source;
+
+typedef struct sg_frame {
+  char *name;
+  int source, index;
+} sg_frame;
+
+typedef struct sg_geometry {
+  char *name;
+  int frame;
+  teal_transform X_FG;
+  teal_shape shape;
+  teal_geometry_role role;
+  teal_proximity_properties props;
+  double rgba[4];
+  double bound; /* radius of a sphere about Go holding the shape; inf: unbounded */
+} sg_geometry;
+
+struct teal_scene_graph {
+  char *name;
+  teal_error err;
+  int finalized, ready;
+  teal_system *system;
+  sg_source *sources;
+  sg_frame *frames;
+  sg_geometry *geoms;
+  int nsources, nframes, ngeoms;
+  int cap_sources, cap_frames, cap_geoms;
+  int *excluded; /* frame pairs (a, b), a < b, 2 per pair */
+  int nexcluded, cap_excluded;
+  /* finalized: candidate proximity pairs (2 ints each) */
+  int *pairs;
+  int npairs;
+  /* system */
+  int out_query, ce_poses, ce_pairs;
+  teal_value_type poses_type;
+};
+
+/* The cache callbacks (scene_graph_query.c). */
+int teal_sg_calc_geometry_poses(const teal_system *sys, const teal_context *ctx, void *out,
+                                void *user);
+int teal_sg_calc_point_pairs(const teal_system *sys, const teal_context *ctx, void *out,
+                             void *user);
+int teal_sg_output_query(const teal_system *sys, const teal_context *ctx, void *out, void *user);
+
+/* The bounding radius of a shape about its origin (inf for a half-space). */
+double teal_sg_shape_bound(const teal_shape *shape);
+
+/* The scene graph's own context within ctx (NULL if none). */
+const teal_context *teal_sg_own_context(const teal_scene_graph *sg, const teal_context *ctx);
+
+#endif
