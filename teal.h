@@ -45,6 +45,7 @@
 #include "multibody/controllers/inverse_dynamics_controller.h"
 #include "multibody/controllers/joint_stiffness_controller.h"
 #include "multibody/dynamics.h"
+#include "multibody/exponential_spring.h"
 #include "multibody/force_elements.h"
 #include "multibody/jacobians.h"
 #include "multibody/joints.h"
