@@ -51,6 +51,7 @@
 #include "multibody/joints.h"
 #include "multibody/kinematics.h"
 #include "multibody/momentum.h"
+#include "multibody/parsing/urdf.h"
 #include "multibody/plant_contact.h"
 #include "multibody/plant_geometry.h"
 #include "multibody/plant_model.h"

@@ -4,10 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#if __has_include("geometry/narrowphase.h")
 #include "geometry/narrowphase.h"
-#define SG_HAVE_NARROWPHASE 1
-#endif
 #include "geometry/scene_graph_internal.h"
 
 double teal_sg_shape_bound(const teal_shape *s) {
@@ -97,10 +94,6 @@ static int bounds_overlap(const teal_scene_graph *sg, const teal_transform *X_WG
 /* Narrowphase of candidate pair (a, b); appends a pair when they overlap. */
 static int collide(const teal_scene_graph *sg, const teal_transform *X_WG, int a, int b,
                    teal_point_pair_list *out) {
-#ifndef SG_HAVE_NARROWPHASE
-  (void)sg, (void)X_WG, (void)a, (void)b, (void)out;
-  return TEAL_EUNSUPPORTED; /* TEMPORARY until geometry/narrowphase.h lands */
-#else
   teal_penetration pen;
   int overlapping = 0;
   int rc = teal_shape_pair_penetration(&sg->geoms[a].shape, X_WG[a], &sg->geoms[b].shape,
@@ -111,7 +104,6 @@ static int collide(const teal_scene_graph *sg, const teal_transform *X_WG, int a
   teal_point_pair pp = {a, b, sg->geoms[a].frame, sg->geoms[b].frame, pen.p_WCa, pen.p_WCb,
                         pen.nhat_BA_W, pen.depth};
   return teal_point_pair_list_push(out, &pp);
-#endif
 }
 
 int teal_sg_calc_point_pairs(const teal_system *sys, const teal_context *ctx, void *out,
@@ -178,10 +170,6 @@ int teal_scene_graph_signed_distance(const teal_scene_graph *sg, const teal_cont
     return teal_context_report_error(ctx, TEAL_EINVAL,
                                      "scene graph: signed distance needs two proximity geometries");
   }
-#ifndef SG_HAVE_NARROWPHASE
-  (void)p_WCa, (void)p_WCb;
-  return TEAL_EUNSUPPORTED;
-#else
   teal_signed_distance sd;
   rc = teal_shape_pair_signed_distance(&sg->geoms[a].shape, X_WG[a], &sg->geoms[b].shape, X_WG[b],
                                        &sd);
@@ -198,5 +186,4 @@ int teal_scene_graph_signed_distance(const teal_scene_graph *sg, const teal_cont
     *p_WCb = sd.p_WCb;
   }
   return TEAL_OK;
-#endif
 }

@@ -31,7 +31,9 @@
  *   - Discrete plants solve for the next velocities with the contact forces
  *     evaluated at them (an implicit, TAMSI-like step): the normal force
  *     uses the predicted depth x + h xdot+, the friction the regularized law
- *     mu_d v_t / sqrt(|v_t|^2 + v_s^2). Newton's method on
+ *     mu_d v_t / sqrt(|v_t|^2 + eps^2) with eps = v_s / 100 (the implicit
+ *     step tolerates the sharper law; stiction then creeps at about
+ *     1e-5 m/s with the default v_s). Newton's method on
  *     M (v+ - v*) = h J' f(J v+) with a backtracking line search; v* is the
  *     free-motion velocity (joint limits are enforced afterwards).
  *

@@ -5,7 +5,8 @@
 #include "multibody/plant_system.h"
 
 /* The plant's bodies as frames (frame id == body index) and its geometries
- * (scene graph id == plant geometry index), with adjacent bodies filtered. */
+ * (scene graph id == plant geometry index), with bodies joined by a joint
+ * (other than a floating one) filtered. */
 static int register_plant(teal_scene_graph *sg, const teal_plant *p) {
   int src = teal_scene_graph_register_source(sg, "plant");
   for (int b = 0; src >= 0 && b < p->bodies.n; b++) {
@@ -21,10 +22,12 @@ static int register_plant(teal_scene_graph *sg, const teal_plant *p) {
       return teal_scene_graph_error(sg)->code;
     }
   }
+  /* bodies joined by a joint do not collide, free bodies collide with all */
   for (int b = 1; src >= 0 && b < p->bodies.n; b++) {
     int j = BODY(p)[b].inboard;
-    int parent = j < 0 ? TEAL_WORLD_BODY : FRAME(p)[JOINT(p)[j].parent_frame].body;
-    teal_scene_graph_exclude_frame_pair(sg, parent, b);
+    if (j >= 0 && JOINT(p)[j].kind != TEAL_JOINT_QUATERNION_FLOATING) {
+      teal_scene_graph_exclude_frame_pair(sg, FRAME(p)[JOINT(p)[j].parent_frame].body, b);
+    }
   }
   return src < 0 ? src : teal_scene_graph_finalize(sg);
 }

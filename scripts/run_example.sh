@@ -3,7 +3,7 @@
 # Arguments are passed on to the example program.
 set -euo pipefail
 
-EXAMPLE=closed_loop
+EXAMPLE=acrobot_lqr
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"

@@ -1,0 +1,404 @@
+/* URDF parsing helpers: lists, messages, attributes, numbers, origins. */
+#include <ctype.h>
+#include <locale.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "framework/alloc.h"
+#include "multibody/parsing/urdf_internal.h"
+
+/* ---- lists and the string pool ------------------------------------------ */
+
+void *urdf_push(urdf_model *m, urdf_list *l, size_t elem) {
+  if (l->n == l->cap) {
+    int cap = l->cap ? 2 * l->cap : 8;
+    void *data = teal_calloc((size_t)cap, elem);
+    if (!data) {
+      urdf_fail(m, NULL, TEAL_ENOMEM, "out of memory");
+      return NULL;
+    }
+    if (l->n) {
+      memcpy(data, l->data, (size_t)l->n * elem);
+    }
+    teal_free(l->data);
+    l->data = data;
+    l->cap = cap;
+  }
+  void *e = (char *)l->data + (size_t)l->n * elem;
+  memset(e, 0, elem);
+  l->n++;
+  return e;
+}
+
+const char *urdf_keep(urdf_model *m, char *s) {
+  if (!s) {
+    urdf_fail(m, NULL, TEAL_ENOMEM, "out of memory");
+    return NULL;
+  }
+  char **slot = urdf_push(m, &m->strings, sizeof(char *));
+  if (!slot) {
+    teal_free(s);
+    return NULL;
+  }
+  *slot = s;
+  return s;
+}
+
+/* ---- messages ------------------------------------------------------------ */
+
+/* "<tag name="x">" or "<tag>" for node, into buf. */
+static void describe(const xmlNode *node, char *buf, size_t size) {
+  const char *prefix = node->ns && node->ns->prefix ? (const char *)node->ns->prefix : NULL;
+  const char *name = NULL;
+  for (const xmlAttr *a = node->properties; a; a = a->next) {
+    if (!a->ns && strcmp((const char *)a->name, "name") == 0 && a->children &&
+        a->children->type == XML_TEXT_NODE && !a->children->next) {
+      name = (const char *)a->children->content;
+    }
+  }
+  snprintf(buf, size, "<%s%s%s%s%.80s%s>", prefix ? prefix : "", prefix ? ":" : "",
+           (const char *)node->name, name ? " name=\"" : "", name ? name : "", name ? "\"" : "");
+}
+
+/* "source:line: <elem>: " (or "source: ") followed by the formatted text. */
+static void format_message(const urdf_model *m, const xmlNode *node, char *buf, size_t size,
+                           const char *fmt, va_list ap) {
+  int used;
+  if (node) {
+    char elem[160];
+    describe(node, elem, sizeof(elem));
+    used = snprintf(buf, size, "%s:%ld: %s: ", m->source, xmlGetLineNo(node), elem);
+  } else {
+    used = snprintf(buf, size, "%s: ", m->source);
+  }
+  if (used >= 0 && (size_t)used < size) {
+    vsnprintf(buf + used, size - (size_t)used, fmt, ap);
+  }
+}
+
+int urdf_fail(urdf_model *m, const xmlNode *node, int code, const char *fmt, ...) {
+  if (m->err->code != TEAL_OK) {
+    return m->err->code;
+  }
+  char buf[TEAL_ERROR_MESSAGE_MAX];
+  va_list ap;
+  va_start(ap, fmt);
+  format_message(m, node, buf, sizeof(buf), fmt, ap);
+  va_end(ap);
+  return teal_error_set(m->err, code, "%s", buf);
+}
+
+void urdf_warn(urdf_model *m, const xmlNode *node, int *counter, const char *fmt, ...) {
+  teal_urdf_report *r = m->report;
+  if (counter) {
+    (*counter)++;
+  }
+  if (r->num_warnings++ == 0) {
+    va_list ap;
+    va_start(ap, fmt);
+    format_message(m, node, r->first_warning, sizeof(r->first_warning), fmt, ap);
+    va_end(ap);
+  }
+}
+
+/* ---- elements and attributes --------------------------------------------- */
+
+static int is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+int urdf_is(const xmlNode *node, const char *qname) {
+  if (!node || node->type != XML_ELEMENT_NODE) {
+    return 0;
+  }
+  const char *name = (const char *)node->name;
+  if (node->ns && node->ns->prefix) {
+    size_t n = strlen((const char *)node->ns->prefix);
+    return strncmp(qname, (const char *)node->ns->prefix, n) == 0 && qname[n] == ':' &&
+           strcmp(qname + n + 1, name) == 0;
+  }
+  return strcmp(name, qname) == 0;
+}
+
+int urdf_is_drake(const xmlNode *node) {
+  if (!node || node->type != XML_ELEMENT_NODE) {
+    return 0;
+  }
+  if (node->ns && node->ns->prefix) {
+    return strcmp((const char *)node->ns->prefix, "drake") == 0;
+  }
+  return strncmp((const char *)node->name, "drake:", 6) == 0;
+}
+
+xmlNode *urdf_element(xmlNode *node) {
+  while (node && node->type != XML_ELEMENT_NODE) {
+    node = node->next;
+  }
+  return node;
+}
+
+int urdf_unique_child(urdf_model *m, xmlNode *node, const char *qname, xmlNode **out) {
+  *out = NULL;
+  for (xmlNode *c = urdf_element(node->children); c; c = urdf_element(c->next)) {
+    if (!urdf_is(c, qname)) {
+      continue;
+    }
+    if (*out) {
+      return urdf_fail(m, c, TEAL_EPARSE, "more than one <%s> in <%s>", qname,
+                       (const char *)node->name);
+    }
+    *out = c;
+  }
+  return TEAL_OK;
+}
+
+const char *urdf_attr(urdf_model *m, xmlNode *node, const char *name) {
+  for (xmlAttr *a = node->properties; a; a = a->next) {
+    if (a->ns || strcmp((const char *)a->name, name) != 0) {
+      continue;
+    }
+    if (!a->children) {
+      return "";
+    }
+    if (a->children->type == XML_TEXT_NODE && !a->children->next && a->children->content) {
+      return (const char *)a->children->content;
+    }
+    /* entity references are not expanded (no entity amplification) */
+    urdf_fail(m, node, TEAL_EPARSE, "attribute '%s' uses entity references", name);
+    return NULL;
+  }
+  return NULL;
+}
+
+int urdf_attr_required(urdf_model *m, xmlNode *node, const char *name, const char **out) {
+  *out = urdf_attr(m, node, name);
+  if (m->err->code != TEAL_OK) {
+    return m->err->code;
+  }
+  if (!*out || !**out) {
+    return urdf_fail(m, node, TEAL_EPARSE, "missing attribute '%s'", name);
+  }
+  return TEAL_OK;
+}
+
+const char *urdf_text(urdf_model *m, xmlNode *node) {
+  size_t n = 0;
+  for (xmlNode *c = node->children; c; c = c->next) {
+    if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content) {
+      n += strlen((const char *)c->content);
+    }
+  }
+  char *s = teal_alloc(n + 1);
+  if (!urdf_keep(m, s)) {
+    return NULL;
+  }
+  /* the direct text children only: entity references are not expanded */
+  size_t k = 0;
+  for (xmlNode *c = node->children; c; c = c->next) {
+    if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content) {
+      size_t len = strlen((const char *)c->content);
+      memcpy(s + k, c->content, len);
+      k += len;
+    }
+  }
+  s[k] = '\0';
+  char *w = s;
+  while (is_space(*w)) {
+    w++;
+  }
+  for (k = strlen(w); k > 0 && is_space(w[k - 1]); k--) {
+    w[k - 1] = '\0';
+  }
+  return w;
+}
+
+/* ---- numbers ------------------------------------------------------------ */
+
+/* 1 if the token (after a sign) spells nan or inf in any case. */
+static int spells_nonfinite(const char *tok, size_t len) {
+  size_t i = len > 0 && (tok[0] == '+' || tok[0] == '-') ? 1 : 0;
+  if (len - i < 3) {
+    return 0;
+  }
+  char w[4] = {(char)tolower((unsigned char)tok[i]), (char)tolower((unsigned char)tok[i + 1]),
+               (char)tolower((unsigned char)tok[i + 2]), '\0'};
+  return strcmp(w, "nan") == 0 || strcmp(w, "inf") == 0;
+}
+
+/* Parses one decimal token of length len whatever the C locale's decimal
+ * separator is: TEAL_OK, TEAL_EPARSE (not a number) or TEAL_ENONFINITE. */
+static int parse_token(const char *tok, size_t len, double *out) {
+  char buf[128];
+  if (spells_nonfinite(tok, len)) {
+    return TEAL_ENONFINITE;
+  }
+  if (len == 0 || len >= sizeof(buf)) {
+    return TEAL_EPARSE;
+  }
+  const char *dp = localeconv()->decimal_point;
+  char sep = dp && dp[0] && !dp[1] ? dp[0] : '.';
+  for (size_t i = 0; i < len; i++) {
+    if (!strchr("0123456789+-.eE", tok[i])) {
+      return TEAL_EPARSE;
+    }
+    buf[i] = tok[i] == '.' ? sep : tok[i];
+  }
+  buf[len] = '\0';
+  char *end = NULL;
+  double x = strtod(buf, &end);
+  if (end != buf + len) {
+    return TEAL_EPARSE;
+  }
+  *out = x;
+  return isfinite(x) ? TEAL_OK : TEAL_ENONFINITE;
+}
+
+/* Splits s into at most max tokens; returns the count (max + 1 if more). */
+static int tokenize(const char *s, int max, const char **tok, size_t *len) {
+  int n = 0;
+  while (*s) {
+    while (is_space(*s)) {
+      s++;
+    }
+    if (!*s) {
+      break;
+    }
+    const char *start = s;
+    while (*s && !is_space(*s)) {
+      s++;
+    }
+    if (n == max) {
+      return max + 1;
+    }
+    tok[n] = start;
+    len[n++] = (size_t)(s - start);
+  }
+  return n;
+}
+
+int urdf_attr_numbers(urdf_model *m, xmlNode *node, const char *name, int n, double *out,
+                      int *present) {
+  const char *s = urdf_attr(m, node, name);
+  if (m->err->code != TEAL_OK) {
+    return m->err->code;
+  }
+  if (present) {
+    *present = s != NULL;
+  }
+  if (!s) {
+    return present ? TEAL_OK : urdf_fail(m, node, TEAL_EPARSE, "missing attribute '%s'", name);
+  }
+  const char *tok[8];
+  size_t len[8];
+  int count = tokenize(s, n < 8 ? n : 8, tok, len);
+  if (count != n) {
+    return urdf_fail(m, node, TEAL_EPARSE, "attribute %s=\"%.40s\" needs %d number%s", name, s, n,
+                     n == 1 ? "" : "s");
+  }
+  for (int i = 0; i < n; i++) {
+    int rc = parse_token(tok[i], len[i], &out[i]);
+    if (rc == TEAL_ENONFINITE) {
+      return urdf_fail(m, node, rc, "attribute %s=\"%.40s\" is not finite", name, s);
+    }
+    if (rc) {
+      return urdf_fail(m, node, rc, "attribute %s=\"%.40s\" is not a number", name, s);
+    }
+  }
+  return TEAL_OK;
+}
+
+int urdf_attr_double(urdf_model *m, xmlNode *node, const char *name, int required, double def,
+                     double *out) {
+  int present = 0;
+  int rc = urdf_attr_numbers(m, node, name, 1, out, required ? NULL : &present);
+  if (rc == TEAL_OK && !required && !present) {
+    *out = def;
+  }
+  return rc;
+}
+
+int urdf_origin(urdf_model *m, xmlNode *node, teal_transform *X) {
+  xmlNode *o;
+  *X = teal_transform_identity();
+  int rc = urdf_unique_child(m, node, "origin", &o);
+  if (rc || !o) {
+    return rc;
+  }
+  double xyz[3] = {0, 0, 0}, rpy[3] = {0, 0, 0};
+  int present;
+  rc = urdf_attr_numbers(m, o, "xyz", 3, xyz, &present);
+  if (rc == TEAL_OK) {
+    rc = urdf_attr_numbers(m, o, "rpy", 3, rpy, &present);
+  }
+  if (rc == TEAL_OK) {
+    X->R = teal_rotation_from_rpy(teal_vec3_make(rpy[0], rpy[1], rpy[2]));
+    X->p = teal_vec3_make(xyz[0], xyz[1], xyz[2]);
+  }
+  return rc;
+}
+
+/* ---- name indices --------------------------------------------------------- */
+
+typedef struct name_idx {
+  const char *name;
+  int idx;
+} name_idx;
+
+static int cmp_name_idx(const void *a, const void *b) {
+  const name_idx *x = a, *y = b;
+  int c = strcmp(x->name, y->name);
+  return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+static const char *elem_name(const urdf_list *l, size_t elem, int i) {
+  return *(const char *const *)((const char *)l->data + (size_t)i * elem);
+}
+
+static xmlNode *elem_node(const urdf_list *l, size_t elem, int i) {
+  return *(xmlNode *const *)((const char *)l->data + (size_t)i * elem + sizeof(const char *));
+}
+
+/* Every element of l must start with (const char *name, xmlNode *node). */
+int urdf_sort_names(urdf_model *m, const urdf_list *l, size_t elem, int *idx, const char *what) {
+  if (l->n == 0) {
+    return TEAL_OK;
+  }
+  name_idx *v = teal_calloc((size_t)l->n, sizeof(*v));
+  if (!v) {
+    return urdf_fail(m, NULL, TEAL_ENOMEM, "out of memory");
+  }
+  for (int i = 0; i < l->n; i++) {
+    v[i] = (name_idx){elem_name(l, elem, i), i};
+  }
+  qsort(v, (size_t)l->n, sizeof(*v), cmp_name_idx);
+  int rc = TEAL_OK;
+  for (int i = 0; i < l->n; i++) {
+    idx[i] = v[i].idx;
+    if (rc == TEAL_OK && i > 0 && strcmp(v[i].name, v[i - 1].name) == 0) {
+      rc = urdf_fail(m, elem_node(l, elem, v[i].idx), TEAL_EDUPLICATE, "duplicate %s name '%s'",
+                     what, v[i].name);
+    }
+  }
+  teal_free(v);
+  return rc;
+}
+
+int urdf_find_name(const urdf_list *l, size_t elem, const int *idx, const char *name) {
+  int lo = 0, hi = l->n - 1;
+  while (lo <= hi) {
+    int mid = lo + (hi - lo) / 2;
+    int c = strcmp(elem_name(l, elem, idx[mid]), name);
+    if (c == 0) {
+      return idx[mid];
+    }
+    if (c < 0) {
+      lo = mid + 1;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return -1;
+}

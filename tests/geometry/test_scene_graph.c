@@ -1,0 +1,165 @@
+/* The scene graph system (geometry/scene_graph.h): registration, filters,
+ * pose inputs, the lazily evaluated point-pair query, signed distance and
+ * bad inputs. */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "geometry/scene_graph.h"
+
+typedef struct rig {
+  teal_scene_graph *sg;
+  int src, f0, f1, f2, g_ground, g_a, g_b, g_c, g_visual;
+} rig;
+
+/* Three frames: f0 (ground), f1 with sphere a, f2 with spheres b and c. */
+static rig make_rig(void) {
+  rig r;
+  r.sg = teal_scene_graph_new(NULL, NULL);
+  ck_assert_ptr_nonnull(r.sg);
+  r.src = teal_scene_graph_register_source(r.sg, "robot");
+  r.f0 = teal_scene_graph_register_frame(r.sg, r.src, "ground");
+  r.f1 = teal_scene_graph_register_frame(r.sg, r.src, "one");
+  r.f2 = teal_scene_graph_register_frame(r.sg, r.src, "two");
+  teal_shape hs, s;
+  teal_shape_half_space(&hs);
+  teal_shape_sphere(0.5, &s, NULL);
+  teal_proximity_properties pp = teal_proximity_properties_make(1, 1);
+  teal_transform I = teal_transform_identity();
+  teal_transform up = teal_transform_make(teal_rotation_identity(), teal_vec3_make(0, 0, 0.3));
+  r.g_ground = teal_scene_graph_register_geometry(r.sg, r.f0, I, &hs, "ground",
+                                                  TEAL_ROLE_PROXIMITY, &pp, NULL);
+  r.g_a = teal_scene_graph_register_geometry(r.sg, r.f1, I, &s, "a", TEAL_ROLE_PROXIMITY, &pp,
+                                             NULL);
+  r.g_b = teal_scene_graph_register_geometry(r.sg, r.f2, I, &s, "b", TEAL_ROLE_PROXIMITY, &pp,
+                                             NULL);
+  r.g_c = teal_scene_graph_register_geometry(r.sg, r.f2, up, &s, "c", TEAL_ROLE_PROXIMITY, &pp,
+                                             NULL);
+  r.g_visual = teal_scene_graph_register_geometry(r.sg, r.f1, I, &s, "look",
+                                                  TEAL_ROLE_ILLUSTRATION, NULL, NULL);
+  return r;
+}
+
+static void set_poses(teal_context *ctx, const rig *r, double z1, double x2) {
+  teal_transform_list list = {0};
+  ck_assert_int_eq(teal_transform_list_resize(&list, 3), TEAL_OK);
+  list.X[0] = teal_transform_identity();
+  list.X[1] = teal_transform_make(teal_rotation_identity(), teal_vec3_make(0, 0, z1));
+  list.X[2] = teal_transform_make(teal_rotation_identity(), teal_vec3_make(x2, 0, 2.0));
+  ck_assert_int_eq(
+      teal_context_fix_abstract_input(ctx, teal_scene_graph_source_pose_port(r->sg, r->src),
+                                      &list),
+      TEAL_OK);
+  teal_transform_list_type.free(&list);
+}
+
+START_TEST(registration_and_filters) {
+  rig r = make_rig();
+  ck_assert_int_eq(teal_scene_graph_num_geometries(r.sg), 5);
+  ck_assert_int_eq(teal_scene_graph_frame_index(r.sg, r.f2), 2);
+  ck_assert(teal_scene_graph_pair_is_candidate(r.sg, r.g_a, r.g_b));
+  ck_assert(!teal_scene_graph_pair_is_candidate(r.sg, r.g_b, r.g_c));     /* same frame */
+  ck_assert(!teal_scene_graph_pair_is_candidate(r.sg, r.g_a, r.g_visual)); /* visual */
+  ck_assert_int_eq(teal_scene_graph_exclude_frame_pair(r.sg, r.f2, r.f1), TEAL_OK);
+  ck_assert(!teal_scene_graph_pair_is_candidate(r.sg, r.g_a, r.g_b));
+  ck_assert(teal_scene_graph_pair_is_candidate(r.sg, r.g_a, r.g_ground));
+  ck_assert_int_eq(teal_scene_graph_finalize(r.sg), TEAL_OK);
+  ck_assert_ptr_eq(teal_scene_graph_from_system(teal_scene_graph_system(r.sg)), r.sg);
+  ck_assert_int_eq(teal_scene_graph_register_frame(r.sg, r.src, "late"), TEAL_ESTATE);
+  teal_scene_graph_free(r.sg);
+}
+END_TEST
+
+START_TEST(query_finds_penetrations) {
+  rig r = make_rig();
+  ck_assert_int_eq(teal_scene_graph_finalize(r.sg), TEAL_OK);
+  teal_system *sys = teal_scene_graph_system(r.sg);
+  teal_context *ctx = teal_context_new(sys, NULL);
+  /* sphere a sinks 0.1 into the ground; b is far from a */
+  set_poses(ctx, &r, 0.4, 5.0);
+  const teal_point_pair_list *pairs;
+  ck_assert_int_eq(teal_eval_abstract_output(sys, ctx, teal_scene_graph_query_output_port(r.sg),
+                                             (const void **)&pairs),
+                   TEAL_OK);
+  ck_assert_int_eq(pairs->n, 1);
+  const teal_point_pair *pp = &pairs->pairs[0];
+  ck_assert_int_eq(pp->id_A, r.g_ground);
+  ck_assert_int_eq(pp->id_B, r.g_a);
+  ck_assert_double_eq_tol(pp->depth, 0.1, 1e-12);
+  /* n from B (the sphere) into A (the ground) points down */
+  ck_assert_double_eq_tol(pp->nhat_BA_W.v[2], -1.0, 1e-12);
+  /* move b onto a: two more pairs appear (a-b) and b stays above ground */
+  set_poses(ctx, &r, 0.4, 0.0);
+  ck_assert_int_eq(teal_scene_graph_eval_point_pair_penetrations(r.sg, ctx, &pairs), TEAL_OK);
+  ck_assert_int_eq(pairs->n, 1);
+  double d;
+  ck_assert_int_eq(teal_scene_graph_signed_distance(r.sg, ctx, r.g_a, r.g_b, &d, NULL, NULL),
+                   TEAL_OK);
+  ck_assert_double_eq_tol(d, 1.6 - 1.0, 1e-9);
+  set_poses(ctx, &r, 1.6, 0.0); /* a and b overlap by 0.6 */
+  ck_assert_int_eq(teal_scene_graph_eval_point_pair_penetrations(r.sg, ctx, &pairs), TEAL_OK);
+  ck_assert_int_eq(pairs->n, 2);
+  teal_context_free(ctx);
+  teal_scene_graph_free(r.sg);
+}
+END_TEST
+
+START_TEST(bad_inputs) {
+  rig r = make_rig();
+  teal_shape s, mesh;
+  teal_shape_sphere(0.1, &s, NULL);
+  teal_shape_mesh("m.obj", 1.0, &mesh, NULL);
+  teal_proximity_properties bad = teal_proximity_properties_make(0.2, 0.5);
+  teal_transform I = teal_transform_identity();
+  ck_assert_int_eq(teal_scene_graph_register_geometry(r.sg, r.f1, I, &s, "x", TEAL_ROLE_PROXIMITY,
+                                                      &bad, NULL),
+                   TEAL_EINVAL);
+  ck_assert(strlen(teal_scene_graph_error(r.sg)->message) > 0);
+  ck_assert_int_eq(teal_scene_graph_finalize(r.sg), TEAL_EINVAL); /* sticky */
+  teal_scene_graph_free(r.sg);
+  r = make_rig();
+  teal_proximity_properties ok = teal_proximity_properties_make(1, 1);
+  ck_assert_int_eq(teal_scene_graph_register_geometry(r.sg, r.f1, I, &mesh, "m",
+                                                      TEAL_ROLE_PROXIMITY, &ok, NULL),
+                   TEAL_EINVAL);
+  teal_scene_graph_free(r.sg);
+  r = make_rig();
+  ck_assert_int_eq(teal_scene_graph_register_frame(r.sg, 7, "nosource"), TEAL_EINVAL);
+  teal_scene_graph_free(r.sg);
+  r = make_rig();
+  ck_assert_int_eq(teal_scene_graph_register_source(r.sg, "robot"), TEAL_EDUPLICATE);
+  teal_scene_graph_free(r.sg);
+  /* a short pose list and an unconnected pose input are errors */
+  r = make_rig();
+  ck_assert_int_eq(teal_scene_graph_finalize(r.sg), TEAL_OK);
+  teal_system *sys = teal_scene_graph_system(r.sg);
+  teal_context *ctx = teal_context_new(sys, NULL);
+  const teal_point_pair_list *pairs;
+  ck_assert_int_eq(teal_scene_graph_eval_point_pair_penetrations(r.sg, ctx, &pairs),
+                   TEAL_ENOTCONNECTED);
+  teal_transform_list two = {0};
+  teal_transform_list_resize(&two, 2);
+  two.X[0] = two.X[1] = I;
+  teal_context_fix_abstract_input(ctx, teal_scene_graph_source_pose_port(r.sg, r.src), &two);
+  ck_assert_int_eq(teal_scene_graph_eval_point_pair_penetrations(r.sg, ctx, &pairs), TEAL_ESIZE);
+  ck_assert_ptr_nonnull(strstr(teal_context_error(ctx)->message, "robot"));
+  teal_transform_list_type.free(&two);
+  teal_context_free(ctx);
+  teal_scene_graph_free(r.sg);
+  teal_shape_release(&mesh);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("scene_graph");
+  TCase *tc = tcase_create("core");
+  tcase_add_test(tc, registration_and_filters);
+  tcase_add_test(tc, query_finds_penetrations);
+  tcase_add_test(tc, bad_inputs);
+  suite_add_tcase(s, tc);
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? 1 : 0;
+}

@@ -1,0 +1,330 @@
+/* Point contact through the scene graph (multibody/plant_contact.h): a ball
+ * dropped on the ground rests at the penetration the stiffness implies,
+ * restitution falls with dissipation, a block on an incline sticks when
+ * tan(theta) < mu and slides with a = g (sin - mu cos) otherwise, in both
+ * modes, and the contact results balance the momentum change of a step. */
+#define _XOPEN_SOURCE 700 /* M_PI */
+#include <check.h>
+#include <math.h>
+#include <string.h>
+
+#include "framework/diagram.h"
+#include "multibody/plant_contact.h"
+#include "multibody/plant_geometry.h"
+#include "multibody/plant_system.h"
+#include "support/test_support.h"
+#include "systems/analysis/integrator.h"
+#include "systems/analysis/simulator.h"
+
+typedef struct world {
+  teal_plant *plant;
+  teal_system *diagram;
+  teal_simulator *sim;
+  teal_context *ctx;
+} world;
+
+/* Ground: a half-space on the world, tilted by theta about y, with the
+ * given dissipation (NaN: the plant's default). */
+static void add_ground(teal_plant *p, double theta, double mu, double dissipation) {
+  teal_shape hs;
+  teal_shape_half_space(&hs);
+  teal_proximity_properties props = teal_proximity_properties_make(mu, mu);
+  props.hunt_crossley_dissipation = dissipation;
+  teal_transform X = teal_transform_make(teal_rotation_from_rpy(teal_vec3_make(0, theta, 0)),
+                                         teal_vec3_zero());
+  ck_assert_int_ge(teal_plant_register_collision_geometry(p, TEAL_WORLD_BODY, X, &hs, "ground",
+                                                          &props),
+                   0);
+}
+
+/* Builds the diagram and a simulator (continuous: RK3 with error control). */
+static void finish(world *w) {
+  ck_assert_int_eq(teal_plant_finalize(w->plant), TEAL_OK);
+  teal_builder *b = teal_builder_new("contact");
+  teal_error err;
+  ck_assert_msg(teal_add_plant_and_scene_graph(b, w->plant, &err) != NULL, "%s", err.message);
+  w->diagram = teal_builder_build(b, &err);
+  ck_assert_msg(w->diagram != NULL, "%s", err.message);
+  w->sim = teal_simulator_new(w->diagram, NULL, &err);
+  ck_assert_ptr_nonnull(w->sim);
+  w->ctx = teal_simulator_context(w->sim);
+  if (teal_plant_time_step(w->plant) == 0.0) {
+    teal_simulator_set_integrator(w->sim, teal_integrator_rk3);
+    teal_simulator_set_accuracy(w->sim, 1e-5);
+  }
+}
+
+static void world_free(world *w) {
+  teal_simulator_free(w->sim);
+  teal_system_free(w->diagram);
+}
+
+static void advance(world *w, double t) {
+  teal_sim_status st;
+  int rc = teal_simulator_advance_to(w->sim, t, &st);
+  ck_assert_msg(rc == TEAL_OK, "t = %g: %s", st.time, st.message);
+}
+
+/* A free ball of mass 1 and radius 0.1 whose centre starts at height z. */
+static world ball_world(double time_step, double z, double dissipation) {
+  world w = {0};
+  w.plant = teal_plant_new(time_step, NULL);
+  teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(1.0, 0.1);
+  int b = teal_plant_add_rigid_body(w.plant, "ball", TEAL_DEFAULT_MODEL_INSTANCE, &M);
+  teal_shape s;
+  teal_shape_sphere(0.1, &s, NULL);
+  teal_proximity_properties props = teal_proximity_properties_make(0.5, 0.5);
+  props.hunt_crossley_dissipation = dissipation;
+  teal_plant_register_collision_geometry(w.plant, b, teal_transform_identity(), &s, "ball",
+                                         &props);
+  add_ground(w.plant, 0.0, 0.5, dissipation);
+  finish(&w);
+  double q[7] = {1, 0, 0, 0, 0, 0, z};
+  ck_assert_int_eq(teal_plant_set_positions(w.plant, w.ctx, q, 7), TEAL_OK);
+  return w;
+}
+
+static double ball_z(world *w) {
+  double q[7];
+  teal_plant_get_positions(w->plant, w->ctx, q, 7);
+  return q[6];
+}
+
+static double ball_vz(world *w) {
+  double v[6];
+  teal_plant_get_velocities(w->plant, w->ctx, v, 6);
+  return v[5];
+}
+
+static void ball_rests_at_allowance(double time_step) {
+  world w = ball_world(time_step, 0.15, NAN);
+  advance(&w, 3.0);
+  /* defaults: combined k = m g / delta, so the rest penetration is delta */
+  double delta = teal_plant_penetration_allowance(w.plant);
+  ck_assert_msg(fabs((0.1 - ball_z(&w)) - delta) < 0.02 * delta, "penetration %g vs %g",
+                0.1 - ball_z(&w), delta);
+  ck_assert(fabs(ball_vz(&w)) < 1e-4);
+  world_free(&w);
+}
+
+START_TEST(ball_rests_at_allowance_continuous) {
+  ball_rests_at_allowance(0.0);
+}
+END_TEST
+
+START_TEST(ball_rests_at_allowance_discrete) {
+  ball_rests_at_allowance(1e-3);
+}
+END_TEST
+
+/* Rebound speed over impact speed of a ball dropped from 0.3 m. */
+static double restitution(double time_step, double dissipation) {
+  world w = ball_world(time_step, 0.3, dissipation);
+  double v_in = 0.0, v_out = 0.0, t = 0.0;
+  while (t < 1.0) {
+    t += 5e-4;
+    advance(&w, t);
+    double vz = ball_vz(&w);
+    v_in = fmin(v_in, vz);
+    if (v_in < -1.0 && vz > 0.0 && ball_z(&w) > 0.1) { /* left the ground */
+      v_out = vz;
+      break;
+    }
+  }
+  world_free(&w);
+  return v_out / -v_in;
+}
+
+START_TEST(restitution_falls_with_dissipation) {
+  for (int mode = 0; mode < 2; mode++) {
+    double h = mode ? 1e-4 : 0.0;
+    double e0 = restitution(h, 0.0), e1 = restitution(h, 0.5), e2 = restitution(h, 5.0);
+    ck_assert_msg(e0 > 0.9 && e0 > e1 && e1 > e2, "mode %d: e = %g, %g, %g", mode, e0, e1, e2);
+  }
+}
+END_TEST
+
+/* A 1 kg block resting on four corner spheres on an incline of angle theta. */
+static world block_world(double time_step, double theta, double mu) {
+  world w = {0};
+  w.plant = teal_plant_new(time_step, NULL);
+  teal_plant_set_stiction_tolerance(w.plant, 1e-4);
+  teal_spatial_inertia M = teal_spatial_inertia_solid_box(1.0, 0.2, 0.2, 0.1);
+  int b = teal_plant_add_rigid_body(w.plant, "block", TEAL_DEFAULT_MODEL_INSTANCE, &M);
+  teal_shape s;
+  teal_shape_sphere(0.01, &s, NULL);
+  teal_proximity_properties props = teal_proximity_properties_make(mu, mu);
+  const char *names[4] = {"c0", "c1", "c2", "c3"};
+  for (int i = 0; i < 4; i++) {
+    teal_vec3 p = teal_vec3_make(i & 1 ? 0.1 : -0.1, i & 2 ? 0.1 : -0.1, -0.05);
+    teal_plant_register_collision_geometry(
+        w.plant, b, teal_transform_make(teal_rotation_identity(), p), &s, names[i], &props);
+  }
+  add_ground(w.plant, theta, mu, NAN);
+  finish(&w);
+  /* rest the block on the incline: its bottom spheres touch the plane */
+  teal_quaternion qr = teal_rotation_to_quaternion(teal_rotation_from_rpy(teal_vec3_make(0, theta, 0)));
+  teal_vec3 up = teal_rotation_apply(teal_rotation_from_rpy(teal_vec3_make(0, theta, 0)),
+                                     teal_vec3_make(0, 0, 0.06 - 0.001));
+  double q[7] = {qr.w, qr.x, qr.y, qr.z, up.v[0], up.v[1], up.v[2]};
+  teal_plant_set_positions(w.plant, w.ctx, q, 7);
+  return w;
+}
+
+/* Displacement along the slope (downhill positive) of the block origin. */
+static double downhill(world *w, double theta) {
+  double q[7];
+  teal_plant_get_positions(w->plant, w->ctx, q, 7);
+  /* downhill is the incline's x axis: R_y(theta) x = (cos, 0, -sin) */
+  teal_vec3 d = teal_rotation_apply(teal_rotation_from_rpy(teal_vec3_make(0, theta, 0)),
+                                    teal_vec3_make(1, 0, 0));
+  return q[4] * d.v[0] + q[5] * d.v[1] + q[6] * d.v[2];
+}
+
+START_TEST(block_sticks_on_incline_discrete) {
+  const double theta = 20.0 * M_PI / 180.0;
+  world w = block_world(1e-3, theta, 0.5);
+  advance(&w, 0.5);
+  double s0 = downhill(&w, theta);
+  advance(&w, 10.5);
+  ck_assert_msg(fabs(downhill(&w, theta) - s0) < 1e-3, "creep %g m",
+                downhill(&w, theta) - s0);
+  world_free(&w);
+}
+END_TEST
+
+START_TEST(block_sticks_on_incline_continuous) {
+  const double theta = 20.0 * M_PI / 180.0;
+  world w = block_world(0.0, theta, 0.5);
+  advance(&w, 0.5);
+  double s0 = downhill(&w, theta);
+  advance(&w, 2.5);
+  /* regularized friction creeps at a fraction of the stiction tolerance */
+  ck_assert_msg(fabs(downhill(&w, theta) - s0) < 2.0 * 1e-4, "creep %g m",
+                downhill(&w, theta) - s0);
+  world_free(&w);
+}
+END_TEST
+
+static void block_slides(double time_step) {
+  const double theta = 20.0 * M_PI / 180.0, mu = 0.2, g = 9.81;
+  world w = block_world(time_step, theta, mu);
+  advance(&w, 0.3);
+  double s1 = downhill(&w, theta);
+  advance(&w, 0.8);
+  double s2 = downhill(&w, theta);
+  advance(&w, 1.3);
+  double s3 = downhill(&w, theta);
+  double a = ((s3 - s2) - (s2 - s1)) / (0.5 * 0.5);
+  double expected = g * (sin(theta) - mu * cos(theta));
+  ck_assert_msg(fabs(a - expected) < 0.02 * expected, "a = %g, expected %g", a, expected);
+  world_free(&w);
+}
+
+START_TEST(block_slides_on_incline_discrete) {
+  block_slides(1e-3);
+}
+END_TEST
+
+START_TEST(block_slides_on_incline_continuous) {
+  block_slides(0.0);
+}
+END_TEST
+
+/* One discrete step of a ball resting on the ground: the change of linear
+ * momentum equals h (m g + f_contact) with f from the contact_results port. */
+START_TEST(contact_results_balance_momentum) {
+  const double h = 1e-3;
+  world w = ball_world(h, 0.1 - 0.001, NAN);
+  advance(&w, 0.5);
+  double v0[6], v1[6];
+  teal_plant_get_velocities(w.plant, w.ctx, v0, 6);
+  const teal_system *plant = teal_plant_system(w.plant);
+  const teal_context *pc = teal_context_subcontext(w.ctx, plant);
+  const teal_contact_results *r;
+  ck_assert_int_eq(teal_eval_abstract_output(plant, pc,
+                                             teal_plant_contact_results_output_port(w.plant),
+                                             (const void **)&r),
+                   TEAL_OK);
+  ck_assert_int_eq(r->n, 1);
+  teal_vec3 f = r->c[0].f_Bc_W;
+  int on_b = r->c[0].body_B == 1;
+  teal_vec3 f_ball = on_b ? f : teal_vec3_neg(f);
+  const double *gcf;
+  ck_assert_int_eq(teal_eval_vector_output(plant, pc,
+                                           teal_plant_generalized_contact_forces_output_port(w.plant),
+                                           &gcf),
+                   TEAL_OK);
+  ck_assert_double_eq_tol(gcf[5], f_ball.v[2], 1e-9);
+  advance(&w, 0.5 + h);
+  teal_plant_get_velocities(w.plant, w.ctx, v1, 6);
+  ck_assert_double_eq_tol(v1[5] - v0[5], h * (-9.81 + f_ball.v[2]), 1e-9);
+  ck_assert_double_eq_tol(f_ball.v[2], 9.81, 1e-3);
+  world_free(&w);
+}
+END_TEST
+
+START_TEST(no_scene_graph_means_no_contact) {
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(1.0, 0.1);
+  int b = teal_plant_add_rigid_body(p, "ball", TEAL_DEFAULT_MODEL_INSTANCE, &M);
+  teal_shape s;
+  teal_shape_sphere(0.1, &s, NULL);
+  teal_proximity_properties props = teal_proximity_properties_make(0.5, 0.5);
+  teal_plant_register_collision_geometry(p, b, teal_transform_identity(), &s, "ball", &props);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  teal_context *ctx = teal_context_new(teal_plant_system(p), NULL);
+  const double *vdot;
+  ck_assert_int_eq(teal_plant_eval_generalized_acceleration(p, ctx, &vdot), TEAL_OK);
+  ck_assert_double_eq_tol(vdot[5], -9.81, 1e-12);
+  /* settings are rejected after finalize and when not positive */
+  ck_assert_int_eq(teal_plant_set_penetration_allowance(p, 1e-2), TEAL_ESTATE);
+  teal_context_free(ctx);
+  teal_plant_free(p);
+  p = teal_plant_new(0.0, NULL);
+  ck_assert_int_eq(teal_plant_set_stiction_tolerance(p, -1.0), TEAL_EINVAL);
+  teal_plant_free(p);
+  teal_builder *bld = teal_builder_new("x");
+  p = teal_plant_new(0.0, NULL);
+  teal_error err;
+  ck_assert_ptr_null(teal_add_plant_and_scene_graph(bld, p, &err));
+  ck_assert_int_eq(err.code, TEAL_ESTATE);
+  teal_plant_free(p);
+  teal_builder_free(bld);
+}
+END_TEST
+
+START_TEST(discrete_contact_allocates_nothing) {
+  world w = ball_world(1e-3, 0.1, NAN);
+  advance(&w, 0.05);
+  ts_alloc_install();
+  ts_alloc_reset();
+  advance(&w, 0.3);
+  unsigned long n = ts_alloc_allocs();
+  ts_alloc_uninstall();
+  ck_assert_uint_eq(n, 0);
+  world_free(&w);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("plant_contact");
+  TCase *tc = tcase_create("core");
+  tcase_set_timeout(tc, 120);
+  tcase_add_test(tc, ball_rests_at_allowance_continuous);
+  tcase_add_test(tc, ball_rests_at_allowance_discrete);
+  tcase_add_test(tc, restitution_falls_with_dissipation);
+  tcase_add_test(tc, block_sticks_on_incline_discrete);
+  tcase_add_test(tc, block_sticks_on_incline_continuous);
+  tcase_add_test(tc, block_slides_on_incline_discrete);
+  tcase_add_test(tc, block_slides_on_incline_continuous);
+  tcase_add_test(tc, contact_results_balance_momentum);
+  tcase_add_test(tc, no_scene_graph_means_no_contact);
+  tcase_add_test(tc, discrete_contact_allocates_nothing);
+  suite_add_tcase(s, tc);
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? 1 : 0;
+}
