@@ -64,7 +64,10 @@ teal_system *teal_builder_find(const teal_builder *b, const char *name) {
 /* Checks for add: returns a status, recording the sticky error. */
 static int check_addable(teal_builder *b, const teal_system *sys) {
   if (!sys) {
-    return teal_error_set_sticky(&b->err, TEAL_EINVAL, "add to '%s': NULL system", b->name);
+    return teal_error_set_sticky(&b->err, TEAL_EINVAL,
+                                 "add to '%s': NULL system (its constructor failed: check the "
+                                 "error it reported)",
+                                 b->name);
   }
   if (sys->parent || sys->owner) {
     return teal_error_set_sticky(&b->err, TEAL_EINVAL,

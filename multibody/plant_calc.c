@@ -52,13 +52,24 @@ int teal_plant_scratch_reserve_contacts(teal_plant_scratch *s, int nc) {
   return TEAL_OK;
 }
 
-/* Buffers of the discrete contact solve (dense in nv). */
+/* Buffers of the discrete contact solve (dense in nv, so only for
+ * discrete plants with collision geometry). */
 static int scratch_alloc_contact(teal_plant_scratch *s, const teal_plant *p) {
   size_t nv = (size_t)p->nv;
+  int proximity = 0;
+  for (int g = 0; g < p->geometries.n; g++) {
+    proximity += GEOM(p)[g].g.role == TEAL_ROLE_PROXIMITY;
+  }
   s->jws = teal_mb_jacobian_workspace_new(p, NULL);
+  if (!s->jws) {
+    return TEAL_ENOMEM;
+  }
+  if (!p->sys.discrete || proximity == 0) {
+    return TEAL_OK;
+  }
   s->M = teal_calloc(2 * nv * nv + 7 * nv + 1, sizeof(double));
   s->pivots = teal_calloc(nv + 1, sizeof(int));
-  if (!s->jws || !s->M || !s->pivots) {
+  if (!s->M || !s->pivots) {
     return TEAL_ENOMEM;
   }
   s->A_newton = s->M + nv * nv;
@@ -67,11 +78,7 @@ static int scratch_alloc_contact(teal_plant_scratch *s, const teal_plant *p) {
   s->v_try = s->step + nv;
   s->r_try = s->v_try + nv;
   s->Jtmp = s->r_try + nv;
-  int proximity = 0;
-  for (int g = 0; g < p->geometries.n; g++) {
-    proximity += GEOM(p)[g].g.role == TEAL_ROLE_PROXIMITY;
-  }
-  return proximity ? teal_plant_scratch_reserve_contacts(s, 4 * proximity + 8) : TEAL_OK;
+  return teal_plant_scratch_reserve_contacts(s, 4 * proximity + 8);
 }
 
 /* Allocates the workspace and buffers of a scratch for plant p. */

@@ -315,3 +315,30 @@ int teal_plant_output_instance_generalized_contact_forces(const teal_system *sys
   }
   return rc;
 }
+
+int teal_plant_eval_contact_results(const teal_plant *p, const teal_context *ctx,
+                                    const teal_contact_results **results) {
+  if (!p || !p->system || !ctx || !results) {
+    return p && !p->system ? TEAL_ESTATE : TEAL_EINVAL;
+  }
+  const teal_context *own =
+      teal_context_system(ctx) == p->system ? ctx : teal_context_subcontext(ctx, p->system);
+  if (!own) {
+    return teal_context_report_error(ctx, TEAL_EINVAL,
+                                     "plant eval_contact_results: no plant context in ctx");
+  }
+  return teal_eval_cache_entry(p->system, own, p->sys.ce_contacts, (const void **)results);
+}
+
+teal_vec3 teal_contact_results_net_force(const teal_contact_results *r, int body) {
+  teal_vec3 f = teal_vec3_zero();
+  for (int i = 0; r && i < r->n; i++) {
+    if (r->c[i].body_B == body) {
+      f = teal_vec3_add(f, r->c[i].f_Bc_W);
+    }
+    if (r->c[i].body_A == body) {
+      f = teal_vec3_sub(f, r->c[i].f_Bc_W);
+    }
+  }
+  return f;
+}

@@ -23,7 +23,10 @@
  * Missing stiffness and dissipation come from the penetration allowance
  * delta (default 1 mm): with m the largest body mass and g = |gravity| (9.81
  * when zero), the combined stiffness is m g / delta (each geometry gets
- * twice that) and d = sqrt(delta / g) / delta (critical damping).
+ * twice that, so the heaviest body rests at about delta) and d =
+ * sqrt(delta / g) / delta (about 10 s/m at 1 mm: critically damped, so a
+ * dropped object does not bounce; set a smaller hunt_crossley_dissipation
+ * on the geometries for bouncing).
  *   - Continuous plants use a regularized Stribeck friction: with s =
  *     |v_t| / v_s (v_s the stiction tolerance, default 1 mm/s), mu = mu_s
  *     step(s) for s < 1, blends to mu_d for 1 <= s < 3, and is mu_d beyond
@@ -86,6 +89,13 @@ double teal_plant_stiction_tolerance(const teal_plant *plant);
 /** The contact time scale sqrt(delta / g) (Drake's
  *  get_contact_penalty_method_time_scale). */
 double teal_plant_contact_time_scale(const teal_plant *plant);
+
+/** The cached contact results in ctx (the plant's context or one above). */
+int teal_plant_eval_contact_results(const teal_plant *plant, const teal_context *ctx,
+                                    const teal_contact_results **results);
+
+/** Net contact force on body (in W, summed over its contacts) from results. */
+teal_vec3 teal_contact_results_net_force(const teal_contact_results *results, int body);
 
 /** Port indices (negative status before finalize or on a bad instance). */
 int teal_plant_geometry_query_input_port(const teal_plant *plant);

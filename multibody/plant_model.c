@@ -755,6 +755,9 @@ int teal_plant_joint_q_start(const teal_plant *p, int j) {
 int teal_plant_joint_v_start(const teal_plant *p, int j) {
   return p->finalized && j >= 0 && j < p->joints.n ? JOINT(p)[j].v_start : -1;
 }
+double teal_plant_actuator_effort_limit(const teal_plant *p, int a) {
+  return p && a >= 0 && a < p->actuators.n ? ACT(p)[a].effort_limit : NAN;
+}
 int teal_plant_actuator_v_index(const teal_plant *p, int a) {
   return p->finalized && a >= 0 && a < p->actuators.n ? JOINT(p)[ACT(p)[a].joint].v_start : -1;
 }

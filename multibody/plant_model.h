@@ -164,6 +164,8 @@ int teal_plant_body_joint(const teal_plant *plant, int body);
 /** q and v offsets of a joint after finalize (-1 on a bad index). */
 int teal_plant_joint_q_start(const teal_plant *plant, int joint);
 int teal_plant_joint_v_start(const teal_plant *plant, int joint);
+/** Effort limit of actuator a (> 0, may be inf), or NAN on a bad index. */
+double teal_plant_actuator_effort_limit(const teal_plant *plant, int actuator);
 /** v index driven by actuator a after finalize. */
 int teal_plant_actuator_v_index(const teal_plant *plant, int actuator);
 /** The actuation matrix B (nv x nu, row-major) with tau_u = B u (Drake's

@@ -132,3 +132,56 @@ int teal_plant_eval_generalized_acceleration(const teal_plant *p, const teal_con
   return eval_entry(p, ctx, p ? p->sys.ce_vdot : 0, (const void **)vdot,
                     "plant eval_generalized_acceleration");
 }
+
+/* The floating joint of a free body (parent: the world), or -1. */
+static int free_joint(const teal_plant *p, int body) {
+  if (!p || body <= 0 || body >= p->bodies.n) {
+    return -1;
+  }
+  int j = BODY(p)[body].inboard;
+  if (j < 0 || JOINT(p)[j].kind != TEAL_JOINT_QUATERNION_FLOATING ||
+      FRAME(p)[JOINT(p)[j].parent_frame].body != TEAL_WORLD_BODY) {
+    return -1;
+  }
+  return j;
+}
+
+static int not_free(teal_context *ctx, int body, const char *fn) {
+  return teal_context_report_error(ctx, TEAL_EINVAL, "%s: body %d is not a free body of plant",
+                                   fn, body);
+}
+
+int teal_plant_set_free_body_pose(const teal_plant *p, teal_context *ctx, int body,
+                                  teal_transform X_WB) {
+  int j = free_joint(p, body);
+  if (j < 0 || !ctx) {
+    return ctx ? not_free(ctx, body, "set_free_body_pose") : TEAL_EINVAL;
+  }
+  const joint_rec *jr = &JOINT(p)[j];
+  teal_transform X_WF = FRAME(p)[jr->parent_frame].X_BF;
+  teal_transform X_BM = FRAME(p)[jr->child_frame].X_BF;
+  teal_transform X_FM = teal_transform_compose(teal_transform_inverse(X_WF),
+                                               teal_transform_compose(X_WB, X_BM));
+  teal_quaternion qr = teal_rotation_to_quaternion(X_FM.R);
+  double q[7] = {qr.w, qr.x, qr.y, qr.z, X_FM.p.v[0], X_FM.p.v[1], X_FM.p.v[2]};
+  return set_block(p, ctx, jr->q_start, 7, q, 7, "set_free_body_pose");
+}
+
+int teal_plant_set_free_body_spatial_velocity(const teal_plant *p, teal_context *ctx, int body,
+                                              teal_spatial_vector V_WB) {
+  int j = free_joint(p, body);
+  if (j < 0 || !ctx) {
+    return ctx ? not_free(ctx, body, "set_free_body_spatial_velocity") : TEAL_EINVAL;
+  }
+  const joint_rec *jr = &JOINT(p)[j];
+  const teal_transform *X;
+  int rc = teal_plant_eval_body_poses(p, ctx, &X);
+  if (rc) {
+    return rc;
+  }
+  teal_rotation R_WF = FRAME(p)[jr->parent_frame].X_BF.R;
+  teal_vec3 p_BoMo_W = teal_rotation_apply(X[body].R, FRAME(p)[jr->child_frame].X_BF.p);
+  teal_spatial_vector V_WM = teal_spatial_velocity_shift(V_WB, p_BoMo_W);
+  teal_spatial_vector V_F = teal_spatial_vector_reexpress(teal_rotation_inverse(R_WF), V_WM);
+  return set_block(p, ctx, p->nq + jr->v_start, 6, V_F.v, 6, "set_free_body_spatial_velocity");
+}

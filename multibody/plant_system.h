@@ -87,6 +87,15 @@ int teal_plant_set_state(const teal_plant *plant, teal_context *ctx, const doubl
 /** Sets gravity in the context (finite). */
 int teal_plant_set_gravity_in_context(const teal_plant *plant, teal_context *ctx, teal_vec3 g_W);
 
+/** Free bodies (a quaternion-floating inboard joint from the world, as
+ *  finalize adds to bodies without a joint): set the pose X_WB or the
+ *  spatial velocity V_WB ([w; v_Bo] in W) of body in the context.
+ *  TEAL_EINVAL when body is not free. */
+int teal_plant_set_free_body_pose(const teal_plant *plant, teal_context *ctx, int body,
+                                  teal_transform X_WB);
+int teal_plant_set_free_body_spatial_velocity(const teal_plant *plant, teal_context *ctx,
+                                              int body, teal_spatial_vector V_WB);
+
 /* ---- cached results (borrowed, valid until the context changes) ---------- */
 
 /** X_WB of every body (num_bodies entries, by body index). */

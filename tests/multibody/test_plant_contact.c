@@ -256,6 +256,9 @@ START_TEST(contact_results_balance_momentum) {
                                            &gcf),
                    TEAL_OK);
   ck_assert_double_eq_tol(gcf[5], f_ball.v[2], 1e-9);
+  const teal_contact_results *r2;
+  ck_assert_int_eq(teal_plant_eval_contact_results(w.plant, w.ctx, &r2), TEAL_OK);
+  ck_assert_double_eq_tol(teal_contact_results_net_force(r2, 1).v[2], f_ball.v[2], 1e-12);
   advance(&w, 0.5 + h);
   teal_plant_get_velocities(w.plant, w.ctx, v1, 6);
   ck_assert_double_eq_tol(v1[5] - v0[5], h * (-9.81 + f_ball.v[2]), 1e-9);

@@ -118,6 +118,8 @@ START_TEST(ports_have_drake_names_and_sizes) {
       teal_system_has_direct_feedthrough(sys, u, teal_plant_generalized_acceleration_output_port(p)),
       1);
   ck_assert_int_eq(teal_plant_instance_state_output_port(p, 99), TEAL_ENOTFOUND);
+  ck_assert_double_eq(teal_plant_actuator_effort_limit(p, 0), INFINITY);
+  ck_assert(isnan(teal_plant_actuator_effort_limit(p, 5)));
   double B[2], two[2] = {1, 2};
   ck_assert_int_eq(teal_plant_make_actuation_matrix(p, B), TEAL_OK);
   ck_assert_double_eq(B[0], 0.0);
@@ -381,9 +383,13 @@ START_TEST(torque_free_symmetric_body) {
   ck_assert_int_eq(teal_plant_nq(p), 7);
   teal_simulator *sim = teal_simulator_new(sys, NULL, NULL);
   teal_context *ctx = teal_simulator_context(sim);
-  /* floating v = (w_WB in W, v_WBo in W); the body starts aligned with W */
-  double v[6] = {w0, 0, wz, 0.1, 0, 0};
-  teal_plant_set_velocities(p, ctx, v, 6);
+  /* the body starts aligned with W, spinning and drifting along x */
+  ck_assert_int_eq(teal_plant_set_free_body_pose(p, ctx, b, teal_transform_identity()), TEAL_OK);
+  teal_spatial_vector V0 = teal_spatial_vector_make(teal_vec3_make(w0, 0, wz),
+                                                    teal_vec3_make(0.1, 0, 0));
+  ck_assert_int_eq(teal_plant_set_free_body_spatial_velocity(p, ctx, b, V0), TEAL_OK);
+  ck_assert_int_eq(teal_plant_set_free_body_pose(p, ctx, 0, teal_transform_identity()),
+                   TEAL_EINVAL);
   teal_simulator_set_integrator(sim, teal_integrator_rk4);
   teal_simulator_set_fixed_step(sim, 1e-3);
   teal_sim_status st;
@@ -521,6 +527,30 @@ START_TEST(reaction_force_of_hanging_pendulum_is_its_weight) {
 }
 END_TEST
 
+START_TEST(free_body_pose_and_velocity_round_trip) {
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  teal_spatial_inertia M = teal_spatial_inertia_solid_box(1.0, 0.1, 0.2, 0.3);
+  int b = teal_plant_add_rigid_body(p, "box", TEAL_DEFAULT_MODEL_INSTANCE, &M);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  teal_context *ctx = plant_context(p);
+  teal_transform X = teal_transform_make(teal_rotation_from_rpy(teal_vec3_make(0.3, -0.2, 1.1)),
+                                         teal_vec3_make(1, 2, 3));
+  teal_spatial_vector V = teal_spatial_vector_make(teal_vec3_make(0.1, -0.4, 0.2),
+                                                   teal_vec3_make(-1, 0.5, 2));
+  ck_assert_int_eq(teal_plant_set_free_body_pose(p, ctx, b, X), TEAL_OK);
+  ck_assert_int_eq(teal_plant_set_free_body_spatial_velocity(p, ctx, b, V), TEAL_OK);
+  const teal_transform *Xs;
+  const teal_spatial_vector *Vs;
+  ck_assert_int_eq(teal_plant_eval_body_poses(p, ctx, &Xs), TEAL_OK);
+  ck_assert_int_eq(teal_plant_eval_body_velocities(p, ctx, &Vs), TEAL_OK);
+  ck_assert(teal_mat3_max_abs_diff(Xs[b].R, X.R) < 1e-14);
+  ck_assert(teal_vec3_norm(teal_vec3_sub(Xs[b].p, X.p)) < 1e-14);
+  ck_assert(teal_spatial_vector_max_abs_diff(Vs[b], V) < 1e-14);
+  teal_context_free(ctx);
+  teal_plant_free(p);
+}
+END_TEST
+
 START_TEST(unconnected_context_and_bad_calls) {
   teal_plant *p = teal_plant_new(0.0, NULL);
   ck_assert_ptr_null(teal_plant_system(p));
@@ -593,6 +623,7 @@ static Suite *plant_system_suite(void) {
   tcase_add_test(tc, acrobot_lqr_balances_discrete);
   tcase_add_test(tc, discrete_joint_limit_holds);
   tcase_add_test(tc, reaction_force_of_hanging_pendulum_is_its_weight);
+  tcase_add_test(tc, free_body_pose_and_velocity_round_trip);
   tcase_add_test(tc, unconnected_context_and_bad_calls);
   tcase_add_test(tc, discrete_simulation_allocates_nothing);
   tcase_add_test(tc, continuous_simulation_allocates_nothing);
