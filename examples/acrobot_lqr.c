@@ -54,9 +54,13 @@ static teal_system *make_lqr(teal_plant *plant, teal_error *err) {
   double upright[4] = {M_PI, 0.0, 0.0, 0.0}, u0 = 0.0, R = 1.0, K[4];
   double Q[16] = {10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
   int u = teal_plant_actuation_input_port(plant);
-  teal_plant_set_state(plant, ctx, upright, 4);
-  teal_context_fix_input(ctx, u, &u0, 1);
-  teal_system *lqr = teal_lqr_controller_new("lqr", sys, ctx, u, Q, &R, NULL, K, NULL, err);
+  teal_system *lqr = NULL;
+  if (teal_plant_set_state(plant, ctx, upright, 4) != TEAL_OK ||
+      teal_context_fix_input(ctx, u, &u0, 1) != TEAL_OK) {
+    *err = *teal_context_error(ctx); /* e.g. a model that is not an acrobot */
+  } else {
+    lqr = teal_lqr_controller_new("lqr", sys, ctx, u, Q, &R, NULL, K, NULL, err);
+  }
   if (lqr) {
     printf("LQR gain K = [%.3f %.3f %.3f %.3f]\n", K[0], K[1], K[2], K[3]);
   }
@@ -86,9 +90,12 @@ static int run_once(acrobot_app *app, teal_rng *rng, int k, FILE *csv, teal_erro
   }
   teal_context_set_to_defaults(ctx);
   teal_context_set_time(ctx, 0.0);
-  teal_plant_set_state(app->plant, ctx, x, 4);
   teal_vector_log_sink_clear(app->logger, ctx);
   teal_sim_status st;
+  if (teal_plant_set_state(app->plant, ctx, x, 4) != TEAL_OK) {
+    *err = *teal_context_error(ctx);
+    return -1;
+  }
   if (teal_simulator_initialize(app->sim, &st) ||
       teal_simulator_advance_to(app->sim, RUN_SECONDS, &st)) {
     teal_error_set(err, st.code, "run %d: %s", k, st.message);
