@@ -40,7 +40,8 @@ static void destroy(teal_scene_graph *sg) {
   teal_free(sg->frames);
   teal_free(sg->geoms);
   teal_free(sg->excluded);
-  teal_free(sg->pairs);
+  teal_free(sg->prox);
+  teal_collision_filter_free(sg->filter);
   teal_free(sg->name);
   teal_free(sg);
 }
@@ -176,7 +177,6 @@ int teal_scene_graph_register_geometry(teal_scene_graph *sg, int frame, teal_tra
   g->role = role;
   g->props = props && role == TEAL_ROLE_PROXIMITY ? *props : teal_proximity_properties_make(0, 0);
   memcpy(g->rgba, rgba ? rgba : grey, sizeof(g->rgba));
-  g->bound = teal_sg_shape_bound(shape);
   return sg->ngeoms++;
 }
 
@@ -225,29 +225,31 @@ int teal_scene_graph_pair_is_candidate(const teal_scene_graph *sg, int a, int b)
   return !frames_excluded(sg, ga->frame, gb->frame);
 }
 
-static int build_pairs(teal_scene_graph *sg) {
-  int count = 0;
-  for (int pass = 0; pass < 2; pass++) {
-    int k = 0;
-    for (int a = 0; a < sg->ngeoms; a++) {
-      for (int b = a + 1; b < sg->ngeoms; b++) {
-        if (!teal_scene_graph_pair_is_candidate(sg, a, b)) {
-          continue;
-        }
-        if (pass) {
-          sg->pairs[2 * k] = a;
-          sg->pairs[2 * k + 1] = b;
-        }
-        k++;
-      }
-    }
-    count = k;
-    if (!pass && !(sg->pairs = teal_calloc(2 * (size_t)count + 2, sizeof(int)))) {
-      return fail(sg, TEAL_ENOMEM, "scene graph: out of memory for %s pairs", "candidate");
+/* Lists the proximity geometries and builds their collision filter from
+ * teal_scene_graph_pair_is_candidate (the one definition of a candidate). */
+static int build_filter(teal_scene_graph *sg) {
+  sg->prox = teal_calloc((size_t)sg->ngeoms + 1, sizeof(int));
+  int *frames = teal_calloc((size_t)sg->ngeoms + 1, sizeof(int));
+  int rc = sg->prox && frames ? TEAL_OK : TEAL_ENOMEM;
+  for (int g = 0; rc == TEAL_OK && g < sg->ngeoms; g++) {
+    if (sg->geoms[g].role == TEAL_ROLE_PROXIMITY) {
+      frames[sg->nprox] = sg->geoms[g].frame;
+      sg->prox[sg->nprox++] = g;
     }
   }
-  sg->npairs = count;
-  return TEAL_OK;
+  if (rc == TEAL_OK && !(sg->filter = teal_collision_filter_new(sg->nprox, frames, NULL))) {
+    rc = TEAL_ENOMEM;
+  }
+  for (int i = 0; rc == TEAL_OK && i < sg->nprox; i++) {
+    for (int j = i + 1; j < sg->nprox; j++) {
+      if (!teal_scene_graph_pair_is_candidate(sg, sg->prox[i], sg->prox[j])) {
+        teal_collision_filter_exclude_pair(sg->filter, i, j, 1);
+      }
+    }
+  }
+  teal_free(frames);
+  return rc ? fail(sg, rc, "scene graph: out of memory building the %s", "collision filter")
+            : TEAL_OK;
 }
 
 /* ---- the system ---------------------------------------------------------------- */
@@ -270,6 +272,10 @@ static void declare(teal_system *sys, teal_scene_graph *sg) {
                                      (size_t)(sg->ngeoms ? sg->ngeoms : 1) *
                                          sizeof(teal_transform),
                                      NULL, NULL, NULL};
+  sg_scratch model;
+  memset(&model, 0, sizeof(model));
+  model.sg = sg;
+  sg->scratch = teal_leaf_declare_scratch(sys, "broadphase", &teal_sg_scratch_type, &model);
   teal_ticket inputs = TEAL_TICKET_ALL_INPUTS;
   sg->ce_poses = teal_leaf_declare_abstract_cache_entry(
       sys, "geometry_poses", &sg->poses_type, teal_sg_calc_geometry_poses, sg, &inputs, 1);
@@ -283,7 +289,7 @@ static void declare(teal_system *sys, teal_scene_graph *sg) {
 
 int teal_scene_graph_finalize(teal_scene_graph *sg) {
   int rc = check_open(sg, "finalize");
-  if (rc || (rc = build_pairs(sg))) {
+  if (rc || (rc = build_filter(sg))) {
     return rc;
   }
   teal_system *sys = teal_leaf_new(sg->name, sg, release);

@@ -3,6 +3,7 @@
 #ifndef TEAL_GEOMETRY_SCENE_GRAPH_INTERNAL_H
 #define TEAL_GEOMETRY_SCENE_GRAPH_INTERNAL_H
 
+#include "geometry/broadphase.h"
 #include "geometry/scene_graph.h"
 
 typedef struct sg_source {
@@ -24,7 +25,6 @@ typedef struct sg_geometry {
   teal_geometry_role role;
   teal_proximity_properties props;
   double rgba[4];
-  double bound; /* radius of a sphere about Go holding the shape; inf: unbounded */
 } sg_geometry;
 
 struct teal_scene_graph {
@@ -39,13 +39,28 @@ struct teal_scene_graph {
   int cap_sources, cap_frames, cap_geoms;
   int *excluded; /* frame pairs (a, b), a < b, 2 per pair */
   int nexcluded, cap_excluded;
-  /* finalized: candidate proximity pairs (2 ints each) */
-  int *pairs;
-  int npairs;
+  /* finalized: the proximity geometries and their collision filter (over
+   * indices into prox, frame ids as given) */
+  int *prox;
+  int nprox;
+  teal_collision_filter *filter;
   /* system */
-  int out_query, ce_poses, ce_pairs;
+  int out_query, ce_poses, ce_pairs, scratch;
   teal_value_type poses_type;
 };
+
+/* Per-context broadphase state and buffers (a scratch value made from the
+ * model {sg, NULL...} when a context is created). */
+typedef struct sg_scratch {
+  const teal_scene_graph *sg;
+  teal_broadphase *bp;
+  teal_aabb *boxes;          /* [nprox] */
+  teal_geometry_pair *pairs; /* [cap] */
+  int cap;
+  long growths; /* times the pair buffer grew during a query */
+} sg_scratch;
+
+extern const teal_value_type teal_sg_scratch_type;
 
 /* The cache callbacks (scene_graph_query.c). */
 int teal_sg_calc_geometry_poses(const teal_system *sys, const teal_context *ctx, void *out,
@@ -53,9 +68,6 @@ int teal_sg_calc_geometry_poses(const teal_system *sys, const teal_context *ctx,
 int teal_sg_calc_point_pairs(const teal_system *sys, const teal_context *ctx, void *out,
                              void *user);
 int teal_sg_output_query(const teal_system *sys, const teal_context *ctx, void *out, void *user);
-
-/* The bounding radius of a shape about its origin (inf for a half-space). */
-double teal_sg_shape_bound(const teal_shape *shape);
 
 /* The scene graph's own context within ctx (NULL if none). */
 const teal_context *teal_sg_own_context(const teal_scene_graph *sg, const teal_context *ctx);

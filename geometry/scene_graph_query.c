@@ -4,32 +4,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "framework/alloc.h"
 #include "geometry/narrowphase.h"
 #include "geometry/scene_graph_internal.h"
-
-double teal_sg_shape_bound(const teal_shape *s) {
-  switch (s->kind) {
-    case TEAL_SHAPE_SPHERE:
-      return s->radius;
-    case TEAL_SHAPE_BOX:
-      return 0.5 * teal_vec3_norm(s->size);
-    case TEAL_SHAPE_CYLINDER:
-      return hypot(s->radius, 0.5 * s->length);
-    case TEAL_SHAPE_CAPSULE:
-      return s->radius + 0.5 * s->length;
-    case TEAL_SHAPE_ELLIPSOID:
-      return fmax(s->size.v[0], fmax(s->size.v[1], s->size.v[2]));
-    case TEAL_SHAPE_CONVEX: {
-      double r = 0.0;
-      for (int i = 0; i < s->num_vertices; i++) {
-        r = fmax(r, teal_vec3_norm(s->vertices[i]));
-      }
-      return r;
-    }
-    default:
-      return INFINITY;
-  }
-}
 
 const teal_context *teal_sg_own_context(const teal_scene_graph *sg, const teal_context *ctx) {
   if (!sg || !sg->system || !ctx) {
@@ -37,6 +14,49 @@ const teal_context *teal_sg_own_context(const teal_scene_graph *sg, const teal_c
   }
   return teal_context_system(ctx) == sg->system ? ctx : teal_context_subcontext(ctx, sg->system);
 }
+
+/* ---- the broadphase scratch ------------------------------------------------------ */
+
+static void scratch_free(void *value) {
+  sg_scratch *s = value;
+  teal_broadphase_free(s->bp);
+  teal_free(s->boxes);
+  teal_free(s->pairs);
+  memset(s, 0, sizeof(*s));
+}
+
+static int grow_pairs(sg_scratch *s, int cap) {
+  teal_geometry_pair *p = teal_calloc((size_t)cap, sizeof(*p));
+  if (!p) {
+    return TEAL_ENOMEM;
+  }
+  teal_free(s->pairs);
+  s->pairs = p;
+  s->cap = cap;
+  return TEAL_OK;
+}
+
+/* A context's scratch is made from the model {sg}; copies between existing
+ * contexts keep the destination's buffers. */
+static int scratch_copy(void *dst, const void *src) {
+  sg_scratch *d = dst;
+  const sg_scratch *s = src;
+  if (d->bp || !s->sg) {
+    return TEAL_OK;
+  }
+  int n = s->sg->nprox;
+  d->sg = s->sg;
+  d->bp = teal_broadphase_new(n, NULL);
+  d->boxes = teal_calloc((size_t)n + 1, sizeof(*d->boxes));
+  if (!d->bp || !d->boxes || grow_pairs(d, 4 * n + 64) != TEAL_OK) {
+    scratch_free(d);
+    return TEAL_ENOMEM;
+  }
+  return TEAL_OK;
+}
+
+const teal_value_type teal_sg_scratch_type = {"teal_scene_graph_scratch", sizeof(sg_scratch),
+                                              NULL, scratch_copy, scratch_free};
 
 /* ---- cache entries --------------------------------------------------------------- */
 
@@ -81,16 +101,6 @@ int teal_sg_calc_geometry_poses(const teal_system *sys, const teal_context *ctx,
   return TEAL_OK;
 }
 
-/* Nonzero when the bounding spheres of a and b overlap (or one is unbounded). */
-static int bounds_overlap(const teal_scene_graph *sg, const teal_transform *X_WG, int a, int b) {
-  double r = sg->geoms[a].bound + sg->geoms[b].bound;
-  if (!isfinite(r)) {
-    return 1;
-  }
-  teal_vec3 d = teal_vec3_sub(X_WG[a].p, X_WG[b].p);
-  return teal_vec3_dot(d, d) <= r * r;
-}
-
 /* Narrowphase of candidate pair (a, b); appends a pair when they overlap. */
 static int collide(const teal_scene_graph *sg, const teal_transform *X_WG, int a, int b,
                    teal_point_pair_list *out) {
@@ -106,21 +116,49 @@ static int collide(const teal_scene_graph *sg, const teal_transform *X_WG, int a
   return teal_point_pair_list_push(out, &pp);
 }
 
+/* Candidate pairs from the broadphase over the proximity geometries'
+ * boxes; the pair buffer grows (and the sweep reruns) when it overflows. */
+static int broadphase(const teal_scene_graph *sg, sg_scratch *s, const teal_transform *X_WG,
+                      int *count) {
+  for (int i = 0; i < sg->nprox; i++) {
+    int g = sg->prox[i];
+    int rc = teal_shape_aabb(&sg->geoms[g].shape, X_WG[g], &s->boxes[i]);
+    if (rc) {
+      return rc;
+    }
+  }
+  for (;;) {
+    int rc = teal_broadphase_find_pairs(s->bp, s->boxes, sg->filter, s->pairs, s->cap, count);
+    const teal_broadphase_stats *st = teal_broadphase_get_stats(s->bp);
+    if (rc || st->overflow == 0) {
+      return rc;
+    }
+    s->growths++;
+    if ((rc = grow_pairs(s, 2 * st->num_pairs)) != TEAL_OK) {
+      return rc;
+    }
+  }
+}
+
 int teal_sg_calc_point_pairs(const teal_system *sys, const teal_context *ctx, void *out,
                              void *user) {
   const teal_scene_graph *sg = user;
   teal_point_pair_list *list = out;
+  sg_scratch *s = teal_context_scratch_mut(ctx, sg->scratch);
   const teal_transform *X_WG;
-  int rc = teal_eval_cache_entry(sys, ctx, sg->ce_poses, (const void **)&X_WG);
+  int count = 0, rc = s && s->bp ? TEAL_OK : TEAL_ENOMEM;
+  if (rc == TEAL_OK) {
+    rc = teal_eval_cache_entry(sys, ctx, sg->ce_poses, (const void **)&X_WG);
+  }
   if (rc == TEAL_OK && list->cap == 0) {
     rc = teal_point_pair_list_reserve(list, 4 * sg->ngeoms + 16);
   }
+  if (rc == TEAL_OK) {
+    rc = broadphase(sg, s, X_WG, &count);
+  }
   list->n = 0;
-  for (int i = 0; rc == TEAL_OK && i < sg->npairs; i++) {
-    int a = sg->pairs[2 * i], b = sg->pairs[2 * i + 1];
-    if (bounds_overlap(sg, X_WG, a, b)) {
-      rc = collide(sg, X_WG, a, b, list);
-    }
+  for (int i = 0; rc == TEAL_OK && i < count; i++) {
+    rc = collide(sg, X_WG, sg->prox[s->pairs[i].a], sg->prox[s->pairs[i].b], list);
   }
   if (rc && rc != TEAL_ESIZE && rc != TEAL_ENOTCONNECTED) {
     return teal_context_report_error(ctx, rc, "scene graph '%s': point-pair query failed (%s)",
