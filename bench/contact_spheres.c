@@ -17,8 +17,9 @@
  *   - continuous plant, error-controlled RK3 (Bogacki-Shampine) at
  *     accuracy 1e-3 (Simbody's variable-step row uses RK-Merson at 1e-3);
  *   - discrete plant (time_step 1 ms, implicit Newton contact step), for
- *     K = 64 only: its Newton matrix is dense in nv = 6K and LU-factored
- *     every iteration, O(nv^3), about 2e10 flops per iteration at K = 512.
+ *     K = 64 only: its Newton solve splits into islands (one per sphere
+ *     here), but the plant still forms the full nv x nv mass matrix each
+ *     step (75 MB of scratch at K = 512, nv = 3072).
  * MuJoCo: MJCF with a plane geom and free-joint sphere bodies, default
  * soft contact (condim 3, pyramidal cone, friction 1), Euler, dt = 1 ms,
  * 1000 x mj_step, all collisions on (sphere-sphere pairs are tested too).
@@ -88,11 +89,10 @@ static const double k_ref_simbody_merson[NUM_SCENES] = {412e-3, 3.30};
 
 /* ---- BLAS threads ----------------------------------------------------------- */
 
-/* The discrete row factors a dense 384 x 384 matrix about 3400 times through
- * LAPACK. A threaded OpenBLAS spins its workers (sched_yield) between calls
- * and, on a shared machine, ran that row about twice as slowly as one thread
- * did; the peers are single-threaded too. So limit OpenBLAS to one thread
- * when it is the BLAS linked in (a weak reference: NULL with another BLAS). */
+/* A threaded OpenBLAS spins its workers (sched_yield) between calls and, on
+ * a shared machine, slowed the rows that call LAPACK; the peers are
+ * single-threaded too. So limit OpenBLAS to one thread when it is the BLAS
+ * linked in (a weak reference: NULL with another BLAS). */
 #if defined(__GNUC__) && defined(__ELF__)
 extern void openblas_set_num_threads(int num_threads) __attribute__((weak));
 #define BENCH_HAVE_BLAS_THREADS_HOOK 1
@@ -987,9 +987,9 @@ static void print_notes(void) {
          " took over %.0f s shows that run's\n      time (1 timed run). Contacts are counted"
          " after every step of the warm-up run (Teal: the\n      scene graph's penetrating"
          " pairs; MuJoCo: d->ncon).\n", k_slow_run_s);
-  printf("Teal's discrete row runs at K = %d only: its Newton matrix M - h J'GJ is dense in"
-         " nv = 6K and\nLU-factored every iteration (O(nv^3): about 2e10 flops per iteration at"
-         " K = 512, nv = 3072).\n", DISCRETE_MAX_SPHERES);
+  printf("Teal's discrete row runs at K = %d only: its contact solve splits into islands, but"
+         " the plant\nforms the full nv x nv mass matrix each step (nv = 6K).\n",
+         DISCRETE_MAX_SPHERES);
   printf("reproduce: cmake -S . -B build -DCMAKE_BUILD_TYPE=Release && cmake --build build"
          " --target bench_contact_spheres && build/bench_contact_spheres\n");
 }

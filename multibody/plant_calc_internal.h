@@ -30,6 +30,10 @@ typedef struct teal_plant_scratch {
   teal_mb_jacobian_workspace *jws;
   double *M, *A_newton, *res, *step, *v_try, *r_try; /* [nv^2] x2, [nv] x4 */
   double *Jtmp;                                       /* [3 nv] */
+  double *v_loc, *vstar_loc;                          /* [nv] each, island vectors */
+  int *body_tree, *dof_tree, ntrees;                  /* [nb], [nv]: tree of each */
+  int *uf, *island_dofs, *island_contacts;            /* [ntrees], [nv], [nc_cap] */
+  int *dof_off, *contact_off, *cursor;                /* [ntrees + 1] bucket offsets */
   int *pivots;                                        /* [nv] */
   int nc_cap;                                         /* contacts with room below */
   double *Jc;                                         /* [nc_cap][3 nv] */

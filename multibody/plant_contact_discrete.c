@@ -4,7 +4,10 @@
  * f_i is the force on B: normal f_n = k (x + h xdot)_+ (1 + d xdot)_+ along
  * -n and regularized friction -mu f_n v_t / sqrt(|v_t|^2 + v_s^2). Its
  * Jacobian M - h sum J' G J (G = df/dv) is solved by LU; a backtracking
- * line search on |R| keeps the iteration safe when contacts switch. */
+ * line search on |R| keeps the iteration safe when contacts switch. Trees
+ * (subtrees hanging from the world) coupled by contacts form islands; M is
+ * block diagonal over trees, so every island is solved on its own with a
+ * matrix as small as its dofs. */
 #include <math.h>
 #include <string.h>
 
@@ -86,85 +89,181 @@ static int prepare_contacts(const teal_plant *p, teal_plant_scratch *s, const do
   return rc;
 }
 
-/* ---- Newton ------------------------------------------------------------------------ */
+/* ---- islands ----------------------------------------------------------------------- */
 
-static teal_vec3 contact_velocity(const double *J, int nv, const double *v) {
+/* Trees coupled by contacts form islands; M is block diagonal over trees,
+ * so each island's Newton problem is independent and small. */
+typedef struct island {
+  int m, nc;          /* dofs and contacts */
+  const int *dofs;    /* [m] plant v indices */
+  const int *cidx;    /* [nc] contact indices */
+} island;
+
+static int uf_find(int *uf, int t) {
+  while (uf[t] != t) {
+    uf[t] = uf[uf[t]];
+    t = uf[t];
+  }
+  return t;
+}
+
+/* The island root of contact c (-1 when it touches no moving tree). */
+static int contact_root(teal_plant_scratch *s, int c) {
+  int ta = s->body_tree[s->contacts[c].body_A], tb = s->body_tree[s->contacts[c].body_B];
+  int t = tb >= 0 ? tb : ta;
+  return t >= 0 ? uf_find(s->uf, t) : -1;
+}
+
+static void join_trees(teal_plant_scratch *s, int nc) {
+  for (int t = 0; t < s->ntrees; t++) {
+    s->uf[t] = t;
+  }
+  for (int c = 0; c < nc; c++) {
+    int ta = s->body_tree[s->contacts[c].body_A], tb = s->body_tree[s->contacts[c].body_B];
+    if (ta >= 0 && tb >= 0) {
+      s->uf[uf_find(s->uf, ta)] = uf_find(s->uf, tb);
+    }
+  }
+}
+
+static int dof_root(teal_plant_scratch *s, int i) {
+  return s->dof_tree[i] >= 0 ? uf_find(s->uf, s->dof_tree[i]) : -1;
+}
+
+/* Turns counts (in off[r + 1]) into offsets: bucket r is [off[r], off[r + 1]). */
+static void prefix_sum(int *off, int nt) {
+  off[0] = 0;
+  for (int t = 0; t < nt; t++) {
+    off[t + 1] += off[t];
+  }
+}
+
+/* Buckets the contacts and the dofs by island root (counting sort): root r
+ * owns island_contacts[contact_off[r] .. contact_off[r + 1]) and
+ * island_dofs[dof_off[r] .. dof_off[r + 1]); only islands with contacts
+ * get their dofs listed. */
+static void bucket_islands(const teal_plant *p, teal_plant_scratch *s, int nc) {
+  int nt = s->ntrees;
+  memset(s->dof_off, 0, (size_t)(nt + 1) * sizeof(int));
+  memset(s->contact_off, 0, (size_t)(nt + 1) * sizeof(int));
+  for (int c = 0; c < nc; c++) {
+    int r = contact_root(s, c);
+    s->contact_off[r + 1] += r >= 0;
+  }
+  prefix_sum(s->contact_off, nt);
+  for (int i = 0; i < p->nv; i++) {
+    int r = dof_root(s, i);
+    s->dof_off[r + 1] += r >= 0 && s->contact_off[r + 1] > s->contact_off[r];
+  }
+  prefix_sum(s->dof_off, nt);
+  memcpy(s->cursor, s->contact_off, (size_t)nt * sizeof(int));
+  for (int c = 0; c < nc; c++) {
+    int r = contact_root(s, c);
+    if (r >= 0) {
+      s->island_contacts[s->cursor[r]++] = c;
+    }
+  }
+  memcpy(s->cursor, s->dof_off, (size_t)nt * sizeof(int));
+  for (int i = 0; i < p->nv; i++) {
+    int r = dof_root(s, i);
+    if (r >= 0 && s->contact_off[r + 1] > s->contact_off[r]) {
+      s->island_dofs[s->cursor[r]++] = i;
+    }
+  }
+}
+
+/* ---- Newton on one island --------------------------------------------------------------- */
+
+static teal_vec3 contact_velocity(const double *J, int nv, const island *is, const double *v) {
   teal_vec3 vc = teal_vec3_zero();
   for (int r = 0; r < 3; r++) {
-    for (int j = 0; j < nv; j++) {
-      vc.v[r] += J[r * nv + j] * v[j];
+    for (int k = 0; k < is->m; k++) {
+      vc.v[r] += J[r * nv + is->dofs[k]] * v[k];
     }
   }
   return vc;
 }
 
-/* R(v) into r; with A non-NULL also the Newton matrix M - h J' G J. */
-static double residual(const teal_plant *p, teal_plant_scratch *s, int nc, const double *vstar,
-                       const double *v, double *r, double *A) {
-  int nv = p->nv;
-  double h = p->time_step, eps = discrete_regularization(p), G[9], norm = 0.0;
-  for (int i = 0; i < nv; i++) {
-    r[i] = 0.0;
-    for (int j = 0; j < nv; j++) {
-      r[i] += s->M[i * nv + j] * (v[j] - vstar[j]);
-    }
-  }
-  if (A) {
-    memcpy(A, s->M, (size_t)nv * (size_t)nv * sizeof(double));
-  }
-  for (int c = 0; c < nc; c++) {
-    const double *J = s->Jc + (size_t)c * 3 * nv;
-    teal_vec3 f = discrete_force(&s->contacts[c], &s->cparams[c], h, eps,
-                                 contact_velocity(J, nv, v), A ? G : NULL);
-    for (int j = 0; j < nv; j++) {
-      r[j] -= h * (J[j] * f.v[0] + J[nv + j] * f.v[1] + J[2 * nv + j] * f.v[2]);
-    }
-    for (int a = 0; A && a < 3; a++) {
-      for (int b = 0; b < 3; b++) {
-        double g = h * G[3 * a + b];
-        for (int i = 0; g != 0.0 && i < nv; i++) {
-          double Jai = J[a * nv + i] * g;
-          for (int j = 0; Jai != 0.0 && j < nv; j++) {
-            A[i * nv + j] -= Jai * J[b * nv + j];
-          }
+/* Adds -h J' G J of one contact into the island matrix A (m x m). */
+static void add_contact_jacobian(const double *J, int nv, const island *is, const double *G,
+                                 double h, double *A) {
+  int m = is->m;
+  for (int a = 0; a < 3; a++) {
+    for (int b = 0; b < 3; b++) {
+      double g = h * G[3 * a + b];
+      for (int i = 0; g != 0.0 && i < m; i++) {
+        double Jai = J[a * nv + is->dofs[i]] * g;
+        for (int j = 0; Jai != 0.0 && j < m; j++) {
+          A[i * m + j] -= Jai * J[b * nv + is->dofs[j]];
         }
       }
     }
   }
-  for (int i = 0; i < nv; i++) {
+}
+
+/* R(v) of the island into r (local vectors); with A non-NULL also the
+ * Newton matrix M - h J' G J. Returns max |r|. */
+static double residual(const teal_plant *p, teal_plant_scratch *s, const island *is,
+                       const double *vstar, const double *v, double *r, double *A) {
+  int nv = p->nv, m = is->m;
+  double h = p->time_step, eps = discrete_regularization(p), G[9], norm = 0.0;
+  for (int i = 0; i < m; i++) {
+    const double *Mi = s->M + (size_t)is->dofs[i] * nv;
+    r[i] = 0.0;
+    for (int j = 0; j < m; j++) {
+      r[i] += Mi[is->dofs[j]] * (v[j] - vstar[j]);
+      if (A) {
+        A[i * m + j] = Mi[is->dofs[j]];
+      }
+    }
+  }
+  for (int k = 0; k < is->nc; k++) {
+    int c = is->cidx[k];
+    const double *J = s->Jc + (size_t)c * 3 * nv;
+    teal_vec3 f = discrete_force(&s->contacts[c], &s->cparams[c], h, eps,
+                                 contact_velocity(J, nv, is, v), A ? G : NULL);
+    for (int j = 0; j < m; j++) {
+      int d = is->dofs[j];
+      r[j] -= h * (J[d] * f.v[0] + J[nv + d] * f.v[1] + J[2 * nv + d] * f.v[2]);
+    }
+    if (A) {
+      add_contact_jacobian(J, nv, is, G, h, A);
+    }
+  }
+  for (int i = 0; i < m; i++) {
     norm = fmax(norm, fabs(r[i]));
   }
   return norm;
 }
 
 /* One Newton iteration with a backtracking line search; returns the new
- * residual norm in *norm and the step length in *dv_max. */
-static int newton_iteration(const teal_plant *p, teal_plant_scratch *s, int nc,
+ * residual norm in *norm and the largest velocity change in *dv_max. */
+static int newton_iteration(const teal_plant *p, teal_plant_scratch *s, const island *is,
                             const double *vstar, double *v, double *norm, double *dv_max) {
-  int nv = p->nv;
-  residual(p, s, nc, vstar, v, s->res, s->A_newton);
-  int rc = teal_lu_factor(s->A_newton, nv, s->pivots, NULL);
-  for (int i = 0; i < nv; i++) {
+  int m = is->m;
+  residual(p, s, is, vstar, v, s->res, s->A_newton);
+  int rc = teal_lu_factor(s->A_newton, m, s->pivots, NULL);
+  for (int i = 0; i < m; i++) {
     s->step[i] = -s->res[i];
   }
   if (rc == TEAL_OK) {
-    rc = teal_lu_solve(s->A_newton, nv, s->pivots, s->step, NULL);
+    rc = teal_lu_solve(s->A_newton, m, s->pivots, s->step, NULL);
   }
   if (rc) {
     return rc;
   }
   double alpha = 1.0, trial = INFINITY;
   for (int k = 0; k < 30; k++, alpha *= 0.5) {
-    for (int i = 0; i < nv; i++) {
+    for (int i = 0; i < m; i++) {
       s->v_try[i] = v[i] + alpha * s->step[i];
     }
-    trial = residual(p, s, nc, vstar, s->v_try, s->r_try, NULL);
+    trial = residual(p, s, is, vstar, s->v_try, s->r_try, NULL);
     if (trial <= (1.0 - 1e-4 * alpha) * *norm) {
       break;
     }
   }
   *dv_max = 0.0;
-  for (int i = 0; i < nv; i++) {
+  for (int i = 0; i < m; i++) {
     *dv_max = fmax(*dv_max, fabs(s->v_try[i] - v[i]));
     v[i] = s->v_try[i];
   }
@@ -172,11 +271,38 @@ static int newton_iteration(const teal_plant *p, teal_plant_scratch *s, int nc,
   return TEAL_OK;
 }
 
+/* Solves one island in place in v_next. */
+static int solve_island(const teal_plant *p, teal_plant_scratch *s, const teal_context *ctx,
+                        const island *is, const double *vstar, double *v_next) {
+  double vscale = 1.0, dv = INFINITY;
+  for (int i = 0; i < is->m; i++) {
+    s->vstar_loc[i] = s->v_loc[i] = vstar[is->dofs[i]];
+    vscale = fmax(vscale, fabs(s->vstar_loc[i]));
+  }
+  double norm = residual(p, s, is, s->vstar_loc, s->v_loc, s->res, NULL);
+  int rc = TEAL_ENOCONV;
+  for (int it = 0; it < NEWTON_MAX_ITERATIONS; it++) {
+    if ((rc = newton_iteration(p, s, is, s->vstar_loc, s->v_loc, &norm, &dv)) != TEAL_OK) {
+      break;
+    }
+    if (dv <= NEWTON_TOLERANCE * vscale) {
+      for (int i = 0; i < is->m; i++) {
+        v_next[is->dofs[i]] = s->v_loc[i];
+      }
+      return TEAL_OK;
+    }
+    rc = TEAL_ENOCONV;
+  }
+  return teal_context_report_error(ctx, rc, "plant: the discrete contact solve failed at t = %g "
+                                   "(%s; residual %g, last step %g)", teal_context_time(ctx),
+                                   teal_strerror(rc), norm, dv);
+}
+
 int teal_plant_contact_step(const teal_plant *p, teal_plant_scratch *s, const teal_context *ctx,
                             const double *q, const teal_point_pair_list *pairs,
                             const double *vstar, double *v_next) {
-  int nv = p->nv, nc = pairs ? pairs->n : 0;
-  memcpy(v_next, vstar, (size_t)nv * sizeof(double));
+  int nc = pairs ? pairs->n : 0;
+  memcpy(v_next, vstar, (size_t)p->nv * sizeof(double));
   if (nc == 0) {
     return TEAL_OK;
   }
@@ -187,23 +313,20 @@ int teal_plant_contact_step(const teal_plant *p, teal_plant_scratch *s, const te
   if (rc == TEAL_OK) {
     rc = teal_mb_mass_matrix(p, s->ws, q, s->M);
   }
-  double norm = rc ? 0.0 : residual(p, s, nc, vstar, v_next, s->res, NULL), dv = INFINITY;
-  double vscale = 1.0;
-  for (int i = 0; i < nv; i++) {
-    vscale = fmax(vscale, fabs(vstar[i]));
+  if (rc) {
+    return teal_context_report_error(ctx, rc, "plant: preparing the contact step failed (%s)",
+                                     teal_strerror(rc));
   }
-  for (int it = 0; rc == TEAL_OK && it < NEWTON_MAX_ITERATIONS; it++) {
-    rc = newton_iteration(p, s, nc, vstar, v_next, &norm, &dv);
-    if (dv <= NEWTON_TOLERANCE * vscale) {
+  join_trees(s, nc);
+  bucket_islands(p, s, nc);
+  for (int r = 0; r < s->ntrees; r++) {
+    island is = {s->dof_off[r + 1] - s->dof_off[r], s->contact_off[r + 1] - s->contact_off[r],
+                 s->island_dofs + s->dof_off[r], s->island_contacts + s->contact_off[r]};
+    if (is.nc > 0 && (rc = solve_island(p, s, ctx, &is, vstar, v_next)) != TEAL_OK) {
       return rc;
     }
   }
-  if (rc == TEAL_OK) {
-    rc = TEAL_ENOCONV;
-  }
-  return teal_context_report_error(ctx, rc, "plant: the discrete contact solve failed at t = %g "
-                                   "(%s; residual %g, last step %g)", teal_context_time(ctx),
-                                   teal_strerror(rc), norm, dv);
+  return TEAL_OK;
 }
 
 int teal_plant_contact_forces_at(const teal_plant *p, teal_plant_scratch *s,

@@ -267,6 +267,48 @@ START_TEST(contact_results_balance_momentum) {
 }
 END_TEST
 
+/* Two balls stacked on the ground (discrete): the ball-ball contact couples
+ * two trees into one island; at rest each ball's net contact force
+ * balances its weight and the ground carries both. */
+START_TEST(stacked_balls_share_an_island) {
+  world w = {0};
+  w.plant = teal_plant_new(1e-3, NULL);
+  teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(1.0, 0.1);
+  teal_shape s;
+  teal_shape_sphere(0.1, &s, NULL);
+  teal_proximity_properties props = teal_proximity_properties_make(0.5, 0.5);
+  int b[2];
+  for (int i = 0; i < 2; i++) {
+    b[i] = teal_plant_add_rigid_body(w.plant, i ? "top" : "bottom", TEAL_DEFAULT_MODEL_INSTANCE,
+                                     &M);
+    teal_plant_register_collision_geometry(w.plant, b[i], teal_transform_identity(), &s,
+                                           i ? "top" : "bottom", &props);
+  }
+  add_ground(w.plant, 0.0, 0.5, NAN);
+  finish(&w);
+  for (int i = 0; i < 2; i++) {
+    teal_transform X = teal_transform_make(teal_rotation_identity(),
+                                           teal_vec3_make(0, 0, 0.1 + 0.2 * i));
+    ck_assert_int_eq(teal_plant_set_free_body_pose(w.plant, w.ctx, b[i], X), TEAL_OK);
+  }
+  advance(&w, 2.0);
+  const teal_contact_results *r;
+  ck_assert_int_eq(teal_plant_eval_contact_results(w.plant, w.ctx, &r), TEAL_OK);
+  ck_assert_int_eq(r->n, 2);
+  ck_assert_double_eq_tol(teal_contact_results_net_force(r, b[1]).v[2], 9.81, 1e-3);
+  /* the bottom ball: 2 m g from the ground, m g down from the top ball */
+  ck_assert_double_eq_tol(teal_contact_results_net_force(r, b[0]).v[2], 9.81, 1e-3);
+  ck_assert_double_eq_tol(teal_contact_results_net_force(r, TEAL_WORLD_BODY).v[2], -2 * 9.81,
+                          2e-3);
+  double v[12];
+  teal_plant_get_velocities(w.plant, w.ctx, v, 12);
+  for (int i = 0; i < 12; i++) {
+    ck_assert(fabs(v[i]) < 1e-6);
+  }
+  world_free(&w);
+}
+END_TEST
+
 START_TEST(no_scene_graph_means_no_contact) {
   teal_plant *p = teal_plant_new(0.0, NULL);
   teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(1.0, 0.1);
@@ -322,6 +364,7 @@ int main(void) {
   tcase_add_test(tc, block_slides_on_incline_discrete);
   tcase_add_test(tc, block_slides_on_incline_continuous);
   tcase_add_test(tc, contact_results_balance_momentum);
+  tcase_add_test(tc, stacked_balls_share_an_island);
   tcase_add_test(tc, no_scene_graph_means_no_contact);
   tcase_add_test(tc, discrete_contact_allocates_nothing);
   suite_add_tcase(s, tc);
