@@ -163,6 +163,32 @@ void teal_shape_release(teal_shape *shape) {
   shape->num_vertices = 0;
 }
 
+double teal_shape_bounding_radius(const teal_shape *s) {
+  if (!s) {
+    return -1.0;
+  }
+  double h = 0.5 * s->length, r = -1.0;
+  switch (s->kind) {
+    case TEAL_SHAPE_SPHERE:
+      return s->radius;
+    case TEAL_SHAPE_BOX:
+      return 0.5 * teal_vec3_norm(s->size);
+    case TEAL_SHAPE_CYLINDER:
+      return hypot(s->radius, h);
+    case TEAL_SHAPE_CAPSULE:
+      return s->radius + h;
+    case TEAL_SHAPE_ELLIPSOID:
+      return fmax(s->size.v[0], fmax(s->size.v[1], s->size.v[2]));
+    case TEAL_SHAPE_CONVEX:
+      for (int i = 0; i < s->num_vertices && s->vertices; i++) {
+        r = fmax(r, teal_vec3_norm(s->vertices[i]));
+      }
+      return r;
+    default:
+      return INFINITY;
+  }
+}
+
 const char *teal_shape_kind_name(teal_shape_kind kind) {
   static const char *names[] = {"sphere",     "box",    "cylinder", "capsule",
                                 "ellipsoid",  "half_space", "convex", "mesh"};

@@ -62,6 +62,11 @@ int teal_shape_copy(teal_shape *dst, const teal_shape *src);
 /** Releases what the shape owns (vertices, filename). */
 void teal_shape_release(teal_shape *shape);
 
+/** Radius of the smallest ball about the shape's origin Go that holds it:
+ *  INFINITY for a half-space and a mesh (whose extent is unknown), -1 for
+ *  NULL or a convex shape without vertices. */
+double teal_shape_bounding_radius(const teal_shape *shape);
+
 /** The kind's name ("sphere", ...). */
 const char *teal_shape_kind_name(teal_shape_kind kind);
 
