@@ -111,6 +111,10 @@ int teal_scene_graph_eval_point_pair_penetrations(const teal_scene_graph *sg,
                                                   const teal_context *ctx,
                                                   const teal_point_pair_list **pairs);
 
+/** Warning counter of ctx's queries: narrowphase answers returned as best
+ *  estimates (GJK/EPA limits) plus times the pair buffer had to grow. */
+long teal_scene_graph_warning_count(const teal_scene_graph *sg, const teal_context *ctx);
+
 /** Signed distance between geometries a and b (both proximity) with the
  *  witness points p_WCa, p_WCb (may be NULL): negative when they overlap. */
 int teal_scene_graph_signed_distance(const teal_scene_graph *sg, const teal_context *ctx, int a,

@@ -57,7 +57,8 @@ typedef struct sg_scratch {
   teal_aabb *boxes;          /* [nprox] */
   teal_geometry_pair *pairs; /* [cap] */
   int cap;
-  long growths; /* times the pair buffer grew during a query */
+  long growths;  /* times the pair buffer grew during a query */
+  long warnings; /* narrowphase results returned as best estimates (flags) */
 } sg_scratch;
 
 extern const teal_value_type teal_sg_scratch_type;

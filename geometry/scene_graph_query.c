@@ -102,8 +102,8 @@ int teal_sg_calc_geometry_poses(const teal_system *sys, const teal_context *ctx,
 }
 
 /* Narrowphase of candidate pair (a, b); appends a pair when they overlap. */
-static int collide(const teal_scene_graph *sg, const teal_transform *X_WG, int a, int b,
-                   teal_point_pair_list *out) {
+static int collide(const teal_scene_graph *sg, sg_scratch *s, const teal_transform *X_WG, int a,
+                   int b, teal_point_pair_list *out) {
   teal_penetration pen;
   int overlapping = 0;
   int rc = teal_shape_pair_penetration(&sg->geoms[a].shape, X_WG[a], &sg->geoms[b].shape,
@@ -111,6 +111,7 @@ static int collide(const teal_scene_graph *sg, const teal_transform *X_WG, int a
   if (rc || !overlapping) {
     return rc == TEAL_EUNSUPPORTED ? TEAL_OK : rc;
   }
+  s->warnings += pen.flags != 0;
   teal_point_pair pp = {a, b, sg->geoms[a].frame, sg->geoms[b].frame, pen.p_WCa, pen.p_WCb,
                         pen.nhat_BA_W, pen.depth};
   return teal_point_pair_list_push(out, &pp);
@@ -158,7 +159,7 @@ int teal_sg_calc_point_pairs(const teal_system *sys, const teal_context *ctx, vo
   }
   list->n = 0;
   for (int i = 0; rc == TEAL_OK && i < count; i++) {
-    rc = collide(sg, X_WG, sg->prox[s->pairs[i].a], sg->prox[s->pairs[i].b], list);
+    rc = collide(sg, s, X_WG, sg->prox[s->pairs[i].a], sg->prox[s->pairs[i].b], list);
   }
   if (rc && rc != TEAL_ESIZE && rc != TEAL_ENOTCONNECTED) {
     return teal_context_report_error(ctx, rc, "scene graph '%s': point-pair query failed (%s)",
@@ -224,4 +225,10 @@ int teal_scene_graph_signed_distance(const teal_scene_graph *sg, const teal_cont
     *p_WCb = sd.p_WCb;
   }
   return TEAL_OK;
+}
+
+long teal_scene_graph_warning_count(const teal_scene_graph *sg, const teal_context *ctx) {
+  const teal_context *own = teal_sg_own_context(sg, ctx);
+  const sg_scratch *s = own ? teal_context_scratch(own, sg->scratch) : NULL;
+  return s ? s->warnings + s->growths : 0;
 }

@@ -99,6 +99,7 @@ START_TEST(query_finds_penetrations) {
   set_poses(ctx, &r, 1.6, 0.0); /* a and b overlap by 0.6 */
   ck_assert_int_eq(teal_scene_graph_eval_point_pair_penetrations(r.sg, ctx, &pairs), TEAL_OK);
   ck_assert_int_eq(pairs->n, 2);
+  ck_assert_int_eq(teal_scene_graph_warning_count(r.sg, ctx), 0);
   teal_context_free(ctx);
   teal_scene_graph_free(r.sg);
 }
