@@ -172,12 +172,28 @@ int teal_scene_graph_register_geometry(teal_scene_graph *sg, int frame, teal_tra
   }
   static const double grey[4] = {0.7, 0.7, 0.7, 1.0};
   g->name = nm;
+  g->group = 1u;
+  g->mask = 0xffffffffu;
   g->frame = frame;
   g->X_FG = X_FG;
   g->role = role;
   g->props = props && role == TEAL_ROLE_PROXIMITY ? *props : teal_proximity_properties_make(0, 0);
   memcpy(g->rgba, rgba ? rgba : grey, sizeof(g->rgba));
   return sg->ngeoms++;
+}
+
+int teal_scene_graph_set_collision_group(teal_scene_graph *sg, int geometry, uint32_t group,
+                                         uint32_t mask) {
+  int rc = check_open(sg, "set a collision group");
+  if (rc) {
+    return rc;
+  }
+  if (geometry < 0 || geometry >= sg->ngeoms) {
+    return fail(sg, TEAL_EINVAL, "scene graph: set_collision_group: bad geometry id%s", "");
+  }
+  sg->geoms[geometry].group = group;
+  sg->geoms[geometry].mask = mask;
+  return TEAL_OK;
 }
 
 int teal_scene_graph_exclude_frame_pair(teal_scene_graph *sg, int a, int b) {
@@ -220,6 +236,9 @@ int teal_scene_graph_pair_is_candidate(const teal_scene_graph *sg, int a, int b)
     return 0;
   }
   if (ga->shape.kind == TEAL_SHAPE_HALF_SPACE && gb->shape.kind == TEAL_SHAPE_HALF_SPACE) {
+    return 0;
+  }
+  if (!(ga->group & gb->mask) || !(gb->group & ga->mask)) {
     return 0;
   }
   return !frames_excluded(sg, ga->frame, gb->frame);

@@ -11,8 +11,8 @@
  * The output port "query" holds the point-pair penetrations of all
  * proximity geometries (teal_point_pair_list), evaluated lazily from the
  * current poses. Pairs are filtered: never two geometries on one frame,
- * never two frames declared excluded (e.g. welded bodies), and per-geometry
- * collision groups when set.
+ * never two frames declared excluded (e.g. welded bodies), and collision
+ * groups (teal_scene_graph_set_collision_group).
  *
  * Registration is allowed until teal_scene_graph_finalize, which builds the
  * system; from then the system owns the scene graph, as with the plant
@@ -20,6 +20,8 @@
  * it). Errors are sticky as in the plant. */
 #ifndef TEAL_GEOMETRY_SCENE_GRAPH_H
 #define TEAL_GEOMETRY_SCENE_GRAPH_H
+
+#include <stdint.h>
 
 #include "framework/context.h"
 #include "framework/system.h"
@@ -61,6 +63,12 @@ int teal_scene_graph_register_geometry(teal_scene_graph *sg, int frame, teal_tra
                                        teal_geometry_role role,
                                        const teal_proximity_properties *props,
                                        const double rgba[4]);
+
+/** Sets the collision group bits of a geometry and the mask of groups it
+ *  collides with (default group 1, mask all ones): a pair is a candidate
+ *  only when (group_a & mask_b) and (group_b & mask_a) are both nonzero. */
+int teal_scene_graph_set_collision_group(teal_scene_graph *sg, int geometry, uint32_t group,
+                                         uint32_t mask);
 
 /** Excludes collisions between the geometries of two frames. */
 int teal_scene_graph_exclude_frame_pair(teal_scene_graph *sg, int frame_a, int frame_b);

@@ -3,6 +3,8 @@
 #ifndef TEAL_GEOMETRY_SCENE_GRAPH_INTERNAL_H
 #define TEAL_GEOMETRY_SCENE_GRAPH_INTERNAL_H
 
+#include <stdint.h>
+
 #include "geometry/broadphase.h"
 #include "geometry/scene_graph.h"
 
@@ -25,6 +27,7 @@ typedef struct sg_geometry {
   teal_geometry_role role;
   teal_proximity_properties props;
   double rgba[4];
+  uint32_t group, mask; /* collision groups: default 1, all ones */
 } sg_geometry;
 
 struct teal_scene_graph {

@@ -63,6 +63,11 @@ START_TEST(registration_and_filters) {
   ck_assert_int_eq(teal_scene_graph_exclude_frame_pair(r.sg, r.f2, r.f1), TEAL_OK);
   ck_assert(!teal_scene_graph_pair_is_candidate(r.sg, r.g_a, r.g_b));
   ck_assert(teal_scene_graph_pair_is_candidate(r.sg, r.g_a, r.g_ground));
+  /* groups: a in group 2 that ignores group 1 no longer meets the ground */
+  ck_assert_int_eq(teal_scene_graph_set_collision_group(r.sg, r.g_a, 2u, ~1u), TEAL_OK);
+  ck_assert(!teal_scene_graph_pair_is_candidate(r.sg, r.g_a, r.g_ground));
+  ck_assert_int_eq(teal_scene_graph_set_collision_group(r.sg, r.g_a, 3u, ~0u), TEAL_OK);
+  ck_assert(teal_scene_graph_pair_is_candidate(r.sg, r.g_a, r.g_ground));
   ck_assert_int_eq(teal_scene_graph_finalize(r.sg), TEAL_OK);
   ck_assert_ptr_eq(teal_scene_graph_from_system(teal_scene_graph_system(r.sg)), r.sg);
   ck_assert_int_eq(teal_scene_graph_register_frame(r.sg, r.src, "late"), TEAL_ESTATE);

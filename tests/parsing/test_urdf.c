@@ -17,8 +17,9 @@
 #include "multibody/dynamics.h"
 #include "multibody/parsing/urdf.h"
 #include "multibody/plant_geometry.h"
-#include "multibody/plant_internal.h" /* actuator effort limits */
+#include "multibody/plant_system.h"
 #include "support/test_support.h"
+#include "systems/controllers/lqr.h"
 #include "urdf_models.h"
 
 #define PI 3.14159265358979323846
@@ -95,7 +96,7 @@ static const teal_plant_geometry *geometry_named(const teal_plant *p, const char
 static double actuator_effort(const teal_plant *p, const char *name) {
   int a = teal_plant_get_actuator_by_name(p, name, -1, NULL);
   ck_assert_msg(a >= 0, "no actuator %s", name);
-  return ACT(p)[a].effort_limit;
+  return teal_plant_actuator_effort_limit(p, a);
 }
 
 /* ---- the acrobot built in C (tests/multibody/test_plant_system.c) ------------------ */
@@ -236,6 +237,38 @@ START_TEST(acrobot_matches_c_model) {
     teal_mb_workspace_free(ws[i]);
     teal_plant_free(plants[i]);
   }
+}
+END_TEST
+
+/* LQR about the upright (Q = diag(10, 10, 1, 1), R = 1) of either plant. */
+static void acrobot_lqr_gain(teal_plant *p, double *K) {
+  teal_system *sys = teal_plant_system(p);
+  teal_context *ctx = teal_context_new(sys, NULL);
+  double up[4] = {3.14159265358979323846, 0, 0, 0}, u0 = 0.0, R = 1.0;
+  double Q[16] = {10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+  int u = teal_plant_actuation_input_port(p);
+  ck_assert_int_eq(teal_plant_set_state(p, ctx, up, 4), TEAL_OK);
+  ck_assert_int_eq(teal_context_fix_input(ctx, u, &u0, 1), TEAL_OK);
+  teal_error err;
+  teal_system *lqr = teal_lqr_controller_new("lqr", sys, ctx, u, Q, &R, NULL, K, NULL, &err);
+  ck_assert_msg(lqr != NULL, "%s", err.message);
+  teal_system_free(lqr);
+  teal_context_free(ctx);
+}
+
+START_TEST(acrobot_lqr_gains_match_c_model) {
+  int inst;
+  teal_plant *pu = load_model("acrobot.urdf", &inst);
+  teal_plant *pc = acrobot_c_new();
+  double Ku[4], Kc[4];
+  acrobot_lqr_gain(pu, Ku);
+  acrobot_lqr_gain(pc, Kc);
+  for (int i = 0; i < 4; i++) {
+    ck_assert_msg(fabs(Ku[i] - Kc[i]) <= 1e-6 * fabs(Kc[i]), "K[%d]: %.12g vs %.12g", i, Ku[i],
+                  Kc[i]);
+  }
+  teal_plant_free(pu);
+  teal_plant_free(pc);
 }
 END_TEST
 
@@ -1053,6 +1086,7 @@ int main(void) {
   TCase *models = tcase_create("models");
   tcase_add_test(models, acrobot_model);
   tcase_add_test(models, acrobot_matches_c_model);
+  tcase_add_test(models, acrobot_lqr_gains_match_c_model);
   tcase_add_test(models, pendulum_model);
   tcase_add_test(models, cart_pole_model);
   tcase_add_test(models, iiwa_model);
