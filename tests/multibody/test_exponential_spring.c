@@ -260,6 +260,35 @@ START_TEST(force_law_matches_the_document) {
 }
 END_TEST
 
+/* The seed's testable facts about the normal force: at height d0 the
+ * elastic force is d1, and each 1/d2 of height divides it by e. */
+START_TEST(normal_force_at_d0_and_decay_ratio) {
+  int body;
+  teal_plant *plant = block_plant(&body);
+  teal_transform X_WF = incline(0.0);
+  teal_exponential_spring_params p;
+  teal_exponential_spring_params_default(&p);
+  teal_system *s = teal_exponential_spring_new("s", plant, body, teal_vec3_zero(), X_WF, NULL,
+                                               NULL);
+  ck_assert_ptr_nonnull(s);
+  teal_context *ctx = teal_context_new(s, NULL);
+  double heights[3] = {p.d0, p.d0 + 1.0 / p.d2, p.d0 + 2.0 / p.d2}, fz[3];
+  for (int i = 0; i < 3; i++) {
+    teal_vec3 p_WS = teal_transform_apply(X_WF, teal_vec3_make(0.1, 0.2, heights[i]));
+    fix_inputs(ctx, teal_transform_make(X_WF.R, p_WS), teal_spatial_vector_zero());
+    const teal_exponential_spring_data *d;
+    ck_assert_int_eq(teal_exponential_spring_eval(s, ctx, &d), TEAL_OK);
+    fz[i] = d->fz_elastic;
+  }
+  ck_assert_double_eq_tol(fz[0], p.d1, 1e-12);
+  ck_assert_double_eq_tol(fz[1] / fz[0], exp(-1.0), 1e-12);
+  ck_assert_double_eq_tol(fz[2] / fz[1], exp(-1.0), 1e-12);
+  teal_context_free(ctx);
+  teal_system_free(s);
+  teal_plant_free(plant);
+}
+END_TEST
+
 START_TEST(normal_force_is_small_off_the_plane) {
   /* the document: about 0.01 N at 1 cm (0.0106 N with the defaults, below
    * 0.01 N from 1.005 cm) and < 1e-6 N above 2 cm */
@@ -592,6 +621,7 @@ static Suite *exponential_spring_suite(void) {
   tcase_add_test(tc, block_sticks_on_a_shallow_incline);
   tcase_add_test(tc, block_slides_on_a_steep_incline);
   tcase_add_test(tc, energy_decays_during_a_bounce);
+  tcase_add_test(tc, normal_force_at_d0_and_decay_ratio);
   tcase_add_test(tc, bad_parameters_and_calls_fail);
   tcase_add_test(tc, adder_concatenates_and_skips_unconnected);
   tcase_add_test(tc, simulation_allocates_nothing);
