@@ -322,7 +322,8 @@ int teal_plant_contact_step(const teal_plant *p, teal_plant_scratch *s, const te
   for (int r = 0; r < s->ntrees; r++) {
     island is = {s->dof_off[r + 1] - s->dof_off[r], s->contact_off[r + 1] - s->contact_off[r],
                  s->island_dofs + s->dof_off[r], s->island_contacts + s->contact_off[r]};
-    if (is.nc > 0 && (rc = solve_island(p, s, ctx, &is, vstar, v_next)) != TEAL_OK) {
+    /* an island of welded bodies only (no dofs) has nothing to solve */
+    if (is.nc > 0 && is.m > 0 && (rc = solve_island(p, s, ctx, &is, vstar, v_next)) != TEAL_OK) {
       return rc;
     }
   }

@@ -309,6 +309,53 @@ START_TEST(stacked_balls_share_an_island) {
 }
 END_TEST
 
+/* Two boxes welded to the world that overlap (a contact between two
+ * bodies without dofs: an island with nothing to solve) and a ball resting
+ * on one of them. */
+START_TEST(welded_bodies_in_contact) {
+  world w = {0};
+  w.plant = teal_plant_new(1e-3, NULL);
+  teal_spatial_inertia Mb = teal_spatial_inertia_solid_box(5.0, 1, 1, 0.2);
+  teal_spatial_inertia Ms = teal_spatial_inertia_solid_sphere(1.0, 0.1);
+  int box = teal_plant_add_rigid_body(w.plant, "box", TEAL_DEFAULT_MODEL_INSTANCE, &Mb);
+  int ball = teal_plant_add_rigid_body(w.plant, "ball", TEAL_DEFAULT_MODEL_INSTANCE, &Ms);
+  int f = teal_plant_add_frame(w.plant, "box_mount", TEAL_WORLD_FRAME,
+                               teal_transform_make(teal_rotation_identity(),
+                                                   teal_vec3_make(0, 0, 0.05)));
+  teal_plant_add_joint(w.plant, "weld", TEAL_JOINT_WELD, f, teal_plant_body_frame(w.plant, box),
+                       NULL, 0);
+  int box2 = teal_plant_add_rigid_body(w.plant, "box2", TEAL_DEFAULT_MODEL_INSTANCE, &Mb);
+  int f2 = teal_plant_add_frame(w.plant, "box2_mount", TEAL_WORLD_FRAME,
+                                teal_transform_make(teal_rotation_identity(),
+                                                    teal_vec3_make(0.9, 0, 0.05)));
+  teal_plant_add_joint(w.plant, "weld2", TEAL_JOINT_WELD, f2,
+                       teal_plant_body_frame(w.plant, box2), NULL, 0);
+  teal_shape b, s;
+  teal_shape_box(1, 1, 0.2, &b, NULL);
+  teal_shape_sphere(0.1, &s, NULL);
+  teal_proximity_properties props = teal_proximity_properties_make(0.5, 0.5);
+  teal_plant_register_collision_geometry(w.plant, box, teal_transform_identity(), &b, "box",
+                                         &props);
+  teal_plant_register_collision_geometry(w.plant, box2, teal_transform_identity(), &b, "box2",
+                                         &props);
+  teal_plant_register_collision_geometry(w.plant, ball, teal_transform_identity(), &s, "ball",
+                                         &props);
+  add_ground(w.plant, 0.0, 0.5, NAN);
+  finish(&w);
+  teal_transform X = teal_transform_make(teal_rotation_identity(), teal_vec3_make(0, 0, 0.25));
+  ck_assert_int_eq(teal_plant_set_free_body_pose(w.plant, w.ctx, ball, X), TEAL_OK);
+  advance(&w, 1.5);
+  double v[6];
+  teal_plant_get_velocities(w.plant, w.ctx, v, 6);
+  ck_assert(fabs(v[5]) < 1e-6);
+  const teal_contact_results *r;
+  ck_assert_int_eq(teal_plant_eval_contact_results(w.plant, w.ctx, &r), TEAL_OK);
+  ck_assert_int_eq(r->n, 2); /* ball-box and box-box2 */
+  ck_assert_double_eq_tol(teal_contact_results_net_force(r, ball).v[2], 9.81, 1e-3);
+  world_free(&w);
+}
+END_TEST
+
 START_TEST(no_scene_graph_means_no_contact) {
   teal_plant *p = teal_plant_new(0.0, NULL);
   teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(1.0, 0.1);
@@ -365,6 +412,7 @@ int main(void) {
   tcase_add_test(tc, block_slides_on_incline_continuous);
   tcase_add_test(tc, contact_results_balance_momentum);
   tcase_add_test(tc, stacked_balls_share_an_island);
+  tcase_add_test(tc, welded_bodies_in_contact);
   tcase_add_test(tc, no_scene_graph_means_no_contact);
   tcase_add_test(tc, discrete_contact_allocates_nothing);
   suite_add_tcase(s, tc);
