@@ -32,7 +32,9 @@ teal_context *teal_context_clone(const teal_context *ctx, teal_error *err);
  *  copy fails, dst is left partly copied and the error is returned. */
 int teal_context_copy_from(teal_context *dst, const teal_context *src);
 
-/** Frees a root context (NULL is ignored; subcontexts are not freed). */
+/** Frees a root context (NULL is ignored; subcontexts are not freed). Free
+ *  contexts before their system: value types and release hooks may belong
+ *  to the system (e.g. the plant's and scene graph's cache types). */
 void teal_context_free(teal_context *ctx);
 
 /** Restores default state and parameters and, on a root, time 0; accuracy,

@@ -43,7 +43,8 @@ int teal_point_pair_list_push(teal_point_pair_list *l, const teal_point_pair *pa
 static int copy_pairs(void *dst, const void *src) {
   teal_point_pair_list *d = dst;
   const teal_point_pair_list *s = src;
-  int rc = teal_point_pair_list_reserve(d, s->n);
+  /* follow the source's capacity, so the copy grows when it does */
+  int rc = teal_point_pair_list_reserve(d, s->n > s->cap ? s->n : s->cap);
   if (rc == TEAL_OK) {
     if (s->n) {
       memcpy(d->pairs, s->pairs, (size_t)s->n * sizeof(*s->pairs));

@@ -137,9 +137,10 @@ int teal_scene_graph_register_frame(teal_scene_graph *sg, int source, const char
 static int check_geometry(teal_scene_graph *sg, int frame, const teal_shape *shape,
                           const char *name, teal_geometry_role role,
                           const teal_proximity_properties *props) {
-  if (frame < 0 || frame >= sg->nframes || !shape || !name || shape->kind < 0 ||
-      shape->kind >= TEAL_SHAPE_KIND_COUNT) {
-    return fail(sg, TEAL_EINVAL, "scene graph: geometry '%s' needs a valid frame, shape and name",
+  if (frame < 0 || frame >= sg->nframes || !name || !teal_shape_is_valid(shape)) {
+    return fail(sg, TEAL_EINVAL,
+                "scene graph: geometry '%s' needs a valid frame, name and shape (finite "
+                "positive dimensions)",
                 name);
   }
   if (role != TEAL_ROLE_PROXIMITY && role != TEAL_ROLE_ILLUSTRATION) {
@@ -303,6 +304,7 @@ static void declare(teal_system *sys, teal_scene_graph *sg) {
                                                         teal_sg_calc_point_pairs, sg, &inputs, 1);
   sg->out_query = teal_leaf_declare_abstract_output(sys, "query", &teal_point_pair_list_type,
                                                     teal_sg_output_query, sg, &inputs, 1);
+  teal_leaf_declare_initialization_publish(sys, teal_sg_size_outputs, sg);
   teal_leaf_set_type_tag(sys, &scene_graph_tag);
 }
 

@@ -72,6 +72,9 @@ int teal_sg_calc_geometry_poses(const teal_system *sys, const teal_context *ctx,
 int teal_sg_calc_point_pairs(const teal_system *sys, const teal_context *ctx, void *out,
                              void *user);
 int teal_sg_output_query(const teal_system *sys, const teal_context *ctx, void *out, void *user);
+/* Initialization publish: evaluates the query once (when its pose inputs
+ * are wired) so that its lists get their room before the first step. */
+int teal_sg_size_outputs(const teal_system *sys, const teal_context *ctx, void *user);
 
 /* The scene graph's own context within ctx (NULL if none). */
 const teal_context *teal_sg_own_context(const teal_scene_graph *sg, const teal_context *ctx);

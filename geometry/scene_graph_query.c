@@ -2,6 +2,7 @@
  * point-pair penetrations of the candidate pairs, and signed distances
  * (see scene_graph.h). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "framework/alloc.h"
@@ -117,6 +118,11 @@ static int collide(const teal_scene_graph *sg, sg_scratch *s, const teal_transfo
   return teal_point_pair_list_push(out, &pp);
 }
 
+static int compare_pairs(const void *x, const void *y) {
+  const teal_geometry_pair *a = x, *b = y;
+  return a->a != b->a ? (a->a > b->a) - (a->a < b->a) : (a->b > b->b) - (a->b < b->b);
+}
+
 /* Candidate pairs from the broadphase over the proximity geometries'
  * boxes; the pair buffer grows (and the sweep reruns) when it overflows. */
 static int broadphase(const teal_scene_graph *sg, sg_scratch *s, const teal_transform *X_WG,
@@ -157,10 +163,17 @@ int teal_sg_calc_point_pairs(const teal_system *sys, const teal_context *ctx, vo
   if (rc == TEAL_OK) {
     rc = broadphase(sg, s, X_WG, &count);
   }
+  if (rc == TEAL_OK && count > 1) {
+    /* sweep order depends on the query history; sort so that a context and
+     * its clone give the same list */
+    qsort(s->pairs, (size_t)count, sizeof(*s->pairs), compare_pairs);
+  }
+  int cap0 = list->cap;
   list->n = 0;
   for (int i = 0; rc == TEAL_OK && i < count; i++) {
     rc = collide(sg, s, X_WG, sg->prox[s->pairs[i].a], sg->prox[s->pairs[i].b], list);
   }
+  s->growths += list->cap != cap0; /* the list grew inside a step: a warning */
   if (rc && rc != TEAL_ESIZE && rc != TEAL_ENOTCONNECTED) {
     return teal_context_report_error(ctx, rc, "scene graph '%s': point-pair query failed (%s)",
                                      sg->name, teal_strerror(rc));
@@ -204,10 +217,11 @@ int teal_scene_graph_signed_distance(const teal_scene_graph *sg, const teal_cont
   if (rc) {
     return rc;
   }
-  if (!distance || a < 0 || b < 0 || a >= sg->ngeoms || b >= sg->ngeoms ||
+  if (!distance || a < 0 || b < 0 || a >= sg->ngeoms || b >= sg->ngeoms || a == b ||
       sg->geoms[a].role != TEAL_ROLE_PROXIMITY || sg->geoms[b].role != TEAL_ROLE_PROXIMITY) {
     return teal_context_report_error(ctx, TEAL_EINVAL,
-                                     "scene graph: signed distance needs two proximity geometries");
+                                     "scene graph: signed distance needs two distinct proximity "
+                                     "geometries");
   }
   teal_signed_distance sd;
   rc = teal_shape_pair_signed_distance(&sg->geoms[a].shape, X_WG[a], &sg->geoms[b].shape, X_WG[b],
@@ -231,4 +245,16 @@ long teal_scene_graph_warning_count(const teal_scene_graph *sg, const teal_conte
   const teal_context *own = teal_sg_own_context(sg, ctx);
   const sg_scratch *s = own ? teal_context_scratch(own, sg->scratch) : NULL;
   return s ? s->warnings + s->growths : 0;
+}
+
+int teal_sg_size_outputs(const teal_system *sys, const teal_context *ctx, void *user) {
+  const teal_scene_graph *sg = user;
+  for (int i = 0; i < sg->nsources; i++) {
+    int has = teal_input_has_value(sys, ctx, sg->sources[i].port);
+    if (has <= 0 && sg->sources[i].num_frames > 0) {
+      return has < 0 ? has : TEAL_OK; /* not wired: leave it to the first query */
+    }
+  }
+  const void *value;
+  return teal_eval_abstract_output(sys, ctx, sg->out_query, &value);
 }

@@ -194,3 +194,31 @@ const char *teal_shape_kind_name(teal_shape_kind kind) {
                                 "ellipsoid",  "half_space", "convex", "mesh"};
   return kind >= 0 && kind < TEAL_SHAPE_KIND_COUNT ? names[kind] : "unknown";
 }
+
+static int positive_vec(teal_vec3 v) {
+  return positive(v.v[0]) && positive(v.v[1]) && positive(v.v[2]);
+}
+
+int teal_shape_is_valid(const teal_shape *s) {
+  if (!s) {
+    return 0;
+  }
+  switch (s->kind) {
+    case TEAL_SHAPE_SPHERE:
+      return positive(s->radius);
+    case TEAL_SHAPE_BOX:
+    case TEAL_SHAPE_ELLIPSOID:
+      return positive_vec(s->size);
+    case TEAL_SHAPE_CYLINDER:
+    case TEAL_SHAPE_CAPSULE:
+      return positive(s->radius) && positive(s->length);
+    case TEAL_SHAPE_HALF_SPACE:
+      return 1;
+    case TEAL_SHAPE_CONVEX:
+      return s->vertices && s->num_vertices >= 4 && spans_volume(s->vertices, s->num_vertices);
+    case TEAL_SHAPE_MESH:
+      return s->filename != NULL && positive(s->size.v[0]);
+    default:
+      return 0;
+  }
+}

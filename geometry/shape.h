@@ -57,6 +57,10 @@ int teal_shape_convex(const teal_vec3 *vertices, int n, teal_shape *out, teal_er
 /** A named mesh (visual only), uniform scale > 0 (filename copied). */
 int teal_shape_mesh(const char *filename, double scale, teal_shape *out, teal_error *err);
 
+/** 1 when the shape's kind and dimensions are valid (as the constructors
+ *  check them; for hand-filled shapes), else 0. */
+int teal_shape_is_valid(const teal_shape *shape);
+
 /** Deep copy (dst must not hold owned memory). */
 int teal_shape_copy(teal_shape *dst, const teal_shape *src);
 /** Releases what the shape owns (vertices, filename). */

@@ -33,7 +33,7 @@ int teal_contact_results_reserve(teal_contact_results *r, int cap) {
 static int copy_results(void *dst, const void *src) {
   teal_contact_results *d = dst;
   const teal_contact_results *s = src;
-  int rc = teal_contact_results_reserve(d, s->n);
+  int rc = teal_contact_results_reserve(d, s->n > s->cap ? s->n : s->cap);
   if (rc == TEAL_OK) {
     if (s->n) {
       memcpy(d->c, s->c, (size_t)s->n * sizeof(*s->c));
@@ -251,10 +251,14 @@ int teal_plant_calc_contact_results(const teal_system *sys, const teal_context *
   const teal_point_pair_list *pairs;
   r->n = 0;
   int rc = teal_plant_eval_query(sys, ctx, p, &pairs);
+  if (rc == TEAL_OK && r->cap == 0 && teal_contact_results_reserve(r, 4 * p->geometries.n + 16)) {
+    rc = teal_context_report_error(ctx, TEAL_ENOMEM, "plant: out of memory for contacts");
+  }
   if (rc || !pairs || pairs->n == 0) {
     return rc;
   }
-  if (teal_contact_results_reserve(r, pairs->n) != TEAL_OK) {
+  int cap = r->cap >= pairs->n ? r->cap : (pairs->n > 2 * r->cap ? pairs->n : 2 * r->cap);
+  if (teal_contact_results_reserve(r, cap) != TEAL_OK) {
     return teal_context_report_error(ctx, TEAL_ENOMEM, "plant: out of memory for contacts");
   }
   if (!p->sys.discrete) {
@@ -341,4 +345,17 @@ teal_vec3 teal_contact_results_net_force(const teal_contact_results *r, int body
     }
   }
   return f;
+}
+
+/* Initialization publish: evaluates the geometry and contact outputs once so
+ * that their lists get their room before the first step. */
+int teal_plant_size_outputs(const teal_system *sys, const teal_context *ctx, void *user) {
+  const teal_plant *p = user;
+  const void *value;
+  int rc = teal_eval_abstract_output(sys, ctx, p->sys.out_geometry_pose, &value);
+  int has = rc ? rc : teal_input_has_value(sys, ctx, p->sys.in_query);
+  if (has == 1) {
+    rc = teal_eval_abstract_output(sys, ctx, p->sys.out_contacts, &value);
+  }
+  return rc ? rc : (has < 0 ? has : TEAL_OK);
 }

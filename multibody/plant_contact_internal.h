@@ -49,6 +49,9 @@ int teal_plant_output_instance_generalized_contact_forces(const teal_system *sys
                                                           const teal_context *ctx, double *out,
                                                           void *user);
 
+/* Initialization publish sizing the geometry and contact output lists. */
+int teal_plant_size_outputs(const teal_system *sys, const teal_context *ctx, void *user);
+
 /* Defaults from the penetration allowance (called at finalize). */
 void teal_plant_contact_defaults(teal_plant *p);
 

@@ -29,8 +29,7 @@ static int register_geometry(teal_plant *p, int body, teal_transform X_BG, const
   if (rc) {
     return rc;
   }
-  if (body < 0 || body >= p->bodies.n || !shape || shape->kind < 0 ||
-      shape->kind >= TEAL_SHAPE_KIND_COUNT) {
+  if (body < 0 || body >= p->bodies.n || !teal_shape_is_valid(shape)) {
     return teal_plant_fail(p, TEAL_EINVAL, "plant: geometry '%s' needs a valid body and shape%s",
                            name, NULL);
   }

@@ -184,7 +184,11 @@ int urdf_parse_joint(urdf_model *m, xmlNode *node, int drake_joint) {
   rc = rc ? rc : parse_link_ref(m, node, "parent", &j.parent_name);
   rc = rc ? rc : parse_link_ref(m, node, "child", &j.child_name);
   rc = rc ? rc : urdf_origin(m, node, &j.X_PJ);
-  rc = rc ? rc : parse_axis(m, node, &j.axis);
+  /* like Drake, ignore <axis> where the type has none (exporters often
+   * write a zero axis on fixed joints) */
+  int axisless = j.type == URDF_FIXED || j.type == URDF_FLOATING || j.type == URDF_BALL;
+  j.axis = teal_vec3_make(1, 0, 0);
+  rc = rc || axisless ? rc : parse_axis(m, node, &j.axis);
   rc = rc ? rc : parse_limit(m, node, &j);
   rc = rc ? rc : parse_dynamics(m, node, &j);
   rc = rc ? rc : parse_pitch(m, node, &j);

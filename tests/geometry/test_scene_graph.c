@@ -101,6 +101,8 @@ START_TEST(query_finds_penetrations) {
   ck_assert_int_eq(teal_scene_graph_signed_distance(r.sg, ctx, r.g_a, r.g_b, &d, NULL, NULL),
                    TEAL_OK);
   ck_assert_double_eq_tol(d, 1.6 - 1.0, 1e-9);
+  ck_assert_int_eq(teal_scene_graph_signed_distance(r.sg, ctx, r.g_a, r.g_a, &d, NULL, NULL),
+                   TEAL_EINVAL);
   set_poses(ctx, &r, 1.6, 0.0); /* a and b overlap by 0.6 */
   ck_assert_int_eq(teal_scene_graph_eval_point_pair_penetrations(r.sg, ctx, &pairs), TEAL_OK);
   ck_assert_int_eq(pairs->n, 2);
@@ -126,6 +128,13 @@ START_TEST(bad_inputs) {
   r = make_rig();
   teal_proximity_properties ok = teal_proximity_properties_make(1, 1);
   ck_assert_int_eq(teal_scene_graph_register_geometry(r.sg, r.f1, I, &mesh, "m",
+                                                      TEAL_ROLE_PROXIMITY, &ok, NULL),
+                   TEAL_EINVAL);
+  teal_scene_graph_free(r.sg);
+  r = make_rig();
+  teal_shape hand = s;
+  hand.radius = -1.0; /* a hand-filled shape with a bad dimension */
+  ck_assert_int_eq(teal_scene_graph_register_geometry(r.sg, r.f1, I, &hand, "neg",
                                                       TEAL_ROLE_PROXIMITY, &ok, NULL),
                    TEAL_EINVAL);
   teal_scene_graph_free(r.sg);

@@ -6,6 +6,7 @@
 #define _XOPEN_SOURCE 700 /* M_PI */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "framework/diagram.h"
@@ -399,6 +400,58 @@ START_TEST(discrete_contact_allocates_nothing) {
 }
 END_TEST
 
+/* Balls landing one after another (the number of contacts grows during the
+ * run) allocate nothing after initialization, in both modes. */
+static void landing_balls_allocate_nothing(double time_step) {
+  world w = {0};
+  w.plant = teal_plant_new(time_step, NULL);
+  teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(1.0, 0.1);
+  teal_shape s;
+  teal_shape_sphere(0.1, &s, NULL);
+  teal_proximity_properties props = teal_proximity_properties_make(0.5, 0.5);
+  int b[8];
+  for (int i = 0; i < 8; i++) {
+    char name[16];
+    snprintf(name, sizeof(name), "ball%d", i);
+    b[i] = teal_plant_add_rigid_body(w.plant, name, TEAL_DEFAULT_MODEL_INSTANCE, &M);
+    teal_plant_register_collision_geometry(w.plant, b[i], teal_transform_identity(), &s, name,
+                                           &props);
+  }
+  add_ground(w.plant, 0.0, 0.5, NAN);
+  finish(&w);
+  if (time_step == 0.0) {
+    teal_simulator_set_integrator(w.sim, teal_integrator_semi_explicit_euler);
+    teal_simulator_set_fixed_step(w.sim, 1e-3);
+  }
+  for (int i = 0; i < 8; i++) {
+    teal_transform X = teal_transform_make(teal_rotation_identity(),
+                                           teal_vec3_make(0.3 * i, 0, 0.11 + 0.02 * i));
+    teal_plant_set_free_body_pose(w.plant, w.ctx, b[i], X);
+  }
+  teal_sim_status st;
+  ck_assert_int_eq(teal_simulator_initialize(w.sim, &st), TEAL_OK);
+  ts_alloc_install();
+  ts_alloc_reset();
+  advance(&w, 0.4);
+  unsigned long n = ts_alloc_allocs();
+  ts_alloc_uninstall();
+  ck_assert_uint_eq(n, 0);
+  const teal_contact_results *r;
+  ck_assert_int_eq(teal_plant_eval_contact_results(w.plant, w.ctx, &r), TEAL_OK);
+  ck_assert_int_eq(r->n, 8);
+  world_free(&w);
+}
+
+START_TEST(landing_balls_allocate_nothing_continuous) {
+  landing_balls_allocate_nothing(0.0);
+}
+END_TEST
+
+START_TEST(landing_balls_allocate_nothing_discrete) {
+  landing_balls_allocate_nothing(1e-3);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("plant_contact");
   TCase *tc = tcase_create("core");
@@ -415,6 +468,8 @@ int main(void) {
   tcase_add_test(tc, welded_bodies_in_contact);
   tcase_add_test(tc, no_scene_graph_means_no_contact);
   tcase_add_test(tc, discrete_contact_allocates_nothing);
+  tcase_add_test(tc, landing_balls_allocate_nothing_continuous);
+  tcase_add_test(tc, landing_balls_allocate_nothing_discrete);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

@@ -635,6 +635,22 @@ START_TEST(joint_types) {
 }
 END_TEST
 
+/* Exporters write <axis xyz="0 0 0"/> on fixed joints: ignored, as Drake. */
+START_TEST(zero_axis_on_fixed_joint_is_ignored) {
+  const char *xml =
+      "<robot name=\"z\">"
+      "<link name=\"a\"><inertial><mass value=\"1\"/>"
+      "<inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>"
+      "<link name=\"b\"><inertial><mass value=\"1\"/>"
+      "<inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>"
+      "<joint name=\"w\" type=\"fixed\"><parent link=\"a\"/><child link=\"b\"/>"
+      "<axis xyz=\"0 0 0\"/></joint></robot>";
+  teal_plant *p = load_xml(xml, NULL, 1);
+  ck_assert_int_eq(teal_plant_nv(p), 6); /* a floats, b is welded to it */
+  teal_plant_free(p);
+}
+END_TEST
+
 START_TEST(massless_links) {
   static const char *xml =
       "<robot name=\"m\">"
@@ -1087,6 +1103,7 @@ int main(void) {
   tcase_add_test(models, acrobot_model);
   tcase_add_test(models, acrobot_matches_c_model);
   tcase_add_test(models, acrobot_lqr_gains_match_c_model);
+  tcase_add_test(models, zero_axis_on_fixed_joint_is_ignored);
   tcase_add_test(models, pendulum_model);
   tcase_add_test(models, cart_pole_model);
   tcase_add_test(models, iiwa_model);
