@@ -33,15 +33,15 @@ static inline int run_calc(teal_context *ctx, const teal_cache_decl *decl, void 
 int teal_slot_eval(teal_cache_slot *s, const void **value) { return teal_slot_get(s, value); }
 
 int teal_slot_recompute(teal_cache_slot *s, const void **value) {
-  teal_context *ctx = s->owner;
   if (s->evaluating) {
-    return reentered(ctx, s->decl);
+    return reentered(s->owner, s->decl);
   }
   s->evaluating = 1;
-  uint64_t now = ctx->root->counter;
-  int rc = run_calc(ctx, s->decl, s->value);
+  uint64_t now = s->root->counter;
+  int rc = run_calc(s->owner, s->decl, s->value);
   s->evaluating = 0;
   s->computed_at = rc ? 0 : now;
+  s->verified_at = s->computed_at;
   *value = s->value;
   return rc;
 }

@@ -205,6 +205,7 @@ static void assign_leaf(layout_block *b, teal_context *ctx, layout_cursor *c) {
     const teal_cache_decl *decl = &sys->cache[d];
     ctx->slots[d].decl = decl;
     ctx->slots[d].owner = ctx;
+    ctx->slots[d].root = ctx->root;
     ctx->slots[d].value = take_value(b, c, decl->is_abstract, decl->size, decl->type);
   }
 }
@@ -276,6 +277,7 @@ static void resolve_input(teal_context *ctx, int port) {
     }
     if (conn->kind == TEAL_SRC_OUTPUT) {
       slot->src = resolve_output(parent->children[conn->a], conn->b);
+      slot->vector_src = slot->is_abstract ? NULL : slot->src;
       return;
     }
     at = parent;

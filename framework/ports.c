@@ -56,9 +56,9 @@ int teal_eval_vector_input(const teal_system *sys, const teal_context *ctx, int 
                            const double **value) {
   /* hot path: a connected vector port of the right system, up to date */
   if (ctx && ctx->system == sys && (unsigned)port < (unsigned)sys->ninputs) {
-    const teal_input_slot *in = &ctx->in[port];
-    if (in->src && !in->is_abstract) {
-      return teal_slot_get(in->src, (const void **)value);
+    teal_cache_slot *src = ctx->in[port].vector_src;
+    if (src) {
+      return teal_slot_get(src, (const void **)value);
     }
   }
   return eval_vector_input_checked(sys, ctx, port, value);

@@ -148,16 +148,19 @@ struct teal_event_set {
 
 typedef struct teal_cache_slot {
   uint64_t computed_at;         /* counter when last computed, 0 = never */
+  uint64_t verified_at;         /* counter when last found up to date, 0 = never */
   int evaluating;               /* re-entry guard */
   int ndeps;
   const uint64_t *const *deps;  /* the stamps this value depends on */
   void *value;
   const teal_cache_decl *decl;
   teal_context *owner;          /* the leaf context it belongs to */
+  struct teal_context_root *root; /* owner->root, one load nearer for the hot path */
 } teal_cache_slot;
 
 typedef struct teal_input_slot {
   teal_cache_slot *src;  /* leaf output feeding this port, or NULL */
+  teal_cache_slot *vector_src; /* src when the port is a vector port, else NULL */
   int is_abstract;
   struct teal_input_slot *home; /* where a fixed value lives (unconnected end) */
   int is_fixed;
@@ -250,8 +253,14 @@ int teal_slot_eval(teal_cache_slot *s, const void **value);
  * the value in the cache. */
 int teal_slot_recompute(teal_cache_slot *s, const void **value);
 
-/* Nonzero when slot s is up to date: none of its stamps moved since. */
-static inline int teal_slot_valid(const teal_context_root *root, const teal_cache_slot *s) {
+/* Nonzero when slot s is up to date: none of its stamps moved since. A
+ * slot found (or made) up to date at the current counter value needs no
+ * scan: every change bumps the counter, so one compare proves nothing
+ * moved. This makes repeated reads within one evaluation O(1). */
+static inline int teal_slot_valid(const teal_context_root *root, teal_cache_slot *s) {
+  if (s->verified_at == root->counter && s->computed_at) {
+    return !root->caching_disabled;
+  }
   if (s->computed_at == 0 || root->caching_disabled) {
     return 0;
   }
@@ -260,12 +269,13 @@ static inline int teal_slot_valid(const teal_context_root *root, const teal_cach
       return 0;
     }
   }
+  s->verified_at = root->counter;
   return 1;
 }
 
 /* teal_slot_eval with the up-to-date case inlined (the hot path). */
 static inline int teal_slot_get(teal_cache_slot *s, const void **value) {
-  if (teal_slot_valid(s->owner->root, s)) {
+  if (teal_slot_valid(s->root, s)) {
     *value = s->value;
     return 0;
   }
