@@ -294,8 +294,18 @@ int teal_leaf_declare_continuous_state(teal_system *sys, int nq, int nv, int nz,
   return TEAL_OK;
 }
 
-int teal_leaf_declare_discrete_state(teal_system *sys, int size, const double *x0) {
-  const char *what = "declare discrete state";
+/* A growable list of double groups (discrete state groups, numeric
+ * parameters): all values back to back, with each group's size and offset. */
+typedef struct double_groups {
+  double **values;
+  int **sizes, **offsets;
+  int *cap, *ngroups, *ntotal;
+} double_groups;
+
+/* Appends a group of size doubles (x0, or zeros when NULL) and returns its
+ * index, or a sticky error. */
+static int append_double_group(teal_system *sys, double_groups g, int size, const double *x0,
+                               const char *what) {
   int rc = declare_guard(sys, what);
   if (rc) {
     return rc;
@@ -307,26 +317,35 @@ int teal_leaf_declare_discrete_state(teal_system *sys, int size, const double *x
   if ((rc = check_finite(sys, x0, size, what))) {
     return rc;
   }
-  int cap = sys->cap_xd;
-  double *all = teal_calloc((size_t)(sys->nxd + size + 1), sizeof *all);
-  if (!all || teal_grow((void **)&sys->xd_sizes, &cap, sys->nxd_groups + 1, sizeof(int)) ||
-      teal_grow((void **)&sys->xd_offsets, &sys->cap_xd, sys->nxd_groups + 1, sizeof(int))) {
+  int n = *g.ngroups, total = *g.ntotal, cap = *g.cap;
+  double *all = teal_calloc((size_t)(total + size + 1), sizeof *all);
+  if (!all || teal_grow((void **)g.sizes, &cap, n + 1, sizeof(int)) ||
+      teal_grow((void **)g.offsets, g.cap, n + 1, sizeof(int))) {
     teal_free(all);
     return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
                                  sys->name);
   }
-  if (sys->xd0) {
-    memcpy(all, sys->xd0, (size_t)sys->nxd * sizeof *all);
-    teal_free(sys->xd0);
+  if (*g.values) {
+    memcpy(all, *g.values, (size_t)total * sizeof *all);
+    teal_free(*g.values);
   }
   if (x0) {
-    memcpy(all + sys->nxd, x0, (size_t)size * sizeof *all);
+    memcpy(all + total, x0, (size_t)size * sizeof *all);
   }
-  sys->xd0 = all;
-  sys->xd_sizes[sys->nxd_groups] = size;
-  sys->xd_offsets[sys->nxd_groups] = sys->nxd;
-  sys->nxd += size;
-  return sys->nxd_groups++;
+  *g.values = all;
+  (*g.sizes)[n] = size;
+  (*g.offsets)[n] = total;
+  *g.ntotal = total + size;
+  return (*g.ngroups)++;
+}
+
+int teal_leaf_declare_discrete_state(teal_system *sys, int size, const double *x0) {
+  if (!sys) {
+    return TEAL_EINVAL;
+  }
+  double_groups g = {&sys->xd0, &sys->xd_sizes, &sys->xd_offsets, &sys->cap_xd,
+                     &sys->nxd_groups, &sys->nxd};
+  return append_double_group(sys, g, size, x0, "declare discrete state");
 }
 
 /* A heap copy of model (or of the type's default) owned by the system;
@@ -382,38 +401,12 @@ int teal_leaf_declare_abstract_state(teal_system *sys, const teal_value_type *ty
 }
 
 int teal_leaf_declare_numeric_parameter(teal_system *sys, int size, const double *p0) {
-  const char *what = "declare numeric parameter";
-  int rc = declare_guard(sys, what);
-  if (rc) {
-    return rc;
+  if (!sys) {
+    return TEAL_EINVAL;
   }
-  if (size < 0) {
-    return teal_error_set_sticky(&sys->err, TEAL_ESIZE, "%s on system '%s': size %d < 0", what,
-                                 sys->name, size);
-  }
-  if ((rc = check_finite(sys, p0, size, what))) {
-    return rc;
-  }
-  int cap = sys->cap_params;
-  double *all = teal_calloc((size_t)(sys->np + size + 1), sizeof *all);
-  if (!all || teal_grow((void **)&sys->p_sizes, &cap, sys->nparams + 1, sizeof(int)) ||
-      teal_grow((void **)&sys->p_offsets, &sys->cap_params, sys->nparams + 1, sizeof(int))) {
-    teal_free(all);
-    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
-                                 sys->name);
-  }
-  if (sys->p0) {
-    memcpy(all, sys->p0, (size_t)sys->np * sizeof *all);
-    teal_free(sys->p0);
-  }
-  if (p0) {
-    memcpy(all + sys->np, p0, (size_t)size * sizeof *all);
-  }
-  sys->p0 = all;
-  sys->p_sizes[sys->nparams] = size;
-  sys->p_offsets[sys->nparams] = sys->np;
-  sys->np += size;
-  return sys->nparams++;
+  double_groups g = {&sys->p0, &sys->p_sizes, &sys->p_offsets, &sys->cap_params,
+                     &sys->nparams, &sys->np};
+  return append_double_group(sys, g, size, p0, "declare numeric parameter");
 }
 
 static int declare_entry(teal_system *sys, const char *name, int size, const teal_value_type *type,
