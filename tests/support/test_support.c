@@ -1,5 +1,6 @@
 #include "support/test_support.h"
 
+#include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -72,6 +73,26 @@ unsigned long ts_alloc_frees(void) { return g_stats.frees; }
 void ts_alloc_fail_after(long succeed, int persistent) {
   g_fail_after = succeed < 0 ? -1 : succeed;
   g_fail_persistent = persistent;
+}
+
+int ts_oom_sweep(ts_oom_ctor make, void *user, const char *want) {
+  int failures = 0;
+  for (long k = 0; k < 64; k++) {
+    teal_error err;
+    ts_alloc_install();
+    ts_alloc_fail_after(k, 0);
+    teal_system *sys = make(&err, user);
+    ts_alloc_uninstall();
+    if (sys) {
+      teal_system_free(sys);
+      break;
+    }
+    ck_assert_int_eq(err.code, TEAL_ENOMEM);
+    ck_assert_msg(strstr(err.message, want) != NULL, "message \"%s\" does not contain \"%s\"",
+                  err.message, want);
+    failures++;
+  }
+  return failures;
 }
 
 /* ---- ts_buf ------------------------------------------------------------ */

@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "framework/alloc.h"
+#include "framework/error.h"
 #include "framework/system.h"
 #include "framework/value.h"
 
@@ -44,6 +45,16 @@ unsigned long ts_alloc_frees(void);
 void ts_alloc_fail_after(long succeed, int persistent);
 /** The teal_allocator used by ts_alloc_install (user points at the stats). */
 teal_allocator ts_alloc_allocator(void);
+
+/* A constructor under an allocation-failure sweep: builds its system with
+ * user's arguments, reporting into err. */
+typedef teal_system *(*ts_oom_ctor)(teal_error *err, void *user);
+
+/* Calls make with its k-th allocation failing, k = 0, 1, ..., until it
+ * succeeds (64 tries at most). Every failure must return NULL with
+ * TEAL_ENOMEM and a message containing want (checked with Check's
+ * assertions); returns how many failed. */
+int ts_oom_sweep(ts_oom_ctor make, void *user, const char *want);
 
 /* ---- a heap-owning abstract type --------------------------------------- */
 
