@@ -17,6 +17,7 @@
 #include "framework/context.h"
 #include "framework/error.h"
 #include "framework/system.h"
+#include "support/test_support.h"
 #include "systems/analysis/integrator.h"
 #include "systems/analysis/simulator.h"
 
@@ -488,21 +489,6 @@ END_TEST
 
 /* ---- Robertson through the simulator ------------------------------------- */
 
-static long g_rob_calls;
-
-static int robertson_derivs(const teal_system *sys, const teal_context *ctx,
-                            teal_continuous_view *xd, void *user) {
-  (void)sys;
-  (void)user;
-  g_rob_calls++;
-  const double *y = teal_context_z(ctx);
-  double r1 = 0.04 * y[0], r2 = 1e4 * y[1] * y[2], r3 = 3e7 * y[1] * y[1];
-  xd->z[0] = -r1 + r2;
-  xd->z[1] = r1 - r2 - r3;
-  xd->z[2] = r3;
-  return TEAL_OK;
-}
-
 typedef struct rob_run {
   teal_sim_stats st;
   teal_integrator_counts counts;
@@ -513,12 +499,8 @@ typedef struct rob_run {
 static rob_run run_robertson(const teal_integrator_type *type) {
   rob_run r;
   memset(&r, 0, sizeof r);
-  teal_system *s = teal_leaf_new("robertson", NULL, NULL);
+  teal_system *s = ts_robertson_new(&r.calls);
   ck_assert_ptr_nonnull(s);
-  double y0[3] = {1.0, 0.0, 0.0};
-  ck_assert_int_eq(teal_leaf_declare_continuous_state(s, 0, 0, 3, y0), TEAL_OK);
-  ck_assert_int_eq(teal_leaf_set_time_derivatives(s, robertson_derivs, NULL), TEAL_OK);
-  ck_assert_int_eq(teal_leaf_finalize(s), TEAL_OK);
   teal_error err;
   teal_error_clear(&err);
   teal_simulator *sim = teal_simulator_new(s, NULL, &err);
@@ -526,7 +508,6 @@ static rob_run run_robertson(const teal_integrator_type *type) {
   ck_assert_int_eq(teal_simulator_set_integrator(sim, type), TEAL_OK);
   ck_assert_int_eq(teal_simulator_set_accuracy(sim, 1e-6), TEAL_OK);
   ck_assert_int_eq(teal_simulator_set_max_step(sim, 400.0), TEAL_OK);
-  g_rob_calls = 0;
   teal_sim_status status;
   int rc = teal_simulator_advance_to(sim, 400.0, &status);
   ck_assert_msg(rc == TEAL_OK && status.outcome == TEAL_SIM_REACHED_END,
@@ -535,7 +516,6 @@ static rob_run run_robertson(const teal_integrator_type *type) {
   memcpy(r.y, teal_context_z(teal_simulator_context(sim)), sizeof r.y);
   r.st = teal_simulator_get_stats(sim);
   r.counts = teal_integrator_get_counts(teal_simulator_integrator(sim));
-  r.calls = g_rob_calls;
   teal_simulator_free(sim);
   teal_system_free(s);
   return r;

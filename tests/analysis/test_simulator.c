@@ -1193,32 +1193,10 @@ END_TEST
  * Stiffness: Robertson's chemical kinetics
  * ========================================================================== */
 
-static long g_rob_calls;
-
-static int robertson_derivs(const teal_system *sys, const teal_context *ctx,
-                            teal_continuous_view *xd, void *user) {
-  (void)sys;
-  (void)user;
-  g_rob_calls++;
-  const double *y = teal_context_z(ctx);
-  double r1 = 0.04 * y[0], r2 = 1e4 * y[1] * y[2], r3 = 3e7 * y[1] * y[1];
-  xd->z[0] = -r1 + r2;
-  xd->z[1] = r1 - r2 - r3;
-  xd->z[2] = r3;
-  return TEAL_OK;
-}
-
-static teal_system *robertson_new(void) {
-  teal_system *s = teal_leaf_new("robertson", NULL, NULL);
-  double y0[3] = {1.0, 0.0, 0.0};
-  teal_leaf_declare_continuous_state(s, 0, 0, 3, y0);
-  teal_leaf_set_time_derivatives(s, robertson_derivs, NULL);
-  return finalized(s);
-}
-
 static teal_sim_stats run_robertson(const teal_integrator_type *type, double accuracy,
-                                    double t_end, double *y) {
-  teal_system *s = robertson_new();
+                                    double t_end, double *y, long *calls) {
+  teal_system *s = ts_robertson_new(calls);
+  ck_assert_ptr_nonnull(s);
   teal_simulator *sim = new_sim(s);
   ck_assert_int_eq(teal_simulator_set_integrator(sim, type), TEAL_OK);
   ck_assert_int_eq(teal_simulator_set_accuracy(sim, accuracy), TEAL_OK);
@@ -1240,10 +1218,9 @@ START_TEST(test_stiff_robertson) {
   /* reference solution at t = 400 (Hairer & Wanner) */
   const double ref[3] = {0.4505186867, 3.222901890e-6, 0.5494780910};
   double y_ie[3], y_rk[3];
-  g_rob_calls = 0;
-  teal_sim_stats ie = run_robertson(teal_integrator_implicit_euler, 1e-6, 400.0, y_ie);
-  long ie_calls = g_rob_calls;
-  teal_sim_stats rk = run_robertson(teal_integrator_rk45, 1e-6, 400.0, y_rk);
+  long ie_calls = 0;
+  teal_sim_stats ie = run_robertson(teal_integrator_implicit_euler, 1e-6, 400.0, y_ie, &ie_calls);
+  teal_sim_stats rk = run_robertson(teal_integrator_rk45, 1e-6, 400.0, y_rk, NULL);
   double ratio = (double)rk.steps / (double)ie.steps;
   if (verbose()) {
     report("Robertson to t = 400 at accuracy 1e-6: implicit Euler %ld steps (%ld rejected, %ld "

@@ -279,3 +279,29 @@ teal_system *ts_integrator_new(const char *name, int size, const double *x0) {
   teal_leaf_finalize(sys);
   return sys;
 }
+
+static int robertson_derivs(const teal_system *sys, const teal_context *ctx,
+                            teal_continuous_view *xd, void *user) {
+  (void)sys;
+  if (user) {
+    (*(long *)user)++;
+  }
+  const double *y = teal_context_z(ctx);
+  double r1 = 0.04 * y[0], r2 = 1e4 * y[1] * y[2], r3 = 3e7 * y[1] * y[1];
+  xd->z[0] = -r1 + r2;
+  xd->z[1] = r1 - r2 - r3;
+  xd->z[2] = r3;
+  return TEAL_OK;
+}
+
+teal_system *ts_robertson_new(long *calls) {
+  teal_system *sys = teal_leaf_new("robertson", NULL, NULL);
+  double y0[3] = {1.0, 0.0, 0.0};
+  teal_leaf_declare_continuous_state(sys, 0, 0, 3, y0);
+  teal_leaf_set_time_derivatives(sys, robertson_derivs, calls);
+  if (teal_leaf_finalize(sys) != TEAL_OK) {
+    teal_system_free(sys);
+    return NULL;
+  }
+  return sys;
+}

@@ -103,6 +103,11 @@ teal_system *ts_gain_new(const char *name, int size, double k);
  *  zdot = u, output "y" = z with prerequisite z only (no feedthrough). */
 teal_system *ts_integrator_new(const char *name, int size, const double *x0);
 
+/** Robertson's stiff chemical kinetics as a leaf "robertson" with z = y,
+ *  y(0) = (1, 0, 0); each derivative evaluation increments *calls (when
+ *  calls is not NULL). Returns NULL if finalizing failed. */
+teal_system *ts_robertson_new(long *calls);
+
 #ifdef __cplusplus
 }
 #endif
