@@ -13,82 +13,15 @@
 #include <string.h>
 
 #include "framework/error.h"
+#include "ode_problems.h"
+#include "support/test_support.h"
 #include "systems/analysis/integrator.h"
 
 enum { NMAX = 4 };
 
-static int verbose(void) {
-  const char *v = getenv("TEAL_TEST_VERBOSE");
-  return v && *v && strcmp(v, "0") != 0;
-}
-
-/* printf for the measured figures (flushed: a failing check ends the
- * forked test process). */
-static void report(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vprintf(fmt, ap);
-  va_end(ap);
-  fflush(stdout);
-}
-
 /* ---- test problems -------------------------------------------------------- */
 
-/* Every problem counts its derivative and Jacobian calls. */
-typedef struct problem {
-  double w;       /* oscillator frequency, decay rate, ... */
-  long f_calls;   /* derivative calls */
-  long j_calls;   /* Jacobian calls */
-  long map_calls; /* v_to_qdot calls */
-  double fail_after; /* derivatives fail (TEAL_ECALLBACK) for t > fail_after */
-} problem;
-
-static problem make_problem(double w) {
-  problem p;
-  memset(&p, 0, sizeof p);
-  p.w = w;
-  p.fail_after = INFINITY;
-  return p;
-}
-
-/* x' = -w x (nz = 1): x = exp(-w t) */
-static int decay_f(double t, const double *x, double *xdot, void *user) {
-  problem *p = user;
-  p->f_calls++;
-  if (t > p->fail_after) {
-    return TEAL_ECALLBACK;
-  }
-  xdot[0] = -p->w * x[0];
-  return TEAL_OK;
-}
-
-/* Harmonic oscillator q' = v, v' = -w^2 q (nq = nv = 1), q(0) = 1, v(0) = 0:
- * q = cos(w t), v = -w sin(w t). */
-static int osc_f(double t, const double *x, double *xdot, void *user) {
-  (void)t;
-  problem *p = user;
-  p->f_calls++;
-  xdot[0] = x[1];
-  xdot[1] = -p->w * p->w * x[0];
-  return TEAL_OK;
-}
-
-/* Time-dependent scalar x' = w cos(w t) x (nz = 1): x = exp(sin(w t)). */
-static int tdep_f(double t, const double *x, double *xdot, void *user) {
-  problem *p = user;
-  p->f_calls++;
-  xdot[0] = p->w * cos(p->w * t) * x[0];
-  return TEAL_OK;
-}
-
 typedef void (*exact_fn)(double t, const problem *p, double *x);
-
-static void decay_exact(double t, const problem *p, double *x) { x[0] = exp(-p->w * t); }
-static void osc_exact(double t, const problem *p, double *x) {
-  x[0] = cos(p->w * t);
-  x[1] = -p->w * sin(p->w * t);
-}
-static void tdep_exact(double t, const problem *p, double *x) { x[0] = exp(sin(p->w * t)); }
 
 static teal_ode decay_ode(problem *p) {
   teal_ode o = {0, 0, 1, decay_f, NULL, NULL, p};
@@ -166,9 +99,9 @@ START_TEST(test_convergence_order) {
   double e3 = global_error(type, &ot, tdep_exact, c->h_tdep, 1.0);
   double e4 = global_error(type, &ot, tdep_exact, c->h_tdep / 2, 1.0);
   double p_tdep = log2(e3 / e4);
-  if (verbose()) {
-    report("order %-20s oscillator %.3f (errors %.3g, %.3g)  x'=3cos(3t)x %.3f (errors %.3g, "
-           "%.3g)\n", type->name, p_osc, e1, e2, p_tdep, e3, e4);
+  if (ts_verbose()) {
+    ts_report("order %-20s oscillator %.3f (errors %.3g, %.3g)  x'=3cos(3t)x %.3f (errors %.3g, "
+              "%.3g)\n", type->name, p_osc, e1, e2, p_tdep, e3, e4);
   }
   ck_assert_msg(fabs(p_osc - type->order) <= 0.3, "%s: oscillator order %.3f, expected %d",
                 type->name, p_osc, type->order);
@@ -276,13 +209,13 @@ START_TEST(test_error_estimate_scaling) {
   one_step_errors(type, &o, tdep_exact, 0.3, c->h / 2, &est2, &low2, &mis2);
   double p_est = log2(est1 / est2);
   int expected = type->error_order + 1;
-  if (verbose() && !type->implicit) {
-    report("estimate %-15s h=%g: est %.3g, embedded solution's true error %.3g (ratio %.3f); "
-           "h/2: est %.3g true %.3g; slope %.3f (expected %d)\n", type->name, c->h, est1, low1,
-           est1 / low1, est2, low2, p_est, expected);
-  } else if (verbose()) {
-    report("estimate %-15s h=%g: est %.3g, h/2: est %.3g; slope %.3f (expected %d)\n",
-           type->name, c->h, est1, est2, p_est, expected);
+  if (ts_verbose() && !type->implicit) {
+    ts_report("estimate %-15s h=%g: est %.3g, embedded solution's true error %.3g (ratio %.3f); "
+              "h/2: est %.3g true %.3g; slope %.3f (expected %d)\n", type->name, c->h, est1, low1,
+              est1 / low1, est2, low2, p_est, expected);
+  } else if (ts_verbose()) {
+    ts_report("estimate %-15s h=%g: est %.3g, h/2: est %.3g; slope %.3f (expected %d)\n",
+              type->name, c->h, est1, est2, p_est, expected);
   }
   ck_assert_msg(fabs(p_est - expected) <= 0.3, "%s: estimate slope %.3f, expected %d",
                 type->name, p_est, expected);
@@ -436,9 +369,9 @@ START_TEST(test_rk45_dense_output_accuracy) {
   double half1, half2;
   double e1 = dense_error(0.1, &half1);
   double e2 = dense_error(0.05, &half2);
-  if (verbose()) {
-    report("rk45 dense output: max error %.3g (h = 0.1), %.3g (h = 0.05), slope %.3f; "
-           "mid-step %.3g, %.3g\n", e1, e2, log2(e1 / e2), half1, half2);
+  if (ts_verbose()) {
+    ts_report("rk45 dense output: max error %.3g (h = 0.1), %.3g (h = 0.05), slope %.3f; "
+              "mid-step %.3g, %.3g\n", e1, e2, log2(e1 / e2), half1, half2);
   }
   /* 4th-order interpolant: local error O(h^5) (measured 5.2e-6 and 1.5e-7
    * on x' = 3 cos(3t) x from t = 0.3) */
@@ -503,7 +436,9 @@ END_TEST
 
 /* ---- semi-explicit Euler -------------------------------------------------- */
 
-static double osc_energy(const double *x, double w) { return 0.5 * (x[1] * x[1] + w * w * x[0] * x[0]); }
+static double osc_energy(const double *x, double w) {
+  return 0.5 * (x[1] * x[1] + w * w * x[0] * x[0]);
+}
 
 /* Max relative energy drift over 1e5 steps of h = 0.01 (t = 1000). */
 static double energy_drift(const teal_integrator_type *type, double *final_ratio) {
@@ -527,9 +462,9 @@ START_TEST(test_semi_explicit_euler_energy_bounded) {
   double ratio_semi, ratio_euler;
   double drift_semi = energy_drift(teal_integrator_semi_explicit_euler, &ratio_semi);
   double drift_euler = energy_drift(teal_integrator_explicit_euler, &ratio_euler);
-  if (verbose()) {
-    report("energy over 1e5 steps: semi-explicit max drift %.3g (final ratio %.6f), explicit "
-           "Euler final ratio %.4g\n", drift_semi, ratio_semi, ratio_euler);
+  if (ts_verbose()) {
+    ts_report("energy over 1e5 steps: semi-explicit max drift %.3g (final ratio %.6f), explicit "
+              "Euler final ratio %.4g\n", drift_semi, ratio_semi, ratio_euler);
   }
   ck_assert_msg(drift_semi < 0.02, "semi-explicit Euler energy drift %.3g", drift_semi);
   /* explicit Euler multiplies the energy by (1 + h^2) per step: e^10 */
@@ -687,9 +622,9 @@ START_TEST(test_implicit_euler_stable_on_stiff_problem) {
   double exact = stiff_exact(1.0, 1000.0);
   stiff se = {1000.0, 0, 0};
   double x_ee = run_stiff(teal_integrator_explicit_euler, &se, 0, 0.1, 10, NULL);
-  if (verbose()) {
-    report("stiff x' = -1000 (x - cos t), h = 0.1, t = 1: implicit Euler %.6f (exact %.6f), "
-           "explicit Euler %.3g\n", x_ie, exact, x_ee);
+  if (ts_verbose()) {
+    ts_report("stiff x' = -1000 (x - cos t), h = 0.1, t = 1: implicit Euler %.6f (exact %.6f), "
+              "explicit Euler %.3g\n", x_ie, exact, x_ee);
   }
   ck_assert_msg(fabs(x_ie - exact) < 5e-3, "implicit Euler %.6f vs exact %.6f", x_ie, exact);
   ck_assert_msg(!(fabs(x_ee) < 1e10), "explicit Euler stayed bounded: %g", x_ee);

@@ -17,54 +17,15 @@
 #include "framework/context.h"
 #include "framework/error.h"
 #include "framework/system.h"
+#include "ode_problems.h"
 #include "support/test_support.h"
 #include "systems/analysis/integrator.h"
 #include "systems/analysis/simulator.h"
 
 enum { NMAX = 4 };
 
-static int verbose(void) {
-  const char *v = getenv("TEAL_TEST_VERBOSE");
-  return v && *v && strcmp(v, "0") != 0;
-}
-
-/* printf for the measured figures (flushed: a failing check ends the
- * forked test process). */
-static void report(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vprintf(fmt, ap);
-  va_end(ap);
-  fflush(stdout);
-}
-
 /* ---- test problems -------------------------------------------------------- */
 
-typedef struct problem {
-  double w;          /* decay rate / frequency / stiffness */
-  long f_calls, j_calls;
-  double j_t, j_x0;  /* where the Jacobian was last asked for */
-  double fail_after; /* derivatives fail (TEAL_ECALLBACK) for t > fail_after */
-} problem;
-
-static problem make_problem(double w) {
-  problem p;
-  memset(&p, 0, sizeof p);
-  p.w = w;
-  p.fail_after = INFINITY;
-  return p;
-}
-
-/* x' = -w x (nz = 1): x = exp(-w t) */
-static int decay_f(double t, const double *x, double *xdot, void *user) {
-  problem *p = user;
-  p->f_calls++;
-  if (t > p->fail_after) {
-    return TEAL_ECALLBACK;
-  }
-  xdot[0] = -p->w * x[0];
-  return TEAL_OK;
-}
 static int decay_jac(double t, const double *x, double *J, void *user) {
   problem *p = user;
   p->j_calls++;
@@ -73,17 +34,7 @@ static int decay_jac(double t, const double *x, double *J, void *user) {
   J[0] = -p->w;
   return TEAL_OK;
 }
-static void decay_exact(double t, const problem *p, double *x) { x[0] = exp(-p->w * t); }
 
-/* q' = v, v' = -w^2 q (nq = nv = 1), q(0) = 1, v(0) = 0. */
-static int osc_f(double t, const double *x, double *xdot, void *user) {
-  (void)t;
-  problem *p = user;
-  p->f_calls++;
-  xdot[0] = x[1];
-  xdot[1] = -p->w * p->w * x[0];
-  return TEAL_OK;
-}
 static int osc_jac(double t, const double *x, double *J, void *user) {
   problem *p = user;
   p->j_calls++;
@@ -95,19 +46,6 @@ static int osc_jac(double t, const double *x, double *J, void *user) {
   J[3] = 0.0;
   return TEAL_OK;
 }
-static void osc_exact(double t, const problem *p, double *x) {
-  x[0] = cos(p->w * t);
-  x[1] = -p->w * sin(p->w * t);
-}
-
-/* x' = w cos(w t) x (nz = 1): x = exp(sin(w t)) (nonlinear in t). */
-static int tdep_f(double t, const double *x, double *xdot, void *user) {
-  problem *p = user;
-  p->f_calls++;
-  xdot[0] = p->w * cos(p->w * t) * x[0];
-  return TEAL_OK;
-}
-static void tdep_exact(double t, const problem *p, double *x) { x[0] = exp(sin(p->w * t)); }
 
 /* Stiff x' = -L (x - cos t), x(0) = 0 (L = w). Exact:
  * x = L/(L^2+1) (L cos t + sin t) - L^2/(L^2+1) e^{-L t}. */
@@ -225,9 +163,9 @@ START_TEST(test_convergence_order) {
     e[k] = global_error(&o, c->exact, c->h / (double)(1 << k), c->t_end);
   }
   double p1 = log2(e[0] / e[1]), p2 = log2(e[1] / e[2]);
-  if (verbose()) {
-    report("order radau3 %-31s h = %g: errors %.3e %.3e %.3e, observed orders %.3f %.3f\n",
-           c->name, c->h, e[0], e[1], e[2], p1, p2);
+  if (ts_verbose()) {
+    ts_report("order radau3 %-31s h = %g: errors %.3e %.3e %.3e, observed orders %.3f %.3f\n",
+              c->name, c->h, e[0], e[1], e[2], p1, p2);
   }
   ck_assert_msg(e[2] > 1e-13, "%s: finest error %.3g is at roundoff", c->name, e[2]);
   ck_assert_msg(fabs(p1 - 5.0) <= 0.4 && fabs(p2 - 5.0) <= 0.4,
@@ -265,18 +203,18 @@ START_TEST(test_stiff_linear_problem) {
     teal_integrator_counts c;
     double x = run_stiff(teal_integrator_radau3, &p, analytic, 0.1, 10, &c);
     err[analytic] = fabs(x - exact);
-    if (verbose()) {
-      report("stiff x' = -1000 (x - cos t), h = 0.1, t = 1, %s J: radau3 %.10f (exact %.10f, "
-             "error %.2e), %ld Newton iterations in 10 steps\n",
-             analytic ? "analytic" : "differenced", x, exact, err[analytic],
-             c.newton_iterations);
+    if (ts_verbose()) {
+      ts_report("stiff x' = -1000 (x - cos t), h = 0.1, t = 1, %s J: radau3 %.10f (exact %.10f, "
+                "error %.2e), %ld Newton iterations in 10 steps\n",
+                analytic ? "analytic" : "differenced", x, exact, err[analytic],
+                c.newton_iterations);
     }
     ck_assert_msg(err[analytic] < 1e-6, "radau3 %.10f vs exact %.10f", x, exact);
   }
   problem pe = make_problem(1000.0);
   double x_ie = run_stiff(teal_integrator_implicit_euler, &pe, 1, 0.1, 10, NULL);
-  if (verbose()) {
-    report("  implicit Euler at the same steps: error %.2e\n", fabs(x_ie - exact));
+  if (ts_verbose()) {
+    ts_report("  implicit Euler at the same steps: error %.2e\n", fabs(x_ie - exact));
   }
   /* far more accurate than backward Euler at the same (huge) steps */
   ck_assert(err[1] < 1e-3 * fabs(x_ie - exact));
@@ -374,10 +312,10 @@ START_TEST(test_error_estimate_scaling) {
     one_step(&o, c->exact, c->t0, c->h / (double)(1 << k), &est[k], &tru[k]);
   }
   double s1 = log2(est[0] / est[1]), s2 = log2(est[1] / est[2]);
-  if (verbose()) {
-    report("estimate radau3 %-17s h = %g: est %.3e %.3e %.3e (slopes %.3f %.3f, expected %d); "
-           "true local errors %.3e %.3e %.3e\n", c->name, c->h, est[0], est[1], est[2], s1, s2,
-           expected, tru[0], tru[1], tru[2]);
+  if (ts_verbose()) {
+    ts_report("estimate radau3 %-17s h = %g: est %.3e %.3e %.3e (slopes %.3f %.3f, expected %d); "
+              "true local errors %.3e %.3e %.3e\n", c->name, c->h, est[0], est[1], est[2], s1, s2,
+              expected, tru[0], tru[1], tru[2]);
   }
   ck_assert_msg(fabs(s1 - expected) <= 0.4 && fabs(s2 - expected) <= 0.4,
                 "%s: estimate slopes %.3f %.3f, expected %d", c->name, s1, s2, expected);
@@ -398,9 +336,9 @@ START_TEST(test_error_estimate_stiff_bounded) {
   double x0 = stiff_exact(1.0, 1000.0), x1, xerr;
   ck_assert_int_eq(teal_integrator_step(integ, &o, 1.0, 0.1, &x0, &x1, &xerr), TEAL_OK);
   double true_err = fabs(x1 - stiff_exact(1.1, 1000.0));
-  if (verbose()) {
-    report("stiff estimate at h = 0.1 on the smooth solution: est %.3e, true error %.3e\n",
-           fabs(xerr), true_err);
+  if (ts_verbose()) {
+    ts_report("stiff estimate at h = 0.1 on the smooth solution: est %.3e, true error %.3e\n",
+              fabs(xerr), true_err);
   }
   ck_assert(fabs(xerr) < 1e-5);
   teal_integrator_free(integ);
@@ -457,9 +395,9 @@ START_TEST(test_dense_output_accuracy) {
     teal_integrator_free(integ);
   }
   double slope = log2(worst[0] / worst[1]);
-  if (verbose()) {
-    report("dense output (oscillator, t0 = 0.7): worst mid-step error %.3e at h = 0.2, %.3e at "
-           "h = 0.1 (slope %.2f)\n", worst[0], worst[1], slope);
+  if (ts_verbose()) {
+    ts_report("dense output (oscillator, t0 = 0.7): worst mid-step error %.3e at h = 0.2, %.3e at "
+              "h = 0.1 (slope %.2f)\n", worst[0], worst[1], slope);
   }
   ck_assert_msg(worst[0] < 1e-5 && worst[1] < 1e-6, "dense errors %.3g, %.3g", worst[0],
                 worst[1]);
@@ -526,16 +464,16 @@ START_TEST(test_robertson_through_simulator) {
   const double ref[3] = {0.4505186867, 3.222901890e-6, 0.5494780910};
   rob_run rd = run_robertson(teal_integrator_radau3);
   rob_run ie = run_robertson(teal_integrator_implicit_euler);
-  if (verbose()) {
+  if (ts_verbose()) {
     const rob_run *runs[2] = {&rd, &ie};
     for (int k = 0; k < 2; k++) {
       const rob_run *r = runs[k];
-      report("Robertson to t = 400 at accuracy 1e-6, %-14s: %ld steps (%ld rejected), %ld "
-             "derivative evals, %ld Newton iterations, %ld factorizations, y = (%.9f, %.6g, "
-             "%.9f), errors (%.1e, %.1e, %.1e)\n",
-             k ? "implicit_euler" : "radau3", r->st.steps, r->st.failed_steps, r->calls,
-             r->counts.newton_iterations, r->counts.factorizations, r->y[0], r->y[1], r->y[2],
-             fabs(r->y[0] - ref[0]), fabs(r->y[1] - ref[1]), fabs(r->y[2] - ref[2]));
+      ts_report("Robertson to t = 400 at accuracy 1e-6, %-14s: %ld steps (%ld rejected), %ld "
+                "derivative evals, %ld Newton iterations, %ld factorizations, y = (%.9f, %.6g, "
+                "%.9f), errors (%.1e, %.1e, %.1e)\n",
+                k ? "implicit_euler" : "radau3", r->st.steps, r->st.failed_steps, r->calls,
+                r->counts.newton_iterations, r->counts.factorizations, r->y[0], r->y[1], r->y[2],
+                fabs(r->y[0] - ref[0]), fabs(r->y[1] - ref[1]), fabs(r->y[2] - ref[2]));
     }
   }
   ck_assert_double_eq_tol(rd.y[0], ref[0], 2e-5);
@@ -604,10 +542,10 @@ START_TEST(test_newton_failure) {
   teal_integrator *integ = new_radau(&o);
   double x0 = 1.0, x1 = -7.0, xerr;
   int rc = teal_integrator_step(integ, &o, 0.0, 2.0, &x0, &x1, &xerr);
-  if (verbose()) {
-    report("x' = x^2, h = 2: rc %d (%s), %ld Newton iterations\n", rc,
-           teal_integrator_error(integ)->message,
-           teal_integrator_get_counts(integ).newton_iterations);
+  if (ts_verbose()) {
+    ts_report("x' = x^2, h = 2: rc %d (%s), %ld Newton iterations\n", rc,
+              teal_integrator_error(integ)->message,
+              teal_integrator_get_counts(integ).newton_iterations);
   }
   ck_assert_int_eq(rc, TEAL_ENOCONV);
   ck_assert_int_eq(teal_integrator_error(integ)->code, TEAL_ENOCONV);

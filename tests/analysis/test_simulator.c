@@ -27,21 +27,6 @@
 #include "systems/analysis/simulator.h"
 #include "systems/primitives/linear_system.h"
 
-static int verbose(void) {
-  const char *v = getenv("TEAL_TEST_VERBOSE");
-  return v && *v && strcmp(v, "0") != 0;
-}
-
-/* printf for the measured figures (flushed: a failing check ends the
- * forked test process). */
-static void report(const char *fmt, ...) {
-  va_list ap;
-  va_start(ap, fmt);
-  vprintf(fmt, ap);
-  va_end(ap);
-  fflush(stdout);
-}
-
 /* ---- common helpers ------------------------------------------------------- */
 
 static teal_system *finalized(teal_system *sys) {
@@ -875,9 +860,9 @@ START_TEST(test_error_floor) {
     teal_simulator_free(sim);
     teal_system_free(s);
   }
-  if (verbose()) {
-    report("error floor: floor 1 -> relative error %.3g in %ld steps; floor 1e-12 -> %.3g in "
-           "%ld steps\n", rel[0], steps[0], rel[1], steps[1]);
+  if (ts_verbose()) {
+    ts_report("error floor: floor 1 -> relative error %.3g in %ld steps; floor 1e-12 -> %.3g in "
+              "%ld steps\n", rel[0], steps[0], rel[1], steps[1]);
   }
   ck_assert_msg(rel[1] < 1e-4, "relative error %.3g with floor 1e-12", rel[1]);
   ck_assert_msg(rel[0] > 10.0 * rel[1], "floor 1: %.3g, floor 1e-12: %.3g", rel[0], rel[1]);
@@ -900,9 +885,9 @@ START_TEST(test_purely_continuous_against_exact) {
     advance_ok(sim, 1.0);
     double z = teal_context_z(teal_simulator_context(sim))[0];
     double err = fabs(z - 2.0 * exp(-1.0));
-    if (verbose()) {
-      report("continuous z' = -z, %s at accuracy %g: error %.3g in %ld steps\n",
-             (*types[i])->name, accuracy[i], err, teal_simulator_get_stats(sim).steps);
+    if (ts_verbose()) {
+      ts_report("continuous z' = -z, %s at accuracy %g: error %.3g in %ld steps\n",
+                (*types[i])->name, accuracy[i], err, teal_simulator_get_stats(sim).steps);
     }
     ck_assert_msg(err < tol[i], "%s: error %.3g", (*types[i])->name, err);
     teal_simulator_free(sim);
@@ -951,9 +936,9 @@ START_TEST(test_hybrid_sampled_loop_against_exact) {
   double x_expect = pow(a, 10.0);
   /* the held input is the sample at t = 0.9 (the one at 1.0 is pending) */
   double u_held = teal_context_discrete_group(teal_context_subcontext_by_name(ctx, "zoh"), 0)[0];
-  if (verbose()) {
-    report("hybrid loop: x(1) = %.15f, exact %.15f, worst error over %ld steps %.3g\n", x_end,
-           x_expect, h.checks, h.worst);
+  if (ts_verbose()) {
+    ts_report("hybrid loop: x(1) = %.15f, exact %.15f, worst error over %ld steps %.3g\n", x_end,
+              x_expect, h.checks, h.worst);
   }
   ck_assert_msg(fabs(x_end - x_expect) < 1e-8, "x(1) = %.15f, exact %.15f", x_end, x_expect);
   ck_assert_msg(h.worst < 1e-8, "worst error %.3g", h.worst);
@@ -1016,10 +1001,10 @@ START_TEST(test_bouncing_ball_impact_times) {
     worst = fmax(worst, fabs(g_impacts[k] - expect[k]));
   }
   teal_sim_stats st = teal_simulator_get_stats(sim);
-  if (verbose()) {
-    report("bouncing ball %s accuracy %g e = %.1f: %d impacts, worst time error %.3g s, lowest "
-           "height %.3g, %ld steps, %ld witness trials\n", (*c->type)->name, c->accuracy, c->e,
-           bounces, worst, g_min_height, st.steps, st.witness_trials);
+  if (ts_verbose()) {
+    ts_report("bouncing ball %s accuracy %g e = %.1f: %d impacts, worst time error %.3g s, lowest "
+              "height %.3g, %ld steps, %ld witness trials\n", (*c->type)->name, c->accuracy, c->e,
+              bounces, worst, g_min_height, st.steps, st.witness_trials);
   }
   ck_assert_msg(worst < 1e-6, "impact time error %.3g", worst);
   ck_assert_int_eq(st.unrestricted_updates, bounces);
@@ -1094,12 +1079,13 @@ START_TEST(test_error_control_accuracy_and_stats) {
   for (int i = 0; i < 2; i++) {
     osc_run loose = run_osc(types[i], 1e-4, 10.0);
     osc_run tight = run_osc(types[i], 1e-8, 10.0);
-    if (verbose()) {
-      report("error control %s: accuracy 1e-4 -> error %.3g in %ld steps (%ld rejected, h in "
-             "[%.3g, %.3g]); 1e-8 -> error %.3g in %ld steps (%ld rejected, h in [%.3g, %.3g])\n",
-             types[i]->name, loose.err, loose.stats.steps, loose.stats.failed_steps,
-             loose.stats.smallest_step, loose.stats.largest_step, tight.err, tight.stats.steps,
-             tight.stats.failed_steps, tight.stats.smallest_step, tight.stats.largest_step);
+    if (ts_verbose()) {
+      ts_report("error control %s: accuracy 1e-4 -> error %.3g in %ld steps (%ld rejected, h "
+                "in [%.3g, %.3g]); 1e-8 -> error %.3g in %ld steps (%ld rejected, h in "
+                "[%.3g, %.3g])\n",
+                types[i]->name, loose.err, loose.stats.steps, loose.stats.failed_steps,
+                loose.stats.smallest_step, loose.stats.largest_step, tight.err, tight.stats.steps,
+                tight.stats.failed_steps, tight.stats.smallest_step, tight.stats.largest_step);
     }
     ck_assert_msg(tight.err < 0.01 * loose.err, "%s: error %.3g at 1e-8 vs %.3g at 1e-4",
                   types[i]->name, tight.err, loose.err);
@@ -1222,12 +1208,12 @@ START_TEST(test_stiff_robertson) {
   teal_sim_stats ie = run_robertson(teal_integrator_implicit_euler, 1e-6, 400.0, y_ie, &ie_calls);
   teal_sim_stats rk = run_robertson(teal_integrator_rk45, 1e-6, 400.0, y_rk, NULL);
   double ratio = (double)rk.steps / (double)ie.steps;
-  if (verbose()) {
-    report("Robertson to t = 400 at accuracy 1e-6: implicit Euler %ld steps (%ld rejected, %ld "
-           "derivative evals), y = (%.7f, %.5g, %.7f); rk45 %ld steps (%ld rejected), "
-           "y = (%.7f, %.5g, %.7f); step ratio %.0f\n", ie.steps, ie.failed_steps, ie_calls,
-           y_ie[0], y_ie[1], y_ie[2], rk.steps, rk.failed_steps, y_rk[0], y_rk[1], y_rk[2],
-           ratio);
+  if (ts_verbose()) {
+    ts_report("Robertson to t = 400 at accuracy 1e-6: implicit Euler %ld steps (%ld rejected, %ld "
+              "derivative evals), y = (%.7f, %.5g, %.7f); rk45 %ld steps (%ld rejected), "
+              "y = (%.7f, %.5g, %.7f); step ratio %.0f\n", ie.steps, ie.failed_steps, ie_calls,
+              y_ie[0], y_ie[1], y_ie[2], rk.steps, rk.failed_steps, y_rk[0], y_rk[1], y_rk[2],
+              ratio);
   }
   ck_assert_double_eq_tol(y_ie[0], ref[0], 2e-3);
   ck_assert_double_eq_tol(y_ie[1], ref[1], 2e-7);
@@ -1264,9 +1250,9 @@ START_TEST(test_nan_derivative_stops_run) {
     teal_sim_status st;
     int rc = teal_simulator_advance_to(sim, 1.0, &st);
     const teal_context *ctx = teal_simulator_context(sim);
-    if (verbose()) {
-      report("NaN derivative (%s): rc %d at t = %.6f: %s\n", (*cases[i].type)->name, rc, st.time,
-             st.message);
+    if (ts_verbose()) {
+      ts_report("NaN derivative (%s): rc %d at t = %.6f: %s\n", (*cases[i].type)->name, rc, st.time,
+                st.message);
     }
     ck_assert_int_eq(rc, TEAL_ENONFINITE);
     ck_assert_int_eq(st.outcome, TEAL_SIM_FAILED);
@@ -1319,8 +1305,8 @@ START_TEST(test_step_size_failure_min_step) {
   ck_assert_int_eq(teal_simulator_set_min_step(sim, 1e-3), TEAL_OK);
   teal_sim_status st;
   int rc = teal_simulator_advance_to(sim, 1.0, &st);
-  if (verbose()) {
-    report("min step failure: rc %d at t = %g: %s\n", rc, st.time, st.message);
+  if (ts_verbose()) {
+    ts_report("min step failure: rc %d at t = %g: %s\n", rc, st.time, st.message);
   }
   ck_assert_int_eq(rc, TEAL_ESTEPSIZE);
   ck_assert_int_eq(st.outcome, TEAL_SIM_FAILED);
@@ -1349,10 +1335,10 @@ START_TEST(test_step_size_failure_discontinuity) {
     ck_assert_int_eq(teal_simulator_set_integrator(sim, types[i]), TEAL_OK);
     teal_sim_status st;
     int rc = teal_simulator_advance_to(sim, 1.0, &st);
-    if (verbose()) {
-      report("discontinuity (%s): rc %d at t = %.17g after %ld steps, %ld rejected: %s\n",
-             types[i]->name, rc, st.time, teal_simulator_get_stats(sim).steps,
-             teal_simulator_get_stats(sim).failed_steps, st.message);
+    if (ts_verbose()) {
+      ts_report("discontinuity (%s): rc %d at t = %.17g after %ld steps, %ld rejected: %s\n",
+                types[i]->name, rc, st.time, teal_simulator_get_stats(sim).steps,
+                teal_simulator_get_stats(sim).failed_steps, st.message);
     }
     ck_assert_int_eq(rc, TEAL_ESTEPSIZE);
     ck_assert_int_eq(st.outcome, TEAL_SIM_FAILED);
@@ -1615,8 +1601,8 @@ START_TEST(test_target_realtime_rate) {
   t0 = wall_now();
   advance_ok(sim, 0.4);
   double fast = wall_now() - t0;
-  if (verbose()) {
-    report("realtime: 0.2 s at rate 1 took %.3f s; 0.2 s at rate 2 took %.3f s\n", paced, fast);
+  if (ts_verbose()) {
+    ts_report("realtime: 0.2 s at rate 1 took %.3f s; 0.2 s at rate 2 took %.3f s\n", paced, fast);
   }
   ck_assert_msg(paced >= 0.18, "0.2 s at rate 1.0 took %.3f s of wall time", paced);
   ck_assert_msg(fast >= 0.09, "0.2 s at rate 2.0 took %.3f s of wall time", fast);

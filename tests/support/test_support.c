@@ -1,6 +1,8 @@
 #include "support/test_support.h"
 
 #include <check.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -304,4 +306,17 @@ teal_system *ts_robertson_new(long *calls) {
     return NULL;
   }
   return sys;
+}
+
+int ts_verbose(void) {
+  const char *v = getenv("TEAL_TEST_VERBOSE");
+  return v && *v && strcmp(v, "0") != 0;
+}
+
+void ts_report(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vprintf(fmt, ap);
+  va_end(ap);
+  fflush(stdout);
 }

@@ -103,6 +103,17 @@ teal_system *ts_gain_new(const char *name, int size, double k);
  *  zdot = u, output "y" = z with prerequisite z only (no feedthrough). */
 teal_system *ts_integrator_new(const char *name, int size, const double *x0);
 
+/** Nonzero when TEAL_TEST_VERBOSE is set (and not "0"): tests then print
+ *  the figures they measure. */
+int ts_verbose(void);
+
+/** printf, flushed at once (a failing check ends the forked test process). */
+void ts_report(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
 /** Robertson's stiff chemical kinetics as a leaf "robertson" with z = y,
  *  y(0) = (1, 0, 0); each derivative evaluation increments *calls (when
  *  calls is not NULL). Returns NULL if finalizing failed. */
