@@ -119,6 +119,8 @@ static int run_all(acrobot_app *app, const char *csv_path, teal_error *err) {
   FILE *csv = fopen(csv_path, "w");
   if (csv) {
     fprintf(csv, "run,time,shoulder_q,elbow_q,shoulder_v,elbow_v\n");
+  } else {
+    fprintf(stderr, "acrobot_lqr: cannot write %s; running without the state log\n", csv_path);
   }
   teal_rng rng;
   teal_rng_seed(&rng, 20240611);

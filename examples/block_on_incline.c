@@ -13,7 +13,8 @@
  *    sticking and mu when sliding.
  *
  * Passes when the sticking block creeps less than 1 mm and the sliding one
- * accelerates within 1% of the prediction. */
+ * accelerates within 1% of the prediction, and when friction / normal is
+ * within 1% of tan 20 deg (sticking) and of mu (sliding). */
 #define _XOPEN_SOURCE 700 /* M_PI */
 #include <math.h>
 #include <stdio.h>
@@ -147,7 +148,9 @@ int main(void) {
   double creep = stick.s1 - stick.s0;
   double a = (slide.v1 - slide.v0) / (T_END - T_START);
   double a_expected = G * (sin(SLOPE) - mu_slide * cos(SLOPE));
-  int sticks = fabs(creep) < 1e-3, slides = fabs(a - a_expected) < 0.01 * a_expected;
+  int sticks = fabs(creep) < 1e-3 && fabs(stick.traction - tan(SLOPE)) < 0.01 * tan(SLOPE);
+  int slides = fabs(a - a_expected) < 0.01 * a_expected &&
+               fabs(slide.traction - mu_slide) < 0.01 * mu_slide;
   printf("mu = %.1f: creep %.2e m over %.0f s (< 1 mm expected), friction / normal %.3f "
          "(tan = %.3f): %s\n",
          mu_stick, creep, T_END - T_START, stick.traction, tan(SLOPE),

@@ -38,8 +38,12 @@ static void capture_error(void *data, xmlErrorPtr e) {
   cap->have = 1;
   cap->line = e->line;
   snprintf(cap->message, sizeof(cap->message), "%s", e->message ? e->message : "error");
+  /* one line: libxml2 splits some messages ("...encoding !\nBytes: ...") */
+  for (char *c = cap->message; *c; c++) {
+    *c = *c == '\n' || *c == '\r' || *c == '\t' ? ' ' : *c;
+  }
   size_t n = strlen(cap->message);
-  while (n > 0 && (cap->message[n - 1] == '\n' || cap->message[n - 1] == ' ')) {
+  while (n > 0 && cap->message[n - 1] == ' ') {
     cap->message[--n] = '\0';
   }
 }

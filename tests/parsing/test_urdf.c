@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "multibody/dynamics.h"
+#include "multibody/kinematics.h"
 #include "multibody/parsing/urdf.h"
 #include "multibody/plant_geometry.h"
 #include "multibody/plant_system.h"
@@ -350,6 +351,27 @@ static void check_iiwa_inertias(const teal_plant *p) {
     snprintf(name, sizeof(name), "iiwa_link_%d", i);
     ck_assert_double_eq(body_inertia(p, name)->mass, mass[i]);
   }
+  /* the links with an unrotated inertial frame: com and I_cm as written */
+  static const struct {
+    int link;
+    double com[3], I[6]; /* ixx ixy ixz iyy iyz izz */
+  } plain[] = {
+      {0, {-0.01, 0, 0.07}, {0.012, 0, 0, 0.014, 0, 0.011}},
+      {3, {0, 0.03, 0.13}, {0.015, 0, 0, 0.014, 0.001, 0.005}},
+      {5, {0.0001, 0.021, 0.076}, {0.01, 0, 0, 0.0087, 0, 0.0045}},
+      {6, {0, 0.0006, 0.0004}, {0.0049, 0, 0, 0.0047, 0, 0.0036}},
+      {7, {0, 0, 0.02}, {0.0011, 0, 0, 0.0011, 0, 0.0012}},
+  };
+  for (size_t i = 0; i < sizeof(plain) / sizeof(plain[0]); i++) {
+    char name[32];
+    snprintf(name, sizeof(name), "iiwa_link_%d", plain[i].link);
+    const double *v = plain[i].I;
+    teal_mat3 I = {{v[0], v[1], v[2], v[1], v[3], v[4], v[2], v[4], v[5]}};
+    teal_spatial_inertia M = teal_spatial_inertia_from_central(
+        mass[plain[i].link], teal_vec3_make(plain[i].com[0], plain[i].com[1], plain[i].com[2]),
+        I);
+    assert_inertia_near(body_inertia(p, name), &M, 1e-15);
+  }
 }
 
 static void check_iiwa_joints(const teal_plant *p) {
@@ -436,6 +458,105 @@ START_TEST(iiwa_model) {
     }
   }
   teal_mb_workspace_free(ws);
+  teal_plant_free(p);
+}
+END_TEST
+
+/* Rotation about a unit axis, built without teal_rotation_from_rpy. */
+static teal_rotation rot(double x, double y, double z, double angle) {
+  teal_vec3 a = teal_vec3_make(x, y, z);
+  return teal_rotation_from_axis_angle(teal_vec3_scale(a, 1.0 / teal_vec3_norm(a)), angle);
+}
+
+/* URDF's <origin xyz rpy>: translate, then R = Rz(yaw) Ry(pitch) Rx(roll). */
+static teal_transform urdf_origin_ref(double x, double y, double z, double r, double pi,
+                                      double yaw) {
+  teal_rotation R =
+      teal_rotation_mul(rot(0, 0, 1, yaw), teal_rotation_mul(rot(0, 1, 0, pi), rot(1, 0, 0, r)));
+  return teal_transform_make(R, teal_vec3_make(x, y, z));
+}
+
+static void assert_transform_near(teal_transform a, teal_transform b, double tol) {
+  assert_vec3_near(a.p, b.p, tol);
+  ck_assert_double_le(teal_mat3_max_abs_diff(a.R, b.R), tol);
+}
+
+/* The pose in the world of the frame named name at q. */
+static teal_transform world_pose(const teal_plant *p, const char *name, const double *q) {
+  teal_transform X_WB[16], X;
+  ck_assert_int_le(teal_plant_num_bodies(p), 16);
+  ck_assert_int_eq(teal_plant_calc_body_poses(p, q, X_WB), TEAL_OK);
+  int f = teal_plant_get_frame_by_name(p, name, -1, NULL);
+  ck_assert_msg(f >= 0, "no frame %s", name);
+  ck_assert_int_eq(teal_plant_calc_relative_transform(p, X_WB, TEAL_WORLD_FRAME, f, &X), TEAL_OK);
+  return X;
+}
+
+/* tool0 of the shipped arm at random q equals the URDF chain composed by
+ * hand: each joint is Trans(origin) Rot(axis, q), tool0 sits 0.045 up. */
+START_TEST(iiwa_forward_kinematics_matches_urdf_chain) {
+  int inst;
+  teal_plant *p = load_model("iiwa7_like.urdf", &inst);
+  static const double z[7] = {0.15, 0.19, 0.21, 0.19, 0.21, 0.19, 0.081};
+  unsigned seed = 99u;
+  for (int trial = 0; trial < 20; trial++) {
+    double q[7];
+    teal_transform X = teal_transform_identity();
+    for (int k = 0; k < 7; k++) {
+      q[k] = ts_rand_uniform(&seed, -2.0, 2.0);
+      teal_rotation R = k % 2 ? rot(0, k == 3 ? -1 : 1, 0, q[k]) : rot(0, 0, 1, q[k]);
+      X = teal_transform_compose(X, teal_transform_make(teal_rotation_identity(),
+                                                        teal_vec3_make(0, 0, z[k])));
+      X = teal_transform_compose(X, teal_transform_make(R, teal_vec3_zero()));
+    }
+    X = teal_transform_compose(
+        X, teal_transform_make(teal_rotation_identity(), teal_vec3_make(0, 0, 0.045)));
+    assert_transform_near(world_pose(p, "tool0", q), X, 1e-14);
+  }
+  teal_plant_free(p);
+}
+END_TEST
+
+/* Joint origins with rpy, unnormalized axes and a prismatic joint: the
+ * child link frame is X_WP X_PJ X_J(q) with the axis in the joint frame. */
+START_TEST(rpy_origins_and_axes_forward_kinematics) {
+  static const char *xml =
+      "<robot name=\"k\">"
+      "<link name=\"a\"><inertial><mass value=\"1\"/><inertia ixx=\"0.1\" iyy=\"0.1\" "
+      "izz=\"0.1\"/></inertial></link>"
+      "<link name=\"b\"><inertial><mass value=\"1\"/><inertia ixx=\"0.1\" iyy=\"0.1\" "
+      "izz=\"0.1\"/></inertial></link>"
+      "<link name=\"c\"><inertial><mass value=\"1\"/><inertia ixx=\"0.1\" iyy=\"0.1\" "
+      "izz=\"0.1\"/></inertial></link>"
+      "<joint name=\"ja\" type=\"revolute\"><parent link=\"world\"/><child link=\"a\"/>"
+      "<origin xyz=\"0.1 0.2 0.3\" rpy=\"0.3 -0.5 1.1\"/><axis xyz=\"1 2 -2\"/></joint>"
+      "<joint name=\"jb\" type=\"prismatic\"><parent link=\"a\"/><child link=\"b\"/>"
+      "<origin xyz=\"0 0 0.4\" rpy=\"-0.7 0.2 0\"/><axis xyz=\"0 3 4\"/></joint>"
+      "<joint name=\"jc\" type=\"continuous\"><parent link=\"b\"/><child link=\"c\"/>"
+      "<origin xyz=\"0.5 -0.1 0\" rpy=\"1.2 0.4 -0.9\"/><axis xyz=\"0 0 1\"/></joint>"
+      "</robot>";
+  teal_plant *p = load_xml(xml, NULL, 1);
+  unsigned seed = 5u;
+  for (int trial = 0; trial < 20; trial++) {
+    double q[3];
+    for (int k = 0; k < 3; k++) {
+      q[k] = ts_rand_uniform(&seed, -3.0, 3.0);
+    }
+    teal_transform Xa = teal_transform_compose(urdf_origin_ref(0.1, 0.2, 0.3, 0.3, -0.5, 1.1),
+                                               teal_transform_make(rot(1, 2, -2, q[0]),
+                                                                   teal_vec3_zero()));
+    teal_transform Xb = teal_transform_compose(
+        Xa, teal_transform_compose(
+                urdf_origin_ref(0, 0, 0.4, -0.7, 0.2, 0),
+                teal_transform_make(teal_rotation_identity(),
+                                    teal_vec3_make(0, 0.6 * q[1], 0.8 * q[1]))));
+    teal_transform Xc = teal_transform_compose(
+        Xb, teal_transform_compose(urdf_origin_ref(0.5, -0.1, 0, 1.2, 0.4, -0.9),
+                                   teal_transform_make(rot(0, 0, 1, q[2]), teal_vec3_zero())));
+    assert_transform_near(world_pose(p, "a", q), Xa, 1e-14);
+    assert_transform_near(world_pose(p, "b", q), Xb, 1e-14);
+    assert_transform_near(world_pose(p, "c", q), Xc, 1e-14);
+  }
   teal_plant_free(p);
 }
 END_TEST
@@ -911,12 +1032,14 @@ START_TEST(malformed_xml) {
       {"<robot name=\"r\"></robot>trailing", "malformed XML"},
       {"<robot name=\"r\" name=\"s\"></robot>", "malformed XML"},
       {"<robot name=\"r\">\n\n\n<link name=\"a\"><&/link></robot>", "<string>:4: malformed XML"},
+      {"<robot name=\"r\">\n<link name=\"\xff\xfe\"/></robot>", "<string>:2: malformed XML"},
   };
   for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
     teal_plant *p = teal_plant_new(0.0, NULL);
     teal_error e = {0, ""};
     ck_assert_int_eq(teal_urdf_load_string(p, cases[i].xml, NULL, &e), TEAL_EPARSE);
     ck_assert_msg(strstr(e.message, cases[i].expect), "case %zu: %s", i, e.message);
+    ck_assert_msg(!strchr(e.message, '\n'), "case %zu: not one line: %s", i, e.message);
     ck_assert_int_eq(teal_plant_error(p)->code, TEAL_OK);
     teal_plant_free(p);
   }
@@ -1107,6 +1230,8 @@ int main(void) {
   tcase_add_test(models, pendulum_model);
   tcase_add_test(models, cart_pole_model);
   tcase_add_test(models, iiwa_model);
+  tcase_add_test(models, iiwa_forward_kinematics_matches_urdf_chain);
+  tcase_add_test(models, rpy_origins_and_axes_forward_kinematics);
   tcase_add_test(models, loads_several_instances);
   suite_add_tcase(s, models);
   TCase *features = tcase_create("features");
