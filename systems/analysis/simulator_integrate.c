@@ -32,6 +32,11 @@ static double step_factor(const teal_simulator *sim, double norm) {
   return fmin(max_growth, fmax(min_shrink, f));
 }
 
+/* The step from t0 whose end t0 + h is exact in floating point: the state
+ * integrated over it then carries exactly the time it is written with,
+ * instead of drifting from it by the rounding of a million t += h. */
+static double representable_step(double t0, double h) { return (t0 + h) - t0; }
+
 static int error_controlled(const teal_simulator *sim) {
   return sim->fixed_step == 0.0 && sim->type->error_order > 0;
 }
@@ -74,7 +79,7 @@ static int take_step(teal_simulator *sim, double t0, double target, double *h, i
       trial = fmin(trial, sim->max_step); /* a fixed step is taken as given */
     }
     *reached = t0 + trial * stretch >= target;
-    *h = *reached ? target - t0 : trial;
+    *h = *reached ? target - t0 : representable_step(t0, trial);
     int rc = teal_integrator_step(sim->integ, &sim->ode, t0, *h, sim->x0, sim->x1,
                                   error_controlled(sim) ? sim->xerr : NULL);
     if (retryable(rc) && (error_controlled(sim) || sim->type->implicit)) {
@@ -128,7 +133,10 @@ static int witness_at(teal_simulator *sim, double t, const double *x, double *w)
 static int bisect_crossing(teal_simulator *sim, double t0, double *h) {
   double lo = 0.0, hi = *h;
   while (hi - lo > sim->witness_tol) {
-    double mid = 0.5 * (lo + hi);
+    double mid = representable_step(t0, 0.5 * (lo + hi));
+    if (!(mid > lo && mid < hi)) {
+      break; /* no time between lo and hi at t0's precision */
+    }
     sim->stats.witness_trials++;
     int rc = teal_integrator_step(sim->integ, &sim->ode, t0, mid, sim->x0, sim->xm, NULL);
     if (rc == TEAL_OK) {

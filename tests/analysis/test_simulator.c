@@ -1161,6 +1161,54 @@ END_TEST
 
 /* A fixed step larger than the default max step (0.1) is still taken as
  * asked: set_fixed_step promises "fixed steps of size h". */
+/* Fixed steps keep the state and its time consistent: each step's length is
+ * the difference of its representable end times, so 2e5 steps of 1 ms do not
+ * leave the state off the clock by the rounding of t += h (integrating with
+ * h itself put it 1.2e-9 away from uniform steps here). The reference is the
+ * same RK4 stepped directly with uniform h to n h. */
+static int oscillator_rhs(double t, const double *x, double *xdot, void *user) {
+  (void)t;
+  const double *a = user;
+  xdot[0] = a[0] * x[0] + a[1] * x[1];
+  xdot[1] = a[2] * x[0] + a[3] * x[1];
+  return TEAL_OK;
+}
+
+START_TEST(test_fixed_steps_keep_state_on_the_clock) {
+  static const double A[4] = {0.0, 1.0, -4.0, 0.0};
+  const double h = 1e-3, x0[2] = {1.0, 0.0};
+  const long steps = 200000;
+  teal_system *s = teal_linear_system_new("osc", A, NULL, NULL, NULL, 2, 0, 0, 0.0, NULL);
+  ck_assert_ptr_nonnull(s);
+  teal_simulator *sim = new_sim(s);
+  teal_context *ctx = teal_simulator_context(sim);
+  memcpy(teal_context_continuous_state_mut(ctx), x0, sizeof x0);
+  ck_assert_int_eq(teal_simulator_set_integrator(sim, teal_integrator_rk4), TEAL_OK);
+  ck_assert_int_eq(teal_simulator_set_fixed_step(sim, h), TEAL_OK);
+  advance_ok(sim, (double)steps * h);
+  ck_assert_int_eq(teal_simulator_get_stats(sim).steps, steps);
+
+  teal_integrator *integ = teal_integrator_new(teal_integrator_rk4, 0, 0, 2, NULL);
+  ck_assert_ptr_nonnull(integ);
+  teal_ode ode = {0, 0, 2, oscillator_rhs, NULL, NULL, (void *)A};
+  double x[2] = {x0[0], x0[1]}, x1[2];
+  for (long n = 0; n < steps; n++) {
+    ck_assert_int_eq(teal_integrator_step(integ, &ode, (double)n * h, h, x, x1, NULL), TEAL_OK);
+    memcpy(x, x1, sizeof x);
+  }
+  const double *xs = teal_context_continuous_state(ctx);
+  double diff = fmax(fabs(xs[0] - x[0]), fabs(xs[1] - x[1]));
+  ck_assert_msg(diff < 1e-12, "simulator and uniform steps differ by %.3g at t = %g", diff,
+                teal_context_time(ctx));
+  double t = (double)steps * h, exact_q = cos(2.0 * t), exact_v = -2.0 * sin(2.0 * t);
+  ck_assert_double_eq_tol(xs[0], exact_q, 1e-9);
+  ck_assert_double_eq_tol(xs[1], exact_v, 2e-9);
+  teal_integrator_free(integ);
+  teal_simulator_free(sim);
+  teal_system_free(s);
+}
+END_TEST
+
 START_TEST(test_fixed_step_larger_than_default_max_step) {
   teal_system *s = osc_new("osc");
   teal_simulator *sim = new_sim(s);
@@ -1909,6 +1957,7 @@ static Suite *simulator_suite(void) {
   tcase_add_test(tc, test_error_floor);
   tcase_add_test(tc, test_fixed_step_size);
   tcase_add_test(tc, test_fixed_step_larger_than_default_max_step);
+  tcase_add_test(tc, test_fixed_steps_keep_state_on_the_clock);
   tcase_add_test(tc, test_stiff_robertson);
   tcase_add_test(tc, test_implicit_uses_analytic_jacobian);
   suite_add_tcase(s, tc);
