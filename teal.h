@@ -62,6 +62,7 @@
 #include "multibody/plant_system.h"
 #include "multibody/plant_values.h"
 #include "multibody/spatial.h"
+#include "multibody/trees.h"
 #include "solvers/dense.h"
 #include "solvers/dense_lu.h"
 #include "solvers/riccati.h"

@@ -25,6 +25,7 @@
 
 #include "framework/context.h"
 #include "framework/system.h"
+#include "geometry/broadphase.h"
 #include "geometry/geometry_properties.h"
 #include "geometry/pose_list.h"
 #include "geometry/query_result.h"
@@ -118,6 +119,15 @@ int teal_scene_graph_eval_geometry_poses(const teal_scene_graph *sg, const teal_
 int teal_scene_graph_eval_point_pair_penetrations(const teal_scene_graph *sg,
                                                   const teal_context *ctx,
                                                   const teal_point_pair_list **pairs);
+
+/** The work counters of the broadphase in ctx's latest point-pair query
+ *  (zeros before the first): candidate pairs (proximity pairs whose boxes
+ *  overlap and that the filters allow: what the narrowphase tests), box
+ *  tests of the sweep, sort moves, the sweep axis and the overflow total.
+ *  TEAL_EINVAL for a NULL argument or a context that does not hold the
+ *  scene graph, TEAL_ESTATE before finalize. */
+int teal_scene_graph_broadphase_stats(const teal_scene_graph *sg, const teal_context *ctx,
+                                      teal_broadphase_stats *stats);
 
 /** Warning counter of ctx's queries: narrowphase answers returned as best
  *  estimates (GJK/EPA limits) plus times the pair buffer had to grow. */

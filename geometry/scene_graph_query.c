@@ -241,6 +241,20 @@ int teal_scene_graph_signed_distance(const teal_scene_graph *sg, const teal_cont
   return TEAL_OK;
 }
 
+int teal_scene_graph_broadphase_stats(const teal_scene_graph *sg, const teal_context *ctx,
+                                      teal_broadphase_stats *stats) {
+  if (sg && !sg->system) {
+    return TEAL_ESTATE;
+  }
+  const teal_context *own = teal_sg_own_context(sg, ctx);
+  const sg_scratch *s = own ? teal_context_scratch(own, sg->scratch) : NULL;
+  if (!stats || !s || !s->bp) {
+    return TEAL_EINVAL;
+  }
+  *stats = *teal_broadphase_get_stats(s->bp);
+  return TEAL_OK;
+}
+
 long teal_scene_graph_warning_count(const teal_scene_graph *sg, const teal_context *ctx) {
   const teal_context *own = teal_sg_own_context(sg, ctx);
   const sg_scratch *s = own ? teal_context_scratch(own, sg->scratch) : NULL;

@@ -19,79 +19,13 @@ static void scratch_free(void *value) {
   teal_free(s->X);
   teal_free(s->vstar);
   teal_free(s->active);
-  teal_free(s->M);
-  teal_free(s->pivots);
-  teal_free(s->Jc);
-  teal_free(s->contacts);
-  teal_free(s->cparams);
-  teal_free(s->island_contacts);
-  teal_free(s->body_tree);
+  teal_plant_contact_scratch_free(s);
   memset(s, 0, sizeof(*s));
 }
 
-int teal_plant_scratch_reserve_contacts(teal_plant_scratch *s, int nc) {
-  if (nc <= s->nc_cap) {
-    return TEAL_OK;
-  }
-  size_t nv = (size_t)s->plant->nv, cap = (size_t)(nc > 2 * s->nc_cap ? nc : 2 * s->nc_cap);
-  double *Jc = teal_calloc(cap * 3 * nv + 1, sizeof(double));
-  teal_contact_info *c = teal_calloc(cap, sizeof(*c));
-  contact_pair_params *cp = teal_calloc(cap, sizeof(*cp));
-  int *ic = teal_calloc(cap, sizeof(int));
-  if (!Jc || !c || !cp || !ic) {
-    teal_free(Jc);
-    teal_free(c);
-    teal_free(cp);
-    teal_free(ic);
-    return TEAL_ENOMEM;
-  }
-  teal_free(s->Jc);
-  teal_free(s->contacts);
-  teal_free(s->cparams);
-  teal_free(s->island_contacts);
-  s->Jc = Jc;
-  s->contacts = c;
-  s->cparams = cp;
-  s->island_contacts = ic;
-  s->contact_growths += s->nc_cap > 0;
-  s->nc_cap = (int)cap;
-  return TEAL_OK;
-}
-
-/* The tree (subtree of a child of the world) of every body and every dof,
- * so the discrete contact solve can split into independent islands. */
-static int scratch_alloc_trees(teal_plant_scratch *s, const teal_plant *p) {
-  int nb = p->bodies.n, nv = p->nv, ntrees = 0;
-  s->body_tree = teal_calloc(5 * (size_t)nb + 2 * (size_t)nv + 3, sizeof(int));
-  if (!s->body_tree) {
-    return TEAL_ENOMEM;
-  }
-  s->uf = s->body_tree + nb;
-  s->dof_tree = s->uf + nb;
-  s->island_dofs = s->dof_tree + nv;
-  s->dof_off = s->island_dofs + nv;
-  s->contact_off = s->dof_off + nb + 1;
-  s->cursor = s->contact_off + nb + 1;
-  const teal_plant_tree *t = &p->tree;
-  int *node_tree = s->uf; /* scratch for the walk; uf is reset per step */
-  node_tree[0] = -1;
-  for (int k = 1; k < t->num_nodes; k++) {
-    node_tree[k] = t->parent[k] == 0 ? ntrees++ : node_tree[t->parent[k]];
-    for (int i = 0; i < t->nv[k]; i++) {
-      s->dof_tree[t->v_start[k] + i] = node_tree[k];
-    }
-  }
-  for (int b = 0; b < nb; b++) {
-    s->body_tree[b] = node_tree[p->body_node[b]];
-  }
-  s->ntrees = ntrees;
-  return TEAL_OK;
-}
-
-/* Buffers of the discrete contact solve (dense in nv, so only for
- * discrete plants with collision geometry). */
+/* Buffers of the discrete contact solve: only for discrete plants with
+ * collision geometry, sized by the kinematic trees (not by nv^2). */
 static int scratch_alloc_contact(teal_plant_scratch *s, const teal_plant *p) {
-  size_t nv = (size_t)p->nv;
   int proximity = 0;
   for (int g = 0; g < p->geometries.n; g++) {
     proximity += GEOM(p)[g].g.role == TEAL_ROLE_PROXIMITY;
@@ -103,20 +37,7 @@ static int scratch_alloc_contact(teal_plant_scratch *s, const teal_plant *p) {
   if (!p->sys.discrete || proximity == 0) {
     return TEAL_OK;
   }
-  s->M = teal_calloc(2 * nv * nv + 9 * nv + 1, sizeof(double));
-  s->pivots = teal_calloc(nv + 1, sizeof(int));
-  if (!s->M || !s->pivots || scratch_alloc_trees(s, p) != TEAL_OK) {
-    return TEAL_ENOMEM;
-  }
-  s->A_newton = s->M + nv * nv;
-  s->res = s->A_newton + nv * nv;
-  s->step = s->res + nv;
-  s->v_try = s->step + nv;
-  s->r_try = s->v_try + nv;
-  s->Jtmp = s->r_try + nv;
-  s->v_loc = s->Jtmp + 3 * nv;
-  s->vstar_loc = s->v_loc + nv;
-  return teal_plant_scratch_reserve_contacts(s, 4 * proximity + 8);
+  return teal_plant_contact_scratch_alloc(s, p, 4 * proximity + 8);
 }
 
 /* Allocates the workspace and buffers of a scratch for plant p. */

@@ -26,24 +26,36 @@ typedef struct teal_plant_scratch {
   double *Wcols;          /* [nlimits * nv] M^-1 columns of the active limits */
   double *lambda, *target, *sign; /* [nlimits] each */
   int *active;                 /* [nlimits] indices into limit_dofs */
-  /* contact */
+  /* contact; the jacobian workspace always, the rest only for discrete plants
+   * with collision geometry (plant_contact_discrete.c) */
   teal_mb_jacobian_workspace *jws;
-  double *M, *A_newton, *res, *step, *v_try, *r_try; /* [nv^2] x2, [nv] x4 */
-  double *Jtmp;                                       /* [3 nv] */
-  double *v_loc, *vstar_loc;                          /* [nv] each, island vectors */
-  int *body_tree, *dof_tree, ntrees;                  /* [nb], [nv]: tree of each */
-  int *uf, *island_dofs, *island_contacts;            /* [ntrees], [nv], [nc_cap] */
-  int *dof_off, *contact_off, *cursor;                /* [ntrees + 1] bucket offsets */
-  int *pivots;                                        /* [nv] */
-  int nc_cap;                                         /* contacts with room below */
-  double *Jc;                                         /* [nc_cap][3 nv] */
-  teal_contact_info *contacts;                        /* [nc_cap] */
-  struct contact_pair_params *cparams;                /* [nc_cap] */
-  long contact_growths; /* times the contact buffers grew inside a step */
+  struct teal_mb_trees *trees;                 /* the kinematic trees */
+  double *Mb, *Lb;                             /* [sum m_t^2] blocks of M, their factors */
+  double *rhs, *zero;                          /* [nv] free-motion forces, zeros */
+  double *res, *step, *v_try, *r_try;          /* [nv] each, island vectors */
+  double *v_loc, *vstar_loc;                   /* [nv] each */
+  double *A_newton;                            /* [newton_cap^2] island Newton matrix */
+  int *pivots;                                 /* [newton_cap] */
+  int newton_cap;                              /* largest island with room below */
+  int *uf, *tree_off, *island_trees;           /* [ntrees] each */
+  int *tree_bucket, *contact_off, *cursor;     /* [ntrees + 1] bucket offsets */
+  int nc_cap;                                  /* contacts with room below */
+  double *Jc;                                  /* [nc_cap][2][3 max_nv] Jacobian blocks */
+  int *jtree;                                  /* [2 nc_cap] tree of each block */
+  int *island_contacts;                        /* [nc_cap] */
+  teal_contact_info *contacts;                 /* [nc_cap] */
+  struct contact_pair_params *cparams;         /* [nc_cap] */
+  long contact_growths; /* times the contact or island buffers grew inside a step */
 } teal_plant_scratch;
 
 /* Makes room for nc contacts in the scratch (allocates only when needed). */
 int teal_plant_scratch_reserve_contacts(teal_plant_scratch *s, int nc);
+
+/* The discrete contact buffers with room for nc contacts (all of them
+ * allocated here, so that a step allocates nothing unless it outgrows
+ * them), and their release (plant_contact_discrete.c). */
+int teal_plant_contact_scratch_alloc(teal_plant_scratch *s, const teal_plant *p, int nc);
+void teal_plant_contact_scratch_free(teal_plant_scratch *s);
 
 extern const teal_value_type teal_plant_scratch_type;
 

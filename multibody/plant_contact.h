@@ -37,8 +37,11 @@
  *     mu_d v_t / sqrt(|v_t|^2 + eps^2) with eps = v_s / 100 (the implicit
  *     step tolerates the sharper law; stiction then creeps at about
  *     1e-5 m/s with the default v_s). Newton's method on
- *     M (v+ - v*) = h J' f(J v+) with a backtracking line search; v* is the
- *     free-motion velocity (joint limits are enforced afterwards).
+ *     M (v+ - v*) = h J' f(J v+) with a backtracking line search, started
+ *     from the current velocities; v* is the free-motion velocity (joint
+ *     limits are enforced afterwards). M is kept as its per-tree blocks
+ *     and each island of trees coupled by contacts is solved on its own
+ *     (multibody/trees.h), so free bodies cost O(1) each.
  *
  * Ports added by finalize: input geometry_query (teal_point_pair_list);
  * outputs geometry_pose (teal_transform_list, X_WB by body index),

@@ -55,12 +55,27 @@ int teal_plant_size_outputs(const teal_system *sys, const teal_context *ctx, voi
 /* Defaults from the penetration allowance (called at finalize). */
 void teal_plant_contact_defaults(teal_plant *p);
 
+/* The free-motion accelerations of a discrete plant with contact scratch
+ * (s->trees): as teal_mb_forward_dynamics_ex, by the per-tree blocks of M
+ * and their Cholesky factors, which it leaves in s->Mb and s->Lb for
+ * teal_plant_contact_step and teal_plant_mass_inverse_column. */
+int teal_plant_free_motion(const teal_plant *p, teal_plant_scratch *s, const double *q,
+                           const double *v, const double *tau, const teal_spatial_vector *F,
+                           double *vdot);
+
+/* Column i of M^-1 (nv values into x) from the factors of the latest
+ * teal_plant_free_motion; nonzero only on dof i's tree. */
+int teal_plant_mass_inverse_column(const teal_plant *p, teal_plant_scratch *s, int i,
+                                   double *x);
+
 /* The discrete contact step (plant_contact_discrete.c): from the free
  * velocity vstar, the next velocity v_next with the contact forces of the
- * query's pairs evaluated at v_next (Newton, see plant_contact.h). */
+ * query's pairs evaluated at v_next (Newton, see plant_contact.h), started
+ * from the guess v0 (NULL: vstar). Call teal_plant_free_motion at q
+ * first: the step uses its blocks of M and kinematics. */
 int teal_plant_contact_step(const teal_plant *p, teal_plant_scratch *s, const teal_context *ctx,
-                            const double *q, const teal_point_pair_list *pairs,
-                            const double *vstar, double *v_next);
+                            const teal_point_pair_list *pairs,
+                            const double *v0, const double *vstar, double *v_next);
 
 /* The discrete contact results at the velocities v_next (r has room for
  * pairs->n entries). */

@@ -48,6 +48,9 @@ static int delassus_column(const teal_plant *p, teal_plant_scratch *s, int j) {
   int vi = p->tree.v_start[p->sys.limit_dofs[s->active[j]]];
   memset(s->dv, 0, (size_t)p->nv * sizeof(double));
   s->dv[vi] = 1.0;
+  if (s->trees) { /* the step factored M by trees (teal_plant_free_motion) */
+    return teal_plant_mass_inverse_column(p, s, vi, s->Wcols + (size_t)j * p->nv);
+  }
   return teal_mb_articulated_solve(p, s->ws, s->dv, NULL, s->Wcols + (size_t)j * p->nv);
 }
 
@@ -123,12 +126,14 @@ int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ct
   if (rc) {
     return rc;
   }
-  rc = teal_mb_forward_dynamics_ex(p, s->ws, q, v, forces, F, s->vstar);
+  /* with contact scratch M is kept by trees; otherwise articulated bodies */
+  rc = s->trees ? teal_plant_free_motion(p, s, q, v, forces, F, s->vstar)
+                : teal_mb_forward_dynamics_ex(p, s->ws, q, v, forces, F, s->vstar);
   for (int i = 0; rc == TEAL_OK && i < nv; i++) {
     s->vstar[i] = v[i] + h * s->vstar[i];
   }
   if (rc == TEAL_OK && pairs && pairs->n) {
-    if ((rc = teal_plant_contact_step(p, s, ctx, q, pairs, s->vstar, vnext)) != TEAL_OK) {
+    if ((rc = teal_plant_contact_step(p, s, ctx, pairs, v, s->vstar, vnext)) != TEAL_OK) {
       return rc;
     }
     memcpy(s->vstar, vnext, (size_t)nv * sizeof(double));

@@ -3,6 +3,7 @@
  * bad inputs. */
 #include <check.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "geometry/scene_graph.h"
@@ -112,6 +113,76 @@ START_TEST(query_finds_penetrations) {
 }
 END_TEST
 
+/* The candidate pairs of K spheres (r = 0.05) resting on a plane on a grid
+ * of 0.15 m spacing (BENCHMARKS.md workload 2): the broadphase hands the
+ * narrowphase exactly the K sphere-ground pairs and no sphere-sphere pair,
+ * not the (K + 1) K / 2 pairs the filters allow; its sweep work is
+ * counted too. */
+static void spheres_on_plane(int rows, int cols) {
+  int k = rows * cols;
+  teal_scene_graph *sg = teal_scene_graph_new("spheres", NULL);
+  int src = teal_scene_graph_register_source(sg, "balls");
+  teal_shape hs, s;
+  teal_shape_half_space(&hs);
+  teal_shape_sphere(0.05, &s, NULL);
+  teal_proximity_properties pp = teal_proximity_properties_make(1, 1);
+  teal_transform I = teal_transform_identity();
+  int f0 = teal_scene_graph_register_frame(sg, src, "ground");
+  int ground = teal_scene_graph_register_geometry(sg, f0, I, &hs, "ground", TEAL_ROLE_PROXIMITY,
+                                                  &pp, NULL);
+  for (int i = 0; i < k; i++) {
+    char name[16];
+    snprintf(name, sizeof name, "s%d", i);
+    int f = teal_scene_graph_register_frame(sg, src, name);
+    ck_assert_int_ge(teal_scene_graph_register_geometry(sg, f, I, &s, name, TEAL_ROLE_PROXIMITY,
+                                                        &pp, NULL),
+                     0);
+  }
+  teal_broadphase_stats st;
+  ck_assert_int_eq(teal_scene_graph_broadphase_stats(sg, NULL, &st), TEAL_ESTATE);
+  ck_assert_int_eq(teal_scene_graph_finalize(sg), TEAL_OK);
+  teal_system *sys = teal_scene_graph_system(sg);
+  teal_context *ctx = teal_context_new(sys, NULL);
+  ck_assert_int_eq(teal_scene_graph_broadphase_stats(sg, ctx, &st), TEAL_OK);
+  ck_assert_int_eq(st.num_pairs, 0); /* no query yet */
+  teal_transform_list list = {0};
+  ck_assert_int_eq(teal_transform_list_resize(&list, k + 1), TEAL_OK);
+  list.X[0] = I;
+  for (int i = 0; i < k; i++) {
+    teal_vec3 c = teal_vec3_make((i % cols - 0.5 * (cols - 1)) * 0.15,
+                                 (i / cols - 0.5 * (rows - 1)) * 0.15, 0.049);
+    list.X[i + 1] = teal_transform_make(teal_rotation_identity(), c);
+  }
+  ck_assert_int_eq(teal_context_fix_abstract_input(ctx, teal_scene_graph_source_pose_port(sg, src),
+                                                   &list),
+                   TEAL_OK);
+  const teal_point_pair_list *pairs;
+  ck_assert_int_eq(teal_scene_graph_eval_point_pair_penetrations(sg, ctx, &pairs), TEAL_OK);
+  ck_assert_int_eq(teal_scene_graph_broadphase_stats(sg, ctx, &st), TEAL_OK);
+  ck_assert_int_eq(st.num_pairs, k);
+  ck_assert_int_eq(st.overflow, 0);
+  /* the sweep compares each sphere with the rest of its column and the
+   * ground: well below all pairs */
+  int line = rows > cols ? rows : cols, across = rows > cols ? cols : rows;
+  ck_assert_int_le(st.box_tests, k + across * line * (line - 1) / 2);
+  ck_assert_int_eq(pairs->n, k);
+  for (int i = 0; i < pairs->n; i++) {
+    ck_assert_int_eq(pairs->pairs[i].id_A, ground);
+    ck_assert_double_eq_tol(pairs->pairs[i].depth, 0.001, 1e-12);
+  }
+  ck_assert_int_eq(teal_scene_graph_broadphase_stats(sg, ctx, NULL), TEAL_EINVAL);
+  ck_assert_int_eq(teal_scene_graph_broadphase_stats(NULL, ctx, &st), TEAL_EINVAL);
+  teal_transform_list_type.free(&list);
+  teal_context_free(ctx);
+  teal_scene_graph_free(sg);
+}
+
+START_TEST(broadphase_candidates_are_linear) {
+  spheres_on_plane(8, 8);
+  spheres_on_plane(16, 32);
+}
+END_TEST
+
 START_TEST(bad_inputs) {
   rig r = make_rig();
   teal_shape s, mesh;
@@ -171,6 +242,7 @@ int main(void) {
   tcase_add_test(tc, registration_and_filters);
   tcase_add_test(tc, query_finds_penetrations);
   tcase_add_test(tc, bad_inputs);
+  tcase_add_test(tc, broadphase_candidates_are_linear);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

@@ -10,6 +10,9 @@
 #include <string.h>
 
 #include "framework/diagram.h"
+#include "multibody/dynamics.h"
+#include "multibody/jacobians.h"
+#include "multibody/kinematics.h"
 #include "multibody/plant_contact.h"
 #include "multibody/plant_geometry.h"
 #include "multibody/plant_system.h"
@@ -452,6 +455,230 @@ START_TEST(landing_balls_allocate_nothing_discrete) {
 }
 END_TEST
 
+/* ---- the per-tree discrete step ------------------------------------------------------ */
+
+/* Adds a body with a collision sphere of radius r at p_BS. */
+static int add_ball_body(teal_plant *p, const char *name, double mass, double r, teal_vec3 p_BS) {
+  teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(mass, r);
+  int b = teal_plant_add_rigid_body(p, name, TEAL_DEFAULT_MODEL_INSTANCE, &M);
+  teal_shape s;
+  teal_shape_sphere(r, &s, NULL);
+  teal_proximity_properties props = teal_proximity_properties_make(0.5, 0.4);
+  ck_assert_int_ge(teal_plant_register_collision_geometry(
+                       p, b, teal_transform_make(teal_rotation_identity(), p_BS), &s, name,
+                       &props),
+                   0);
+  return b;
+}
+
+/* An arm of two links (revolute about y) on a base welded at height 0.3,
+ * its tip sphere pressing on a free ball; two more free balls, one resting
+ * on the ground and one pressed against it from the side. Contacts couple
+ * the arm with ball a (an island of two trees, 8 dofs), balls b and c with
+ * the ground and each other (12 dofs). */
+static world mixed_world(void) {
+  world w = {0};
+  w.plant = teal_plant_new(1e-3, NULL);
+  teal_plant *p = w.plant;
+  teal_spatial_inertia Mb = teal_spatial_inertia_solid_box(2.0, 0.1, 0.1, 0.1);
+  int base = teal_plant_add_rigid_body(p, "base", TEAL_DEFAULT_MODEL_INSTANCE, &Mb);
+  int mount = teal_plant_add_frame(p, "mount", TEAL_WORLD_FRAME,
+                                   teal_transform_make(teal_rotation_identity(),
+                                                       teal_vec3_make(0, 0, 0.3)));
+  teal_plant_add_joint(p, "weld", TEAL_JOINT_WELD, mount, teal_plant_body_frame(p, base), NULL,
+                       0.0);
+  teal_vec3 y = teal_vec3_make(0, 1, 0), tip = teal_vec3_make(0.3, 0, 0);
+  int l1 = add_ball_body(p, "link1", 1.0, 0.05, tip);
+  int l2 = add_ball_body(p, "link2", 0.5, 0.05, tip);
+  int elbow = teal_plant_add_frame(p, "elbow", teal_plant_body_frame(p, l1),
+                                   teal_transform_make(teal_rotation_identity(), tip));
+  ck_assert_int_ge(teal_plant_add_joint(p, "shoulder", TEAL_JOINT_REVOLUTE,
+                                        teal_plant_body_frame(p, base),
+                                        teal_plant_body_frame(p, l1), &y, 0.0),
+                   0);
+  ck_assert_int_ge(teal_plant_add_joint(p, "elbow", TEAL_JOINT_REVOLUTE, elbow,
+                                        teal_plant_body_frame(p, l2), &y, 0.0),
+                   0);
+  int a = add_ball_body(p, "ball_a", 1.0, 0.1, teal_vec3_zero());
+  int b = add_ball_body(p, "ball_b", 1.0, 0.1, teal_vec3_zero());
+  int c = add_ball_body(p, "ball_c", 0.7, 0.1, teal_vec3_zero());
+  add_ground(p, 0.0, 0.5, NAN);
+  finish(&w);
+  /* the tip is at (0.6, 0, 0.3); ball a 2 mm into it from below */
+  teal_vec3 pos[3] = {teal_vec3_make(0.6, 0, 0.152), teal_vec3_make(-0.5, 0, 0.099),
+                      teal_vec3_make(-0.302, 0, 0.0995)};
+  int balls[3] = {a, b, c};
+  for (int i = 0; i < 3; i++) {
+    ck_assert_int_eq(teal_plant_set_free_body_pose(
+                         p, w.ctx, balls[i], teal_transform_make(teal_rotation_identity(), pos[i])),
+                     TEAL_OK);
+  }
+  double v[20] = {0};
+  int nv = teal_plant_nv(p);
+  ck_assert_int_le(nv, 20);
+  for (int i = 0; i < nv; i++) {
+    v[i] = 0.05 * sin(1.0 + i); /* sliding and spinning contacts */
+  }
+  ck_assert_int_eq(teal_plant_set_velocities(p, w.ctx, v, nv), TEAL_OK);
+  return w;
+}
+
+/* The per-tree step solves the dense implicit equations of the whole
+ * plant: with M(q) and the contact Jacobians J_i formed densely from q,
+ * v* = v + h M^-1 (tau_g - C v), the next velocity v+ and the forces f_i
+ * the contact results report, M (v+ - v*) = h sum_i J_i' f_i. */
+START_TEST(per_tree_step_solves_dense_equations) {
+  world w = mixed_world();
+  const teal_plant *p = w.plant;
+  const double h = teal_plant_time_step(p);
+  enum { NV = 20 };
+  int nv = teal_plant_nv(p), nq = teal_plant_nq(p);
+  double q[32], v[NV], vdot[NV], vnext[NV], M[NV * NV], J[3 * NV], r[NV];
+  teal_plant_get_positions(p, w.ctx, q, nq);
+  teal_plant_get_velocities(p, w.ctx, v, nv);
+  const teal_contact_results *res;
+  ck_assert_int_eq(teal_plant_eval_contact_results(p, w.ctx, &res), TEAL_OK);
+  ck_assert_int_eq(res->n, 4); /* tip-a, b-ground, c-ground, b-c */
+  teal_contact_info c[4];
+  memcpy(c, res->c, sizeof c);
+  advance(&w, h);
+  teal_plant_get_velocities(p, w.ctx, vnext, nv);
+  teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
+  teal_mb_jacobian_workspace *jws = teal_mb_jacobian_workspace_new(p, NULL);
+  ck_assert_int_eq(teal_mb_forward_dynamics(p, ws, q, v, NULL, vdot), TEAL_OK);
+  ck_assert_int_eq(teal_mb_mass_matrix(p, ws, q, M), TEAL_OK);
+  double fmax_abs = 0.0;
+  for (int i = 0; i < nv; i++) {
+    r[i] = 0.0;
+    for (int j = 0; j < nv; j++) {
+      r[i] += M[i * nv + j] * (vnext[j] - (v[j] + h * vdot[j]));
+    }
+  }
+  teal_transform X[16];
+  ck_assert_int_eq(teal_plant_calc_body_poses(p, q, X), TEAL_OK);
+  for (int k = 0; k < 4; k++) {
+    int bodies[2] = {c[k].body_B, c[k].body_A};
+    fmax_abs = fmax(fmax_abs, teal_vec3_norm(c[k].f_Bc_W));
+    for (int side = 0; side < 2; side++) {
+      teal_vec3 p_BC = teal_rotation_apply_inverse(X[bodies[side]].R,
+                                                   teal_vec3_sub(c[k].p_WC, X[bodies[side]].p));
+      ck_assert_int_eq(teal_mb_jacobian_translational_velocity(
+                           p, jws, q, TEAL_JACOBIAN_WRT_V, teal_plant_body_frame(p, bodies[side]),
+                           p_BC, TEAL_WORLD_FRAME, TEAL_WORLD_FRAME, J),
+                       TEAL_OK);
+      double sign = side ? 1.0 : -1.0; /* r -= h J_B' f, r += h J_A' f */
+      for (int i = 0; i < nv; i++) {
+        for (int a = 0; a < 3; a++) {
+          r[i] += sign * h * J[a * nv + i] * c[k].f_Bc_W.v[a];
+        }
+      }
+    }
+  }
+  ck_assert(fmax_abs > 1.0); /* real contact forces, not an empty step */
+  for (int i = 0; i < nv; i++) {
+    ck_assert_msg(fabs(r[i]) < 1e-9 * h * fmax_abs, "dense residual %d = %g", i, r[i]);
+  }
+  /* the arm moved: its island was solved together with ball a */
+  ck_assert(fabs(vnext[0]) + fabs(vnext[1]) + fabs(vnext[nv - 1]) > 0.0);
+  teal_mb_jacobian_workspace_free(jws);
+  teal_mb_workspace_free(ws);
+  world_free(&w);
+}
+END_TEST
+
+/* Workload 2 of BENCHMARKS.md at K = 64: spheres dropped on the plane,
+ * discrete; the steps while they land (contacts appear) allocate nothing,
+ * and the scene graph reports no buffer growth. */
+START_TEST(spheres_scene_step_allocates_nothing) {
+  world w = {0};
+  w.plant = teal_plant_new(1e-3, NULL);
+  int body[64];
+  for (int i = 0; i < 64; i++) {
+    char name[16];
+    snprintf(name, sizeof(name), "s%d", i);
+    body[i] = add_ball_body(w.plant, name, 0.1, 0.05, teal_vec3_zero());
+  }
+  add_ground(w.plant, 0.0, 1.0, NAN);
+  finish(&w);
+  const double heights[4] = {0.15, 0.20, 0.25, 0.30};
+  for (int i = 0; i < 64; i++) {
+    teal_vec3 c = teal_vec3_make((i % 8 - 3.5) * 0.15, (i / 8 - 3.5) * 0.15, heights[i % 4]);
+    teal_plant_set_free_body_pose(w.plant, w.ctx, body[i],
+                                  teal_transform_make(teal_rotation_identity(), c));
+  }
+  teal_sim_status st;
+  ck_assert_int_eq(teal_simulator_initialize(w.sim, &st), TEAL_OK);
+  advance(&w, 0.01);
+  ts_alloc_install();
+  ts_alloc_reset();
+  advance(&w, 0.5);
+  unsigned long n = ts_alloc_allocs();
+  ts_alloc_uninstall();
+  ck_assert_uint_eq(n, 0);
+  const teal_contact_results *r;
+  ck_assert_int_eq(teal_plant_eval_contact_results(w.plant, w.ctx, &r), TEAL_OK);
+  ck_assert_int_eq(r->n, 64);
+  for (int i = 0; i < 64; i++) {
+    ck_assert_double_eq_tol(teal_contact_results_net_force(r, body[i]).v[2], 0.1 * 9.81, 1e-3);
+  }
+  world_free(&w);
+}
+END_TEST
+
+/* Two model instances, a ball each (masses 1 and 2) resting on the ground:
+ * each instance's generalized_contact_forces port is its slice of the
+ * plant-wide port and carries its ball's weight, in both modes. */
+static void instance_contact_forces(double time_step) {
+  world w = {0};
+  w.plant = teal_plant_new(time_step, NULL);
+  int inst[2], body[2];
+  for (int i = 0; i < 2; i++) {
+    inst[i] = teal_plant_add_model_instance(w.plant, i ? "robot_b" : "robot_a");
+    teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(1.0 + i, 0.1);
+    body[i] = teal_plant_add_rigid_body(w.plant, "ball", inst[i], &M);
+    teal_shape s;
+    teal_shape_sphere(0.1, &s, NULL);
+    teal_proximity_properties props = teal_proximity_properties_make(0.5, 0.5);
+    teal_plant_register_collision_geometry(w.plant, body[i], teal_transform_identity(), &s,
+                                           i ? "b" : "a", &props);
+  }
+  add_ground(w.plant, 0.0, 0.5, NAN);
+  finish(&w);
+  for (int i = 0; i < 2; i++) {
+    teal_transform X = teal_transform_make(teal_rotation_identity(),
+                                           teal_vec3_make(0.5 * i, 0, 0.099));
+    ck_assert_int_eq(teal_plant_set_free_body_pose(w.plant, w.ctx, body[i], X), TEAL_OK);
+  }
+  advance(&w, 2.0);
+  const teal_system *plant = teal_plant_system(w.plant);
+  const teal_context *pc = teal_context_subcontext(w.ctx, plant);
+  const double *all, *mine;
+  ck_assert_int_eq(teal_eval_vector_output(
+                       plant, pc, teal_plant_generalized_contact_forces_output_port(w.plant), &all),
+                   TEAL_OK);
+  double sum_z = 0.0;
+  for (int i = 0; i < 2; i++) {
+    int port = teal_plant_instance_generalized_contact_forces_output_port(w.plant, inst[i]);
+    ck_assert_int_ge(port, 0);
+    ck_assert_int_eq(teal_eval_vector_output(plant, pc, port, &mine), TEAL_OK);
+    int v0 = teal_plant_joint_v_start(w.plant, teal_plant_body_joint(w.plant, body[i]));
+    for (int k = 0; k < 6; k++) {
+      ck_assert(mine[k] == all[v0 + k]);
+    }
+    ck_assert_double_eq_tol(mine[5], (1.0 + i) * 9.81, 2e-3 * (1.0 + i) * 9.81);
+    sum_z += mine[5];
+  }
+  ck_assert_double_eq_tol(sum_z, 3.0 * 9.81, 6e-3 * 9.81);
+  ck_assert_int_lt(teal_plant_instance_generalized_contact_forces_output_port(w.plant, 99), 0);
+  world_free(&w);
+}
+
+START_TEST(instance_generalized_contact_forces) {
+  instance_contact_forces(0.0);
+  instance_contact_forces(1e-3);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("plant_contact");
   TCase *tc = tcase_create("core");
@@ -470,6 +697,9 @@ int main(void) {
   tcase_add_test(tc, discrete_contact_allocates_nothing);
   tcase_add_test(tc, landing_balls_allocate_nothing_continuous);
   tcase_add_test(tc, landing_balls_allocate_nothing_discrete);
+  tcase_add_test(tc, per_tree_step_solves_dense_equations);
+  tcase_add_test(tc, spheres_scene_step_allocates_nothing);
+  tcase_add_test(tc, instance_generalized_contact_forces);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
