@@ -3,6 +3,7 @@
  * scene_graph_query.c. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "framework/alloc.h"
@@ -217,14 +218,33 @@ int teal_scene_graph_exclude_frame_pair(teal_scene_graph *sg, int a, int b) {
 
 /* ---- filtering and the candidate pairs ------------------------------------------ */
 
+static int compare_frame_pairs(const void *x, const void *y) {
+  const int *a = x, *b = y;
+  return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0]) : (a[1] > b[1]) - (a[1] < b[1]);
+}
+
 static int frames_excluded(const teal_scene_graph *sg, int fa, int fb) {
-  int a = fa < fb ? fa : fb, b = fa < fb ? fb : fa;
+  int key[2] = {fa < fb ? fa : fb, fa < fb ? fb : fa};
+  if (sg->excluded_sorted) {
+    return bsearch(key, sg->excluded, (size_t)sg->nexcluded, 2 * sizeof(int),
+                   compare_frame_pairs) != NULL;
+  }
   for (int i = 0; i < sg->nexcluded; i++) {
-    if (sg->excluded[2 * i] == a && sg->excluded[2 * i + 1] == b) {
+    if (sg->excluded[2 * i] == key[0] && sg->excluded[2 * i + 1] == key[1]) {
       return 1;
     }
   }
   return 0;
+}
+
+/* Sorts the excluded frame pairs once exclusions are closed, so building
+ * the filter costs a binary search per geometry pair (a welded group of n
+ * bodies excludes n (n - 1) / 2 pairs). */
+static void sort_exclusions(teal_scene_graph *sg) {
+  if (sg->nexcluded > 1) {
+    qsort(sg->excluded, (size_t)sg->nexcluded, 2 * sizeof(int), compare_frame_pairs);
+  }
+  sg->excluded_sorted = 1;
 }
 
 int teal_scene_graph_pair_is_candidate(const teal_scene_graph *sg, int a, int b) {
@@ -310,6 +330,9 @@ static void declare(teal_system *sys, teal_scene_graph *sg) {
 
 int teal_scene_graph_finalize(teal_scene_graph *sg) {
   int rc = check_open(sg, "finalize");
+  if (rc == TEAL_OK) {
+    sort_exclusions(sg);
+  }
   if (rc || (rc = build_filter(sg))) {
     return rc;
   }

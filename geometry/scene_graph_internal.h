@@ -42,6 +42,7 @@ struct teal_scene_graph {
   int cap_sources, cap_frames, cap_geoms;
   int *excluded; /* frame pairs (a, b), a < b, 2 per pair */
   int nexcluded, cap_excluded;
+  int excluded_sorted; /* sorted by (a, b) for binary search (set at finalize) */
   /* finalized: the proximity geometries and their collision filter (over
    * indices into prox, frame ids as given) */
   int *prox;

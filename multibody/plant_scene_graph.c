@@ -1,12 +1,58 @@
 /* Wiring a plant to its scene graph (Drake's AddMultibodyPlantSceneGraph;
  * see plant_contact.h). */
+#include "framework/alloc.h"
 #include "framework/diagram.h"
 #include "multibody/plant_contact_internal.h"
 #include "multibody/plant_system.h"
 
+/* Root of b's welded group (union-find with path halving). */
+static int weld_root(int *parent, int b) {
+  while (parent[b] != b) {
+    parent[b] = parent[parent[b]];
+    b = parent[b];
+  }
+  return b;
+}
+
+/* Drake's default filters: bodies joined by a joint (other than a floating
+ * one) whose parent is not the world, and every pair of bodies in one welded
+ * subgraph (bodies welded together, transitively; the world's subgraph
+ * holds everything welded to the world). */
+static int exclude_default_pairs(teal_scene_graph *sg, const teal_plant *p) {
+  int nb = p->bodies.n;
+  int *root = teal_calloc((size_t)nb + 1, sizeof(int));
+  if (!root) {
+    return TEAL_ENOMEM;
+  }
+  for (int b = 0; b < nb; b++) {
+    root[b] = b;
+  }
+  int rc = TEAL_OK;
+  for (int b = 1; rc == TEAL_OK && b < nb; b++) {
+    int j = BODY(p)[b].inboard;
+    if (j < 0 || JOINT(p)[j].kind == TEAL_JOINT_QUATERNION_FLOATING) {
+      continue;
+    }
+    int parent = FRAME(p)[JOINT(p)[j].parent_frame].body;
+    if (JOINT(p)[j].kind == TEAL_JOINT_WELD) {
+      root[weld_root(root, b)] = weld_root(root, parent);
+    } else if (parent != 0) {
+      rc = teal_scene_graph_exclude_frame_pair(sg, parent, b);
+    }
+  }
+  for (int a = 0; rc == TEAL_OK && a < nb; a++) {
+    for (int b = a + 1; rc == TEAL_OK && b < nb; b++) {
+      if (weld_root(root, a) == weld_root(root, b)) {
+        rc = teal_scene_graph_exclude_frame_pair(sg, a, b);
+      }
+    }
+  }
+  teal_free(root);
+  return rc;
+}
+
 /* The plant's bodies as frames (frame id == body index) and its geometries
- * (scene graph id == plant geometry index), with bodies joined by a joint
- * (other than a floating one) filtered. */
+ * (scene graph id == plant geometry index), with Drake's default filters. */
 static int register_plant(teal_scene_graph *sg, const teal_plant *p) {
   int src = teal_scene_graph_register_source(sg, "plant");
   for (int b = 0; src >= 0 && b < p->bodies.n; b++) {
@@ -22,14 +68,11 @@ static int register_plant(teal_scene_graph *sg, const teal_plant *p) {
       return teal_scene_graph_error(sg)->code;
     }
   }
-  /* bodies joined by a joint do not collide, free bodies collide with all */
-  for (int b = 1; src >= 0 && b < p->bodies.n; b++) {
-    int j = BODY(p)[b].inboard;
-    if (j >= 0 && JOINT(p)[j].kind != TEAL_JOINT_QUATERNION_FLOATING) {
-      teal_scene_graph_exclude_frame_pair(sg, FRAME(p)[JOINT(p)[j].parent_frame].body, b);
-    }
+  if (src < 0) {
+    return src;
   }
-  return src < 0 ? src : teal_scene_graph_finalize(sg);
+  int rc = exclude_default_pairs(sg, p);
+  return rc ? rc : teal_scene_graph_finalize(sg);
 }
 
 static teal_scene_graph *fail(teal_scene_graph *sg, teal_error *err, int code, const char *what) {

@@ -354,9 +354,77 @@ START_TEST(welded_bodies_in_contact) {
   ck_assert(fabs(v[5]) < 1e-6);
   const teal_contact_results *r;
   ck_assert_int_eq(teal_plant_eval_contact_results(w.plant, w.ctx, &r), TEAL_OK);
-  ck_assert_int_eq(r->n, 2); /* ball-box and box-box2 */
+  /* ball-box only: box and box2 are both welded to the world, one welded
+   * subgraph, so their overlap is filtered (Drake's default) */
+  ck_assert_int_eq(r->n, 1);
   ck_assert_double_eq_tol(teal_contact_results_net_force(r, ball).v[2], 9.81, 1e-3);
   world_free(&w);
+}
+END_TEST
+
+/* A body of mass 1 with a sphere of radius 0.1; returns its geometry id. */
+static int body_with_sphere(teal_plant *p, const char *name, int *body) {
+  teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(1.0, 0.1);
+  *body = teal_plant_add_rigid_body(p, name, TEAL_DEFAULT_MODEL_INSTANCE, &M);
+  teal_shape s;
+  teal_shape_sphere(0.1, &s, NULL);
+  teal_proximity_properties props = teal_proximity_properties_make(0.5, 0.5);
+  int g = teal_plant_register_collision_geometry(p, *body, teal_transform_identity(), &s, name,
+                                                 &props);
+  ck_assert_int_ge(g, 0);
+  return g;
+}
+
+/* Drake's default filters: bodies in one welded subgraph (transitively, the
+ * world's included) never collide; a joint filters its parent and child
+ * unless the parent is the world; floating bodies collide with everything. */
+START_TEST(default_filters_follow_drake) {
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  int base, post, arm, hand, ball, other;
+  int g_base = body_with_sphere(p, "base", &base), g_post = body_with_sphere(p, "post", &post);
+  int g_arm = body_with_sphere(p, "arm", &arm), g_hand = body_with_sphere(p, "hand", &hand);
+  int g_ball = body_with_sphere(p, "ball", &ball), g_other = body_with_sphere(p, "other", &other);
+  teal_shape hs;
+  teal_shape_half_space(&hs);
+  teal_proximity_properties props = teal_proximity_properties_make(0.5, 0.5);
+  int g_ground = teal_plant_register_collision_geometry(p, TEAL_WORLD_BODY,
+                                                        teal_transform_identity(), &hs, "ground",
+                                                        &props);
+  teal_vec3 y = teal_vec3_make(0, 1, 0);
+  teal_plant_add_joint(p, "base_weld", TEAL_JOINT_WELD, TEAL_WORLD_FRAME,
+                       teal_plant_body_frame(p, base), NULL, 0);
+  teal_plant_add_joint(p, "post_weld", TEAL_JOINT_WELD, teal_plant_body_frame(p, base),
+                       teal_plant_body_frame(p, post), NULL, 0);
+  teal_plant_add_joint(p, "shoulder", TEAL_JOINT_REVOLUTE, TEAL_WORLD_FRAME,
+                       teal_plant_body_frame(p, arm), &y, 0);
+  teal_plant_add_joint(p, "elbow", TEAL_JOINT_REVOLUTE, teal_plant_body_frame(p, arm),
+                       teal_plant_body_frame(p, hand), &y, 0);
+  teal_plant_add_joint(p, "other_weld", TEAL_JOINT_WELD, teal_plant_body_frame(p, hand),
+                       teal_plant_body_frame(p, other), NULL, 0);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  teal_builder *b = teal_builder_new("filters");
+  teal_error err;
+  teal_scene_graph *sg = teal_add_plant_and_scene_graph(b, p, &err);
+  ck_assert_msg(sg != NULL, "%s", err.message);
+  /* welded subgraphs: {world, base, post} and {hand, other} */
+  ck_assert(!teal_scene_graph_pair_is_candidate(sg, g_ground, g_base));
+  ck_assert(!teal_scene_graph_pair_is_candidate(sg, g_ground, g_post)); /* transitively */
+  ck_assert(!teal_scene_graph_pair_is_candidate(sg, g_base, g_post));
+  ck_assert(!teal_scene_graph_pair_is_candidate(sg, g_hand, g_other));
+  /* joints: elbow filters arm-hand; the shoulder's parent is the world */
+  ck_assert(!teal_scene_graph_pair_is_candidate(sg, g_arm, g_hand));
+  ck_assert(teal_scene_graph_pair_is_candidate(sg, g_arm, g_ground));
+  ck_assert(teal_scene_graph_pair_is_candidate(sg, g_arm, g_base));
+  ck_assert(teal_scene_graph_pair_is_candidate(sg, g_arm, g_other)); /* not adjacent */
+  ck_assert(teal_scene_graph_pair_is_candidate(sg, g_other, g_post));
+  /* the free ball meets everything */
+  int all[6] = {g_ground, g_base, g_post, g_arm, g_hand, g_other};
+  for (int i = 0; i < 6; i++) {
+    ck_assert(teal_scene_graph_pair_is_candidate(sg, g_ball, all[i]));
+  }
+  teal_system *d = teal_builder_build(b, &err);
+  ck_assert_msg(d != NULL, "%s", err.message);
+  teal_system_free(d);
 }
 END_TEST
 
@@ -693,6 +761,7 @@ int main(void) {
   tcase_add_test(tc, contact_results_balance_momentum);
   tcase_add_test(tc, stacked_balls_share_an_island);
   tcase_add_test(tc, welded_bodies_in_contact);
+  tcase_add_test(tc, default_filters_follow_drake);
   tcase_add_test(tc, no_scene_graph_means_no_contact);
   tcase_add_test(tc, discrete_contact_allocates_nothing);
   tcase_add_test(tc, landing_balls_allocate_nothing_continuous);
