@@ -549,7 +549,7 @@ static int solve_island(const teal_plant *p, teal_plant_scratch *s, const teal_c
  * them) and their factors in Lb (the joint-limit impulses use them). */
 int teal_plant_free_motion(const teal_plant *p, teal_plant_scratch *s, const double *q,
                            const double *v, const double *tau, const teal_spatial_vector *F,
-                           double *vdot) {
+                           double *vdot, teal_error *err) {
   const teal_mb_trees *tr = s->trees;
   size_t nblk = teal_mb_trees_block_size(tr);
   int rc = teal_mb_mass_matrix_blocks(p, s->ws, tr, q, s->Mb);
@@ -560,7 +560,7 @@ int teal_plant_free_motion(const teal_plant *p, teal_plant_scratch *s, const dou
     return rc;
   }
   memcpy(s->Lb, s->Mb, nblk * sizeof(double));
-  rc = teal_mb_mass_blocks_factor(tr, s->Lb, NULL);
+  rc = teal_mb_mass_blocks_factor(tr, s->Lb, err);
   for (int t = 0; rc == TEAL_OK && t < tr->ntrees; t++) {
     int m = tree_nv(s, t);
     const int *dofs = tr->dofs + tr->dof_start[t];
@@ -613,7 +613,10 @@ int teal_plant_contact_step(const teal_plant *p, teal_plant_scratch *s, const te
                  s->tree_bucket[r + 1] - s->tree_bucket[r], s->island_trees + s->tree_bucket[r],
                  s->island_contacts + s->contact_off[r]};
     /* contacts between anchored bodies only belong to no island */
-    if (is.nc > 0 && is.nt > 0 && (rc = solve_island(p, s, ctx, &is, v0 ? v0 : vstar, vstar, v_next)) != TEAL_OK) {
+    if (is.nc > 0 && is.nt > 0) {
+      rc = solve_island(p, s, ctx, &is, v0 ? v0 : vstar, vstar, v_next);
+    }
+    if (rc != TEAL_OK) {
       return rc;
     }
   }

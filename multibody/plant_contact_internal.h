@@ -58,10 +58,12 @@ void teal_plant_contact_defaults(teal_plant *p);
 /* The free-motion accelerations of a discrete plant with contact scratch
  * (s->trees): as teal_mb_forward_dynamics_ex, by the per-tree blocks of M
  * and their Cholesky factors, which it leaves in s->Mb and s->Lb for
- * teal_plant_contact_step and teal_plant_mass_inverse_column. */
+ * teal_plant_contact_step and teal_plant_mass_inverse_column. A block
+ * that is not positive definite gives TEAL_ESINGULAR with the reason in
+ * err; other failures leave theirs in the dynamics workspace's error. */
 int teal_plant_free_motion(const teal_plant *p, teal_plant_scratch *s, const double *q,
                            const double *v, const double *tau, const teal_spatial_vector *F,
-                           double *vdot);
+                           double *vdot, teal_error *err);
 
 /* Column i of M^-1 (nv values into x) from the factors of the latest
  * teal_plant_free_motion; nonzero only on dof i's tree. */

@@ -127,7 +127,9 @@ int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ct
     return rc;
   }
   /* with contact scratch M is kept by trees; otherwise articulated bodies */
-  rc = s->trees ? teal_plant_free_motion(p, s, q, v, forces, F, s->vstar)
+  teal_error why;
+  teal_error_clear(&why);
+  rc = s->trees ? teal_plant_free_motion(p, s, q, v, forces, F, s->vstar, &why)
                 : teal_mb_forward_dynamics_ex(p, s->ws, q, v, forces, F, s->vstar);
   for (int i = 0; rc == TEAL_OK && i < nv; i++) {
     s->vstar[i] = v[i] + h * s->vstar[i];
@@ -144,7 +146,8 @@ int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ct
   if (rc) {
     return teal_context_report_error(ctx, rc, "plant: discrete step at t = %g: %s",
                                      teal_context_time(ctx),
-                                     teal_mb_workspace_error(s->ws)->message);
+                                     why.code ? why.message
+                                              : teal_mb_workspace_error(s->ws)->message);
   }
   teal_plant_map_v_to_qdot(p, q, vnext, out);
   for (int i = 0; i < nq; i++) {
