@@ -225,6 +225,9 @@ static int compare_frame_pairs(const void *x, const void *y) {
 
 static int frames_excluded(const teal_scene_graph *sg, int fa, int fb) {
   int key[2] = {fa < fb ? fa : fb, fa < fb ? fb : fa};
+  if (sg->nexcluded == 0) {
+    return 0;
+  }
   if (sg->excluded_sorted) {
     return bsearch(key, sg->excluded, (size_t)sg->nexcluded, 2 * sizeof(int),
                    compare_frame_pairs) != NULL;
