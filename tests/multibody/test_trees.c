@@ -141,7 +141,8 @@ START_TEST(blocks_equal_dense_mass_matrix) {
       int nv = teal_plant_nv(p);
       teal_mb_trees *tr = teal_mb_trees_new(p, NULL);
       teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
-      double q[MAXV], M[MAXV * MAXV], *blocks = malloc(teal_mb_trees_block_size(tr) * 8 + 8);
+      size_t nblk = teal_mb_trees_block_size(tr);
+      double q[MAXV], M[MAXV * MAXV], *blocks = malloc((nblk + 1) * sizeof(double));
       unsigned st = seed;
       ck_assert_int_eq(ts_mb_rand_state(p, &st, q, NULL, 1.0), TEAL_OK);
       ck_assert_int_eq(teal_mb_mass_matrix(p, ws, q, M), TEAL_OK);
@@ -176,7 +177,7 @@ START_TEST(blocks_times_inverse_is_identity) {
     teal_mb_trees *tr = teal_mb_trees_new(p, NULL);
     teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
     size_t n = teal_mb_trees_block_size(tr);
-    double q[MAXV], *blocks = malloc(2 * n * 8 + 8), *L = blocks + n;
+    double q[MAXV], *blocks = malloc((2 * n + 1) * sizeof(double)), *L = blocks + n;
     unsigned st = 5;
     ck_assert_int_eq(ts_mb_rand_state(p, &st, q, NULL, 1.0), TEAL_OK);
     ck_assert_int_eq(teal_mb_mass_matrix_blocks(p, ws, tr, q, blocks), TEAL_OK);
@@ -217,8 +218,8 @@ START_TEST(point_jacobians_match_dense) {
     teal_mb_trees *tr = teal_mb_trees_new(p, NULL);
     teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
     teal_mb_jacobian_workspace *jws = teal_mb_jacobian_workspace_new(p, NULL);
-    double q[MAXV], Jd[3 * MAXV], Jb[3 * MAXV], *blocks = malloc(teal_mb_trees_block_size(tr) *
-                                                                 8 + 8);
+    size_t nblk = teal_mb_trees_block_size(tr);
+    double q[MAXV], Jd[3 * MAXV], Jb[3 * MAXV], *blocks = malloc((nblk + 1) * sizeof(double));
     teal_transform X[64];
     unsigned st = 9;
     ck_assert_int_eq(ts_mb_rand_state(p, &st, q, NULL, 1.0), TEAL_OK);
@@ -318,7 +319,7 @@ START_TEST(no_allocation_after_creation) {
   teal_mb_trees *tr = teal_mb_trees_new(p, NULL);
   teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
   size_t n = teal_mb_trees_block_size(tr);
-  double q[MAXV], x[MAXV] = {1.0}, J[3 * MAXV], *blocks = malloc(n * 8 + 8);
+  double q[MAXV], x[MAXV] = {1.0}, J[3 * MAXV], *blocks = malloc((n + 1) * sizeof(double));
   unsigned st = 2;
   ck_assert_int_eq(ts_mb_rand_state(p, &st, q, NULL, 1.0), TEAL_OK);
   ts_alloc_install();
