@@ -320,6 +320,16 @@ int teal_plant_output_instance_generalized_contact_forces(const teal_system *sys
   return rc;
 }
 
+long teal_plant_warning_count(const teal_plant *p, const teal_context *ctx) {
+  if (!p || !p->system || !ctx) {
+    return -1;
+  }
+  const teal_context *own =
+      teal_context_system(ctx) == p->system ? ctx : teal_context_subcontext(ctx, p->system);
+  const teal_plant_scratch *s = own ? teal_context_scratch(own, p->sys.scratch) : NULL;
+  return s ? s->contact_growths : -1;
+}
+
 int teal_plant_eval_contact_results(const teal_plant *p, const teal_context *ctx,
                                     const teal_contact_results **results) {
   if (!p || !p->system || !ctx || !results) {

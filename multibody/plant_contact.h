@@ -97,6 +97,13 @@ double teal_plant_contact_time_scale(const teal_plant *plant);
 int teal_plant_eval_contact_results(const teal_plant *plant, const teal_context *ctx,
                                     const teal_contact_results **results);
 
+/** Warning counter of the plant in ctx (its context or one above): times a
+ *  discrete step had to grow its contact or island buffers inside the step
+ *  (they are sized at initialization for every contact the scene graph can
+ *  report and for the largest kinematic tree; an island coupling several
+ *  trees through contact can need more). -1 on bad arguments. */
+long teal_plant_warning_count(const teal_plant *plant, const teal_context *ctx);
+
 /** Net contact force on body (in W, summed over its contacts) from results. */
 teal_vec3 teal_contact_results_net_force(const teal_contact_results *results, int body);
 

@@ -428,6 +428,36 @@ START_TEST(default_filters_follow_drake) {
 }
 END_TEST
 
+/* Two free balls pressed together on the ground: their trees join in one
+ * island of 12 dofs, more than the largest tree (6) the buffers were sized
+ * for, so the step grows them once and counts a warning; later steps reuse
+ * them. */
+START_TEST(island_growth_counts_a_warning) {
+  world w = {0};
+  w.plant = teal_plant_new(1e-3, NULL);
+  int a, b;
+  ck_assert_int_ne(body_with_sphere(w.plant, "a", &a), body_with_sphere(w.plant, "b", &b));
+  add_ground(w.plant, 0.0, 0.5, NAN);
+  finish(&w);
+  ck_assert_int_eq(teal_plant_warning_count(w.plant, w.ctx), 0);
+  teal_transform Xa = teal_transform_make(teal_rotation_identity(), teal_vec3_make(0, 0, 0.099));
+  teal_transform Xb = teal_transform_make(teal_rotation_identity(),
+                                          teal_vec3_make(0.195, 0, 0.099));
+  ck_assert_int_eq(teal_plant_set_free_body_pose(w.plant, w.ctx, a, Xa), TEAL_OK);
+  ck_assert_int_eq(teal_plant_set_free_body_pose(w.plant, w.ctx, b, Xb), TEAL_OK);
+  advance(&w, 0.002);
+  const teal_contact_results *r;
+  ck_assert_int_eq(teal_plant_eval_contact_results(w.plant, w.ctx, &r), TEAL_OK);
+  ck_assert_int_eq(r->n, 3); /* a-ground, b-ground, a-b */
+  ck_assert_int_eq(teal_plant_warning_count(w.plant, w.ctx), 1);
+  advance(&w, 0.05);
+  ck_assert_int_eq(teal_plant_warning_count(w.plant, w.ctx), 1);
+  ck_assert_int_eq(teal_plant_warning_count(NULL, w.ctx), -1);
+  ck_assert_int_eq(teal_plant_warning_count(w.plant, NULL), -1);
+  world_free(&w);
+}
+END_TEST
+
 START_TEST(no_scene_graph_means_no_contact) {
   teal_plant *p = teal_plant_new(0.0, NULL);
   teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(1.0, 0.1);
@@ -762,6 +792,7 @@ int main(void) {
   tcase_add_test(tc, stacked_balls_share_an_island);
   tcase_add_test(tc, welded_bodies_in_contact);
   tcase_add_test(tc, default_filters_follow_drake);
+  tcase_add_test(tc, island_growth_counts_a_warning);
   tcase_add_test(tc, no_scene_graph_means_no_contact);
   tcase_add_test(tc, discrete_contact_allocates_nothing);
   tcase_add_test(tc, landing_balls_allocate_nothing_continuous);
