@@ -78,6 +78,11 @@ const double *teal_context_continuous_state(const teal_context *ctx);
 double *teal_context_continuous_state_mut(teal_context *ctx);
 /** Copies x = [q; v; z] (n entries) in; any context. */
 int teal_context_set_continuous_state(teal_context *ctx, const double *x, int n);
+/** Sets the time and copies x = [q; v; z] (n entries) in, in one call (the
+ *  integrators' stage writes; Drake's SetTimeAndContinuousState). Root
+ *  context only; t must be finite. */
+int teal_context_set_time_and_continuous_state(teal_context *ctx, double t, const double *x,
+                                               int n);
 /** Copies [q; v; z] out (n entries); any context. */
 int teal_context_get_continuous_state(const teal_context *ctx, double *x, int n);
 

@@ -91,6 +91,22 @@ int teal_context_set_continuous_state(teal_context *ctx, const double *x, int n)
   return TEAL_OK;
 }
 
+int teal_context_set_time_and_continuous_state(teal_context *ctx, double t, const double *x,
+                                               int n) {
+  if (!ctx || ctx->parent || !isfinite(t)) {
+    return ctx ? teal_context_set_time(ctx, t) : TEAL_EINVAL; /* its message */
+  }
+  const teal_system *s = ctx->system;
+  if (n != s->nq + s->nv + s->nz || (!x && n)) {
+    return teal_context_set_continuous_state(ctx, x, n); /* its message */
+  }
+  teal_copy_doubles(ctx->q, x, n); /* a root's q, v and z are adjacent */
+  bump_xc(ctx);
+  ctx->root->time = t;
+  teal_stamp_bump(ctx->root, TEAL_STAMP_TIME);
+  return TEAL_OK;
+}
+
 int teal_context_get_continuous_state(const teal_context *ctx, double *x, int n) {
   if (!ctx || (!x && n)) {
     return TEAL_EINVAL;

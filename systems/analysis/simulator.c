@@ -12,10 +12,7 @@
 /* ---- the ODE the integrator sees: the context's continuous state -------- */
 
 void teal_simulator_write_state(teal_simulator *sim, double t, const double *x) {
-  teal_context_set_time(sim->ctx, t);
-  if (sim->n) {
-    memcpy(teal_context_continuous_state_mut(sim->ctx), x, (size_t)sim->n * sizeof(double));
-  }
+  teal_context_set_time_and_continuous_state(sim->ctx, t, x, sim->n);
 }
 
 void teal_simulator_read_state(teal_simulator *sim, double *x) {

@@ -294,6 +294,62 @@ START_TEST(test_continuous_wrong_size) {
 }
 END_TEST
 
+/* y = t + q[0]: a cached output that must follow both halves of
+ * teal_context_set_time_and_continuous_state. */
+static int time_plus_q(const teal_system *sys, const teal_context *ctx, double *y, void *user) {
+  (void)sys;
+  (*(int *)user)++;
+  y[0] = teal_context_time(ctx) + teal_context_q(ctx)[0];
+  return TEAL_OK;
+}
+
+static int still(const teal_system *sys, const teal_context *ctx, teal_continuous_view *xdot,
+                 void *user) {
+  (void)sys;
+  (void)ctx;
+  (void)user;
+  xdot->q[0] = xdot->v[0] = 0.0;
+  return TEAL_OK;
+}
+
+START_TEST(test_set_time_and_continuous_state) {
+  static int calls;
+  calls = 0;
+  teal_system *sys = teal_leaf_new("clocked", NULL, NULL);
+  teal_ticket deps[2] = {TEAL_TICKET_TIME, TEAL_TICKET_Q};
+  teal_leaf_declare_continuous_state(sys, 1, 1, 0, NULL);
+  teal_leaf_declare_vector_output(sys, "y", 1, time_plus_q, &calls, deps, 2);
+  teal_leaf_set_time_derivatives(sys, still, NULL);
+  ck_assert_int_eq(teal_leaf_finalize(sys), TEAL_OK);
+  teal_context *ctx = new_ctx(sys);
+  const double *y;
+  ck_assert_int_eq(teal_eval_vector_output(sys, ctx, 0, &y), TEAL_OK);
+  ck_assert_double_eq(y[0], 0.0);
+  const double x[2] = {3.0, -1.0};
+  ck_assert_int_eq(teal_context_set_time_and_continuous_state(ctx, 0.5, x, 2), TEAL_OK);
+  ck_assert_double_eq(teal_context_time(ctx), 0.5);
+  assert_doubles(teal_context_continuous_state(ctx), x, 2);
+  ck_assert_int_eq(teal_eval_vector_output(sys, ctx, 0, &y), TEAL_OK);
+  ck_assert_double_eq(y[0], 3.5); /* recomputed: both stamps moved */
+  ck_assert_int_eq(calls, 2);
+
+  /* rejected calls change nothing */
+  const double x2[3] = {7, 7, 7};
+  ck_assert_int_eq(teal_context_set_time_and_continuous_state(ctx, NAN, x2, 2), TEAL_ENONFINITE);
+  ASSERT_CTX_ERROR(ctx, TEAL_ENONFINITE, "not finite");
+  ck_assert_int_eq(teal_context_set_time_and_continuous_state(ctx, 1.0, x2, 3), TEAL_ESIZE);
+  ASSERT_CTX_ERROR(ctx, TEAL_ESIZE, "clocked");
+  ck_assert_int_eq(teal_context_set_time_and_continuous_state(ctx, 1.0, NULL, 2), TEAL_EINVAL);
+  ck_assert_int_eq(teal_context_set_time_and_continuous_state(NULL, 1.0, x2, 2), TEAL_EINVAL);
+  ck_assert_double_eq(teal_context_time(ctx), 0.5);
+  assert_doubles(teal_context_continuous_state(ctx), x, 2);
+  ck_assert_int_eq(teal_eval_vector_output(sys, ctx, 0, &y), TEAL_OK);
+  ck_assert_int_eq(calls, 2); /* still cached */
+  teal_context_free(ctx);
+  teal_system_free(sys);
+}
+END_TEST
+
 /* A leaf with no continuous state, an empty discrete group and an empty
  * parameter: the setters and getters accept a NULL array when n == 0 (their
  * checks are `!x && n`). Each is its own test so that a sanitizer report
@@ -900,6 +956,24 @@ START_TEST(test_nested_layout) {
 }
 END_TEST
 
+START_TEST(test_set_time_and_continuous_state_root_only) {
+  nested n = nested_new();
+  teal_context *ctx = new_ctx(n.outer);
+  teal_context *ii = teal_context_subcontext_mut(ctx, n.inner);
+  const double x[6] = {1, 2, 3, 4, 5, 6};
+  ck_assert_int_eq(teal_context_set_time_and_continuous_state(ii, 1.0, x, 6), TEAL_EINVAL);
+  ASSERT_CTX_ERROR(ctx, TEAL_EINVAL, "root");
+  ck_assert_double_eq(teal_context_time(ctx), 0.0);
+  const double xr[9] = {1, 2, 3, 4, 5, 6, 7, 8, 9};
+  ck_assert_int_eq(teal_context_set_time_and_continuous_state(ctx, 2.0, xr, 9), TEAL_OK);
+  assert_doubles(teal_context_continuous_state(ctx), xr, 9);
+  ck_assert_double_eq(teal_context_q(teal_context_subcontext(ctx, n.b))[0], 2.0);
+  teal_context_free(ctx);
+  teal_system_free(n.outer);
+  assert_all_freed();
+}
+END_TEST
+
 START_TEST(test_subcontexts) {
   nested n = nested_new();
   teal_context *ctx = new_ctx(n.outer);
@@ -1408,6 +1482,7 @@ static Suite *context_suite(void) {
   tcase_add_test(tc, test_accuracy);
   tcase_add_test(tc, test_continuous_layout_leaf);
   tcase_add_test(tc, test_continuous_wrong_size);
+  tcase_add_test(tc, test_set_time_and_continuous_state);
   tcase_add_test(tc, test_set_empty_continuous_state_null);
   tcase_add_test(tc, test_get_empty_continuous_state_null);
   tcase_add_test(tc, test_set_empty_discrete_group_null);
@@ -1436,6 +1511,7 @@ static Suite *context_suite(void) {
   tcase_add_checked_fixture(tc, setup, teardown);
   tcase_add_test(tc, test_two_leaf_layout);
   tcase_add_test(tc, test_nested_layout);
+  tcase_add_test(tc, test_set_time_and_continuous_state_root_only);
   tcase_add_test(tc, test_diagram_discrete_layout);
   tcase_add_test(tc, test_subcontexts);
   tcase_add_test(tc, test_continuous_state_of_subcontext_is_null);
