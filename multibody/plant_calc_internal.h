@@ -65,6 +65,9 @@ size_t teal_plant_forces_bytes(const teal_plant *p);
 /* q and v of the plant in ctx (its own leaf context). */
 void teal_plant_qv(const teal_plant *p, const teal_context *ctx, const double **q,
                    const double **v);
+/* The plant's own context: ctx itself or its plant subcontext (NULL when
+ * ctx holds no context of the plant, or the plant is not finalized). */
+const teal_context *teal_plant_own_context(const teal_plant *p, const teal_context *ctx);
 /* The scratch of ctx with its workspace's gravity set from the context. */
 teal_plant_scratch *teal_plant_get_scratch(const teal_plant *p, const teal_context *ctx);
 

@@ -321,11 +321,7 @@ int teal_plant_output_instance_generalized_contact_forces(const teal_system *sys
 }
 
 long teal_plant_warning_count(const teal_plant *p, const teal_context *ctx) {
-  if (!p || !p->system || !ctx) {
-    return -1;
-  }
-  const teal_context *own =
-      teal_context_system(ctx) == p->system ? ctx : teal_context_subcontext(ctx, p->system);
+  const teal_context *own = teal_plant_own_context(p, ctx);
   const teal_plant_scratch *s = own ? teal_context_scratch(own, p->sys.scratch) : NULL;
   return s ? s->contact_growths : -1;
 }
@@ -335,8 +331,7 @@ int teal_plant_eval_contact_results(const teal_plant *p, const teal_context *ctx
   if (!p || !p->system || !ctx || !results) {
     return p && !p->system ? TEAL_ESTATE : TEAL_EINVAL;
   }
-  const teal_context *own =
-      teal_context_system(ctx) == p->system ? ctx : teal_context_subcontext(ctx, p->system);
+  const teal_context *own = teal_plant_own_context(p, ctx);
   if (!own) {
     return teal_context_report_error(ctx, TEAL_EINVAL,
                                      "plant eval_contact_results: no plant context in ctx");

@@ -6,14 +6,6 @@
 #include "multibody/plant_calc_internal.h"
 #include "multibody/plant_system.h"
 
-/* The plant's own context: ctx itself or its plant subcontext. */
-static const teal_context *own_context(const teal_plant *p, const teal_context *ctx) {
-  if (!p || !p->system || !ctx) {
-    return NULL;
-  }
-  return teal_context_system(ctx) == p->system ? ctx : teal_context_subcontext(ctx, p->system);
-}
-
 static int bad_call(const teal_plant *p, const teal_context *ctx, const char *fn) {
   if (!p || !ctx) {
     return TEAL_EINVAL;
@@ -28,7 +20,7 @@ static int bad_call(const teal_plant *p, const teal_context *ctx, const char *fn
 /* Copies n = count values of the state block at offset out of ctx. */
 static int get_block(const teal_plant *p, const teal_context *ctx, int offset, int count,
                      double *x, int n, const char *fn) {
-  const teal_context *own = own_context(p, ctx);
+  const teal_context *own = teal_plant_own_context(p, ctx);
   if (!own || !x) {
     return own ? TEAL_EINVAL : bad_call(p, ctx, fn);
   }
@@ -47,7 +39,7 @@ static int get_block(const teal_plant *p, const teal_context *ctx, int offset, i
 
 static int set_block(const teal_plant *p, teal_context *ctx, int offset, int count,
                      const double *x, int n, const char *fn) {
-  teal_context *own = (teal_context *)own_context(p, ctx);
+  teal_context *own = (teal_context *)teal_plant_own_context(p, ctx);
   if (!own || !x) {
     return own ? TEAL_EINVAL : bad_call(p, ctx, fn);
   }
@@ -94,7 +86,7 @@ int teal_plant_set_state(const teal_plant *p, teal_context *ctx, const double *x
 }
 
 int teal_plant_set_gravity_in_context(const teal_plant *p, teal_context *ctx, teal_vec3 g) {
-  teal_context *own = (teal_context *)own_context(p, ctx);
+  teal_context *own = (teal_context *)teal_plant_own_context(p, ctx);
   if (!own) {
     return bad_call(p, ctx, "plant set_gravity_in_context");
   }
@@ -107,7 +99,7 @@ int teal_plant_set_gravity_in_context(const teal_plant *p, teal_context *ctx, te
 
 static int eval_entry(const teal_plant *p, const teal_context *ctx, int entry, const void **out,
                       const char *fn) {
-  const teal_context *own = own_context(p, ctx);
+  const teal_context *own = teal_plant_own_context(p, ctx);
   if (!own || !out) {
     return own ? TEAL_EINVAL : bad_call(p, ctx, fn);
   }
