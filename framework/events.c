@@ -80,6 +80,9 @@ static int union_size(const teal_event_ref *a, int na, const teal_event_ref *b, 
  * (leaf, event) order and one copy of shared events; no allocation (the
  * union never exceeds the set's capacity: every event at most once). */
 static void merge_kind(teal_event_set *dst, const teal_event_set *src, int k) {
+  if (src->n[k] == 0) {
+    return; /* the common case in a simulator step: nothing to add */
+  }
   teal_event_ref *d = dst->items[k];
   const teal_event_ref *s = src->items[k];
   int i = dst->n[k] - 1, j = src->n[k] - 1;

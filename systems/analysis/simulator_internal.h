@@ -32,6 +32,7 @@ struct teal_simulator {
   /* run state */
   int initialized;
   int time_triggered, witness_triggered;
+  int has_periodic; /* some leaf declares a periodic event (found at initialize) */
   double h_next; /* error control's proposal for the next step */
   double wall_start, sim_start;
   long derivative_base; /* integrator evaluations before initialize */

@@ -94,6 +94,9 @@ static int find_events_at_start(teal_simulator *sim) {
   int rc = teal_calc_next_update_time(sim->sys, sim->ctx, &t_next, sim->timed);
   teal_context_set_time(sim->ctx, t);
   sim->time_triggered = rc == TEAL_OK && t_next == t;
+  /* a periodic event always has a finite next time, so none exist when
+   * there is none: the step loop can then skip the search */
+  sim->has_periodic = rc != TEAL_OK || isfinite(t_next);
   return rc;
 }
 
@@ -193,7 +196,7 @@ static int one_step(teal_simulator *sim, double t_final, int *stop) {
     return rc; /* an update asked to stop: stop at its time, like Drake */
   }
   double t_event = INFINITY;
-  if (rc == TEAL_OK) {
+  if (sim->has_periodic) {
     rc = teal_calc_next_update_time(sim->sys, sim->ctx, &t_event, sim->timed);
   }
   if (rc == TEAL_OK) {

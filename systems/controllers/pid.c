@@ -120,7 +120,9 @@ static int pid_derivatives(const teal_system *sys, const teal_context *ctx,
   int rc = pid_read(sys, ctx, &r);
   for (int i = 0; rc == TEAL_OK && i < d->n; i++) {
     double e = position_error(&r, i);
-    xdot->z[i] = integral_stopped(d, unsaturated(d, &r, i), e, i) ? 0.0 : e;
+    /* the unsaturated output matters only to anti-windup */
+    int stopped = d->limited && integral_stopped(d, unsaturated(d, &r, i), e, i);
+    xdot->z[i] = stopped ? 0.0 : e;
     if (d->filtered) {
       xdot->z[d->n + i] = (e - r.z[d->n + i]) * d->inv_tau;
     }
