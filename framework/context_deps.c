@@ -165,6 +165,24 @@ static int ensure(resolver *r, teal_context *leaf, int d) {
   return r->failed;
 }
 
+/* Moves the stamps the simulator bumps at every stage (the root's state
+ * stamps, then time) to the front of l, keeping the order otherwise: when a
+ * slot is stale the scan then stops at its first compare. */
+static void hot_first(const teal_context_root *root, dep_list *l) {
+  const teal_context *top = root->nodes[0];
+  const int hot[5] = {top->stamp_q, top->stamp_v, top->stamp_z, top->stamp_xd, TEAL_STAMP_TIME};
+  int front = 0;
+  for (int h = 0; h < 5; h++) {
+    for (int k = front; k < l->n; k++) {
+      if (l->items[k] == hot[h]) {
+        memmove(&l->items[front + 1], &l->items[front], (size_t)(k - front) * sizeof(int));
+        l->items[front++] = hot[h];
+        break; /* a list holds each stamp once */
+      }
+    }
+  }
+}
+
 /* Copies every list into one block and points the slots at it. */
 static int pack_lists(teal_context_root *root, resolver *r, int nslots) {
   size_t total = 0;
@@ -177,6 +195,7 @@ static int pack_lists(teal_context_root *root, resolver *r, int nslots) {
   }
   const uint64_t **at = root->deps_block;
   for (int s = 0; s < nslots; s++) {
+    hot_first(root, &r->lists[s]);
     for (int k = 0; k < r->lists[s].n; k++) {
       at[k] = &root->stamps[r->lists[s].items[k]];
     }
