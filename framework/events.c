@@ -191,6 +191,14 @@ int teal_calc_next_update_time(const teal_system *sys, const teal_context *ctx, 
         continue;
       }
       double when = next_sample_time(ev, t);
+      if (!(when > t)) {
+        /* the period is below the clock's resolution at t: time could
+         * never pass this event */
+        return teal_context_report_error(ctx, TEAL_ESTEPSIZE,
+                                         "periodic event %d of system '%s': period %g is below "
+                                         "the time resolution at t = %.17g",
+                                         e, ls->name, ev->period, t);
+      }
       if (when < best) {
         best = when;
         teal_event_set_clear(set);

@@ -6,10 +6,14 @@
 
 /* Validates (sys, ctx, port index, kind) for the port functions. */
 static int check_port(const teal_system *sys, const teal_context *ctx, int port, int is_input,
-                      int want_abstract, const char *what) {
+                      int want_abstract, const void *out, const char *what) {
   int rc = teal_check_context(sys, ctx);
   if (rc) {
     return rc;
+  }
+  if (!out) {
+    return teal_context_report_error(ctx, TEAL_EINVAL, "%s on '%s': NULL result pointer", what,
+                                     sys->name);
   }
   int n = is_input ? sys->ninputs : sys->noutputs;
   if (port < 0 || port >= n) {
@@ -48,14 +52,14 @@ static int eval_input(const teal_context *ctx, int port, const void **value) {
 static int __attribute__((noinline))
 eval_vector_input_checked(const teal_system *sys, const teal_context *ctx, int port,
                           const double **value) {
-  int rc = check_port(sys, ctx, port, 1, 0, "eval_vector_input");
+  int rc = check_port(sys, ctx, port, 1, 0, value, "eval_vector_input");
   return rc ? rc : eval_input(ctx, port, (const void **)value);
 }
 
 int teal_eval_vector_input(const teal_system *sys, const teal_context *ctx, int port,
                            const double **value) {
   /* hot path: a connected vector port of the right system, up to date */
-  if (ctx && ctx->system == sys && (unsigned)port < (unsigned)sys->ninputs) {
+  if (ctx && ctx->system == sys && (unsigned)port < (unsigned)sys->ninputs && value) {
     teal_cache_slot *src = ctx->in[port].vector_src;
     if (src) {
       return teal_slot_get(src, (const void **)value);
@@ -80,7 +84,7 @@ int teal_input_has_value(const teal_system *sys, const teal_context *ctx, int po
 
 int teal_eval_abstract_input(const teal_system *sys, const teal_context *ctx, int port,
                              const void **value) {
-  int rc = check_port(sys, ctx, port, 1, 1, "eval_abstract_input");
+  int rc = check_port(sys, ctx, port, 1, 1, value, "eval_abstract_input");
   return rc ? rc : eval_input(ctx, port, value);
 }
 
@@ -94,7 +98,7 @@ static teal_cache_slot *output_source(const teal_context *ctx, int port) {
 
 int teal_eval_vector_output(const teal_system *sys, const teal_context *ctx, int port,
                             const double **value) {
-  int rc = check_port(sys, ctx, port, 0, 0, "eval_vector_output");
+  int rc = check_port(sys, ctx, port, 0, 0, value, "eval_vector_output");
   if (rc) {
     return rc;
   }
@@ -103,7 +107,7 @@ int teal_eval_vector_output(const teal_system *sys, const teal_context *ctx, int
 
 int teal_eval_abstract_output(const teal_system *sys, const teal_context *ctx, int port,
                               const void **value) {
-  int rc = check_port(sys, ctx, port, 0, 1, "eval_abstract_output");
+  int rc = check_port(sys, ctx, port, 0, 1, value, "eval_abstract_output");
   if (rc) {
     return rc;
   }
@@ -112,18 +116,18 @@ int teal_eval_abstract_output(const teal_system *sys, const teal_context *ctx, i
 
 int teal_calc_vector_output(const teal_system *sys, const teal_context *ctx, int port,
                             double *out) {
-  int rc = check_port(sys, ctx, port, 0, 0, "calc_vector_output");
-  if (rc || !out) {
-    return rc ? rc : TEAL_EINVAL;
+  int rc = check_port(sys, ctx, port, 0, 0, out, "calc_vector_output");
+  if (rc) {
+    return rc;
   }
   return teal_slot_calc(output_source(ctx, port), out);
 }
 
 int teal_calc_abstract_output(const teal_system *sys, const teal_context *ctx, int port,
                               void *out) {
-  int rc = check_port(sys, ctx, port, 0, 1, "calc_abstract_output");
-  if (rc || !out) {
-    return rc ? rc : TEAL_EINVAL;
+  int rc = check_port(sys, ctx, port, 0, 1, out, "calc_abstract_output");
+  if (rc) {
+    return rc;
   }
   return teal_slot_calc(output_source(ctx, port), out);
 }
@@ -139,6 +143,10 @@ int teal_eval_cache_entry(const teal_system *sys, const teal_context *ctx, int e
                                      "eval_cache_entry: system '%s' has no cache "
                                      "entry %d",
                                      sys->name, entry);
+  }
+  if (!value) {
+    return teal_context_report_error(ctx, TEAL_EINVAL, "eval_cache_entry on '%s': NULL result "
+                                     "pointer", sys->name);
   }
   return teal_slot_get(&ctx->slots[sys->entry_cache[entry]], value);
 }

@@ -93,6 +93,20 @@ int teal_calc_kinetic_energy(const teal_system *sys, const teal_context *ctx, do
   return sum_energy(sys, ctx, ke, 1);
 }
 
+/* Names the first block with entries but no storage, or returns NULL. */
+static const char *jacobian_block_missing(const teal_jacobian *jac) {
+  const double *blocks[4] = {jac->A, jac->B, jac->C, jac->D};
+  const int rows[4] = {jac->nx, jac->nx, jac->ny, jac->ny};
+  const int cols[4] = {jac->nx, jac->nu, jac->nx, jac->nu};
+  static const char *const names[4] = {"A", "B", "C", "D"};
+  for (int b = 0; b < 4; b++) {
+    if (!blocks[b] && rows[b] > 0 && cols[b] > 0) {
+      return names[b];
+    }
+  }
+  return NULL;
+}
+
 int teal_calc_jacobian(const teal_system *sys, const teal_context *ctx, int input_port,
                        int output_port, teal_jacobian *jac) {
   int rc = teal_check_context(sys, ctx);
@@ -119,6 +133,13 @@ int teal_calc_jacobian(const teal_system *sys, const teal_context *ctx, int inpu
                                      "calc_jacobian on '%s': blocks sized nx %d, nu %d, "
                                      "ny %d; the system has nx %d, nu %d, ny %d",
                                      sys->name, jac->nx, jac->nu, jac->ny, nx, nu, ny);
+  }
+  const char *missing = jacobian_block_missing(jac);
+  if (missing) {
+    return teal_context_report_error(ctx, TEAL_EINVAL,
+                                     "calc_jacobian on '%s': block %s is NULL but has entries "
+                                     "(nx %d, nu %d, ny %d)",
+                                     sys->name, missing, nx, nu, ny);
   }
   unsigned long serial = ctx->root->error_serial;
   rc = sys->jacobian(sys, ctx, input_port, output_port, jac, sys->jacobian_user);

@@ -492,6 +492,85 @@ START_TEST(test_step_event_order) {
 END_TEST
 
 /* Advancing to the current time succeeds and leaves the time alone. */
+/* Per-step unrestricted updates (Drake's PerStepUnrestrictedUpdateEvent)
+ * run at the start of every step, before the per-step discrete updates,
+ * which see their result; xd[1] counts them. */
+static int ev_step_unres(const teal_system *sys, const teal_context *ctx, teal_state_view *next,
+                         void *user) {
+  (void)sys;
+  log_add(user, "su", teal_context_time(ctx), teal_context_discrete_group(ctx, 0)[1]);
+  next->xd[1] += 1.0;
+  return TEAL_OK;
+}
+
+static int ev_step_disc_seen(const teal_system *sys, const teal_context *ctx, double *xd_next,
+                             void *user) {
+  (void)sys;
+  (void)xd_next;
+  log_add(user, "sd", teal_context_time(ctx), teal_context_discrete_group(ctx, 0)[1]);
+  return TEAL_OK;
+}
+
+START_TEST(test_per_step_unrestricted_update) {
+  log_reset();
+  teal_system *s = teal_leaf_new("C", NULL, NULL);
+  void *u = (void *)"C";
+  teal_leaf_declare_continuous_state(s, 0, 0, 1, NULL);
+  teal_leaf_set_time_derivatives(s, ev_derivs, NULL);
+  teal_leaf_declare_discrete_state(s, 2, NULL);
+  teal_leaf_declare_per_step_unrestricted_update(s, ev_step_unres, u);
+  teal_leaf_declare_per_step_discrete_update(s, ev_step_disc_seen, u);
+  teal_leaf_declare_per_step_publish(s, ev_step_pub, u);
+  finalized(s);
+  teal_simulator *sim = new_sim(s);
+  ck_assert_int_eq(teal_simulator_set_fixed_step(sim, 0.25), TEAL_OK);
+  advance_ok(sim, 0.5);
+  ck_assert_str_eq(g_text, "C.sp@0 C.su@0 C.sd@0 C.sp@0.25 C.su@0.25 C.sd@0.25 C.sp@0.5");
+  /* the unrestricted update saw 0 then 1; the discrete one its results */
+  ck_assert_double_eq(g_log[1].value, 0.0);
+  ck_assert_double_eq(g_log[2].value, 1.0);
+  ck_assert_double_eq(g_log[4].value, 1.0);
+  ck_assert_double_eq(g_log[5].value, 2.0);
+  const teal_context *ctx = teal_simulator_context(sim);
+  ck_assert_double_eq(teal_context_discrete_group(ctx, 0)[1], 2.0);
+  teal_sim_stats st = teal_simulator_get_stats(sim);
+  ck_assert_int_eq(st.unrestricted_updates, 2);
+  ck_assert_int_eq(st.discrete_updates, 2);
+  teal_simulator_free(sim);
+  teal_system_free(s);
+}
+END_TEST
+
+static int count_publish(const teal_system *sys, const teal_context *ctx, void *user) {
+  (void)sys;
+  (void)ctx;
+  ++*(long *)user;
+  return TEAL_OK;
+}
+
+/* A period below the clock's resolution at the current time could never
+ * let time pass its event: the run fails with TEAL_ESTEPSIZE at once
+ * instead of looping at a standstill. */
+START_TEST(test_period_below_time_resolution_fails) {
+  long publishes = 0;
+  teal_system *s = teal_leaf_new("fast", NULL, NULL);
+  teal_leaf_declare_continuous_state(s, 0, 0, 1, NULL);
+  teal_leaf_set_time_derivatives(s, ev_derivs, NULL);
+  teal_leaf_declare_periodic_publish(s, 1e-17, 0.0, count_publish, &publishes);
+  finalized(s);
+  teal_simulator *sim = new_sim(s);
+  teal_context *ctx = teal_simulator_context(sim);
+  ck_assert_int_eq(teal_context_set_time(ctx, 1.0), TEAL_OK);
+  teal_sim_status st;
+  ck_assert_int_eq(teal_simulator_advance_to(sim, 2.0, &st), TEAL_ESTEPSIZE);
+  ck_assert_int_eq(st.outcome, TEAL_SIM_FAILED);
+  ck_assert_msg(contains(st.message, "below the time resolution"), "%s", st.message);
+  ck_assert_double_eq(teal_context_time(ctx), 1.0);
+  teal_simulator_free(sim);
+  teal_system_free(s);
+}
+END_TEST
+
 START_TEST(test_advance_to_now) {
   log_reset();
   teal_system *d = event_diagram_new();
@@ -867,6 +946,57 @@ START_TEST(test_error_floor) {
   ck_assert_msg(rel[1] < 1e-4, "relative error %.3g with floor 1e-12", rel[1]);
   ck_assert_msg(rel[0] > 10.0 * rel[1], "floor 1: %.3g, floor 1e-12: %.3g", rel[0], rel[1]);
   ck_assert_int_gt(steps[1], steps[0]);
+}
+END_TEST
+
+/* x'' = -x held as (q, v) when user is non-NULL, else as z = (x, x'). */
+static int osc_any_derivs(const teal_system *sys, const teal_context *ctx,
+                          teal_continuous_view *xd, void *user) {
+  (void)sys;
+  if (user) {
+    xd->q[0] = teal_context_v(ctx)[0];
+    xd->v[0] = -teal_context_q(ctx)[0];
+  } else {
+    xd->z[0] = teal_context_z(ctx)[1];
+    xd->z[1] = -teal_context_z(ctx)[0];
+  }
+  return TEAL_OK;
+}
+
+static teal_system *osc_any_new(int as_qv, double amplitude) {
+  teal_system *s = teal_leaf_new(as_qv ? "osc_qv" : "osc_z", NULL, NULL);
+  double x0[2] = {amplitude, 0.0};
+  teal_leaf_declare_continuous_state(s, as_qv, as_qv, as_qv ? 0 : 2, x0);
+  teal_leaf_set_time_derivatives(s, osc_any_derivs, as_qv ? (void *)s : NULL);
+  return finalized(s);
+}
+
+/* q counts absolutely, z relatively: an oscillator of amplitude 1000 held
+ * in q must take far smaller steps than the same one held in z (the local
+ * error allowed on x is 1000 times smaller, so steps about 10 times shorter
+ * with RK3's exponent 1/3), and each run stays within its own tolerance. */
+START_TEST(test_q_error_is_absolute) {
+  long steps[2];
+  double err[2];
+  for (int as_qv = 0; as_qv < 2; as_qv++) {
+    teal_system *s = osc_any_new(as_qv, 1000.0);
+    teal_simulator *sim = new_sim(s);
+    ck_assert_int_eq(teal_simulator_set_accuracy(sim, 1e-6), TEAL_OK);
+    ck_assert_int_eq(teal_simulator_set_error_floor(sim, 1.0), TEAL_OK);
+    advance_ok(sim, 2.0 * M_PI);
+    const teal_context *ctx = teal_simulator_context(sim);
+    double x = as_qv ? teal_context_q(ctx)[0] : teal_context_z(ctx)[0];
+    err[as_qv] = fabs(x - 1000.0);
+    steps[as_qv] = teal_simulator_get_stats(sim).steps;
+    teal_simulator_free(sim);
+    teal_system_free(s);
+  }
+  if (ts_verbose()) {
+    ts_report("q absolute: held in z %ld steps (|dx| %.3g), in q %ld steps (|dx| %.3g)\n",
+              steps[0], err[0], steps[1], err[1]);
+  }
+  ck_assert_msg(steps[1] > 4 * steps[0], "steps in q %ld, in z %ld", steps[1], steps[0]);
+  ck_assert_msg(err[1] < err[0], "|dx| in q %.3g, in z %.3g", err[1], err[0]);
 }
 END_TEST
 
@@ -1936,6 +2066,8 @@ static Suite *simulator_suite(void) {
   TCase *tc = tcase_create("events");
   tcase_add_test(tc, test_initialization_order);
   tcase_add_test(tc, test_step_event_order);
+  tcase_add_test(tc, test_per_step_unrestricted_update);
+  tcase_add_test(tc, test_period_below_time_resolution_fails);
   tcase_add_test(tc, test_advance_to_now);
   tcase_add_test(tc, test_two_phase_discrete_updates);
   tcase_add_test(tc, test_purely_discrete_jumps_between_events);
@@ -1955,6 +2087,7 @@ static Suite *simulator_suite(void) {
   tcase_add_test(tc, test_stats_reset_by_initialize);
   tcase_add_test(tc, test_velocity_map_through_simulator);
   tcase_add_test(tc, test_error_floor);
+  tcase_add_test(tc, test_q_error_is_absolute);
   tcase_add_test(tc, test_fixed_step_size);
   tcase_add_test(tc, test_fixed_step_larger_than_default_max_step);
   tcase_add_test(tc, test_fixed_steps_keep_state_on_the_clock);

@@ -805,6 +805,16 @@ START_TEST(test_calc_does_not_touch_cache) {
   ck_assert_int_eq(teal_eval_vector_output(sys, ctx, NOUT, &y), TEAL_ENOTFOUND);
   ck_assert_int_eq(teal_eval_vector_output(sys, ctx, -1, &y), TEAL_ENOTFOUND);
   ck_assert_int_eq(teal_calc_vector_output(sys, ctx, O_Q, NULL), TEAL_EINVAL);
+  /* a NULL result pointer is an error with a message, never a store */
+  ck_assert_int_eq(teal_eval_vector_output(sys, ctx, O_Q, NULL), TEAL_EINVAL);
+  ck_assert_ptr_nonnull(strstr(teal_context_error(ctx)->message, "NULL result pointer"));
+  ck_assert_int_eq(teal_eval_abstract_output(sys, ctx, O_VBOX, NULL), TEAL_EINVAL);
+  ck_assert_int_eq(teal_calc_abstract_output(sys, ctx, O_VBOX, NULL), TEAL_EINVAL);
+  ck_assert_int_eq(teal_eval_vector_input(sys, ctx, 0, NULL), TEAL_EINVAL);
+  ck_assert_ptr_nonnull(strstr(teal_context_error(ctx)->message, "eval_vector_input"));
+  ck_assert_int_eq(teal_eval_abstract_input(sys, ctx, 0, NULL), TEAL_EINVAL);
+  ck_assert_int_eq(teal_eval_cache_entry(sys, ctx, 0, NULL), TEAL_EINVAL);
+  ck_assert_ptr_nonnull(strstr(teal_context_error(ctx)->message, "eval_cache_entry"));
   /* a context of another system */
   teal_system *other = probe_new("other");
   ck_assert_int_eq(teal_eval_vector_output(other, ctx, O_Q, &y), TEAL_EINVAL);

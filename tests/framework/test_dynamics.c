@@ -588,6 +588,19 @@ START_TEST(test_jacobian_from_hook) {
   ASSERT_HAS(teal_context_error(ctx)->message, "Jacobian");
   ASSERT_HAS(teal_context_error(ctx)->message, "'lin'");
   ck_assert_int_eq(teal_calc_jacobian(s, ctx, 0, 0, NULL), TEAL_EINVAL);
+  /* a block with entries but no storage is named; the hook never runs */
+  l.fail = 0;
+  int calls = l.calls;
+  double *saved[4] = {jac.A, jac.B, jac.C, jac.D};
+  static const char *const names[4] = {"block A", "block B", "block C", "block D"};
+  for (int b = 0; b < 4; b++) {
+    double **slot[4] = {&jac.A, &jac.B, &jac.C, &jac.D};
+    *slot[b] = NULL;
+    ck_assert_int_eq(teal_calc_jacobian(s, ctx, 0, 0, &jac), TEAL_EINVAL);
+    ASSERT_HAS(teal_context_error(ctx)->message, names[b]);
+    *slot[b] = saved[b];
+  }
+  ck_assert_int_eq(l.calls, calls);
   teal_context_free(ctx);
   teal_system_free(s);
 }
