@@ -219,7 +219,50 @@ static figures measure(int n) {
   return f;
 }
 
-int main(void) {
+/* --profile: a fixed amount of work at N = 100 for callgrind, one function
+ * per case so that --toggle-collect can single it out:
+ *   valgrind --tool=callgrind --toggle-collect=profile_changed \
+ *       build/bench_framework_chain --profile
+ * gives instructions per pair as the total / (PROFILE_EVALS * 100). */
+enum { PROFILE_N = 100, PROFILE_EVALS = 1000 };
+
+static __attribute__((noinline)) void profile_changed(const teal_system *d, teal_context *ctx,
+                                                      double *xdot) {
+  for (int k = 0; k < PROFILE_EVALS; k++) {
+    teal_context_z_mut(ctx)[0] += 1e-12;
+    teal_calc_time_derivatives(d, ctx, xdot);
+  }
+}
+
+static __attribute__((noinline)) void profile_cached(const teal_system *d, teal_context *ctx,
+                                                     double *xdot) {
+  for (int k = 0; k < PROFILE_EVALS; k++) {
+    teal_calc_time_derivatives(d, ctx, xdot);
+  }
+}
+
+static int profile(void) {
+  teal_system *d = chain_new(PROFILE_N);
+  teal_context *ctx = d ? teal_context_new(d, NULL) : NULL;
+  double xdot[PROFILE_N];
+  if (!ctx) {
+    fprintf(stderr, "setup failed\n");
+    teal_system_free(d);
+    return 1;
+  }
+  profile_changed(d, ctx, xdot);
+  profile_cached(d, ctx, xdot);
+  printf("ran %d evaluations of N = %d pairs with the state changed (profile_changed) and "
+         "%d unchanged (profile_cached)\n", PROFILE_EVALS, PROFILE_N, PROFILE_EVALS);
+  teal_context_free(ctx);
+  teal_system_free(d);
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "--profile") == 0) {
+    return profile();
+  }
   static const int sizes[] = {1, 10, 100, 1000};
   printf("Framework overhead: time derivatives of N gain+integrator pairs (2N leaves)\n");
   printf("ns per leaf per evaluation, median of 5 runs; state changes every evaluation\n\n");
