@@ -4,6 +4,12 @@
 
 #include "framework/system_internal.h"
 
+/* The error for a NULL pointer where a result is to be stored. */
+static int null_result(const teal_context *ctx, const char *what) {
+  return teal_context_report_error(ctx, TEAL_EINVAL, "%s on '%s': NULL result pointer", what,
+                                   ctx->system->name);
+}
+
 /* Validates (sys, ctx, port index, kind) for the port functions. */
 static int check_port(const teal_system *sys, const teal_context *ctx, int port, int is_input,
                       int want_abstract, const void *out, const char *what) {
@@ -12,8 +18,7 @@ static int check_port(const teal_system *sys, const teal_context *ctx, int port,
     return rc;
   }
   if (!out) {
-    return teal_context_report_error(ctx, TEAL_EINVAL, "%s on '%s': NULL result pointer", what,
-                                     sys->name);
+    return null_result(ctx, what);
   }
   int n = is_input ? sys->ninputs : sys->noutputs;
   if (port < 0 || port >= n) {
@@ -145,8 +150,7 @@ int teal_eval_cache_entry(const teal_system *sys, const teal_context *ctx, int e
                                      sys->name, entry);
   }
   if (!value) {
-    return teal_context_report_error(ctx, TEAL_EINVAL, "eval_cache_entry on '%s': NULL result "
-                                     "pointer", sys->name);
+    return null_result(ctx, "eval_cache_entry");
   }
   return teal_slot_get(&ctx->slots[sys->entry_cache[entry]], value);
 }

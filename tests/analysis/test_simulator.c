@@ -164,7 +164,7 @@ static int ev_step_disc(const teal_system *sys, const teal_context *ctx, double 
                         void *user) {
   (void)sys;
   (void)xd_next;
-  log_add(user, "sd", teal_context_time(ctx), 0.0);
+  log_add(user, "sd", teal_context_time(ctx), teal_context_discrete_group(ctx, 0)[1]);
   return TEAL_OK;
 }
 
@@ -503,14 +503,6 @@ static int ev_step_unres(const teal_system *sys, const teal_context *ctx, teal_s
   return TEAL_OK;
 }
 
-static int ev_step_disc_seen(const teal_system *sys, const teal_context *ctx, double *xd_next,
-                             void *user) {
-  (void)sys;
-  (void)xd_next;
-  log_add(user, "sd", teal_context_time(ctx), teal_context_discrete_group(ctx, 0)[1]);
-  return TEAL_OK;
-}
-
 START_TEST(test_per_step_unrestricted_update) {
   log_reset();
   teal_system *s = teal_leaf_new("C", NULL, NULL);
@@ -519,7 +511,7 @@ START_TEST(test_per_step_unrestricted_update) {
   teal_leaf_set_time_derivatives(s, ev_derivs, NULL);
   teal_leaf_declare_discrete_state(s, 2, NULL);
   teal_leaf_declare_per_step_unrestricted_update(s, ev_step_unres, u);
-  teal_leaf_declare_per_step_discrete_update(s, ev_step_disc_seen, u);
+  teal_leaf_declare_per_step_discrete_update(s, ev_step_disc, u);
   teal_leaf_declare_per_step_publish(s, ev_step_pub, u);
   finalized(s);
   teal_simulator *sim = new_sim(s);
@@ -949,17 +941,13 @@ START_TEST(test_error_floor) {
 }
 END_TEST
 
-/* x'' = -x held as (q, v) when user is non-NULL, else as z = (x, x'). */
-static int osc_any_derivs(const teal_system *sys, const teal_context *ctx,
-                          teal_continuous_view *xd, void *user) {
+/* x'' = -x held in z = (x, x'); osc_derivs holds it in (q, v). */
+static int osc_z_derivs(const teal_system *sys, const teal_context *ctx,
+                        teal_continuous_view *xd, void *user) {
   (void)sys;
-  if (user) {
-    xd->q[0] = teal_context_v(ctx)[0];
-    xd->v[0] = -teal_context_q(ctx)[0];
-  } else {
-    xd->z[0] = teal_context_z(ctx)[1];
-    xd->z[1] = -teal_context_z(ctx)[0];
-  }
+  (void)user;
+  xd->z[0] = teal_context_z(ctx)[1];
+  xd->z[1] = -teal_context_z(ctx)[0];
   return TEAL_OK;
 }
 
@@ -967,7 +955,7 @@ static teal_system *osc_any_new(int as_qv, double amplitude) {
   teal_system *s = teal_leaf_new(as_qv ? "osc_qv" : "osc_z", NULL, NULL);
   double x0[2] = {amplitude, 0.0};
   teal_leaf_declare_continuous_state(s, as_qv, as_qv, as_qv ? 0 : 2, x0);
-  teal_leaf_set_time_derivatives(s, osc_any_derivs, as_qv ? (void *)s : NULL);
+  teal_leaf_set_time_derivatives(s, as_qv ? osc_derivs : osc_z_derivs, NULL);
   return finalized(s);
 }
 
