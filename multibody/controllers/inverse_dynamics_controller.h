@@ -31,7 +31,7 @@
 
 #include "framework/error.h"
 #include "framework/system.h"
-#include "multibody/plant_model.h"
+#include "multibody/tree/plant_model.h"
 
 #ifdef __cplusplus
 extern "C" {

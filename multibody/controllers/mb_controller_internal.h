@@ -9,8 +9,8 @@
 #include "framework/context.h"
 #include "framework/error.h"
 #include "framework/system.h"
-#include "multibody/dynamics.h"
-#include "multibody/plant_model.h"
+#include "multibody/algorithms/dynamics.h"
+#include "multibody/tree/plant_model.h"
 
 /* Per-context scratch: made by the type's copy hook from the model
  * {plant, NULL, ...}, so that every context owns its workspace and buffers

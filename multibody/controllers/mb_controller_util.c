@@ -4,8 +4,8 @@
 
 #include "framework/alloc.h"
 #include "multibody/controllers/mb_controller_internal.h"
-#include "multibody/force_elements.h"
-#include "multibody/kinematics.h"
+#include "multibody/forces/force_elements.h"
+#include "multibody/algorithms/kinematics.h"
 #include "systems/primitives/primitive_util_internal.h"
 
 /* ---- checks ------------------------------------------------------------------- */

@@ -96,7 +96,7 @@
 #define TEAL_MULTIBODY_PARSING_URDF_H
 
 #include "framework/error.h"
-#include "multibody/plant_model.h"
+#include "multibody/tree/plant_model.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -6,7 +6,7 @@
 
 #include "framework/alloc.h"
 #include "multibody/parsing/urdf_internal.h"
-#include "multibody/plant_geometry.h"
+#include "multibody/contact/plant_geometry.h"
 
 #define URDF_PI 3.14159265358979323846
 

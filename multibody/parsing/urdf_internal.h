@@ -17,10 +17,10 @@
 
 #include <libxml/tree.h>
 
-#include "geometry/geometry_properties.h"
-#include "geometry/shape.h"
+#include "geometry/shapes/geometry_properties.h"
+#include "geometry/shapes/shape.h"
 #include "multibody/parsing/urdf.h"
-#include "multibody/spatial_inertia.h"
+#include "multibody/math/spatial_inertia.h"
 
 /* The link index of the world (always present, declared or not). */
 #define URDF_WORLD 0

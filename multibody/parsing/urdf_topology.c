@@ -7,7 +7,7 @@
 
 #include "framework/alloc.h"
 #include "multibody/parsing/urdf_internal.h"
-#include "multibody/plant_geometry.h"
+#include "multibody/contact/plant_geometry.h"
 
 /* ---- joints to links ------------------------------------------------------- */
 

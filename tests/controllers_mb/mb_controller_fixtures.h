@@ -12,9 +12,9 @@
 
 #include "framework/context.h"
 #include "framework/diagram.h"
-#include "multibody/dynamics.h"
-#include "multibody/force_elements.h"
-#include "multibody/plant_system.h"
+#include "multibody/algorithms/dynamics.h"
+#include "multibody/forces/force_elements.h"
+#include "multibody/plant/plant_system.h"
 #include "support/test_support.h"
 
 #define ASSERT_HAS(msg, sub)                                                            \

@@ -5,8 +5,8 @@
 #include <check.h>
 #include <math.h>
 
-#include "geometry/aabb.h"
-#include "geometry/support.h"
+#include "geometry/proximity/aabb.h"
+#include "geometry/shapes/support.h"
 #include "support/test_support.h"
 
 static teal_transform rand_pose(unsigned *s) {

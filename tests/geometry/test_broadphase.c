@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "geometry/broadphase.h"
+#include "geometry/proximity/broadphase.h"
 #include "support/test_support.h"
 
 enum { kMaxPairs = 20000 };

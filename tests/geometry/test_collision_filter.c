@@ -4,7 +4,7 @@
  * each other both ways; bad arguments and out of memory. */
 #include <check.h>
 
-#include "geometry/collision_filter.h"
+#include "geometry/proximity/collision_filter.h"
 #include "support/test_support.h"
 
 /* 6 geometries on frames 0, 0, 1, 2, 2, 3 */

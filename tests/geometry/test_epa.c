@@ -6,8 +6,8 @@
 #include <check.h>
 #include <math.h>
 
-#include "geometry/gjk_epa_internal.h"
-#include "geometry/narrowphase.h"
+#include "geometry/proximity/gjk_epa_internal.h"
+#include "geometry/proximity/narrowphase.h"
 #include "support/test_support.h"
 
 static teal_vec3 v3(double x, double y, double z) {

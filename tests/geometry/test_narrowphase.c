@@ -9,7 +9,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "geometry/narrowphase.h"
+#include "geometry/proximity/narrowphase.h"
 #include "support/test_support.h"
 
 static const double kPi = 3.14159265358979323846;

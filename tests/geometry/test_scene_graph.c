@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "geometry/scene_graph.h"
+#include "geometry/scene_graph/scene_graph.h"
 
 typedef struct rig {
   teal_scene_graph *sg;

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "geometry/shape.h"
+#include "geometry/shapes/shape.h"
 #include "support/test_support.h"
 
 static const double kBad[] = {0.0, -1.0, NAN, INFINITY, -INFINITY};

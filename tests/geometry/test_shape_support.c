@@ -5,7 +5,7 @@
 #include <check.h>
 #include <math.h>
 
-#include "geometry/support.h"
+#include "geometry/shapes/support.h"
 #include "support/test_support.h"
 
 static double dist3(teal_vec3 a, teal_vec3 b) {

@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "framework/alloc.h"
-#include "multibody/dynamics.h"
-#include "multibody/kinematics.h"
+#include "multibody/algorithms/dynamics.h"
+#include "multibody/algorithms/kinematics.h"
 #include "solvers/dense.h"
 #include "support/test_support.h"
 

@@ -13,8 +13,8 @@
 
 #include "framework/alloc.h"
 #include "framework/diagram.h"
-#include "multibody/exponential_spring.h"
-#include "multibody/plant_system.h"
+#include "multibody/forces/exponential_spring.h"
+#include "multibody/plant/plant_system.h"
 #include "support/test_support.h"
 #include "systems/analysis/integrator.h"
 #include "systems/analysis/simulator.h"

@@ -9,9 +9,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "multibody/dynamics.h"
-#include "multibody/force_elements.h"
-#include "multibody/kinematics.h"
+#include "multibody/algorithms/dynamics.h"
+#include "multibody/forces/force_elements.h"
+#include "multibody/algorithms/kinematics.h"
 #include "support/mb_fixtures.h"
 #include "support/test_support.h"
 

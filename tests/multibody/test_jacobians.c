@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "framework/alloc.h"
-#include "multibody/jacobians.h"
-#include "multibody/kinematics.h"
+#include "multibody/algorithms/jacobians.h"
+#include "multibody/algorithms/kinematics.h"
 #include "support/mb_fixtures.h"
 #include "support/test_support.h"
 

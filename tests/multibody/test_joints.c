@@ -3,7 +3,7 @@
 #include <check.h>
 #include <math.h>
 
-#include "multibody/joints.h"
+#include "multibody/tree/joints.h"
 #include "support/test_support.h"
 
 static teal_joint_params params(void) {

@@ -4,7 +4,7 @@
 #include <check.h>
 #include <math.h>
 
-#include "multibody/kinematics.h"
+#include "multibody/algorithms/kinematics.h"
 #include "support/test_support.h"
 
 START_TEST(test_double_pendulum) {

@@ -11,10 +11,10 @@
 #include <string.h>
 
 #include "framework/alloc.h"
-#include "multibody/dynamics.h"
-#include "multibody/jacobians.h"
-#include "multibody/kinematics.h"
-#include "multibody/momentum.h"
+#include "multibody/algorithms/dynamics.h"
+#include "multibody/algorithms/jacobians.h"
+#include "multibody/algorithms/kinematics.h"
+#include "multibody/algorithms/momentum.h"
 #include "support/mb_fixtures.h"
 #include "support/test_support.h"
 

@@ -10,12 +10,12 @@
 #include <string.h>
 
 #include "framework/diagram.h"
-#include "multibody/dynamics.h"
-#include "multibody/jacobians.h"
-#include "multibody/kinematics.h"
-#include "multibody/plant_contact.h"
-#include "multibody/plant_geometry.h"
-#include "multibody/plant_system.h"
+#include "multibody/algorithms/dynamics.h"
+#include "multibody/algorithms/jacobians.h"
+#include "multibody/algorithms/kinematics.h"
+#include "multibody/contact/plant_contact.h"
+#include "multibody/contact/plant_geometry.h"
+#include "multibody/plant/plant_system.h"
 #include "support/test_support.h"
 #include "systems/analysis/integrator.h"
 #include "systems/analysis/simulator.h"

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "multibody/plant_geometry.h"
+#include "multibody/contact/plant_geometry.h"
 
 static teal_plant *one_body_plant(int *body) {
   teal_plant *p = teal_plant_new(0.0, NULL);

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "multibody/plant_model.h"
+#include "multibody/tree/plant_model.h"
 #include "support/test_support.h"
 
 static teal_spatial_inertia unit_inertia(void) {

@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "multibody/spatial.h"
+#include "multibody/math/spatial.h"
 #include "support/test_support.h"
 
 static const double kPi = 3.14159265358979323846;

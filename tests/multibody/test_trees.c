@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "multibody/jacobians.h"
-#include "multibody/kinematics.h"
-#include "multibody/trees.h"
+#include "multibody/algorithms/jacobians.h"
+#include "multibody/algorithms/kinematics.h"
+#include "multibody/tree/forest.h"
 #include "support/mb_fixtures.h"
 #include "support/test_support.h"
 

@@ -14,11 +14,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "multibody/dynamics.h"
-#include "multibody/kinematics.h"
+#include "multibody/algorithms/dynamics.h"
+#include "multibody/algorithms/kinematics.h"
 #include "multibody/parsing/urdf.h"
-#include "multibody/plant_geometry.h"
-#include "multibody/plant_system.h"
+#include "multibody/contact/plant_geometry.h"
+#include "multibody/plant/plant_system.h"
 #include "support/test_support.h"
 #include "systems/controllers/lqr.h"
 #include "urdf_models.h"

@@ -6,7 +6,7 @@
 #ifndef TEAL_TESTS_SUPPORT_MB_FIXTURES_H
 #define TEAL_TESTS_SUPPORT_MB_FIXTURES_H
 
-#include "multibody/plant_model.h"
+#include "multibody/tree/plant_model.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -1,0 +1,43 @@
+/* The scene graph's query output: point-pair penetrations (Drake's
+ * PenetrationAsPointPair) between proximity geometries. */
+#ifndef TEAL_GEOMETRY_QUERY_RESULT_H
+#define TEAL_GEOMETRY_QUERY_RESULT_H
+
+#include "framework/value.h"
+#include "math/vec3.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One penetrating pair of geometries A and B (scene graph geometry ids,
+ *  id_A < id_B). p_WCa is the point of A deepest inside B, p_WCb the point
+ *  of B deepest inside A, nhat_BA_W the unit normal pointing from B into A
+ *  (B pushes A along +nhat), depth = (p_WCa - p_WCb) . -nhat_BA_W > 0. */
+typedef struct teal_point_pair {
+  int id_A, id_B;
+  int frame_A, frame_B; /**< scene graph frame ids */
+  teal_vec3 p_WCa, p_WCb;
+  teal_vec3 nhat_BA_W;
+  double depth;
+} teal_point_pair;
+
+/** A list of point pairs; grows only when it lacks room. */
+typedef struct teal_point_pair_list {
+  int n, cap;
+  teal_point_pair *pairs;
+} teal_point_pair_list;
+
+/** Value type "teal_point_pair_list". */
+extern const teal_value_type teal_point_pair_list_type;
+
+/** Makes room for at least cap pairs (keeps the entries). */
+int teal_point_pair_list_reserve(teal_point_pair_list *l, int cap);
+
+/** Appends one pair, doubling the capacity when full. */
+int teal_point_pair_list_push(teal_point_pair_list *l, const teal_point_pair *pair);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,144 @@
+/* The scene graph (Drake's SceneGraph) as a leaf system.
+ *
+ * Sources (e.g. a plant) register themselves, their frames and the
+ * geometries fixed to those frames (pose X_FG in the frame, a shape, a name,
+ * a role and properties). A source's frames are numbered 0, 1, ... in
+ * registration order, and its pose input port "<source>_pose" takes a
+ * teal_transform_list with X_WF of each of them at that index. Frames whose
+ * pose never changes (e.g. the world) are simply frames whose pose the
+ * source reports as constant.
+ *
+ * The output port "query" holds the point-pair penetrations of all
+ * proximity geometries (teal_point_pair_list), evaluated lazily from the
+ * current poses. Pairs are filtered: never two geometries on one frame,
+ * never two frames declared excluded (e.g. welded bodies), and collision
+ * groups (teal_scene_graph_set_collision_group).
+ *
+ * Registration is allowed until teal_scene_graph_finalize, which builds the
+ * system; from then the system owns the scene graph, as with the plant
+ * (teal_scene_graph_free frees the system unless a builder or diagram owns
+ * it). Errors are sticky as in the plant. */
+#ifndef TEAL_GEOMETRY_SCENE_GRAPH_H
+#define TEAL_GEOMETRY_SCENE_GRAPH_H
+
+#include <stdint.h>
+
+#include "framework/context.h"
+#include "framework/system.h"
+#include "geometry/proximity/broadphase.h"
+#include "geometry/shapes/geometry_properties.h"
+#include "geometry/scene_graph/pose_list.h"
+#include "geometry/proximity/query_result.h"
+#include "geometry/shapes/shape.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The scene graph (model part until finalize). */
+typedef struct teal_scene_graph teal_scene_graph;
+
+/** A new empty scene graph named name (NULL: "scene_graph"); NULL with err
+ *  filled when out of memory. */
+teal_scene_graph *teal_scene_graph_new(const char *name, teal_error *err);
+
+/** Frees the scene graph (and its system unless a builder or diagram owns
+ *  it). NULL is allowed. */
+void teal_scene_graph_free(teal_scene_graph *sg);
+
+/** The sticky error record. */
+const teal_error *teal_scene_graph_error(const teal_scene_graph *sg);
+
+/** Registers a source; returns its id. */
+int teal_scene_graph_register_source(teal_scene_graph *sg, const char *name);
+
+/** Registers a frame of source; returns its frame id (global). Its index in
+ *  the source's pose list is the number of frames the source had before. */
+int teal_scene_graph_register_frame(teal_scene_graph *sg, int source, const char *name);
+
+/** Registers a geometry on frame (pose X_FG); returns its geometry id.
+ *  Proximity geometry needs valid props (TEAL_EINVAL otherwise) and may
+ *  not be a mesh; illustration geometry takes rgba (NULL: grey). */
+int teal_scene_graph_register_geometry(teal_scene_graph *sg, int frame, teal_transform X_FG,
+                                       const teal_shape *shape, const char *name,
+                                       teal_geometry_role role,
+                                       const teal_proximity_properties *props,
+                                       const double rgba[4]);
+
+/** Sets the collision group bits of a geometry and the mask of groups it
+ *  collides with (default group 1, mask all ones): a pair is a candidate
+ *  only when (group_a & mask_b) and (group_b & mask_a) are both nonzero. */
+int teal_scene_graph_set_collision_group(teal_scene_graph *sg, int geometry, uint32_t group,
+                                         uint32_t mask);
+
+/** Excludes collisions between the geometries of two frames. */
+int teal_scene_graph_exclude_frame_pair(teal_scene_graph *sg, int frame_a, int frame_b);
+
+/** Ends registration and builds the system. */
+int teal_scene_graph_finalize(teal_scene_graph *sg);
+
+/** The system (NULL before finalize) and the scene graph of a system made
+ *  by teal_scene_graph_finalize (NULL for any other system). */
+teal_system *teal_scene_graph_system(teal_scene_graph *sg);
+teal_scene_graph *teal_scene_graph_from_system(const teal_system *sys);
+
+/** Port indices (negative status on a bad source or before finalize). */
+int teal_scene_graph_source_pose_port(const teal_scene_graph *sg, int source);
+int teal_scene_graph_query_output_port(const teal_scene_graph *sg);
+
+/* ---- model queries ------------------------------------------------------ */
+
+int teal_scene_graph_num_sources(const teal_scene_graph *sg);
+int teal_scene_graph_num_frames(const teal_scene_graph *sg);
+int teal_scene_graph_num_geometries(const teal_scene_graph *sg);
+/** Frame of a geometry, source of a frame, index of a frame in its source's
+ *  pose list (-1 on a bad id). */
+int teal_scene_graph_geometry_frame(const teal_scene_graph *sg, int geometry);
+int teal_scene_graph_frame_source(const teal_scene_graph *sg, int frame);
+int teal_scene_graph_frame_index(const teal_scene_graph *sg, int frame);
+/** Name, shape, pose in frame, role and properties of a geometry (NULL on a
+ *  bad id). */
+const char *teal_scene_graph_geometry_name(const teal_scene_graph *sg, int geometry);
+const teal_shape *teal_scene_graph_geometry_shape(const teal_scene_graph *sg, int geometry);
+const teal_transform *teal_scene_graph_geometry_pose_in_frame(const teal_scene_graph *sg,
+                                                              int geometry);
+const teal_proximity_properties *teal_scene_graph_geometry_proximity(const teal_scene_graph *sg,
+                                                                     int geometry);
+/** Nonzero when geometries a and b may collide (both proximity, not on
+ *  one frame, not excluded). */
+int teal_scene_graph_pair_is_candidate(const teal_scene_graph *sg, int a, int b);
+
+/* ---- queries in a context ---------------------------------------------------- */
+
+/** X_WG of every geometry (num_geometries entries), cached. ctx is the
+ *  scene graph's context or one above it. */
+int teal_scene_graph_eval_geometry_poses(const teal_scene_graph *sg, const teal_context *ctx,
+                                         const teal_transform **X_WG);
+
+/** The cached point-pair penetrations (same list as the query port). */
+int teal_scene_graph_eval_point_pair_penetrations(const teal_scene_graph *sg,
+                                                  const teal_context *ctx,
+                                                  const teal_point_pair_list **pairs);
+
+/** The work counters of the broadphase in ctx's latest point-pair query
+ *  (zeros before the first): candidate pairs (proximity pairs whose boxes
+ *  overlap and that the filters allow: what the narrowphase tests), box
+ *  tests of the sweep, sort moves, the sweep axis and the overflow total.
+ *  TEAL_EINVAL for a NULL argument or a context that does not hold the
+ *  scene graph, TEAL_ESTATE before finalize. */
+int teal_scene_graph_broadphase_stats(const teal_scene_graph *sg, const teal_context *ctx,
+                                      teal_broadphase_stats *stats);
+
+/** Warning counter of ctx's queries: narrowphase answers returned as best
+ *  estimates (GJK/EPA limits) plus times the pair buffer had to grow. */
+long teal_scene_graph_warning_count(const teal_scene_graph *sg, const teal_context *ctx);
+
+/** Signed distance between geometries a and b (both proximity) with the
+ *  witness points p_WCa, p_WCb (may be NULL): negative when they overlap. */
+int teal_scene_graph_signed_distance(const teal_scene_graph *sg, const teal_context *ctx, int a,
+                                     int b, double *distance, teal_vec3 *p_WCa, teal_vec3 *p_WCb);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,21 @@
+/* Contact properties (see geometry_properties.h). */
+#include "geometry/shapes/geometry_properties.h"
+
+#include <math.h>
+
+teal_proximity_properties teal_proximity_properties_make(double static_friction,
+                                                         double dynamic_friction) {
+  teal_proximity_properties p = {static_friction, dynamic_friction, NAN, NAN};
+  return p;
+}
+
+int teal_proximity_properties_valid(const teal_proximity_properties *p) {
+  if (!p || !isfinite(p->static_friction) || !isfinite(p->dynamic_friction) ||
+      p->dynamic_friction < 0.0 || p->static_friction < p->dynamic_friction) {
+    return 0;
+  }
+  double k = p->point_contact_stiffness, d = p->hunt_crossley_dissipation;
+  int k_ok = isnan(k) || (isfinite(k) && k > 0.0);
+  int d_ok = isnan(d) || (isfinite(d) && d >= 0.0);
+  return k_ok && d_ok;
+}

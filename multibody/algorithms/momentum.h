@@ -1,0 +1,99 @@
+/* Mass properties, momentum and power of a finalized plant (see
+ * plant_model.h), all O(n).
+ *
+ * Selections. The center-of-mass and momentum functions act on a system S of
+ * bodies chosen by model instance, as Drake's overloads taking a
+ * std::vector<ModelInstanceIndex>: instances (num_instances entries) lists the
+ * model instances whose bodies belong to S (a repeated instance counts once;
+ * the world body never belongs to S), and instances = NULL (num_instances
+ * ignored) selects every body but the world. A selection whose total mass is
+ * zero (no bodies) gives TEAL_EINVAL, as Drake throws.
+ *
+ * Quantities are measured and expressed in W: p_WScm (center of mass of S
+ * from Wo), v_WScm, Jv_v_WScm (3 x nv, row-major, with v_WScm = J v) and the
+ * spatial momentum L_WSP_W = [angular momentum about P; linear momentum] of S
+ * in W about a point P given by p_WoP_W (Drake's
+ * CalcSpatialMomentumInWorldAboutPoint).
+ *
+ * Power (Drake's CalcConservativePower / CalcNonConservativePower): the
+ * power of gravity (teal_plant_gravity) on every body, equal to -d(PE)/dt
+ * with PE from teal_mb_potential_energy and to tau_g . v; and the power of
+ * given generalized forces tau and body spatial forces F_Bo_W. Joint damping
+ * is not included (as in dynamics.h; add -d v to tau to account for it).
+ * Along a motion from teal_mb_forward_dynamics with actuation tau,
+ * d(KE)/dt = conservative + non-conservative power.
+ *
+ * Errors: TEAL_EINVAL for a NULL pointer, a bad instance index, an empty
+ * selection or a workspace made for another plant, TEAL_ESTATE for a plant
+ * that is not finalized, TEAL_ENONFINITE for a NaN/Inf input (the message in
+ * the workspace's error record names it). No function allocates once the
+ * workspace exists; they are not thread-safe on a shared workspace. */
+#ifndef TEAL_MULTIBODY_MOMENTUM_H
+#define TEAL_MULTIBODY_MOMENTUM_H
+
+#include "framework/error.h"
+#include "multibody/tree/plant_model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Per-body scratch for the functions below, for one finalized plant. */
+typedef struct teal_mb_momentum_workspace teal_mb_momentum_workspace;
+
+/** A workspace for plant (finalized; must outlive the workspace); NULL on
+ *  failure (TEAL_EINVAL, TEAL_ESTATE, TEAL_ENOMEM) with the reason in err
+ *  (may be NULL). All scratch is allocated here, once. */
+teal_mb_momentum_workspace *teal_mb_momentum_workspace_new(const teal_plant *plant,
+                                                           teal_error *err);
+
+/** Frees a workspace (NULL is allowed). */
+void teal_mb_momentum_workspace_free(teal_mb_momentum_workspace *ws);
+
+/** The error record of the latest call on ws (code TEAL_OK if it succeeded). */
+const teal_error *teal_mb_momentum_workspace_error(const teal_mb_momentum_workspace *ws);
+
+/** The total mass of the selection (> 0). */
+int teal_mb_total_mass(const teal_plant *plant, teal_mb_momentum_workspace *ws,
+                       const int *instances, int num_instances, double *mass);
+
+/** p_WScm: the center of mass of the selection, from Wo, in W. */
+int teal_mb_center_of_mass_position(const teal_plant *plant, teal_mb_momentum_workspace *ws,
+                                    const double *q, const int *instances, int num_instances,
+                                    teal_vec3 *p_WScm);
+
+/** v_WScm: the velocity in W of the center of mass of the selection, in W. */
+int teal_mb_center_of_mass_velocity(const teal_plant *plant, teal_mb_momentum_workspace *ws,
+                                    const double *q, const double *v, const int *instances,
+                                    int num_instances, teal_vec3 *v_WScm);
+
+/** Jv_v_WScm (3 x nv, row-major): v_WScm = J v. One inward pass collects each
+ *  subtree's selected mass and first moment; a joint's column is then the
+ *  motion of that subtree's selected center of mass, scaled by its share of
+ *  the mass. */
+int teal_mb_center_of_mass_jacobian(const teal_plant *plant, teal_mb_momentum_workspace *ws,
+                                    const double *q, const int *instances, int num_instances,
+                                    double *Jv_v_WScm);
+
+/** L_WSP_W: the spatial momentum [angular about P; linear] of the selection
+ *  in W about the point P at p_WoP_W, expressed in W. */
+int teal_mb_spatial_momentum(const teal_plant *plant, teal_mb_momentum_workspace *ws,
+                             const double *q, const double *v, const int *instances,
+                             int num_instances, teal_vec3 p_WoP_W, teal_spatial_vector *L_WSP_W);
+
+/** The power of gravity on all bodies, sum_B m_B g . v_WBcm = -d(PE)/dt. */
+int teal_mb_conservative_power(const teal_plant *plant, teal_mb_momentum_workspace *ws,
+                               const double *q, const double *v, double *power);
+
+/** The power tau . v + sum_B F_Bo_W[B] . V_WB of generalized forces tau (nv;
+ *  NULL: none) and per-body spatial forces F_Bo_W (num_bodies entries indexed
+ *  by body, about each body origin, in W; the world entry is ignored; NULL:
+ *  none). */
+int teal_mb_nonconservative_power(const teal_plant *plant, teal_mb_momentum_workspace *ws,
+                                  const double *q, const double *v, const double *tau,
+                                  const teal_spatial_vector *F_Bo_W, double *power);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

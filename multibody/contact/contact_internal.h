@@ -1,0 +1,89 @@
+/* Private to multibody/: the contact model shared by plant_contact.c
+ * (continuous law, results, ports) and plant_contact_discrete.c (the
+ * implicit discrete contact step). See plant_contact.h for the model. */
+#ifndef TEAL_MULTIBODY_PLANT_CONTACT_INTERNAL_H
+#define TEAL_MULTIBODY_PLANT_CONTACT_INTERNAL_H
+
+#include "geometry/proximity/query_result.h"
+#include "multibody/plant/plant_calc_internal.h"
+#include "multibody/contact/plant_contact.h"
+
+/* Combined parameters of one geometry pair. */
+typedef struct contact_pair_params {
+  double k, d, mu_s, mu_d;
+  double w_a; /* weight of p_WCa in the contact point: k_A / (k_A + k_B) */
+} contact_pair_params;
+
+/* The combined parameters of plant geometries a and b. */
+void teal_contact_pair_params(const teal_plant *p, int a, int b, contact_pair_params *out);
+
+/* Fills the geometric part of a contact (bodies, point, normal, depth)
+ * from a point pair; the forces and speeds are left for the caller. */
+void teal_contact_from_pair(const teal_plant *p, const teal_point_pair *pp,
+                            const contact_pair_params *cp, teal_contact_info *c);
+
+/* Velocity of B's point at C relative to A's, from body velocities. */
+teal_vec3 teal_contact_relative_velocity(const teal_transform *X_WB,
+                                         const teal_spatial_vector *V_WB,
+                                         const teal_contact_info *c);
+
+/* Regularized Stribeck coefficient at slip s = |v_t| / v_stiction. */
+double teal_contact_stribeck(double s, double mu_s, double mu_d);
+
+/* Evaluates the query input (NULL when unconnected) and checks its ids. */
+int teal_plant_eval_query(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
+                          const teal_point_pair_list **pairs);
+
+/* Adds the contact forces of results r to F_Bo_W (by body, at Bo, in W). */
+void teal_contact_add_forces(const teal_contact_results *r, const teal_transform *X_WB,
+                             teal_spatial_vector *F_Bo_W);
+
+/* Cache entry and outputs (plant_contact.c). */
+int teal_plant_calc_contact_results(const teal_system *sys, const teal_context *ctx, void *out,
+                                    void *user);
+int teal_plant_output_contact_results(const teal_system *sys, const teal_context *ctx, void *out,
+                                      void *user);
+int teal_plant_output_generalized_contact_forces(const teal_system *sys, const teal_context *ctx,
+                                                 double *out, void *user);
+int teal_plant_output_instance_generalized_contact_forces(const teal_system *sys,
+                                                          const teal_context *ctx, double *out,
+                                                          void *user);
+
+/* Initialization publish sizing the geometry and contact output lists. */
+int teal_plant_size_outputs(const teal_system *sys, const teal_context *ctx, void *user);
+
+/* Defaults from the penetration allowance (called at finalize). */
+void teal_plant_contact_defaults(teal_plant *p);
+
+/* The free-motion accelerations of a discrete plant with contact scratch
+ * (s->trees): as teal_mb_forward_dynamics_ex, by the per-tree blocks of M
+ * and their Cholesky factors, which it leaves in s->Mb and s->Lb for
+ * teal_plant_contact_step and teal_plant_mass_inverse_column. A block
+ * that is not positive definite gives TEAL_ESINGULAR with the reason in
+ * err; other failures leave theirs in the dynamics workspace's error. */
+int teal_plant_free_motion(const teal_plant *p, teal_plant_scratch *s, const double *q,
+                           const double *v, const double *tau, const teal_spatial_vector *F,
+                           double *vdot, teal_error *err);
+
+/* Column i of M^-1 (nv values into x) from the factors of the latest
+ * teal_plant_free_motion; nonzero only on dof i's tree. */
+int teal_plant_mass_inverse_column(const teal_plant *p, teal_plant_scratch *s, int i,
+                                   double *x);
+
+/* The discrete contact step (plant_contact_discrete.c): from the free
+ * velocity vstar, the next velocity v_next with the contact forces of the
+ * query's pairs evaluated at v_next (Newton, see plant_contact.h), started
+ * from the guess v0 (NULL: vstar). Call teal_plant_free_motion at q
+ * first: the step uses its blocks of M and kinematics. */
+int teal_plant_contact_step(const teal_plant *p, teal_plant_scratch *s, const teal_context *ctx,
+                            const teal_point_pair_list *pairs,
+                            const double *v0, const double *vstar, double *v_next);
+
+/* The discrete contact results at the velocities v_next (r has room for
+ * pairs->n entries). */
+int teal_plant_contact_forces_at(const teal_plant *p, teal_plant_scratch *s,
+                                 const teal_context *ctx, const double *q,
+                                 const teal_point_pair_list *pairs, const double *v_next,
+                                 teal_contact_results *r);
+
+#endif

@@ -1,0 +1,645 @@
+/* The implicit discrete contact step (see plant_contact.h): Newton's method
+ * on R(v) = M (v - v*) - h sum_i J_i' f_i(J_i v) = 0, where J_i maps v to
+ * the velocity of B's point at contact i relative to A's (3 x nv, in W) and
+ * f_i is the force on B: normal f_n = k (x + h xdot)_+ (1 + d xdot)_+ along
+ * -n and regularized friction -mu f_n v_t / sqrt(|v_t|^2 + v_s^2). Its
+ * Jacobian M - h sum J' G J (G = df/dv) is solved by LU; a backtracking
+ * line search on |R| keeps the iteration safe when contacts switch.
+ *
+ * Everything works per kinematic tree (multibody/trees.h), as Drake's SAP
+ * and TAMSI do: M is block diagonal over trees, so the step forms only the
+ * blocks, and a contact touches at most two trees, so its Jacobian is kept
+ * as at most two 3 x m_t blocks. Trees coupled by contacts form islands;
+ * each island's Newton problem is independent and as small as its dofs. A
+ * forest of K free bodies resting on the ground costs O(K) memory and work
+ * per step; a single articulated tree is one island with the full M, as
+ * before. */
+#include <math.h>
+#include <string.h>
+
+#include "framework/alloc.h"
+#include "multibody/algorithms/kinematics.h"
+#include "multibody/contact/contact_internal.h"
+#include "multibody/tree/forest.h"
+#include "solvers/dense_lu.h"
+
+#define NEWTON_MAX_ITERATIONS 60
+#define NEWTON_TOLERANCE 1e-12
+/* islands up to this many dofs use the inline LU below, larger ones LAPACK */
+#define SMALL_LU_MAX 24
+
+/* ---- scratch ------------------------------------------------------------------------ */
+
+/* Makes room for an island of m dofs: its Newton matrix and pivots. Called
+ * at allocation with the largest tree; an island of several trees larger
+ * than that grows the buffers inside a step (counted in contact_growths). */
+static int reserve_newton(teal_plant_scratch *s, int m) {
+  if (m <= s->newton_cap) {
+    return TEAL_OK;
+  }
+  double *A = teal_calloc((size_t)m * (size_t)m + 1, sizeof(double));
+  int *piv = teal_calloc((size_t)m + 1, sizeof(int));
+  if (!A || !piv) {
+    teal_free(A);
+    teal_free(piv);
+    return TEAL_ENOMEM;
+  }
+  teal_free(s->A_newton);
+  teal_free(s->pivots);
+  s->A_newton = A;
+  s->pivots = piv;
+  s->contact_growths += s->newton_cap > 0;
+  s->newton_cap = m;
+  return TEAL_OK;
+}
+
+int teal_plant_scratch_reserve_contacts(teal_plant_scratch *s, int nc) {
+  if (nc <= s->nc_cap) {
+    return TEAL_OK;
+  }
+  size_t mx = (size_t)s->trees->max_nv, cap = (size_t)(nc > 2 * s->nc_cap ? nc : 2 * s->nc_cap);
+  double *Jc = teal_calloc(cap * 6 * mx + 1, sizeof(double));
+  teal_contact_info *c = teal_calloc(cap, sizeof(*c));
+  contact_pair_params *cp = teal_calloc(cap, sizeof(*cp));
+  int *ints = teal_calloc(3 * cap, sizeof(int));
+  if (!Jc || !c || !cp || !ints) {
+    teal_free(Jc);
+    teal_free(c);
+    teal_free(cp);
+    teal_free(ints);
+    return TEAL_ENOMEM;
+  }
+  teal_free(s->Jc);
+  teal_free(s->contacts);
+  teal_free(s->cparams);
+  teal_free(s->island_contacts);
+  s->Jc = Jc;
+  s->contacts = c;
+  s->cparams = cp;
+  s->island_contacts = ints;
+  s->jtree = ints + cap;
+  s->contact_growths += s->nc_cap > 0;
+  s->nc_cap = (int)cap;
+  return TEAL_OK;
+}
+
+void teal_plant_contact_scratch_free(teal_plant_scratch *s) {
+  teal_mb_trees_free(s->trees);
+  teal_free(s->Mb);
+  teal_free(s->uf);
+  teal_free(s->A_newton);
+  teal_free(s->pivots);
+  teal_free(s->Jc);
+  teal_free(s->contacts);
+  teal_free(s->cparams);
+  teal_free(s->island_contacts);
+}
+
+int teal_plant_contact_scratch_alloc(teal_plant_scratch *s, const teal_plant *p, int nc) {
+  size_t nv = (size_t)p->nv;
+  s->trees = teal_mb_trees_new(p, NULL);
+  if (!s->trees) {
+    return TEAL_ENOMEM;
+  }
+  size_t nt = (size_t)s->trees->ntrees;
+  size_t nblk = teal_mb_trees_block_size(s->trees);
+  s->Mb = teal_calloc(2 * nblk + 8 * nv + 1, sizeof(double));
+  s->uf = teal_calloc(6 * nt + 3, sizeof(int));
+  if (!s->Mb || !s->uf || reserve_newton(s, s->trees->max_nv) != TEAL_OK) {
+    return TEAL_ENOMEM;
+  }
+  s->Lb = s->Mb + nblk;
+  double *d = s->Lb + nblk;
+  s->rhs = d + 6 * nv;
+  s->zero = d + 7 * nv;
+  s->res = d;
+  s->step = d + nv;
+  s->v_try = d + 2 * nv;
+  s->r_try = d + 3 * nv;
+  s->v_loc = d + 4 * nv;
+  s->vstar_loc = d + 5 * nv;
+  s->tree_off = s->uf + nt;
+  s->island_trees = s->tree_off + nt;
+  s->tree_bucket = s->island_trees + nt;
+  s->contact_off = s->tree_bucket + nt + 1;
+  s->cursor = s->contact_off + nt + 1;
+  return teal_plant_scratch_reserve_contacts(s, nc);
+}
+
+/* ---- per-contact law ------------------------------------------------------------ */
+
+/* The implicit step tolerates a much sharper friction law than an explicit
+ * integrator: regularize at a hundredth of the stiction tolerance, so that
+ * stiction creeps at about 1e-5 m/s with the default 1 mm/s. */
+static double discrete_regularization(const teal_plant *p) {
+  return 1e-2 * teal_plant_stiction_tolerance(p);
+}
+
+/* Force on B and its derivative G (3x3 row-major, may be NULL) at the
+ * relative contact velocity vc. */
+static teal_vec3 discrete_force(const teal_contact_info *c, const contact_pair_params *cp,
+                                double h, double eps, teal_vec3 vc, double *G) {
+  teal_vec3 n = c->nhat_BA_W;
+  double xdot = teal_vec3_dot(vc, n), x = c->depth + h * xdot, damp = 1.0 + cp->d * xdot;
+  double fn = x > 0.0 && damp > 0.0 ? cp->k * x * damp : 0.0;
+  double dfn = x > 0.0 && damp > 0.0 ? cp->k * (h * damp + x * cp->d) : 0.0;
+  teal_vec3 vt = teal_vec3_sub(vc, teal_vec3_scale(n, xdot));
+  double s = sqrt(teal_vec3_dot(vt, vt) + eps * eps), mu = cp->mu_d;
+  teal_vec3 t = teal_vec3_scale(vt, 1.0 / s);
+  teal_vec3 f = teal_vec3_sub(teal_vec3_scale(n, -fn), teal_vec3_scale(t, mu * fn));
+  for (int r = 0; G && r < 3; r++) {
+    for (int k = 0; k < 3; k++) {
+      double P = (r == k) - n.v[r] * n.v[k];
+      double dt = (P - vt.v[r] * vt.v[k] / (s * s)) / s;
+      G[3 * r + k] = -(n.v[r] + mu * t.v[r]) * dfn * n.v[k] - mu * fn * dt;
+    }
+  }
+  return f;
+}
+
+/* ---- contact Jacobians ------------------------------------------------------------ */
+
+/* Contact c's Jacobian is up to two blocks: block k (0 for B's tree, 1 for
+ * A's when it differs) is 3 x m_t at Jc + (2 c + k) 3 max_nv, of tree
+ * jtree[2 c + k] (-1: unused). */
+static double *jac_block(const teal_plant_scratch *s, int c, int k) {
+  return s->Jc + (size_t)(2 * c + k) * 3 * (size_t)s->trees->max_nv;
+}
+
+static int tree_nv(const teal_plant_scratch *s, int t) {
+  return teal_mb_trees_tree_nv(s->trees, t);
+}
+
+/* The Jacobian blocks of contact c (the kinematics are in s->ws). */
+static int contact_jacobian(const teal_plant *p, teal_plant_scratch *s, int c) {
+  const teal_contact_info *ci = &s->contacts[c];
+  int tb = s->trees->body_tree[ci->body_B], ta = s->trees->body_tree[ci->body_A];
+  int *jt = s->jtree + 2 * c;
+  jt[0] = tb;
+  jt[1] = ta != tb ? ta : -1;
+  for (int k = 0; k < 2; k++) {
+    memset(jac_block(s, c, k), 0, 3 * (size_t)tree_nv(s, jt[k]) * sizeof(double));
+  }
+  int rc = teal_mb_tree_point_jacobian(p, s->ws, s->trees, ci->body_B, ci->p_WC, 1.0,
+                                       jac_block(s, c, 0));
+  if (rc == TEAL_OK) {
+    rc = teal_mb_tree_point_jacobian(p, s->ws, s->trees, ci->body_A, ci->p_WC, -1.0,
+                                     jac_block(s, c, ta != tb));
+  }
+  return rc;
+}
+
+/* Fills the contacts, their parameters and Jacobians from the pairs (the
+ * kinematics are those of teal_plant_free_motion's q in s->ws). */
+static int prepare_contacts(const teal_plant *p, teal_plant_scratch *s,
+                            const teal_point_pair_list *pairs) {
+  int rc = TEAL_OK;
+  for (int i = 0; rc == TEAL_OK && i < pairs->n; i++) {
+    const teal_point_pair *pp = &pairs->pairs[i];
+    teal_contact_pair_params(p, pp->id_A, pp->id_B, &s->cparams[i]);
+    teal_contact_from_pair(p, pp, &s->cparams[i], &s->contacts[i]);
+    rc = contact_jacobian(p, s, i);
+  }
+  return rc;
+}
+
+/* ---- islands ----------------------------------------------------------------------- */
+
+/* Trees coupled by contacts form islands (union-find over trees). */
+typedef struct island {
+  int m, nc, nt;      /* dofs, contacts, trees */
+  const int *trees;   /* [nt] tree indices; tree_off[t] is t's first local dof */
+  const int *cidx;    /* [nc] contact indices */
+} island;
+
+static int uf_find(int *uf, int t) {
+  while (uf[t] != t) {
+    uf[t] = uf[uf[t]];
+    t = uf[t];
+  }
+  return t;
+}
+
+/* The island root of contact c (-1 when it touches no tree). */
+static int contact_root(teal_plant_scratch *s, int c) {
+  int t = s->jtree[2 * c] >= 0 ? s->jtree[2 * c] : s->jtree[2 * c + 1];
+  return t >= 0 ? uf_find(s->uf, t) : -1;
+}
+
+static void join_trees(teal_plant_scratch *s, int nc) {
+  for (int t = 0; t < s->trees->ntrees; t++) {
+    s->uf[t] = t;
+  }
+  for (int c = 0; c < nc; c++) {
+    int ta = s->jtree[2 * c], tb = s->jtree[2 * c + 1];
+    if (ta >= 0 && tb >= 0) {
+      s->uf[uf_find(s->uf, ta)] = uf_find(s->uf, tb);
+    }
+  }
+}
+
+/* Turns counts (in off[r + 1]) into offsets: bucket r is [off[r], off[r + 1]). */
+static void prefix_sum(int *off, int nt) {
+  off[0] = 0;
+  for (int t = 0; t < nt; t++) {
+    off[t + 1] += off[t];
+  }
+}
+
+/* Buckets the contacts and the trees by island root (counting sort): root
+ * r owns island_contacts[contact_off[r] .. contact_off[r + 1]) and
+ * island_trees[tree_bucket[r] .. tree_bucket[r + 1]); only islands with
+ * contacts get their trees listed. */
+static void bucket_islands(teal_plant_scratch *s, int nc) {
+  int nt = s->trees->ntrees;
+  memset(s->tree_bucket, 0, (size_t)(nt + 1) * sizeof(int));
+  memset(s->contact_off, 0, (size_t)(nt + 1) * sizeof(int));
+  for (int c = 0; c < nc; c++) {
+    int r = contact_root(s, c);
+    s->contact_off[r + 1] += r >= 0;
+  }
+  prefix_sum(s->contact_off, nt);
+  for (int t = 0; t < nt; t++) {
+    int r = uf_find(s->uf, t);
+    s->tree_bucket[r + 1] += s->contact_off[r + 1] > s->contact_off[r];
+  }
+  prefix_sum(s->tree_bucket, nt);
+  memcpy(s->cursor, s->contact_off, (size_t)nt * sizeof(int));
+  for (int c = 0; c < nc; c++) {
+    int r = contact_root(s, c);
+    if (r >= 0) {
+      s->island_contacts[s->cursor[r]++] = c;
+    }
+  }
+  memcpy(s->cursor, s->tree_bucket, (size_t)nt * sizeof(int));
+  for (int t = 0; t < nt; t++) {
+    int r = uf_find(s->uf, t);
+    if (s->contact_off[r + 1] > s->contact_off[r]) {
+      s->island_trees[s->cursor[r]++] = t;
+    }
+  }
+}
+
+/* ---- Newton on one island --------------------------------------------------------------- */
+
+/* J v of contact c over the island's local velocities v. */
+static teal_vec3 contact_velocity(const teal_plant_scratch *s, int c, const double *v) {
+  teal_vec3 vc = teal_vec3_zero();
+  for (int k = 0; k < 2; k++) {
+    int t = s->jtree[2 * c + k], m = tree_nv(s, t);
+    const double *J = jac_block(s, c, k), *vt = t >= 0 ? v + s->tree_off[t] : NULL;
+    for (int r = 0; r < 3; r++) {
+      for (int j = 0; j < m; j++) {
+        vc.v[r] += J[r * m + j] * vt[j];
+      }
+    }
+  }
+  return vc;
+}
+
+/* r -= h J' f for contact c (local vectors). */
+static void add_contact_force(const teal_plant_scratch *s, int c, teal_vec3 f, double h,
+                              double *r) {
+  for (int k = 0; k < 2; k++) {
+    int t = s->jtree[2 * c + k], m = tree_nv(s, t);
+    const double *J = jac_block(s, c, k);
+    for (int j = 0; j < m; j++) {
+      r[s->tree_off[t] + j] -= h * (J[j] * f.v[0] + J[m + j] * f.v[1] + J[2 * m + j] * f.v[2]);
+    }
+  }
+}
+
+/* A -= h J_k1' G J_k2 over the blocks of contact c (A is m x m, local). */
+static void add_contact_jacobian(const teal_plant_scratch *s, int c, const double *G, double h,
+                                 double *A, int m) {
+  for (int k2 = 0; k2 < 2; k2++) {
+    int t2 = s->jtree[2 * c + k2], m2 = tree_nv(s, t2);
+    const double *J2 = jac_block(s, c, k2);
+    for (int j = 0; j < m2; j++) {
+      double gj[3]; /* h G J2 column j */
+      for (int a = 0; a < 3; a++) {
+        gj[a] = h * (G[3 * a] * J2[j] + G[3 * a + 1] * J2[m2 + j] + G[3 * a + 2] * J2[2 * m2 + j]);
+      }
+      int col = s->tree_off[t2] + j;
+      for (int k1 = 0; k1 < 2; k1++) {
+        int t1 = s->jtree[2 * c + k1], m1 = tree_nv(s, t1);
+        const double *J1 = jac_block(s, c, k1);
+        for (int i = 0; i < m1; i++) {
+          A[(s->tree_off[t1] + i) * m + col] -=
+              J1[i] * gj[0] + J1[m1 + i] * gj[1] + J1[2 * m1 + i] * gj[2];
+        }
+      }
+    }
+  }
+}
+
+/* r = M (v - v*) over the island's trees; with A non-NULL also A = M
+ * (block diagonal, the rest zeroed). */
+static void mass_residual(const teal_plant_scratch *s, const island *is, const double *vstar,
+                          const double *v, double *r, double *A) {
+  if (A) {
+    memset(A, 0, (size_t)is->m * (size_t)is->m * sizeof(double));
+  }
+  for (int k = 0; k < is->nt; k++) {
+    int t = is->trees[k], mt = tree_nv(s, t), o = s->tree_off[t];
+    const double *Mt = s->Mb + s->trees->block_start[t];
+    for (int i = 0; i < mt; i++) {
+      double acc = 0.0;
+      for (int j = 0; j < mt; j++) {
+        acc += Mt[i * mt + j] * (v[o + j] - vstar[o + j]);
+      }
+      r[o + i] = acc;
+      if (A) {
+        memcpy(A + (size_t)(o + i) * is->m + o, Mt + i * mt, (size_t)mt * sizeof(double));
+      }
+    }
+  }
+}
+
+/* R(v) of the island into r (local vectors); with A non-NULL also the
+ * Newton matrix M - h J' G J. Returns max |r|. */
+static double residual(const teal_plant *p, teal_plant_scratch *s, const island *is,
+                       const double *vstar, const double *v, double *r, double *A) {
+  double h = p->time_step, eps = discrete_regularization(p), G[9], norm = 0.0;
+  mass_residual(s, is, vstar, v, r, A);
+  for (int k = 0; k < is->nc; k++) {
+    int c = is->cidx[k];
+    teal_vec3 f = discrete_force(&s->contacts[c], &s->cparams[c], h, eps,
+                                 contact_velocity(s, c, v), A ? G : NULL);
+    add_contact_force(s, c, f, h, r);
+    if (A) {
+      add_contact_jacobian(s, c, G, h, A, is->m);
+    }
+  }
+  for (int i = 0; i < is->m; i++) {
+    norm = fmax(norm, fabs(r[i]));
+  }
+  return norm;
+}
+
+/* LU with partial pivoting of the small row-major A in place; islands of a
+ * few free bodies are 6 to 24 dofs, where a LAPACK call costs more than
+ * the arithmetic. TEAL_ESINGULAR on a zero pivot. */
+static int small_lu_factor(double *A, int m, int *piv) {
+  for (int k = 0; k < m; k++) {
+    int p = k;
+    for (int i = k + 1; i < m; i++) {
+      p = fabs(A[i * m + k]) > fabs(A[p * m + k]) ? i : p;
+    }
+    piv[k] = p;
+    if (!(A[p * m + k] != 0.0) || !isfinite(A[p * m + k])) {
+      return TEAL_ESINGULAR;
+    }
+    for (int j = 0; p != k && j < m; j++) {
+      double tmp = A[k * m + j];
+      A[k * m + j] = A[p * m + j];
+      A[p * m + j] = tmp;
+    }
+    for (int i = k + 1; i < m; i++) {
+      double l = A[i * m + k] /= A[k * m + k];
+      for (int j = k + 1; j < m; j++) {
+        A[i * m + j] -= l * A[k * m + j];
+      }
+    }
+  }
+  return TEAL_OK;
+}
+
+static void small_lu_solve(const double *LU, int m, const int *piv, double *b) {
+  for (int k = 0; k < m; k++) {
+    double tmp = b[k];
+    b[k] = b[piv[k]];
+    b[piv[k]] = tmp;
+  }
+  for (int i = 0; i < m; i++) {
+    for (int j = 0; j < i; j++) {
+      b[i] -= LU[i * m + j] * b[j];
+    }
+  }
+  for (int i = m - 1; i >= 0; i--) {
+    for (int j = i + 1; j < m; j++) {
+      b[i] -= LU[i * m + j] * b[j];
+    }
+    b[i] /= LU[i * m + i];
+  }
+}
+
+/* step = -A^-1 res (A is factored in place). */
+static int newton_direction(teal_plant_scratch *s, int m) {
+  for (int i = 0; i < m; i++) {
+    s->step[i] = -s->res[i];
+  }
+  if (m <= SMALL_LU_MAX) {
+    int rc = small_lu_factor(s->A_newton, m, s->pivots);
+    if (rc == TEAL_OK) {
+      small_lu_solve(s->A_newton, m, s->pivots, s->step);
+    }
+    return rc;
+  }
+  int rc = teal_lu_factor(s->A_newton, m, s->pivots, NULL);
+  return rc ? rc : teal_lu_solve(s->A_newton, m, s->pivots, s->step, NULL);
+}
+
+/* One Newton iteration with a backtracking line search; returns the new
+ * residual norm in *norm and the largest velocity change in *dv_max. A
+ * step below tol is taken whole: the iteration has converged, and near
+ * round-off the residual cannot show a decrease to the line search. */
+static int newton_iteration(const teal_plant *p, teal_plant_scratch *s, const island *is,
+                            const double *vstar, double tol, double *v, double *norm,
+                            double *dv_max) {
+  int m = is->m;
+  residual(p, s, is, vstar, v, s->res, s->A_newton);
+  int rc = newton_direction(s, m);
+  if (rc) {
+    return rc;
+  }
+  *dv_max = 0.0;
+  for (int i = 0; i < m; i++) {
+    *dv_max = fmax(*dv_max, fabs(s->step[i]));
+  }
+  if (*dv_max <= tol) {
+    for (int i = 0; i < m; i++) {
+      v[i] += s->step[i];
+    }
+    return TEAL_OK;
+  }
+  double alpha = 1.0, trial = INFINITY;
+  for (int k = 0; k < 30; k++, alpha *= 0.5) {
+    for (int i = 0; i < m; i++) {
+      s->v_try[i] = v[i] + alpha * s->step[i];
+    }
+    trial = residual(p, s, is, vstar, s->v_try, s->r_try, NULL);
+    if (trial <= (1.0 - 1e-4 * alpha) * *norm) {
+      break;
+    }
+  }
+  *dv_max = 0.0;
+  for (int i = 0; i < m; i++) {
+    *dv_max = fmax(*dv_max, fabs(s->v_try[i] - v[i]));
+    v[i] = s->v_try[i];
+  }
+  *norm = trial;
+  return TEAL_OK;
+}
+
+/* Local offsets of the island's trees, its dof count, v* gathered into
+ * vstar_loc and the guess v0 into v_loc (the Newton start); returns
+ * max(1, |v*|). */
+static double gather_island(teal_plant_scratch *s, island *is, const double *v0,
+                            const double *vstar) {
+  double vscale = 1.0;
+  is->m = 0;
+  for (int k = 0; k < is->nt; k++) {
+    int t = is->trees[k], mt = tree_nv(s, t);
+    const int *dofs = s->trees->dofs + s->trees->dof_start[t];
+    s->tree_off[t] = is->m;
+    for (int j = 0; j < mt; j++) {
+      double x = vstar[dofs[j]];
+      s->vstar_loc[is->m + j] = x;
+      s->v_loc[is->m + j] = v0[dofs[j]];
+      vscale = fmax(vscale, fabs(x));
+    }
+    is->m += mt;
+  }
+  return vscale;
+}
+
+static void scatter_island(const teal_plant_scratch *s, const island *is, double *v_next) {
+  for (int k = 0; k < is->nt; k++) {
+    int t = is->trees[k], mt = tree_nv(s, t);
+    const int *dofs = s->trees->dofs + s->trees->dof_start[t];
+    for (int j = 0; j < mt; j++) {
+      v_next[dofs[j]] = s->v_loc[s->tree_off[t] + j];
+    }
+  }
+}
+
+/* Solves one island, writing its dofs of v_next. */
+static int solve_island(const teal_plant *p, teal_plant_scratch *s, const teal_context *ctx,
+                        island *is, const double *v0, const double *vstar, double *v_next) {
+  double vscale = gather_island(s, is, v0, vstar), dv = INFINITY;
+  int rc = reserve_newton(s, is->m);
+  if (rc) {
+    return teal_context_report_error(ctx, rc, "plant: no memory for a contact island of %d "
+                                     "dofs", is->m);
+  }
+  double norm = residual(p, s, is, s->vstar_loc, s->v_loc, s->res, NULL);
+  rc = TEAL_ENOCONV;
+  for (int it = 0; it < NEWTON_MAX_ITERATIONS; it++) {
+    double tol = NEWTON_TOLERANCE * vscale;
+    if ((rc = newton_iteration(p, s, is, s->vstar_loc, tol, s->v_loc, &norm, &dv)) != TEAL_OK) {
+      break;
+    }
+    if (dv <= tol) {
+      scatter_island(s, is, v_next);
+      return TEAL_OK;
+    }
+    rc = TEAL_ENOCONV;
+  }
+  return teal_context_report_error(ctx, rc, "plant: the discrete contact solve failed at t = %g "
+                                   "(%s; residual %g, last step %g)", teal_context_time(ctx),
+                                   teal_strerror(rc), norm, dv);
+}
+
+/* ---- free motion ---------------------------------------------------------------------- */
+
+/* vdot = M^-1 (tau + J' F + tau_g - C v) with M by its per-tree blocks: the
+ * bias from one inverse-dynamics pass at vdot = 0, then each tree's block
+ * Cholesky-solved. The blocks stay in Mb (the Newton matrices start from
+ * them) and their factors in Lb (the joint-limit impulses use them). */
+int teal_plant_free_motion(const teal_plant *p, teal_plant_scratch *s, const double *q,
+                           const double *v, const double *tau, const teal_spatial_vector *F,
+                           double *vdot, teal_error *err) {
+  const teal_mb_trees *tr = s->trees;
+  size_t nblk = teal_mb_trees_block_size(tr);
+  int rc = teal_mb_mass_matrix_blocks(p, s->ws, tr, q, s->Mb);
+  if (rc == TEAL_OK) {
+    rc = teal_mb_inverse_dynamics_ex(p, s->ws, q, v, s->zero, tau, F, s->rhs);
+  }
+  if (rc) {
+    return rc;
+  }
+  memcpy(s->Lb, s->Mb, nblk * sizeof(double));
+  rc = teal_mb_mass_blocks_factor(tr, s->Lb, err);
+  for (int t = 0; rc == TEAL_OK && t < tr->ntrees; t++) {
+    int m = tree_nv(s, t);
+    const int *dofs = tr->dofs + tr->dof_start[t];
+    for (int j = 0; j < m; j++) {
+      s->step[j] = -s->rhs[dofs[j]];
+    }
+    teal_mb_mass_block_solve(tr, s->Lb, t, s->step, NULL);
+    for (int j = 0; j < m; j++) {
+      vdot[dofs[j]] = s->step[j];
+    }
+  }
+  return rc;
+}
+
+int teal_plant_mass_inverse_column(const teal_plant *p, teal_plant_scratch *s, int i,
+                                   double *x) {
+  const teal_mb_trees *tr = s->trees;
+  memset(x, 0, (size_t)p->nv * sizeof(double));
+  int t = tr->dof_tree[i], m = tree_nv(s, t);
+  const int *dofs = tr->dofs + tr->dof_start[t];
+  memset(s->step, 0, (size_t)m * sizeof(double));
+  s->step[tr->dof_local[i]] = 1.0;
+  int rc = teal_mb_mass_block_solve(tr, s->Lb, t, s->step, NULL);
+  for (int j = 0; rc == TEAL_OK && j < m; j++) {
+    x[dofs[j]] = s->step[j];
+  }
+  return rc;
+}
+
+int teal_plant_contact_step(const teal_plant *p, teal_plant_scratch *s, const teal_context *ctx,
+                            const teal_point_pair_list *pairs,
+                            const double *v0, const double *vstar, double *v_next) {
+  int nc = pairs ? pairs->n : 0;
+  memcpy(v_next, vstar, (size_t)p->nv * sizeof(double));
+  if (nc == 0) {
+    return TEAL_OK;
+  }
+  int rc = s->trees ? teal_plant_scratch_reserve_contacts(s, nc) : TEAL_ESTATE;
+  if (rc == TEAL_OK) {
+    rc = prepare_contacts(p, s, pairs);
+  }
+  if (rc) {
+    return teal_context_report_error(ctx, rc, "plant: preparing the contact step failed (%s: %s)",
+                                     teal_strerror(rc), teal_mb_workspace_error(s->ws)->message);
+  }
+  join_trees(s, nc);
+  bucket_islands(s, nc);
+  for (int r = 0; r < s->trees->ntrees; r++) {
+    island is = {0, s->contact_off[r + 1] - s->contact_off[r],
+                 s->tree_bucket[r + 1] - s->tree_bucket[r], s->island_trees + s->tree_bucket[r],
+                 s->island_contacts + s->contact_off[r]};
+    /* contacts between anchored bodies only belong to no island */
+    if (is.nc > 0 && is.nt > 0) {
+      rc = solve_island(p, s, ctx, &is, v0 ? v0 : vstar, vstar, v_next);
+    }
+    if (rc != TEAL_OK) {
+      return rc;
+    }
+  }
+  return TEAL_OK;
+}
+
+int teal_plant_contact_forces_at(const teal_plant *p, teal_plant_scratch *s,
+                                 const teal_context *ctx, const double *q,
+                                 const teal_point_pair_list *pairs, const double *v_next,
+                                 teal_contact_results *r) {
+  int rc = teal_plant_calc_body_velocities(p, q, v_next, s->X, s->V);
+  double h = p->time_step, eps = discrete_regularization(p);
+  r->n = 0;
+  for (int i = 0; rc == TEAL_OK && i < pairs->n; i++) {
+    contact_pair_params cp;
+    teal_contact_info *c = &r->c[r->n++];
+    teal_contact_pair_params(p, pairs->pairs[i].id_A, pairs->pairs[i].id_B, &cp);
+    teal_contact_from_pair(p, &pairs->pairs[i], &cp, c);
+    teal_vec3 vc = teal_contact_relative_velocity(s->X, s->V, c);
+    double xdot = teal_vec3_dot(vc, c->nhat_BA_W);
+    c->f_Bc_W = discrete_force(c, &cp, h, eps, vc, NULL);
+    c->separation_speed = -xdot;
+    c->slip_speed = teal_vec3_norm(teal_vec3_sub(vc, teal_vec3_scale(c->nhat_BA_W, xdot)));
+  }
+  return rc ? teal_context_report_error(ctx, rc, "plant: contact results failed") : TEAL_OK;
+}

@@ -1,0 +1,366 @@
+/* Point contact: settings, the pair model, the continuous contact results
+ * and the contact output ports (see plant_contact.h). */
+#include <math.h>
+#include <string.h>
+
+#include "framework/alloc.h"
+#include "multibody/algorithms/jacobians.h"
+#include "multibody/contact/contact_internal.h"
+#include "multibody/plant/plant_system.h"
+
+/* ---- the results value --------------------------------------------------------- */
+
+int teal_contact_results_reserve(teal_contact_results *r, int cap) {
+  if (!r || cap < 0) {
+    return TEAL_EINVAL;
+  }
+  if (cap <= r->cap) {
+    return TEAL_OK;
+  }
+  teal_contact_info *c = teal_calloc((size_t)cap, sizeof(*c));
+  if (!c) {
+    return TEAL_ENOMEM;
+  }
+  if (r->n) {
+    memcpy(c, r->c, (size_t)r->n * sizeof(*c));
+  }
+  teal_free(r->c);
+  r->c = c;
+  r->cap = cap;
+  return TEAL_OK;
+}
+
+static int copy_results(void *dst, const void *src) {
+  teal_contact_results *d = dst;
+  const teal_contact_results *s = src;
+  int rc = teal_contact_results_reserve(d, s->n > s->cap ? s->n : s->cap);
+  if (rc == TEAL_OK) {
+    if (s->n) {
+      memcpy(d->c, s->c, (size_t)s->n * sizeof(*s->c));
+    }
+    d->n = s->n;
+  }
+  return rc;
+}
+
+static void free_results(void *value) {
+  teal_contact_results *r = value;
+  teal_free(r->c);
+  r->c = NULL;
+  r->n = r->cap = 0;
+}
+
+const teal_value_type teal_contact_results_type = {"teal_contact_results",
+                                                   sizeof(teal_contact_results), NULL,
+                                                   copy_results, free_results};
+
+/* ---- settings -------------------------------------------------------------------- */
+
+static int set_positive(teal_plant *p, double x, double *dst, const char *what) {
+  int rc = teal_plant_check_open(p, "setting", what);
+  if (rc) {
+    return rc;
+  }
+  if (!(isfinite(x) && x > 0.0)) {
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: %s must be finite and > 0%s", what, NULL);
+  }
+  *dst = x;
+  return TEAL_OK;
+}
+
+int teal_plant_set_penetration_allowance(teal_plant *p, double allowance) {
+  return set_positive(p, allowance, p ? &p->contact.penetration_allowance : NULL,
+                      "penetration allowance");
+}
+
+int teal_plant_set_stiction_tolerance(teal_plant *p, double v_stiction) {
+  return set_positive(p, v_stiction, p ? &p->contact.stiction_tolerance : NULL,
+                      "stiction tolerance");
+}
+
+double teal_plant_penetration_allowance(const teal_plant *p) {
+  return p && p->contact.penetration_allowance > 0 ? p->contact.penetration_allowance : 1e-3;
+}
+
+double teal_plant_stiction_tolerance(const teal_plant *p) {
+  return p && p->contact.stiction_tolerance > 0 ? p->contact.stiction_tolerance : 1e-3;
+}
+
+static double gravity_scale(const teal_plant *p) {
+  double g = teal_vec3_norm(p->gravity);
+  return g > 0.0 ? g : 9.81;
+}
+
+double teal_plant_contact_time_scale(const teal_plant *p) {
+  return p ? sqrt(teal_plant_penetration_allowance(p) / gravity_scale(p)) : NAN;
+}
+
+void teal_plant_contact_defaults(teal_plant *p) {
+  double mass = 0.0, delta = teal_plant_penetration_allowance(p), g = gravity_scale(p);
+  for (int b = 1; b < p->bodies.n; b++) {
+    mass = fmax(mass, BODY(p)[b].M_BBo_B.mass);
+  }
+  double k = (mass > 0.0 ? mass : 1.0) * g / delta;
+  p->contact.default_stiffness = 2.0 * k;
+  p->contact.default_dissipation = sqrt(delta / g) / delta;
+}
+
+/* ---- the pair model -------------------------------------------------------------- */
+
+static double harmonic(double a, double b) {
+  return a + b > 0.0 ? 2.0 * a * b / (a + b) : 0.0;
+}
+
+void teal_contact_pair_params(const teal_plant *p, int a, int b, contact_pair_params *out) {
+  const teal_proximity_properties *pa = &GEOM(p)[a].g.proximity, *pb = &GEOM(p)[b].g.proximity;
+  double ka = isnan(pa->point_contact_stiffness) ? p->contact.default_stiffness
+                                                 : pa->point_contact_stiffness;
+  double kb = isnan(pb->point_contact_stiffness) ? p->contact.default_stiffness
+                                                 : pb->point_contact_stiffness;
+  double da = isnan(pa->hunt_crossley_dissipation) ? p->contact.default_dissipation
+                                                   : pa->hunt_crossley_dissipation;
+  double db = isnan(pb->hunt_crossley_dissipation) ? p->contact.default_dissipation
+                                                   : pb->hunt_crossley_dissipation;
+  out->k = ka * kb / (ka + kb);
+  out->d = (kb * da + ka * db) / (ka + kb);
+  out->mu_s = harmonic(pa->static_friction, pb->static_friction);
+  out->mu_d = harmonic(pa->dynamic_friction, pb->dynamic_friction);
+  out->w_a = ka / (ka + kb);
+}
+
+void teal_contact_from_pair(const teal_plant *p, const teal_point_pair *pp,
+                            const contact_pair_params *cp, teal_contact_info *c) {
+  memset(c, 0, sizeof(*c));
+  c->geometry_A = pp->id_A;
+  c->geometry_B = pp->id_B;
+  c->body_A = GEOM(p)[pp->id_A].g.body;
+  c->body_B = GEOM(p)[pp->id_B].g.body;
+  c->p_WC = teal_vec3_add(teal_vec3_scale(pp->p_WCa, cp->w_a),
+                          teal_vec3_scale(pp->p_WCb, 1.0 - cp->w_a));
+  c->nhat_BA_W = pp->nhat_BA_W;
+  c->depth = pp->depth;
+}
+
+teal_vec3 teal_contact_relative_velocity(const teal_transform *X_WB,
+                                         const teal_spatial_vector *V_WB,
+                                         const teal_contact_info *c) {
+  teal_vec3 vb = teal_spatial_vector_linear(
+      teal_spatial_velocity_shift(V_WB[c->body_B], teal_vec3_sub(c->p_WC, X_WB[c->body_B].p)));
+  teal_vec3 va = teal_spatial_vector_linear(
+      teal_spatial_velocity_shift(V_WB[c->body_A], teal_vec3_sub(c->p_WC, X_WB[c->body_A].p)));
+  return teal_vec3_sub(vb, va);
+}
+
+static double smooth_step(double x) {
+  return x * x * x * (10.0 + x * (6.0 * x - 15.0));
+}
+
+double teal_contact_stribeck(double s, double mu_s, double mu_d) {
+  if (s >= 3.0) {
+    return mu_d;
+  }
+  if (s >= 1.0) {
+    return mu_s - (mu_s - mu_d) * smooth_step(0.5 * (s - 1.0));
+  }
+  return mu_s * smooth_step(s);
+}
+
+void teal_contact_add_forces(const teal_contact_results *r, const teal_transform *X_WB,
+                             teal_spatial_vector *F) {
+  for (int i = 0; i < r->n; i++) {
+    const teal_contact_info *c = &r->c[i];
+    teal_vec3 f = c->f_Bc_W;
+    int bodies[2] = {c->body_B, c->body_A};
+    for (int s = 0; s < 2; s++) {
+      int b = bodies[s];
+      teal_vec3 fs = s ? teal_vec3_neg(f) : f;
+      if (b == TEAL_WORLD_BODY) {
+        continue;
+      }
+      teal_vec3 p_BoC = teal_vec3_sub(c->p_WC, X_WB[b].p);
+      F[b] = teal_spatial_vector_add(
+          F[b], teal_spatial_vector_make(teal_vec3_cross(p_BoC, fs), fs));
+    }
+  }
+}
+
+/* ---- continuous results ------------------------------------------------------------ */
+
+int teal_plant_eval_query(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
+                          const teal_point_pair_list **pairs) {
+  *pairs = NULL;
+  int has = teal_input_has_value(sys, ctx, p->sys.in_query);
+  if (has <= 0) {
+    return has;
+  }
+  int rc = teal_eval_abstract_input(sys, ctx, p->sys.in_query, (const void **)pairs);
+  for (int i = 0; rc == TEAL_OK && i < (*pairs)->n; i++) {
+    const teal_point_pair *pp = &(*pairs)->pairs[i];
+    if (pp->id_A < 0 || pp->id_B < 0 || pp->id_A >= p->geometries.n ||
+        pp->id_B >= p->geometries.n) {
+      return teal_context_report_error(ctx, TEAL_EINVAL,
+                                       "plant: geometry_query names geometries %d and %d but the "
+                                       "plant registered %d; connect the plant's own scene graph",
+                                       pp->id_A, pp->id_B, p->geometries.n);
+    }
+  }
+  return rc;
+}
+
+/* The continuous force law at relative velocity v for contact c. */
+static void continuous_force(const teal_plant *p, const contact_pair_params *cp, teal_vec3 v,
+                             teal_contact_info *c) {
+  teal_vec3 n = c->nhat_BA_W;
+  double xdot = teal_vec3_dot(v, n);
+  teal_vec3 vt = teal_vec3_sub(v, teal_vec3_scale(n, xdot));
+  double slip = teal_vec3_norm(vt);
+  double fn = fmax(0.0, cp->k * c->depth * (1.0 + cp->d * xdot));
+  double mu = teal_contact_stribeck(slip / teal_plant_stiction_tolerance(p), cp->mu_s, cp->mu_d);
+  teal_vec3 f = teal_vec3_scale(n, -fn);
+  if (slip > 0.0) {
+    f = teal_vec3_sub(f, teal_vec3_scale(vt, mu * fn / slip));
+  }
+  c->separation_speed = -xdot;
+  c->slip_speed = slip;
+  c->f_Bc_W = f;
+}
+
+static int continuous_results(const teal_system *sys, const teal_context *ctx,
+                              const teal_plant *p, const teal_point_pair_list *pairs,
+                              teal_contact_results *r) {
+  const teal_transform *X;
+  const teal_spatial_vector *V;
+  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_poses, (const void **)&X);
+  if (rc == TEAL_OK) {
+    rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_vels, (const void **)&V);
+  }
+  for (int i = 0; rc == TEAL_OK && i < pairs->n; i++) {
+    contact_pair_params cp;
+    teal_contact_info *c = &r->c[r->n++];
+    teal_contact_pair_params(p, pairs->pairs[i].id_A, pairs->pairs[i].id_B, &cp);
+    teal_contact_from_pair(p, &pairs->pairs[i], &cp, c);
+    continuous_force(p, &cp, teal_contact_relative_velocity(X, V, c), c);
+  }
+  return rc;
+}
+
+int teal_plant_calc_contact_results(const teal_system *sys, const teal_context *ctx, void *out,
+                                    void *user) {
+  const teal_plant *p = user;
+  teal_contact_results *r = out;
+  const teal_point_pair_list *pairs;
+  r->n = 0;
+  int rc = teal_plant_eval_query(sys, ctx, p, &pairs);
+  if (rc == TEAL_OK && r->cap == 0 && teal_contact_results_reserve(r, 4 * p->geometries.n + 16)) {
+    rc = teal_context_report_error(ctx, TEAL_ENOMEM, "plant: out of memory for contacts");
+  }
+  if (rc || !pairs || pairs->n == 0) {
+    return rc;
+  }
+  int cap = r->cap >= pairs->n ? r->cap : (pairs->n > 2 * r->cap ? pairs->n : 2 * r->cap);
+  if (teal_contact_results_reserve(r, cap) != TEAL_OK) {
+    return teal_context_report_error(ctx, TEAL_ENOMEM, "plant: out of memory for contacts");
+  }
+  if (!p->sys.discrete) {
+    return continuous_results(sys, ctx, p, pairs, r);
+  }
+  const double *next, *q, *v;
+  rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_step, (const void **)&next);
+  if (rc) {
+    return rc;
+  }
+  teal_plant_qv(p, ctx, &q, &v);
+  teal_plant_scratch *s = teal_plant_get_scratch(p, ctx);
+  return teal_plant_contact_forces_at(p, s, ctx, q, pairs, next + p->nq, r);
+}
+
+/* ---- outputs ------------------------------------------------------------------------ */
+
+int teal_plant_output_contact_results(const teal_system *sys, const teal_context *ctx, void *out,
+                                      void *user) {
+  const teal_plant *p = user;
+  const teal_contact_results *r;
+  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_contacts, (const void **)&r);
+  return rc ? rc : copy_results(out, r);
+}
+
+int teal_plant_output_generalized_contact_forces(const teal_system *sys, const teal_context *ctx,
+                                                 double *out, void *user) {
+  const teal_plant *p = user;
+  teal_plant_scratch *s = teal_plant_get_scratch(p, ctx);
+  const teal_contact_results *r;
+  const teal_transform *X;
+  const double *q, *v;
+  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_contacts, (const void **)&r);
+  if (rc == TEAL_OK) {
+    rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_poses, (const void **)&X);
+  }
+  if (rc) {
+    return rc;
+  }
+  memset(s->A, 0, (size_t)p->bodies.n * sizeof(*s->A));
+  teal_contact_add_forces(r, X, s->A);
+  teal_plant_qv(p, ctx, &q, &v);
+  rc = teal_mb_jacobian_apply_transpose(p, s->jws, q, s->A, out);
+  return rc ? teal_context_report_error(ctx, rc, "plant: %s",
+                                        teal_mb_jacobian_workspace_error(s->jws)->message)
+            : TEAL_OK;
+}
+
+int teal_plant_output_instance_generalized_contact_forces(const teal_system *sys,
+                                                          const teal_context *ctx, double *out,
+                                                          void *user) {
+  const teal_plant *p = teal_plant_from_system(sys);
+  int i = (int)((const int *)user - p->sys.out_gcf_inst);
+  const double *all;
+  int rc = teal_eval_vector_output(sys, ctx, p->sys.out_gcf, &all);
+  for (int r = 0; rc == TEAL_OK && r < p->sys.inst_v_count[i]; r++) {
+    out[r] = all[p->sys.v_list[p->sys.inst_v_start[i] + r]];
+  }
+  return rc;
+}
+
+long teal_plant_warning_count(const teal_plant *p, const teal_context *ctx) {
+  const teal_context *own = teal_plant_own_context(p, ctx);
+  const teal_plant_scratch *s = own ? teal_context_scratch(own, p->sys.scratch) : NULL;
+  return s ? s->contact_growths : -1;
+}
+
+int teal_plant_eval_contact_results(const teal_plant *p, const teal_context *ctx,
+                                    const teal_contact_results **results) {
+  if (!p || !p->system || !ctx || !results) {
+    return p && !p->system ? TEAL_ESTATE : TEAL_EINVAL;
+  }
+  const teal_context *own = teal_plant_own_context(p, ctx);
+  if (!own) {
+    return teal_context_report_error(ctx, TEAL_EINVAL,
+                                     "plant eval_contact_results: no plant context in ctx");
+  }
+  return teal_eval_cache_entry(p->system, own, p->sys.ce_contacts, (const void **)results);
+}
+
+teal_vec3 teal_contact_results_net_force(const teal_contact_results *r, int body) {
+  teal_vec3 f = teal_vec3_zero();
+  for (int i = 0; r && i < r->n; i++) {
+    if (r->c[i].body_B == body) {
+      f = teal_vec3_add(f, r->c[i].f_Bc_W);
+    }
+    if (r->c[i].body_A == body) {
+      f = teal_vec3_sub(f, r->c[i].f_Bc_W);
+    }
+  }
+  return f;
+}
+
+/* Initialization publish: evaluates the geometry and contact outputs once so
+ * that their lists get their room before the first step. */
+int teal_plant_size_outputs(const teal_system *sys, const teal_context *ctx, void *user) {
+  const teal_plant *p = user;
+  const void *value;
+  int rc = teal_eval_abstract_output(sys, ctx, p->sys.out_geometry_pose, &value);
+  int has = rc ? rc : teal_input_has_value(sys, ctx, p->sys.in_query);
+  if (has == 1) {
+    rc = teal_eval_abstract_output(sys, ctx, p->sys.out_contacts, &value);
+  }
+  return rc ? rc : (has < 0 ? has : TEAL_OK);
+}

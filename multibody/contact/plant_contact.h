@@ -1,0 +1,128 @@
+/* Contact between a plant's bodies through a scene graph (Drake's point
+ * contact model with MultibodyPlant + SceneGraph).
+ *
+ * Wiring. teal_add_plant_and_scene_graph (Drake's
+ * AddMultibodyPlantSceneGraph) takes a finalized plant, makes a scene graph
+ * with the plant as its source (one frame per body, every geometry the
+ * plant registered, collisions filtered between bodies joined by a joint),
+ * adds both to the builder and connects plant.geometry_pose ->
+ * scene_graph.plant_pose and scene_graph.query -> plant.geometry_query. (In
+ * Drake the plant is added before it is finalized; Teal builds the plant's
+ * system at finalize, so it is added after.) An unconnected geometry_query
+ * means no contact.
+ *
+ * Contact law. For a penetrating pair with depth x and unit normal n =
+ * nhat_BA_W (from B into A), the contact point is C = (k_A p_WCa + k_B
+ * p_WCb) / (k_A + k_B); with v the velocity of B's point at C relative to
+ * A's, the penetration rate is xdot = v . n, the tangential slip v_t =
+ * v - (v . n) n, and the force on B at C is
+ *     f_B = -f_n n - mu(|v_t|) f_n v_t / |v_t|,   f_n = k x (1 + d xdot)_+,
+ * (the opposite force acts on A at C). Per-geometry values combine as
+ * Drake's: k = k_A k_B / (k_A + k_B), d = (k_B d_A + k_A d_B) / (k_A + k_B),
+ * mu = 2 mu_A mu_B / (mu_A + mu_B) for the static and dynamic coefficients.
+ * Missing stiffness and dissipation come from the penetration allowance
+ * delta (default 1 mm): with m the largest body mass and g = |gravity| (9.81
+ * when zero), the combined stiffness is m g / delta (each geometry gets
+ * twice that, so the heaviest body rests at about delta) and d =
+ * sqrt(delta / g) / delta (about 10 s/m at 1 mm: critically damped, so a
+ * dropped object does not bounce; set a smaller hunt_crossley_dissipation
+ * on the geometries for bouncing).
+ *   - Continuous plants use a regularized Stribeck friction: with s =
+ *     |v_t| / v_s (v_s the stiction tolerance, default 1 mm/s), mu = mu_s
+ *     step(s) for s < 1, blends to mu_d for 1 <= s < 3, and is mu_d beyond
+ *     (step(x) = x^3 (10 - 15 x + 6 x^2)).
+ *   - Discrete plants solve for the next velocities with the contact forces
+ *     evaluated at them (an implicit, TAMSI-like step): the normal force
+ *     uses the predicted depth x + h xdot+, the friction the regularized law
+ *     mu_d v_t / sqrt(|v_t|^2 + eps^2) with eps = v_s / 100 (the implicit
+ *     step tolerates the sharper law; stiction then creeps at about
+ *     1e-5 m/s with the default v_s). Newton's method on
+ *     M (v+ - v*) = h J' f(J v+) with a backtracking line search, started
+ *     from the current velocities; v* is the free-motion velocity (joint
+ *     limits are enforced afterwards). M is kept as its per-tree blocks
+ *     and each island of trees coupled by contacts is solved on its own
+ *     (multibody/trees.h), so free bodies cost O(1) each.
+ *
+ * Ports added by finalize: input geometry_query (teal_point_pair_list);
+ * outputs geometry_pose (teal_transform_list, X_WB by body index),
+ * contact_results (teal_contact_results), generalized_contact_forces (nv)
+ * and <instance>_generalized_contact_forces. */
+#ifndef TEAL_MULTIBODY_PLANT_CONTACT_H
+#define TEAL_MULTIBODY_PLANT_CONTACT_H
+
+#include "framework/diagram.h"
+#include "geometry/scene_graph/scene_graph.h"
+#include "multibody/tree/plant_model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** One contact (Drake's PointPairContactInfo). */
+typedef struct teal_contact_info {
+  int body_A, body_B;         /**< plant body indices */
+  int geometry_A, geometry_B; /**< plant (= scene graph) geometry indices */
+  teal_vec3 p_WC;             /**< contact point */
+  teal_vec3 nhat_BA_W;        /**< normal from B into A */
+  double depth;               /**< penetration (> 0) */
+  double separation_speed;    /**< -xdot: > 0 when separating */
+  double slip_speed;          /**< |v_t| */
+  teal_vec3 f_Bc_W;           /**< force on B at C (the opposite acts on A) */
+} teal_contact_info;
+
+/** A list of contacts. */
+typedef struct teal_contact_results {
+  int n, cap;
+  teal_contact_info *c;
+} teal_contact_results;
+
+/** Value type "teal_contact_results". */
+extern const teal_value_type teal_contact_results_type;
+
+/** Makes room for cap contacts (keeps the entries). */
+int teal_contact_results_reserve(teal_contact_results *r, int cap);
+
+/** Contact settings, before finalize: penetration allowance (m, > 0) and
+ *  stiction tolerance (m/s, > 0). */
+int teal_plant_set_penetration_allowance(teal_plant *plant, double allowance);
+int teal_plant_set_stiction_tolerance(teal_plant *plant, double v_stiction);
+double teal_plant_penetration_allowance(const teal_plant *plant);
+double teal_plant_stiction_tolerance(const teal_plant *plant);
+
+/** The contact time scale sqrt(delta / g) (Drake's
+ *  get_contact_penalty_method_time_scale). */
+double teal_plant_contact_time_scale(const teal_plant *plant);
+
+/** The cached contact results in ctx (the plant's context or one above). */
+int teal_plant_eval_contact_results(const teal_plant *plant, const teal_context *ctx,
+                                    const teal_contact_results **results);
+
+/** Warning counter of the plant in ctx (its context or one above): times a
+ *  discrete step had to grow its contact or island buffers inside the step
+ *  (they are sized at initialization for every contact the scene graph can
+ *  report and for the largest kinematic tree; an island coupling several
+ *  trees through contact can need more). -1 on bad arguments. */
+long teal_plant_warning_count(const teal_plant *plant, const teal_context *ctx);
+
+/** Net contact force on body (in W, summed over its contacts) from results. */
+teal_vec3 teal_contact_results_net_force(const teal_contact_results *results, int body);
+
+/** Port indices (negative status before finalize or on a bad instance). */
+int teal_plant_geometry_query_input_port(const teal_plant *plant);
+int teal_plant_geometry_pose_output_port(const teal_plant *plant);
+int teal_plant_contact_results_output_port(const teal_plant *plant);
+int teal_plant_generalized_contact_forces_output_port(const teal_plant *plant);
+int teal_plant_instance_generalized_contact_forces_output_port(const teal_plant *plant,
+                                                               int instance);
+
+/** Makes the plant's scene graph, adds plant and scene graph to builder
+ *  (which then owns both) and connects them; see the file comment. Returns
+ *  the scene graph (owned by the builder) or NULL with err filled (the
+ *  builder's sticky error is set too). */
+teal_scene_graph *teal_add_plant_and_scene_graph(teal_builder *builder, teal_plant *plant,
+                                                 teal_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

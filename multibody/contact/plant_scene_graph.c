@@ -1,0 +1,113 @@
+/* Wiring a plant to its scene graph (Drake's AddMultibodyPlantSceneGraph;
+ * see plant_contact.h). */
+#include "framework/alloc.h"
+#include "framework/diagram.h"
+#include "multibody/contact/contact_internal.h"
+#include "multibody/plant/plant_system.h"
+
+/* Root of b's welded group (union-find with path halving). */
+static int weld_root(int *parent, int b) {
+  while (parent[b] != b) {
+    parent[b] = parent[parent[b]];
+    b = parent[b];
+  }
+  return b;
+}
+
+/* Drake's default filters: bodies joined by a joint (other than a floating
+ * one) whose parent is not the world, and every pair of bodies in one welded
+ * subgraph (bodies welded together, transitively; the world's subgraph
+ * holds everything welded to the world). */
+static int exclude_default_pairs(teal_scene_graph *sg, const teal_plant *p) {
+  int nb = p->bodies.n;
+  int *root = teal_calloc((size_t)nb + 1, sizeof(int));
+  if (!root) {
+    return TEAL_ENOMEM;
+  }
+  for (int b = 0; b < nb; b++) {
+    root[b] = b;
+  }
+  int rc = TEAL_OK;
+  for (int b = 1; rc == TEAL_OK && b < nb; b++) {
+    int j = BODY(p)[b].inboard;
+    if (j < 0 || JOINT(p)[j].kind == TEAL_JOINT_QUATERNION_FLOATING) {
+      continue;
+    }
+    int parent = FRAME(p)[JOINT(p)[j].parent_frame].body;
+    if (JOINT(p)[j].kind == TEAL_JOINT_WELD) {
+      root[weld_root(root, b)] = weld_root(root, parent);
+    } else if (parent != 0) {
+      rc = teal_scene_graph_exclude_frame_pair(sg, parent, b);
+    }
+  }
+  for (int a = 0; rc == TEAL_OK && a < nb; a++) {
+    for (int b = a + 1; rc == TEAL_OK && b < nb; b++) {
+      if (weld_root(root, a) == weld_root(root, b)) {
+        rc = teal_scene_graph_exclude_frame_pair(sg, a, b);
+      }
+    }
+  }
+  teal_free(root);
+  return rc;
+}
+
+/* The plant's bodies as frames (frame id == body index) and its geometries
+ * (scene graph id == plant geometry index), with Drake's default filters. */
+static int register_plant(teal_scene_graph *sg, const teal_plant *p) {
+  int src = teal_scene_graph_register_source(sg, "plant");
+  for (int b = 0; src >= 0 && b < p->bodies.n; b++) {
+    if (teal_scene_graph_register_frame(sg, src, BODY(p)[b].name) != b) {
+      return teal_scene_graph_error(sg)->code;
+    }
+  }
+  for (int i = 0; src >= 0 && i < p->geometries.n; i++) {
+    const teal_plant_geometry *g = &GEOM(p)[i].g;
+    int id = teal_scene_graph_register_geometry(sg, g->body, g->X_BG, &g->shape, g->name, g->role,
+                                                &g->proximity, g->rgba);
+    if (id != i) {
+      return teal_scene_graph_error(sg)->code;
+    }
+  }
+  if (src < 0) {
+    return src;
+  }
+  int rc = exclude_default_pairs(sg, p);
+  return rc ? rc : teal_scene_graph_finalize(sg);
+}
+
+static teal_scene_graph *fail(teal_scene_graph *sg, teal_error *err, int code, const char *what) {
+  teal_error_set(err, code, "add_plant_and_scene_graph: %s", what);
+  teal_scene_graph_free(sg);
+  return NULL;
+}
+
+teal_scene_graph *teal_add_plant_and_scene_graph(teal_builder *b, teal_plant *p, teal_error *err) {
+  if (!b || !p) {
+    return fail(NULL, err, TEAL_EINVAL, "NULL builder or plant");
+  }
+  teal_system *plant = teal_plant_system(p);
+  if (!plant) {
+    return fail(NULL, err, TEAL_ESTATE, "finalize the plant first");
+  }
+  teal_scene_graph *sg = teal_scene_graph_new("scene_graph", err);
+  if (!sg) {
+    return NULL;
+  }
+  int rc = register_plant(sg, p);
+  if (rc) {
+    return fail(sg, err, rc, teal_scene_graph_error(sg)->message);
+  }
+  teal_system *sgs = teal_scene_graph_system(sg);
+  teal_builder_add(b, plant);
+  teal_builder_add(b, sgs);
+  teal_builder_connect(b, teal_system_output_port(plant, p->sys.out_geometry_pose),
+                       teal_system_input_port(sgs, teal_scene_graph_source_pose_port(sg, 0)));
+  teal_builder_connect(b, teal_system_output_port(sgs, teal_scene_graph_query_output_port(sg)),
+                       teal_system_input_port(plant, p->sys.in_query));
+  const teal_error *be = teal_builder_error(b);
+  if (be->code != TEAL_OK) {
+    teal_error_set(err, be->code, "add_plant_and_scene_graph: %s", be->message);
+    return NULL;
+  }
+  return sg;
+}

@@ -1,0 +1,173 @@
+/* Exponential spring contact (Simbody's ExponentialSpringForce) as a leaf
+ * system, and an adder that merges applied spatial force lists.
+ *
+ * One spring acts between a station S fixed on a body B (p_BS) and a contact
+ * plane fixed to the world: the plane z = 0 of a frame F (pose X_WF), with
+ * normal +z_F. The spring always applies a force; it is tiny far from the
+ * plane (with the defaults, < 0.01 N above 1 cm). All quantities below are
+ * in F: p = p_FS (station position, pz its height), v = v_FS (its velocity).
+ *
+ * Normal force (Hunt & Crossley form, kept >= 0):
+ *   fz_elastic = d1 exp(-d2 (pz - d0)),   fz_damping = -cz vz fz_elastic,
+ *   fz = max(0, fz_elastic + fz_damping).
+ * Friction, in the xy plane of F, with Sliding S in [0, 1]:
+ *   mu = mu_s - S (mu_s - mu_k),   limit = mu fz
+ *   model 1 (pure damping):  f_damp = -cxy vxy, clipped to |f_damp| <= limit
+ *                            along -vxy
+ *   model 2 (damped linear spring about the anchor p0):
+ *     f_el_spr = -kxy (pxy - p0),  f_damp_spr = -cxy vxy; when
+ *     |f_el_spr + f_damp_spr| > limit both are scaled by
+ *     limit / |f_el_spr + f_damp_spr| (direction kept)
+ *   blend:  f_el = (1 - S) f_el_spr,  f_dmp = f_damp_spr + S (f_damp - f_damp_spr)
+ *   friction = f_el + f_dmp.
+ * The force [0; f] acts on B at S; f_W = R_WF f_F.
+ *
+ * State (continuous, z = [p0x, p0y, S], p0 in the plane, in F). Simbody moves
+ * the anchor to p0* = pxy + f_el / kxy after every accepted step and sets
+ * Sliding from the anchor speed |dp0| / dt. Here the same laws are written
+ * as first-order ODEs with the sliding time constant tau standing in for the
+ * step, so that the model is a plain continuous system:
+ *   dp0/dt = (p0* - p0) / tau
+ *   S*     = stepUp(clamp(|dp0/dt| / v_settle, 0, 1)),
+ *            stepUp(x) = x^3 (10 - 15 x + 6 x^2)
+ *   dS/dt  = (S* - S) / tau   (rise toward 1 while the anchor slips at or
+ *                              above v_settle, decay toward 0 as it stops).
+ * While the spring is within the friction limit and S = 0, p0* = p0: the
+ * anchor does not move and a body held by static friction does not drift.
+ * When the limit is exceeded, p0* moves toward the station so the elastic
+ * force stays at the limit; the anchor speed then raises S and mu falls from
+ * mu_s to mu_k. Sliding is the only memory of the static/kinetic state.
+ *
+ * Ports. Inputs "body_poses" (teal_transform_list, X_WB by body index) and
+ * "body_spatial_velocities" (teal_spatial_vector_list, V_WB), to be connected
+ * from the plant's outputs of the same names; output "spatial_force" (a
+ * teal_applied_spatial_force_list with one entry: body B, p_BoBq_B = p_BS,
+ * F_Bq_W = [0; f_W]) for the plant's applied_spatial_force input (through
+ * teal_spatial_force_adder_new when several springs or sources share it).
+ * The output depends on the inputs, z and the parameters; the plant's pose
+ * and velocity outputs do not depend on its inputs, so there is no loop.
+ * The parameters live in the context (numeric parameter 0), so mu_s, mu_k
+ * and the rest can change during a simulation, as Simbody's mu states can.
+ *
+ * Functions taking a context accept the spring's own context or any context
+ * above it (the spring's subcontext is then looked up). */
+#ifndef TEAL_MULTIBODY_EXPONENTIAL_SPRING_H
+#define TEAL_MULTIBODY_EXPONENTIAL_SPRING_H
+
+#include "framework/context.h"
+#include "framework/error.h"
+#include "framework/system.h"
+#include "multibody/tree/plant_model.h"
+#include "multibody/math/spatial.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Parameters of an exponential spring (units N, m, s, kg). */
+typedef struct teal_exponential_spring_params {
+  double d0;       /**< shift of the exponential (m, any sign); 0.0065905 */
+  double d1;       /**< scale of the exponential (N, > 0); 0.5336 */
+  double d2;       /**< rate of the exponential (1/m, > 0); 1150 */
+  double cz;       /**< normal viscosity (s/m, >= 0); 0.5 */
+  double kxy;      /**< friction spring elasticity (N/m, > 0); 20000 */
+  double cxy;      /**< friction viscosity (N s/m, >= 0); 2 sqrt(kxy * 1 kg) */
+  double mu_s;     /**< static friction coefficient (>= 0); 0.7 */
+  double mu_k;     /**< kinetic friction coefficient (0 <= mu_k <= mu_s); 0.5 */
+  double v_settle; /**< anchor speed below which Sliding decays (m/s, > 0); 0.01 */
+  double tau;      /**< time constant of the anchor and Sliding (s, > 0); 0.01 */
+} teal_exponential_spring_params;
+
+/** Number of parameters, and so the size of the spring's numeric parameter. */
+#define TEAL_EXPONENTIAL_SPRING_NUM_PARAMS 10
+
+/** Fills p with Simbody's defaults (listed with the fields). */
+void teal_exponential_spring_params_default(teal_exponential_spring_params *p);
+
+/** Sets cxy = 2 sqrt(kxy mass): critical damping of the friction spring for
+ *  a body of that mass (> 0). TEAL_EINVAL on a bad mass or kxy. */
+int teal_exponential_spring_params_set_critical_damping(teal_exponential_spring_params *p,
+                                                        double mass);
+
+/** TEAL_OK when every parameter is finite and within the range given with
+ *  its field, else TEAL_EINVAL (TEAL_ENONFINITE for NaN or Inf) with a
+ *  message naming the parameter in err (may be NULL). */
+int teal_exponential_spring_params_check(const teal_exponential_spring_params *p,
+                                         teal_error *err);
+
+/** Creates a spring between station p_BS of body (1 <= body < number of
+ *  bodies of plant) and the plane z = 0 of X_WF (orthonormal rotation,
+ *  finite). params NULL means the defaults. The default state is p0 = 0 and
+ *  S = 0: call teal_exponential_spring_reset_anchor before a simulation that
+ *  starts in contact. Returns NULL on error with the reason in err (may be
+ *  NULL). */
+teal_system *teal_exponential_spring_new(const char *name, const teal_plant *plant, int body,
+                                         teal_vec3 p_BS, teal_transform X_WF,
+                                         const teal_exponential_spring_params *params,
+                                         teal_error *err);
+
+/** Everything one evaluation computes (Simbody's getters), in F unless
+ *  marked _W. */
+typedef struct teal_exponential_spring_data {
+  teal_vec3 p_FS;            /**< station position; p_FS.v[2] is the height pz */
+  teal_vec3 v_FS;            /**< station velocity */
+  double fz_elastic;         /**< elastic part of the normal force */
+  double fz_damping;         /**< damping part (before the clamp at 0) */
+  double fz;                 /**< normal force, >= 0 */
+  double sliding;            /**< S clamped to [0, 1] */
+  double mu;                 /**< instantaneous friction coefficient */
+  double limit;              /**< friction limit mu fz */
+  double friction_elastic[2]; /**< blended elastic friction f_el */
+  double friction_damping[2]; /**< blended damping friction f_dmp */
+  teal_vec3 force;           /**< total force on the body at the station */
+  teal_vec3 force_W;         /**< the same in W */
+  double p0[2];              /**< anchor point (state) */
+  double p0_target[2];       /**< p0* = pxy + f_el / kxy */
+  double p0_dot[2];          /**< anchor velocity (p0* - p0) / tau */
+  double sliding_target;     /**< S* from the anchor speed */
+  double sliding_dot;        /**< (S* - S) / tau */
+  double potential_energy;   /**< (d1/d2) exp(-d2 (pz - d0)) + |f_el|^2 / (2 kxy) */
+} teal_exponential_spring_data;
+
+/** The cached data of the spring in ctx (borrowed, valid until the context
+ *  changes). Evaluates the spring's inputs. */
+int teal_exponential_spring_eval(const teal_system *spring, const teal_context *ctx,
+                                 const teal_exponential_spring_data **data);
+
+/** Moves the anchor onto the station's projection on the plane (no elastic
+ *  friction force): Simbody's resetAnchorPoint. Evaluates the inputs. */
+int teal_exponential_spring_reset_anchor(const teal_system *spring, teal_context *ctx);
+
+/** Sets the anchor p0 (x, y in F, finite) and Sliding (in [0, 1]). */
+int teal_exponential_spring_set_state(const teal_system *spring, teal_context *ctx, double p0_x,
+                                      double p0_y, double sliding);
+
+/** Reads the anchor and Sliding from the state (pointers may be NULL). */
+int teal_exponential_spring_get_state(const teal_system *spring, const teal_context *ctx,
+                                      double *p0_x, double *p0_y, double *sliding);
+
+/** Replaces the parameters in ctx after teal_exponential_spring_params_check. */
+int teal_exponential_spring_set_params(const teal_system *spring, teal_context *ctx,
+                                       const teal_exponential_spring_params *params);
+
+/** Reads the parameters held by ctx. */
+int teal_exponential_spring_get_params(const teal_system *spring, const teal_context *ctx,
+                                       teal_exponential_spring_params *params);
+
+/** Body index, station p_BS and plane pose X_WF of a spring (any pointer
+ *  may be NULL). TEAL_EINVAL when spring is not an exponential spring. */
+int teal_exponential_spring_geometry(const teal_system *spring, int *body, teal_vec3 *p_BS,
+                                     teal_transform *X_WF);
+
+/** Creates a leaf with num_inputs (>= 1) abstract inputs "u0".."u{k-1}" and
+ *  an output "sum", all teal_applied_spatial_force_list: the concatenation
+ *  of the input lists in port order (inputs without a value count as empty
+ *  lists). Its output list is sized by an initialization event, so a
+ *  simulation allocates nothing once initialized. Returns NULL on error
+ *  with the reason in err (may be NULL). */
+teal_system *teal_spatial_force_adder_new(const char *name, int num_inputs, teal_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

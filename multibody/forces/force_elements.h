@@ -1,0 +1,84 @@
+/* Force elements of a plant (Drake's ForceElement family): a linear
+ * spring-damper between two points, a revolute spring on a joint, and a
+ * linear roll-pitch-yaw bushing between two frames.
+ *
+ * They are added before finalize (like bodies and joints; sticky errors,
+ * TEAL_ESTATE after finalize) and evaluated from the body poses and
+ * velocities. Each element is conservative apart from its damping, and its
+ * stored energy is part of teal_plant_force_elements_potential_energy, so
+ * that total energy is conserved when every damping is zero.
+ *
+ * Bushing convention. With frame A on one body and frame C on another,
+ * p = p_AoCo_A and rpy the roll-pitch-yaw angles of R_AC (Drake's extrinsic
+ * x-y-z convention), the bushing stores U = 1/2 sum k_xyz,i p_i^2 +
+ * 1/2 sum k_rpy,i rpy_i^2. The force on C at Co is f_A = -(k_xyz p +
+ * d_xyz pdot) (pdot measured in A) and the torque on C is tau_A =
+ * N(rpy)^-T (-(k_rpy rpy + d_rpy rpydot)), where w_AC_A = N(rpy) rpydot, so
+ * that tau . w_AC = Q . rpydot exactly; the reaction acts on A at the same
+ * point. N is singular at pitch = +-pi/2 (gimbal lock): evaluation then
+ * returns TEAL_ESINGULAR. */
+#ifndef TEAL_MULTIBODY_FORCE_ELEMENTS_H
+#define TEAL_MULTIBODY_FORCE_ELEMENTS_H
+
+#include "framework/error.h"
+#include "multibody/math/spatial.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+struct teal_plant;
+
+/** Kinds of force element. */
+typedef enum teal_force_element_kind {
+  TEAL_FORCE_LINEAR_SPRING_DAMPER = 0,
+  TEAL_FORCE_REVOLUTE_SPRING,
+  TEAL_FORCE_LINEAR_BUSHING_RPY
+} teal_force_element_kind;
+
+/** Adds a spring-damper between point P (p_AP in body A's frame) and point
+ *  Q (p_BQ in body B's frame), bodies distinct, with free_length > 0,
+ *  stiffness >= 0 and damping >= 0. The tension is k (l - l0) + d ldot
+ *  along the line P-Q. Returns the element index. */
+int teal_plant_add_linear_spring_damper(struct teal_plant *plant, int body_A, teal_vec3 p_AP,
+                                        int body_B, teal_vec3 p_BQ, double free_length,
+                                        double stiffness, double damping);
+
+/** Adds a torsional spring tau = k (nominal_angle - q) on a revolute joint
+ *  (stiffness >= 0). Returns the element index. */
+int teal_plant_add_revolute_spring(struct teal_plant *plant, int joint, double nominal_angle,
+                                   double stiffness);
+
+/** Adds a linear bushing between frames A and C (on different bodies) with
+ *  per-axis stiffness and damping (all >= 0), see the file comment.
+ *  Returns the element index. */
+int teal_plant_add_linear_bushing_rpy(struct teal_plant *plant, int frame_A, int frame_C,
+                                      teal_vec3 torque_stiffness, teal_vec3 torque_damping,
+                                      teal_vec3 force_stiffness, teal_vec3 force_damping);
+
+/** Number of force elements. */
+int teal_plant_num_force_elements(const struct teal_plant *plant);
+
+/** Kind of element i, or -1 on a bad index. */
+int teal_plant_force_element_kind(const struct teal_plant *plant, int i);
+
+/** Adds the forces of every element, from q, v and the body poses X_WB and
+ *  velocities V_WB (by body index, as teal_plant_calc_body_velocities gives
+ *  them), into F_Bo_W (spatial forces at each body origin in W, by body
+ *  index) and tau (nv generalized forces). Both arrays are accumulated, not
+ *  cleared. TEAL_ESINGULAR (message in err, may be NULL) for a
+ *  spring-damper of zero length or a bushing at gimbal lock; the elements
+ *  before the failing one have then already been added. */
+int teal_plant_calc_force_elements(const struct teal_plant *plant, const double *q,
+                                   const double *v, const teal_transform *X_WB,
+                                   const teal_spatial_vector *V_WB, teal_spatial_vector *F_Bo_W,
+                                   double *tau, teal_error *err);
+
+/** Energy stored in the elements' springs at q with body poses X_WB. */
+int teal_plant_force_elements_potential_energy(const struct teal_plant *plant, const double *q,
+                                               const teal_transform *X_WB, double *pe);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,171 @@
+/* The discrete (time-step) plant update: semi-implicit Euler with joint
+ * position limits as hard unilateral constraints (see plant_system.h).
+ *
+ * With v* = v + h vdot_free, a limit on dof i is violated when
+ * q_i + h v*_i leaves [lo, hi]. Each violated limit j gets an impulse
+ * s_j mu_j (s = +1 at a lower limit, -1 at an upper one, mu >= 0) along its
+ * dof, and v+ = v* + M^-1 sum_j e_j s_j mu_j. The impulses solve the
+ * complementarity problem 0 <= mu  _|_  s (v+ - target) >= 0 with
+ * target_i = (limit - q_i) / h, by projected Gauss-Seidel on the Delassus
+ * matrix W = (M^-1) restricted to the violated dofs. Limits that a
+ * solution newly violates are added and the problem re-solved. */
+#include <math.h>
+#include <string.h>
+
+#include "multibody/plant/plant_calc_internal.h"
+#include "multibody/contact/contact_internal.h"
+
+#define PGS_ITERATIONS 200
+#define PGS_TOLERANCE 1e-13
+
+/* Adds limits that v violates to the active set; returns how many. */
+static int activate_violated(const teal_plant *p, teal_plant_scratch *s, const double *q,
+                             const double *v, int *m) {
+  const teal_plant_tree *t = &p->tree;
+  double h = p->time_step;
+  int added = 0;
+  for (int l = 0; l < p->sys.nlimits; l++) {
+    int k = p->sys.limit_dofs[l], qi = t->q_start[k], vi = t->v_start[k], is_active = 0;
+    for (int j = 0; j < *m; j++) {
+      is_active |= s->active[j] == l;
+    }
+    double lo = (t->q_lower[qi] - q[qi]) / h, hi = (t->q_upper[qi] - q[qi]) / h;
+    if (is_active || (v[vi] >= lo && v[vi] <= hi)) {
+      continue;
+    }
+    s->active[*m] = l;
+    s->target[*m] = v[vi] < lo ? lo : hi;
+    s->sign[*m] = v[vi] < lo ? 1.0 : -1.0;
+    s->lambda[*m] = 0.0;
+    (*m)++;
+    added++;
+  }
+  return added;
+}
+
+/* Column j of M^-1 for active limit j (through the cached factorization). */
+static int delassus_column(const teal_plant *p, teal_plant_scratch *s, int j) {
+  int vi = p->tree.v_start[p->sys.limit_dofs[s->active[j]]];
+  memset(s->dv, 0, (size_t)p->nv * sizeof(double));
+  s->dv[vi] = 1.0;
+  if (s->trees) { /* the step factored M by trees (teal_plant_free_motion) */
+    return teal_plant_mass_inverse_column(p, s, vi, s->Wcols + (size_t)j * p->nv);
+  }
+  return teal_mb_articulated_solve(p, s->ws, s->dv, NULL, s->Wcols + (size_t)j * p->nv);
+}
+
+/* Projected Gauss-Seidel on the m active limits; impulses in lambda. */
+static void solve_impulses(const teal_plant *p, teal_plant_scratch *s, const double *vstar, int m) {
+  int nv = p->nv;
+  for (int it = 0; it < PGS_ITERATIONS; it++) {
+    double change = 0.0;
+    for (int j = 0; j < m; j++) {
+      int vj = p->tree.v_start[p->sys.limit_dofs[s->active[j]]];
+      double sj = s->sign[j], vel = vstar[vj];
+      for (int k = 0; k < m; k++) {
+        vel += s->Wcols[(size_t)k * nv + vj] * s->sign[k] * s->lambda[k];
+      }
+      double wjj = s->Wcols[(size_t)j * nv + vj];
+      double next = fmax(0.0, s->lambda[j] - sj * (vel - s->target[j]) / wjj);
+      change = fmax(change, fabs(next - s->lambda[j]) * wjj);
+      s->lambda[j] = next;
+    }
+    if (change < PGS_TOLERANCE) {
+      return;
+    }
+  }
+}
+
+/* v+ = v* + sum_j Wcols_j s_j mu_j into v. */
+static void apply_impulses(const teal_plant *p, teal_plant_scratch *s, const double *vstar,
+                           double *v, int m) {
+  int nv = p->nv;
+  memcpy(v, vstar, (size_t)nv * sizeof(double));
+  for (int k = 0; k < m; k++) {
+    double a = s->sign[k] * s->lambda[k];
+    for (int i = 0; i < nv; i++) {
+      v[i] += s->Wcols[(size_t)k * nv + i] * a;
+    }
+  }
+}
+
+/* Enforces the position limits on vstar, writing v+ into v. */
+static int enforce_limits(const teal_plant *p, teal_plant_scratch *s, const double *q,
+                          const double *vstar, double *v) {
+  int m = 0;
+  memcpy(v, vstar, (size_t)p->nv * sizeof(double));
+  while (activate_violated(p, s, q, v, &m) > 0) {
+    for (int j = 0; j < m; j++) {
+      int rc = delassus_column(p, s, j);
+      if (rc) {
+        return rc;
+      }
+    }
+    solve_impulses(p, s, vstar, m);
+    apply_impulses(p, s, vstar, v, m);
+  }
+  return TEAL_OK;
+}
+
+int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ctx, double *out,
+                                  void *user) {
+  const teal_plant *p = user;
+  teal_plant_scratch *s = teal_plant_get_scratch(p, ctx);
+  const double *forces, *q, *v;
+  int rc = s ? teal_eval_cache_entry(sys, ctx, p->sys.ce_forces, (const void **)&forces)
+             : TEAL_ENOMEM;
+  if (rc) {
+    return s ? rc : teal_context_report_error(ctx, rc, "plant: no dynamics workspace");
+  }
+  teal_plant_qv(p, ctx, &q, &v);
+  const teal_spatial_vector *F = (const teal_spatial_vector *)(forces + p->nv);
+  int nq = p->nq, nv = p->nv;
+  double h = p->time_step, *vnext = out + nq;
+  const teal_point_pair_list *pairs = NULL;
+  rc = teal_plant_eval_query(sys, ctx, p, &pairs);
+  if (rc) {
+    return rc;
+  }
+  /* with contact scratch M is kept by trees; otherwise articulated bodies */
+  teal_error why;
+  teal_error_clear(&why);
+  rc = s->trees ? teal_plant_free_motion(p, s, q, v, forces, F, s->vstar, &why)
+                : teal_mb_forward_dynamics_ex(p, s->ws, q, v, forces, F, s->vstar);
+  for (int i = 0; rc == TEAL_OK && i < nv; i++) {
+    s->vstar[i] = v[i] + h * s->vstar[i];
+  }
+  if (rc == TEAL_OK && pairs && pairs->n) {
+    if ((rc = teal_plant_contact_step(p, s, ctx, pairs, v, s->vstar, vnext)) != TEAL_OK) {
+      return rc;
+    }
+    memcpy(s->vstar, vnext, (size_t)nv * sizeof(double));
+  }
+  if (rc == TEAL_OK) {
+    rc = enforce_limits(p, s, q, s->vstar, vnext);
+  }
+  if (rc) {
+    return teal_context_report_error(ctx, rc, "plant: discrete step at t = %g: %s",
+                                     teal_context_time(ctx),
+                                     why.code ? why.message
+                                              : teal_mb_workspace_error(s->ws)->message);
+  }
+  teal_plant_map_v_to_qdot(p, q, vnext, out);
+  for (int i = 0; i < nq; i++) {
+    out[i] = q[i] + h * out[i];
+  }
+  rc = teal_plant_normalize_q(p, out);
+  return rc ? teal_context_report_error(ctx, rc, "plant: a quaternion became degenerate in the "
+                                        "discrete step at t = %g", teal_context_time(ctx))
+            : TEAL_OK;
+}
+
+int teal_plant_discrete_update(const teal_system *sys, const teal_context *ctx, double *xd_next,
+                               void *user) {
+  const teal_plant *p = user;
+  const double *next;
+  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_step, (const void **)&next);
+  if (rc == TEAL_OK) {
+    memcpy(xd_next, next, (size_t)(p->nq + p->nv) * sizeof(double));
+  }
+  return rc;
+}

@@ -1,0 +1,179 @@
+/* Context access of the plant system: state get/set, gravity, and the
+ * cached results (see plant_system.h). */
+#include <math.h>
+#include <string.h>
+
+#include "multibody/plant/plant_calc_internal.h"
+#include "multibody/plant/plant_system.h"
+
+static int bad_call(const teal_plant *p, const teal_context *ctx, const char *fn) {
+  if (!p || !ctx) {
+    return TEAL_EINVAL;
+  }
+  if (!p->system) {
+    return TEAL_ESTATE;
+  }
+  return teal_context_report_error(ctx, TEAL_EINVAL, "%s: the context holds no context of the "
+                                   "plant's system", fn);
+}
+
+/* Copies n = count values of the state block at offset out of ctx. */
+static int get_block(const teal_plant *p, const teal_context *ctx, int offset, int count,
+                     double *x, int n, const char *fn) {
+  const teal_context *own = teal_plant_own_context(p, ctx);
+  if (!own || !x) {
+    return own ? TEAL_EINVAL : bad_call(p, ctx, fn);
+  }
+  if (n != count) {
+    return teal_context_report_error(ctx, TEAL_ESIZE, "%s: got %d values, the plant has %d", fn,
+                                     n, count);
+  }
+  const double *q, *v;
+  teal_plant_qv(p, own, &q, &v);
+  for (int i = 0; i < count; i++) {
+    int j = offset + i;
+    x[i] = j < p->nq ? q[j] : v[j - p->nq];
+  }
+  return TEAL_OK;
+}
+
+static int set_block(const teal_plant *p, teal_context *ctx, int offset, int count,
+                     const double *x, int n, const char *fn) {
+  teal_context *own = (teal_context *)teal_plant_own_context(p, ctx);
+  if (!own || !x) {
+    return own ? TEAL_EINVAL : bad_call(p, ctx, fn);
+  }
+  if (n != count) {
+    return teal_context_report_error(ctx, TEAL_ESIZE, "%s: got %d values, the plant has %d", fn,
+                                     n, count);
+  }
+  for (int i = 0; i < count; i++) {
+    if (!isfinite(x[i])) {
+      return teal_context_report_error(ctx, TEAL_ENONFINITE, "%s: value %d is not finite (%g)",
+                                       fn, i, x[i]);
+    }
+  }
+  for (int i = 0; i < count; i++) {
+    int j = offset + i;
+    double *dst;
+    if (p->sys.discrete) {
+      dst = teal_context_discrete_group_mut(own, 0) + j;
+    } else {
+      dst = j < p->nq ? teal_context_q_mut(own) + j : teal_context_v_mut(own) + (j - p->nq);
+    }
+    *dst = x[i];
+  }
+  return TEAL_OK;
+}
+
+int teal_plant_get_positions(const teal_plant *p, const teal_context *ctx, double *q, int n) {
+  return get_block(p, ctx, 0, p ? p->nq : 0, q, n, "plant get_positions");
+}
+int teal_plant_set_positions(const teal_plant *p, teal_context *ctx, const double *q, int n) {
+  return set_block(p, ctx, 0, p ? p->nq : 0, q, n, "plant set_positions");
+}
+int teal_plant_get_velocities(const teal_plant *p, const teal_context *ctx, double *v, int n) {
+  return get_block(p, ctx, p ? p->nq : 0, p ? p->nv : 0, v, n, "plant get_velocities");
+}
+int teal_plant_set_velocities(const teal_plant *p, teal_context *ctx, const double *v, int n) {
+  return set_block(p, ctx, p ? p->nq : 0, p ? p->nv : 0, v, n, "plant set_velocities");
+}
+int teal_plant_get_state(const teal_plant *p, const teal_context *ctx, double *x, int n) {
+  return get_block(p, ctx, 0, p ? p->nq + p->nv : 0, x, n, "plant get_state");
+}
+int teal_plant_set_state(const teal_plant *p, teal_context *ctx, const double *x, int n) {
+  return set_block(p, ctx, 0, p ? p->nq + p->nv : 0, x, n, "plant set_state");
+}
+
+int teal_plant_set_gravity_in_context(const teal_plant *p, teal_context *ctx, teal_vec3 g) {
+  teal_context *own = (teal_context *)teal_plant_own_context(p, ctx);
+  if (!own) {
+    return bad_call(p, ctx, "plant set_gravity_in_context");
+  }
+  if (!teal_vec3_is_finite(g)) {
+    return teal_context_report_error(ctx, TEAL_ENONFINITE,
+                                     "plant set_gravity_in_context: gravity is not finite");
+  }
+  return teal_context_set_numeric_parameter(own, p->sys.param_gravity, g.v, 3);
+}
+
+static int eval_entry(const teal_plant *p, const teal_context *ctx, int entry, const void **out,
+                      const char *fn) {
+  const teal_context *own = teal_plant_own_context(p, ctx);
+  if (!own || !out) {
+    return own ? TEAL_EINVAL : bad_call(p, ctx, fn);
+  }
+  return teal_eval_cache_entry(p->system, own, entry, out);
+}
+
+int teal_plant_eval_body_poses(const teal_plant *p, const teal_context *ctx,
+                               const teal_transform **X_WB) {
+  return eval_entry(p, ctx, p ? p->sys.ce_poses : 0, (const void **)X_WB,
+                    "plant eval_body_poses");
+}
+int teal_plant_eval_body_velocities(const teal_plant *p, const teal_context *ctx,
+                                    const teal_spatial_vector **V_WB) {
+  return eval_entry(p, ctx, p ? p->sys.ce_vels : 0, (const void **)V_WB,
+                    "plant eval_body_velocities");
+}
+int teal_plant_eval_mass_matrix(const teal_plant *p, const teal_context *ctx, const double **M) {
+  return eval_entry(p, ctx, p ? p->sys.ce_M : 0, (const void **)M, "plant eval_mass_matrix");
+}
+int teal_plant_eval_generalized_acceleration(const teal_plant *p, const teal_context *ctx,
+                                             const double **vdot) {
+  return eval_entry(p, ctx, p ? p->sys.ce_vdot : 0, (const void **)vdot,
+                    "plant eval_generalized_acceleration");
+}
+
+/* The floating joint of a free body (parent: the world), or -1. */
+static int free_joint(const teal_plant *p, int body) {
+  if (!p || body <= 0 || body >= p->bodies.n) {
+    return -1;
+  }
+  int j = BODY(p)[body].inboard;
+  if (j < 0 || JOINT(p)[j].kind != TEAL_JOINT_QUATERNION_FLOATING ||
+      FRAME(p)[JOINT(p)[j].parent_frame].body != TEAL_WORLD_BODY) {
+    return -1;
+  }
+  return j;
+}
+
+static int not_free(teal_context *ctx, int body, const char *fn) {
+  return teal_context_report_error(ctx, TEAL_EINVAL, "%s: body %d is not a free body of plant",
+                                   fn, body);
+}
+
+int teal_plant_set_free_body_pose(const teal_plant *p, teal_context *ctx, int body,
+                                  teal_transform X_WB) {
+  int j = free_joint(p, body);
+  if (j < 0 || !ctx) {
+    return ctx ? not_free(ctx, body, "set_free_body_pose") : TEAL_EINVAL;
+  }
+  const joint_rec *jr = &JOINT(p)[j];
+  teal_transform X_WF = FRAME(p)[jr->parent_frame].X_BF;
+  teal_transform X_BM = FRAME(p)[jr->child_frame].X_BF;
+  teal_transform X_FM = teal_transform_compose(teal_transform_inverse(X_WF),
+                                               teal_transform_compose(X_WB, X_BM));
+  teal_quaternion qr = teal_rotation_to_quaternion(X_FM.R);
+  double q[7] = {qr.w, qr.x, qr.y, qr.z, X_FM.p.v[0], X_FM.p.v[1], X_FM.p.v[2]};
+  return set_block(p, ctx, jr->q_start, 7, q, 7, "set_free_body_pose");
+}
+
+int teal_plant_set_free_body_spatial_velocity(const teal_plant *p, teal_context *ctx, int body,
+                                              teal_spatial_vector V_WB) {
+  int j = free_joint(p, body);
+  if (j < 0 || !ctx) {
+    return ctx ? not_free(ctx, body, "set_free_body_spatial_velocity") : TEAL_EINVAL;
+  }
+  const joint_rec *jr = &JOINT(p)[j];
+  const teal_transform *X;
+  int rc = teal_plant_eval_body_poses(p, ctx, &X);
+  if (rc) {
+    return rc;
+  }
+  teal_rotation R_WF = FRAME(p)[jr->parent_frame].X_BF.R;
+  teal_vec3 p_BoMo_W = teal_rotation_apply(X[body].R, FRAME(p)[jr->child_frame].X_BF.p);
+  teal_spatial_vector V_WM = teal_spatial_velocity_shift(V_WB, p_BoMo_W);
+  teal_spatial_vector V_F = teal_spatial_vector_reexpress(teal_rotation_inverse(R_WF), V_WM);
+  return set_block(p, ctx, p->nq + jr->v_start, 6, V_F.v, 6, "set_free_body_spatial_velocity");
+}

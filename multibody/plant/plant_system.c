@@ -1,0 +1,342 @@
+/* The plant's leaf system: declaration of its ports, state, cache entries
+ * and hooks (see plant_system.h). The callbacks live in plant_calc.c and
+ * plant_discrete.c. */
+#include "multibody/plant/plant_system.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "framework/alloc.h"
+#include "multibody/plant/plant_calc_internal.h"
+#include "multibody/contact/contact_internal.h"
+
+static const char plant_tag = 0; /* identifies plant systems */
+
+/* ---- per-instance index maps ------------------------------------------------ */
+
+static int *plant_block(teal_plant *p, size_t n) {
+  if (p->nblocks >= (int)(sizeof(p->blocks) / sizeof(p->blocks[0]))) {
+    return NULL;
+  }
+  int *m = teal_calloc(n ? n : 1, sizeof(int));
+  if (m) {
+    p->blocks[p->nblocks++] = m;
+  }
+  return m;
+}
+
+/* Lists, per instance, the actuators and the q and v indices of its joints
+ * (in plant order), and the dofs that have finite position limits. */
+static int build_maps(teal_plant *p) {
+  plant_sys *s = &p->sys;
+  int ni = p->instances.n, nq = p->nq, nv = p->nv, nu = p->nu;
+  int *m = plant_block(p, 9 * (size_t)ni + (size_t)(nu + nq + 2 * nv));
+  if (!m) {
+    return TEAL_ENOMEM;
+  }
+  s->in_u_inst = m;
+  s->out_state_inst = m + ni;
+  s->inst_act_start = m + 2 * ni;
+  s->inst_act_count = m + 3 * ni;
+  s->inst_q_start = m + 4 * ni;
+  s->inst_q_count = m + 5 * ni;
+  s->inst_v_start = m + 6 * ni;
+  s->inst_v_count = m + 7 * ni;
+  s->out_gcf_inst = m + 8 * ni;
+  s->act_list = m + 9 * ni;
+  s->q_list = s->act_list + nu;
+  s->v_list = s->q_list + nq;
+  s->limit_dofs = s->v_list + nv;
+  int na = 0, cq = 0, cv = 0;
+  for (int i = 0; i < ni; i++) {
+    s->inst_act_start[i] = na;
+    for (int a = 0; a < nu; a++) {
+      if (ACT(p)[a].instance == i) {
+        s->act_list[na++] = a;
+      }
+    }
+    s->inst_act_count[i] = na - s->inst_act_start[i];
+    s->inst_q_start[i] = cq;
+    s->inst_v_start[i] = cv;
+    for (int k = 1; k < p->tree.num_nodes; k++) {
+      int j = BODY(p)[p->node_body[k]].inboard;
+      if (JOINT(p)[j].instance != i) {
+        continue;
+      }
+      for (int r = 0; r < p->tree.nq[k]; r++) {
+        s->q_list[cq++] = p->tree.q_start[k] + r;
+      }
+      for (int r = 0; r < p->tree.nv[k]; r++) {
+        s->v_list[cv++] = p->tree.v_start[k] + r;
+      }
+    }
+    s->inst_q_count[i] = cq - s->inst_q_start[i];
+    s->inst_v_count[i] = cv - s->inst_v_start[i];
+  }
+  s->nlimits = 0;
+  for (int k = 1; k < p->tree.num_nodes; k++) {
+    int q0 = p->tree.q_start[k];
+    if (p->tree.nq[k] == 1 && p->tree.nv[k] == 1 &&
+        (isfinite(p->tree.q_lower[q0]) || isfinite(p->tree.q_upper[q0]))) {
+      s->limit_dofs[s->nlimits++] = k;
+    }
+  }
+  return TEAL_OK;
+}
+
+/* ---- declaration ----------------------------------------------------------- */
+
+static void set_types(teal_plant *p) {
+  plant_sys *s = &p->sys;
+  int nb = p->bodies.n;
+  s->poses_type = (teal_value_type){"teal_plant_body_poses", (size_t)nb * sizeof(teal_transform),
+                                    NULL, NULL, NULL};
+  s->vels_type = (teal_value_type){"teal_plant_body_velocities",
+                                   (size_t)nb * sizeof(teal_spatial_vector), NULL, NULL, NULL};
+  s->forces_type = (teal_value_type){"teal_plant_applied_forces",
+                                     teal_plant_forces_bytes(p), NULL, NULL, NULL};
+}
+
+/* Tickets of q-only and (q, v) quantities for the state layout in use. */
+static int position_tickets(const teal_plant *p, teal_ticket *t) {
+  t[0] = p->sys.discrete ? teal_ticket_discrete(0) : TEAL_TICKET_Q;
+  t[1] = TEAL_TICKET_ALL_PARAMETERS;
+  return 2;
+}
+
+static int velocity_tickets(const teal_plant *p, teal_ticket *t) {
+  int n = position_tickets(p, t);
+  if (!p->sys.discrete) {
+    t[n++] = TEAL_TICKET_V;
+  }
+  return n;
+}
+
+static void declare_inputs(teal_system *sys, teal_plant *p) {
+  plant_sys *s = &p->sys;
+  s->in_u = teal_leaf_declare_vector_input(sys, "actuation", p->nu);
+  for (int i = 0; i < p->instances.n; i++) {
+    char name[300];
+    snprintf(name, sizeof(name), "%s_actuation", INST(p)[i].name);
+    s->in_u_inst[i] = teal_leaf_declare_vector_input(sys, name, s->inst_act_count[i]);
+  }
+  s->in_tau = teal_leaf_declare_vector_input(sys, "applied_generalized_force", p->nv);
+  s->in_F = teal_leaf_declare_abstract_input(sys, "applied_spatial_force",
+                                             &teal_applied_spatial_force_list_type);
+  s->in_query = teal_leaf_declare_abstract_input(sys, "geometry_query", &teal_point_pair_list_type);
+}
+
+static void declare_state(teal_system *sys, teal_plant *p) {
+  plant_sys *s = &p->sys;
+  int nx = p->nq + p->nv;
+  double *x0 = teal_calloc((size_t)nx + 1, sizeof(double));
+  if (!x0) {
+    teal_leaf_declare_continuous_state(sys, -1, 0, 0, NULL); /* records an error */
+    return;
+  }
+  teal_plant_default_q(p, x0);
+  if (s->discrete) {
+    teal_leaf_declare_discrete_state(sys, nx, x0);
+    teal_leaf_declare_periodic_discrete_update(sys, p->time_step, 0.0, teal_plant_discrete_update,
+                                               p);
+  } else {
+    teal_leaf_declare_continuous_state(sys, p->nq, p->nv, 0, x0);
+    teal_leaf_set_time_derivatives(sys, teal_plant_derivatives, p);
+    teal_leaf_set_projection(sys, teal_plant_project, p);
+  }
+  teal_free(x0);
+  double g[3] = {p->gravity.v[0], p->gravity.v[1], p->gravity.v[2]};
+  s->param_gravity = teal_leaf_declare_numeric_parameter(sys, 3, g);
+  teal_plant_scratch model;
+  memset(&model, 0, sizeof(model));
+  model.plant = p;
+  s->scratch = teal_leaf_declare_scratch(sys, "multibody_workspace", &teal_plant_scratch_type,
+                                         &model);
+}
+
+static void declare_cache(teal_system *sys, teal_plant *p) {
+  plant_sys *s = &p->sys;
+  teal_ticket pos[2], vel[3];
+  int npos = position_tickets(p, pos), nvel = velocity_tickets(p, vel);
+  int nv = p->nv;
+  s->ce_poses = teal_leaf_declare_abstract_cache_entry(sys, "position_kinematics", &s->poses_type,
+                                                       teal_plant_calc_poses, p, pos, npos);
+  s->ce_vels = teal_leaf_declare_abstract_cache_entry(sys, "velocity_kinematics", &s->vels_type,
+                                                      teal_plant_calc_velocities, p, vel, nvel);
+  s->ce_M = teal_leaf_declare_cache_entry(sys, "mass_matrix", nv * nv, teal_plant_calc_mass_matrix,
+                                          p, pos, npos);
+  s->ce_forces = teal_leaf_declare_abstract_cache_entry(
+      sys, "applied_forces", &s->forces_type, teal_plant_calc_applied_forces, p, NULL, 0);
+  s->ce_step = s->discrete ? teal_leaf_declare_cache_entry(sys, "discrete_step", p->nq + nv,
+                                                           teal_plant_calc_discrete_step, p, NULL, 0)
+                           : -1;
+  s->ce_vdot = teal_leaf_declare_cache_entry(sys, "generalized_acceleration", nv,
+                                             teal_plant_calc_vdot, p, NULL, 0);
+  s->ce_accs = teal_leaf_declare_abstract_cache_entry(sys, "body_accelerations", &s->vels_type,
+                                                      teal_plant_calc_accelerations, p, NULL, 0);
+  s->ce_contacts = teal_leaf_declare_abstract_cache_entry(
+      sys, "contact_results", &teal_contact_results_type, teal_plant_calc_contact_results, p,
+      NULL, 0);
+}
+
+static void declare_contact_outputs(teal_system *sys, teal_plant *p) {
+  plant_sys *s = &p->sys;
+  teal_ticket pos[2];
+  int npos = position_tickets(p, pos);
+  s->out_geometry_pose = teal_leaf_declare_abstract_output(
+      sys, "geometry_pose", &teal_transform_list_type, teal_plant_output_poses, p, pos, npos);
+  s->out_contacts = teal_leaf_declare_abstract_output(sys, "contact_results",
+                                                      &teal_contact_results_type,
+                                                      teal_plant_output_contact_results, p, NULL,
+                                                      0);
+  s->out_gcf = teal_leaf_declare_vector_output(sys, "generalized_contact_forces", p->nv,
+                                               teal_plant_output_generalized_contact_forces, p,
+                                               NULL, 0);
+  for (int i = 0; i < p->instances.n; i++) {
+    char name[300];
+    snprintf(name, sizeof(name), "%s_generalized_contact_forces", INST(p)[i].name);
+    s->out_gcf_inst[i] = teal_leaf_declare_vector_output(
+        sys, name, s->inst_v_count[i], teal_plant_output_instance_generalized_contact_forces,
+        &s->out_gcf_inst[i], NULL, 0);
+  }
+}
+
+static void declare_outputs(teal_system *sys, teal_plant *p) {
+  plant_sys *s = &p->sys;
+  teal_ticket pos[2], vel[3];
+  int npos = position_tickets(p, pos), nvel = velocity_tickets(p, vel);
+  s->out_state = teal_leaf_declare_vector_output(sys, "state", p->nq + p->nv,
+                                                 teal_plant_output_state, p, vel, nvel);
+  for (int i = 0; i < p->instances.n; i++) {
+    char name[300];
+    snprintf(name, sizeof(name), "%s_state", INST(p)[i].name);
+    s->out_state_inst[i] = teal_leaf_declare_vector_output(
+        sys, name, s->inst_q_count[i] + s->inst_v_count[i], teal_plant_output_instance_state,
+        &s->out_state_inst[i], vel, nvel);
+  }
+  s->out_vdot = teal_leaf_declare_vector_output(sys, "generalized_acceleration", p->nv,
+                                                teal_plant_output_vdot, p, NULL, 0);
+  s->out_poses = teal_leaf_declare_abstract_output(sys, "body_poses", &teal_transform_list_type,
+                                                   teal_plant_output_poses, p, pos, npos);
+  s->out_vels = teal_leaf_declare_abstract_output(sys, "body_spatial_velocities",
+                                                  &teal_spatial_vector_list_type,
+                                                  teal_plant_output_velocities, p, vel, nvel);
+  s->out_accs = teal_leaf_declare_abstract_output(sys, "body_spatial_accelerations",
+                                                  &teal_spatial_vector_list_type,
+                                                  teal_plant_output_accelerations, p, NULL, 0);
+  s->out_reactions = teal_leaf_declare_abstract_output(sys, "reaction_forces",
+                                                       &teal_spatial_vector_list_type,
+                                                       teal_plant_output_reactions, p, NULL, 0);
+}
+
+/* The system's user_free: the plant dies with its system once built. */
+static void release_plant(void *user) {
+  teal_plant *p = user;
+  if (p->sys.ready) {
+    p->system = NULL;
+    teal_plant_destroy(p);
+  }
+}
+
+int teal_plant_system_create(teal_plant *p) {
+  p->sys.discrete = p->time_step > 0.0;
+  teal_plant_contact_defaults(p);
+  int rc = build_maps(p);
+  teal_system *sys = rc ? NULL : teal_leaf_new("plant", p, release_plant);
+  if (!sys) {
+    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory building its system%s%s", NULL,
+                           NULL);
+  }
+  set_types(p);
+  declare_inputs(sys, p);
+  declare_state(sys, p);
+  declare_cache(sys, p);
+  declare_outputs(sys, p);
+  declare_contact_outputs(sys, p);
+  teal_leaf_declare_initialization_publish(sys, teal_plant_size_outputs, p);
+  teal_leaf_set_velocity_map(sys, teal_plant_v_to_qdot, teal_plant_qdot_to_v, p);
+  teal_leaf_set_energy(sys, teal_plant_potential_energy_cb, teal_plant_kinetic_energy_cb, p);
+  teal_leaf_set_type_tag(sys, &plant_tag);
+  rc = teal_leaf_finalize(sys);
+  if (rc) {
+    char msg[TEAL_ERROR_MESSAGE_MAX];
+    snprintf(msg, sizeof(msg), "%s", teal_system_error(sys)->message);
+    teal_system_free(sys);
+    return teal_plant_fail(p, rc, "plant: building its system failed: %s%s", msg, NULL);
+  }
+  p->sys.ready = 1;
+  p->system = sys;
+  return TEAL_OK;
+}
+
+/* ---- lookups ----------------------------------------------------------------- */
+
+teal_system *teal_plant_system(teal_plant *p) {
+  return p ? p->system : NULL;
+}
+
+teal_plant *teal_plant_from_system(const teal_system *sys) {
+  return sys && teal_system_type_tag(sys) == &plant_tag ? teal_system_user(sys) : NULL;
+}
+
+static int port_or_state(const teal_plant *p, int port) {
+  return !p ? TEAL_EINVAL : !p->system ? TEAL_ESTATE : port;
+}
+
+static int instance_port(const teal_plant *p, const int *ports, int instance) {
+  if (!p || !p->system) {
+    return p ? TEAL_ESTATE : TEAL_EINVAL;
+  }
+  return instance >= 0 && instance < p->instances.n ? ports[instance] : TEAL_ENOTFOUND;
+}
+
+int teal_plant_actuation_input_port(const teal_plant *p) {
+  return port_or_state(p, p ? p->sys.in_u : 0);
+}
+int teal_plant_instance_actuation_input_port(const teal_plant *p, int instance) {
+  return instance_port(p, p ? p->sys.in_u_inst : NULL, instance);
+}
+int teal_plant_applied_generalized_force_input_port(const teal_plant *p) {
+  return port_or_state(p, p ? p->sys.in_tau : 0);
+}
+int teal_plant_applied_spatial_force_input_port(const teal_plant *p) {
+  return port_or_state(p, p ? p->sys.in_F : 0);
+}
+int teal_plant_state_output_port(const teal_plant *p) {
+  return port_or_state(p, p ? p->sys.out_state : 0);
+}
+int teal_plant_instance_state_output_port(const teal_plant *p, int instance) {
+  return instance_port(p, p ? p->sys.out_state_inst : NULL, instance);
+}
+int teal_plant_generalized_acceleration_output_port(const teal_plant *p) {
+  return port_or_state(p, p ? p->sys.out_vdot : 0);
+}
+int teal_plant_body_poses_output_port(const teal_plant *p) {
+  return port_or_state(p, p ? p->sys.out_poses : 0);
+}
+int teal_plant_body_spatial_velocities_output_port(const teal_plant *p) {
+  return port_or_state(p, p ? p->sys.out_vels : 0);
+}
+int teal_plant_body_spatial_accelerations_output_port(const teal_plant *p) {
+  return port_or_state(p, p ? p->sys.out_accs : 0);
+}
+int teal_plant_reaction_forces_output_port(const teal_plant *p) {
+  return port_or_state(p, p ? p->sys.out_reactions : 0);
+}
+
+int teal_plant_geometry_query_input_port(const teal_plant *p) {
+  return port_or_state(p, p ? p->sys.in_query : 0);
+}
+int teal_plant_geometry_pose_output_port(const teal_plant *p) {
+  return port_or_state(p, p ? p->sys.out_geometry_pose : 0);
+}
+int teal_plant_contact_results_output_port(const teal_plant *p) {
+  return port_or_state(p, p ? p->sys.out_contacts : 0);
+}
+int teal_plant_generalized_contact_forces_output_port(const teal_plant *p) {
+  return port_or_state(p, p ? p->sys.out_gcf : 0);
+}
+int teal_plant_instance_generalized_contact_forces_output_port(const teal_plant *p, int instance) {
+  return instance_port(p, p ? p->sys.out_gcf_inst : NULL, instance);
+}

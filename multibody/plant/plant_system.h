@@ -1,0 +1,118 @@
+/* The plant as a leaf system (Drake's MultibodyPlant as a System).
+ *
+ * teal_plant_finalize builds the system; teal_plant_system returns it. The
+ * system owns the plant from then on: add the system to a builder and the
+ * diagram frees both; a plant whose system no builder owns is freed by
+ * teal_plant_free as before.
+ *
+ * State. With time_step == 0 the state is continuous, x = [q; v], with
+ * qdot = N(q) v and vdot from the articulated-body algorithm; quaternions
+ * are normalized by the simulator's projection step. With time_step > 0 it
+ * is one discrete group [q; v] updated every time_step by semi-implicit
+ * Euler: v+ = v + h vdot(q, v, u), then joint position limits are enforced
+ * as hard unilateral constraints on v+ (one small complementarity problem
+ * over the violated limits, solved with M^-1 through the articulated-body
+ * factorization, so the limit impulse moves the whole tree consistently),
+ * then q+ = q + h N(q) v+ with quaternions normalized; actuation is clamped
+ * to each actuator's effort limit. Continuous mode ignores position limits
+ * and effort limits, as Drake does.
+ *
+ * Generalized forces. tau = B u + applied_generalized_force - damping v +
+ * revolute springs, plus J' F for the applied spatial forces and the
+ * force elements, plus gravity. Gravity lives in the context as numeric
+ * parameter "gravity" (3 values, default teal_plant_gravity at finalize),
+ * so changing it invalidates the cached results.
+ *
+ * Ports (Drake's names, indices from the getters below):
+ *   inputs  actuation (nu, whole plant), <instance>_actuation (per model
+ *           instance, its actuators in index order), applied_generalized_force
+ *           (nv), applied_spatial_force (teal_applied_spatial_force_list).
+ *           Unconnected inputs count as zero; connecting both the whole-plant
+ *           actuation and an instance's is an error (TEAL_EINVAL) at
+ *           evaluation.
+ *   outputs state ([q; v]), <instance>_state ([q_i; v_i]),
+ *           generalized_acceleration (nv), body_poses (teal_transform_list,
+ *           X_WB by body index), body_spatial_velocities,
+ *           body_spatial_accelerations (teal_spatial_vector_list, by body),
+ *           reaction_forces (teal_spatial_vector_list, F_CJc_Jc by joint).
+ *   The geometry and contact ports come with the scene graph.
+ *
+ * Functions taking a context accept the plant's own context or any
+ * context above it (the plant's subcontext is then looked up). */
+#ifndef TEAL_MULTIBODY_PLANT_SYSTEM_H
+#define TEAL_MULTIBODY_PLANT_SYSTEM_H
+
+#include "framework/context.h"
+#include "framework/system.h"
+#include "multibody/tree/plant_model.h"
+#include "multibody/plant/plant_values.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The plant's system (NULL before finalize). */
+teal_system *teal_plant_system(teal_plant *plant);
+
+/** The plant of a system made by teal_plant_finalize, or NULL for any other
+ *  system. */
+teal_plant *teal_plant_from_system(const teal_system *sys);
+
+/* ---- port indices (negative status before finalize or on a bad instance) */
+
+int teal_plant_actuation_input_port(const teal_plant *plant);
+int teal_plant_instance_actuation_input_port(const teal_plant *plant, int instance);
+int teal_plant_applied_generalized_force_input_port(const teal_plant *plant);
+int teal_plant_applied_spatial_force_input_port(const teal_plant *plant);
+int teal_plant_state_output_port(const teal_plant *plant);
+int teal_plant_instance_state_output_port(const teal_plant *plant, int instance);
+int teal_plant_generalized_acceleration_output_port(const teal_plant *plant);
+int teal_plant_body_poses_output_port(const teal_plant *plant);
+int teal_plant_body_spatial_velocities_output_port(const teal_plant *plant);
+int teal_plant_body_spatial_accelerations_output_port(const teal_plant *plant);
+int teal_plant_reaction_forces_output_port(const teal_plant *plant);
+
+/* ---- state in a context ------------------------------------------------ */
+
+/** Copies q (nq values) out of / into the context. Setting checks the size
+ *  n and rejects NaN/Inf (TEAL_ENONFINITE). */
+int teal_plant_get_positions(const teal_plant *plant, const teal_context *ctx, double *q, int n);
+int teal_plant_set_positions(const teal_plant *plant, teal_context *ctx, const double *q, int n);
+/** The same for v (nv values). */
+int teal_plant_get_velocities(const teal_plant *plant, const teal_context *ctx, double *v, int n);
+int teal_plant_set_velocities(const teal_plant *plant, teal_context *ctx, const double *v, int n);
+/** The same for x = [q; v] (nq + nv values). */
+int teal_plant_get_state(const teal_plant *plant, const teal_context *ctx, double *x, int n);
+int teal_plant_set_state(const teal_plant *plant, teal_context *ctx, const double *x, int n);
+/** Sets gravity in the context (finite). */
+int teal_plant_set_gravity_in_context(const teal_plant *plant, teal_context *ctx, teal_vec3 g_W);
+
+/** Free bodies (a quaternion-floating inboard joint from the world, as
+ *  finalize adds to bodies without a joint): set the pose X_WB or the
+ *  spatial velocity V_WB ([w; v_Bo] in W) of body in the context.
+ *  TEAL_EINVAL when body is not free. */
+int teal_plant_set_free_body_pose(const teal_plant *plant, teal_context *ctx, int body,
+                                  teal_transform X_WB);
+int teal_plant_set_free_body_spatial_velocity(const teal_plant *plant, teal_context *ctx,
+                                              int body, teal_spatial_vector V_WB);
+
+/* ---- cached results (borrowed, valid until the context changes) ---------- */
+
+/** X_WB of every body (num_bodies entries, by body index). */
+int teal_plant_eval_body_poses(const teal_plant *plant, const teal_context *ctx,
+                               const teal_transform **X_WB);
+/** V_WB of every body. */
+int teal_plant_eval_body_velocities(const teal_plant *plant, const teal_context *ctx,
+                                    const teal_spatial_vector **V_WB);
+/** The mass matrix (nv x nv, row-major). */
+int teal_plant_eval_mass_matrix(const teal_plant *plant, const teal_context *ctx,
+                                const double **M);
+/** Generalized accelerations (nv): ABA in continuous mode, (v+ - v) / h in
+ *  discrete mode. */
+int teal_plant_eval_generalized_acceleration(const teal_plant *plant, const teal_context *ctx,
+                                             const double **vdot);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

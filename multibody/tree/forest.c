@@ -1,0 +1,224 @@
+/* Kinematic trees, the Cholesky factors of the blocks of M and per-tree
+ * point Jacobians (see trees.h). The block CRBA is in inertia.c beside the
+ * dense one. */
+#include "multibody/tree/forest.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "framework/alloc.h"
+#include "multibody/algorithms/dynamics_internal.h"
+
+/* ---- the partition ------------------------------------------------------------- */
+
+/* The arrays of a partition, carved from the one allocation that follows
+ * the struct: size_t block offsets, then ints (node_tree is scratch). */
+typedef struct trees_arrays {
+  size_t *block_start;
+  int *body_tree, *node_tree, *dof_start, *dof_tree, *dof_local, *dofs;
+} trees_arrays;
+
+static teal_mb_trees *trees_alloc(trees_arrays *a, int nb, int nv) {
+  size_t sizes = (size_t)nb + 1, ints = 3 * (size_t)nb + 1 + 3 * (size_t)nv;
+  char *mem = teal_calloc(1, sizeof(teal_mb_trees) + sizes * sizeof(size_t) + ints * sizeof(int));
+  if (!mem) {
+    return NULL;
+  }
+  a->block_start = (size_t *)(mem + sizeof(teal_mb_trees));
+  a->body_tree = (int *)(a->block_start + sizes);
+  a->node_tree = a->body_tree + nb;
+  a->dof_start = a->node_tree + nb; /* at most nb - 1 trees */
+  a->dof_tree = a->dof_start + nb + 1;
+  a->dof_local = a->dof_tree + nv;
+  a->dofs = a->dof_local + nv;
+  return (teal_mb_trees *)mem;
+}
+
+/* The tree of every node: a node with dofs under anchored ancestors starts
+ * a tree, other nodes take their parent's (the world and its welded
+ * descendants: -1). Nodes are in topological order. Returns the count. */
+static int label_nodes(const teal_plant_tree *t, int *node_tree) {
+  int ntrees = 0;
+  node_tree[0] = -1;
+  for (int k = 1; k < t->num_nodes; k++) {
+    int pt = node_tree[t->parent[k]];
+    node_tree[k] = pt >= 0 ? pt : t->nv[k] > 0 ? ntrees++ : -1;
+  }
+  return ntrees;
+}
+
+/* Groups the dofs by tree (a counting sort, so ascending v within each
+ * tree) and sets the local indices and the block offsets. */
+static void group_dofs(teal_mb_trees *tr, const trees_arrays *a) {
+  int *cursor = a->node_tree; /* free again: body_tree is set */
+  for (int i = 0; i < tr->nv; i++) {
+    a->dof_start[a->dof_tree[i] + 1]++;
+  }
+  for (int t = 0; t < tr->ntrees; t++) {
+    size_t m = (size_t)a->dof_start[t + 1];
+    tr->max_nv = (int)m > tr->max_nv ? (int)m : tr->max_nv;
+    a->dof_start[t + 1] += a->dof_start[t];
+    a->block_start[t + 1] = a->block_start[t] + m * m;
+    cursor[t] = 0;
+  }
+  for (int i = 0; i < tr->nv; i++) {
+    int t = a->dof_tree[i], local = cursor[t]++;
+    a->dof_local[i] = local;
+    a->dofs[a->dof_start[t] + local] = i;
+  }
+}
+
+teal_mb_trees *teal_mb_trees_new(const teal_plant *plant, teal_error *err) {
+  static const char fn[] = "teal_mb_trees_new";
+  if (!plant) {
+    teal_error_set(err, TEAL_EINVAL, "%s: NULL plant", fn);
+    return NULL;
+  }
+  const teal_plant_tree *t = teal_plant_get_tree(plant);
+  if (!t) {
+    teal_error_set(err, TEAL_ESTATE, "%s: plant is not finalized", fn);
+    return NULL;
+  }
+  int nb = teal_plant_num_bodies(plant), nv = teal_plant_nv(plant);
+  trees_arrays a;
+  teal_mb_trees *tr = trees_alloc(&a, nb, nv);
+  if (!tr) {
+    teal_error_set(err, TEAL_ENOMEM, "%s: out of memory for %d bodies", fn, nb);
+    return NULL;
+  }
+  *tr = (teal_mb_trees){label_nodes(t, a.node_tree), nb, nv, 0, a.body_tree, a.dof_tree,
+                        a.dof_local, a.dof_start, a.dofs, a.block_start};
+  for (int k = 1; k < t->num_nodes; k++) {
+    for (int i = 0; i < t->nv[k]; i++) {
+      a.dof_tree[t->v_start[k] + i] = a.node_tree[k];
+    }
+  }
+  for (int b = 0; b < nb; b++) {
+    a.body_tree[b] = a.node_tree[teal_plant_body_node(plant, b)];
+  }
+  group_dofs(tr, &a);
+  return tr;
+}
+
+void teal_mb_trees_free(teal_mb_trees *trees) {
+  teal_free(trees);
+}
+
+size_t teal_mb_trees_block_size(const teal_mb_trees *trees) {
+  return trees ? trees->block_start[trees->ntrees] : 0;
+}
+
+int teal_mb_trees_tree_nv(const teal_mb_trees *trees, int t) {
+  if (!trees || t < 0 || t >= trees->ntrees) {
+    return 0;
+  }
+  return trees->dof_start[t + 1] - trees->dof_start[t];
+}
+
+/* ---- Cholesky of the blocks ---------------------------------------------------- */
+
+/* In-place Cholesky of the m x m row-major A (lower L, upper zeroed); the
+ * blocks are small (6 for a free body), so a plain loop beats a LAPACK call
+ * and its argument checks. Returns the failing pivot + 1, or 0. */
+static int cholesky_in_place(double *A, int m) {
+  for (int j = 0; j < m; j++) {
+    double d = A[j * m + j];
+    for (int k = 0; k < j; k++) {
+      d -= A[j * m + k] * A[j * m + k];
+    }
+    if (!(d > 0.0)) {
+      return j + 1;
+    }
+    double ljj = sqrt(d);
+    A[j * m + j] = ljj;
+    for (int i = j + 1; i < m; i++) {
+      double s = A[i * m + j];
+      for (int k = 0; k < j; k++) {
+        s -= A[i * m + k] * A[j * m + k];
+      }
+      A[i * m + j] = s / ljj;
+      A[j * m + i] = 0.0;
+    }
+  }
+  return 0;
+}
+
+int teal_mb_mass_blocks_factor(const teal_mb_trees *trees, double *blocks, teal_error *err) {
+  if (!trees || (!blocks && trees->ntrees > 0)) {
+    return teal_error_set(err, TEAL_EINVAL, "teal_mb_mass_blocks_factor: NULL argument");
+  }
+  for (int t = 0; t < trees->ntrees; t++) {
+    int m = teal_mb_trees_tree_nv(trees, t);
+    int bad = cholesky_in_place(blocks + trees->block_start[t], m);
+    if (bad) {
+      return teal_error_set(err, TEAL_ESINGULAR, "teal_mb_mass_blocks_factor: the block of tree "
+                            "%d is not positive definite (pivot %d of %d)", t, bad, m);
+    }
+  }
+  return TEAL_OK;
+}
+
+int teal_mb_mass_block_solve(const teal_mb_trees *trees, const double *factors, int t,
+                             double *x, teal_error *err) {
+  if (!trees || !factors || !x || t < 0 || t >= trees->ntrees) {
+    return teal_error_set(err, TEAL_EINVAL, "teal_mb_mass_block_solve: bad arguments (tree %d)",
+                          t);
+  }
+  int m = teal_mb_trees_tree_nv(trees, t);
+  const double *L = factors + trees->block_start[t];
+  for (int i = 0; i < m; i++) { /* L y = x */
+    for (int k = 0; k < i; k++) {
+      x[i] -= L[i * m + k] * x[k];
+    }
+    x[i] /= L[i * m + i];
+  }
+  for (int i = m - 1; i >= 0; i--) { /* L' x = y */
+    for (int k = i + 1; k < m; k++) {
+      x[i] -= L[k * m + i] * x[k];
+    }
+    x[i] /= L[i * m + i];
+  }
+  return TEAL_OK;
+}
+
+/* ---- point Jacobians ------------------------------------------------------------ */
+
+int teal_mb_tree_point_jacobian(const teal_plant *plant, teal_mb_workspace *ws,
+                                const teal_mb_trees *trees, int body, teal_vec3 p_WQ,
+                                double sign, double *J) {
+  static const char fn[] = "teal_mb_tree_point_jacobian";
+  int st;
+  const teal_plant_tree *t = teal_mb_ws_begin(plant, ws, fn, &st);
+  if (!t) {
+    return st;
+  }
+  if (!trees || !J || trees->nb != ws->nb || trees->nv != ws->nv || body < 0 ||
+      body >= trees->nb) {
+    return teal_error_set(&ws->err, TEAL_EINVAL, "%s: bad trees, body %d or NULL J", fn, body);
+  }
+  if ((st = teal_mb_ws_check_array(ws, fn, "p_WQ", p_WQ.v, 3, 0))) {
+    return st;
+  }
+  if (!ws->pos_valid) {
+    return teal_error_set(&ws->err, TEAL_ESTATE, "%s: the workspace holds no kinematics", fn);
+  }
+  int tree = trees->body_tree[body];
+  if (tree < 0) {
+    return TEAL_OK;
+  }
+  int m = teal_mb_trees_tree_nv(trees, tree);
+  /* column of dof i: the velocity of the body point at Q, v_O + w x (Q - O) */
+  for (int k = teal_plant_body_node(plant, body); k > 0; k = t->parent[k]) {
+    teal_vec3 r = teal_vec3_sub(p_WQ, ws->O[k]);
+    for (int j = 0; j < t->nv[k]; j++) {
+      int v = t->v_start[k] + j, c = trees->dof_local[v];
+      const double *s = ws->S + 6 * v;
+      teal_vec3 w = teal_vec3_make(s[0], s[1], s[2]);
+      teal_vec3 col = teal_vec3_add(teal_vec3_make(s[3], s[4], s[5]), teal_vec3_cross(w, r));
+      for (int i = 0; i < 3; i++) {
+        J[i * m + c] += sign * col.v[i];
+      }
+    }
+  }
+  return TEAL_OK;
+}

@@ -1,0 +1,104 @@
+/* Joint (mobilizer) types as const tables.
+ *
+ * A joint connects a frame F fixed on the parent body to a frame M fixed on
+ * the child body. Each type describes, as functions of its generalized
+ * positions q (nq of them) and velocities v (nv of them):
+ *   X_FM(q)   the pose of M in F;
+ *   H_FM(q)   the hinge matrix, 6 x nv row-major ([angular; linear] rows),
+ *             with V_FM_F = H v: the spatial velocity of M's origin in F,
+ *             expressed in F;
+ *   Hdot v    the velocity-dependent term d/dt(H) v (time derivative taken
+ *             in F), so that A_FM_F = H vdot + Hdot v. It is zero for every
+ *             type whose H is constant (all but universal);
+ *   N(q)      nq x nv row-major, qdot = N(q) v;
+ *   N+(q)     nv x nq row-major, v = N+(q) qdot (a left inverse: N+ N = I);
+ *   default q (zero angles, identity quaternion) and a normalization hook
+ *             for the types with a quaternion (NULL otherwise).
+ *
+ * Coordinates (as Drake):
+ *   weld                 nq = nv = 0.
+ *   revolute             q = angle about the unit axis a (in F and M alike).
+ *   prismatic            q = translation along a.
+ *   screw                q = angle about a; the translation is a * pitch *
+ *                        q / (2 pi) (pitch is the travel per revolution).
+ *   universal            q = (qx, qy): R_FM = Rx(qx) Ry(qy), the second axis
+ *                        being y of an intermediate frame; v = qdot. H depends
+ *                        on qx, so its Hdot v is nonzero.
+ *   planar               q = (x, y, theta): R_FM = Rz(theta), p_FM = (x, y, 0);
+ *                        v = qdot (translation rates and the rate about z, in F).
+ *   ball                 q = quaternion q_FM = (w, x, y, z); v = w_FM_F, the
+ *                        angular velocity expressed in F.
+ *   quaternion_floating  q = (w, x, y, z, px, py, pz); v = (w_FM_F, v_FMo_F),
+ *                        angular velocity and the velocity of Mo, both in F.
+ * The unit axis a is used by revolute, prismatic and screw only. */
+#ifndef TEAL_MULTIBODY_JOINTS_H
+#define TEAL_MULTIBODY_JOINTS_H
+
+#include "multibody/math/spatial.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The joint types. */
+typedef enum teal_joint_kind {
+  TEAL_JOINT_WELD = 0,
+  TEAL_JOINT_REVOLUTE,
+  TEAL_JOINT_PRISMATIC,
+  TEAL_JOINT_BALL,
+  TEAL_JOINT_UNIVERSAL,
+  TEAL_JOINT_PLANAR,
+  TEAL_JOINT_SCREW,
+  TEAL_JOINT_QUATERNION_FLOATING,
+  TEAL_JOINT_KIND_COUNT
+} teal_joint_kind;
+
+/** Largest nq and nv of any joint type. */
+#define TEAL_JOINT_MAX_NQ 7
+#define TEAL_JOINT_MAX_NV 6
+
+/** The constant parameters of one joint: a unit axis (revolute, prismatic,
+ *  screw) and the screw pitch (meters per revolution). */
+typedef struct teal_joint_params {
+  teal_vec3 axis;
+  double pitch;
+} teal_joint_params;
+
+/** A joint type: a const table of its sizes and kinematic maps (see the file
+ *  comment for the meaning of each). */
+typedef struct teal_joint_type {
+  const char *name; /**< "revolute", ... */
+  int nq;
+  int nv;
+  /** The pose X_FM(q). */
+  teal_transform (*X_FM)(const teal_joint_params *p, const double *q);
+  /** H (6 x nv, row-major) with V_FM_F = H v. */
+  void (*H_FM)(const teal_joint_params *p, const double *q, double *H);
+  /** d/dt(H) v, in F. */
+  teal_spatial_vector (*Hdot_v)(const teal_joint_params *p, const double *q, const double *v);
+  /** N(q) (nq x nv, row-major): qdot = N v. */
+  void (*N)(const teal_joint_params *p, const double *q, double *N);
+  /** N+(q) (nv x nq, row-major): v = N+ qdot, with N+ N = I. */
+  void (*Nplus)(const teal_joint_params *p, const double *q, double *Nplus);
+  /** Writes the default q (zero angles and translations, identity quaternion). */
+  void (*default_q)(double *q);
+  /** Normalizes the quaternion in q in place (NULL for types without one).
+   *  Returns TEAL_OK, TEAL_EINVAL (zero) or TEAL_ENONFINITE. */
+  int (*normalize)(double *q);
+} teal_joint_type;
+
+/** The table of kind (NULL if kind is out of range). */
+const teal_joint_type *teal_joint_type_get(teal_joint_kind kind);
+
+/** V_FM_F = H v for one joint, without forming H in the caller. */
+teal_spatial_vector teal_joint_velocity(const teal_joint_type *t, const teal_joint_params *p,
+                                        const double *q, const double *v);
+
+/** qdot = N(q) v for one joint. */
+void teal_joint_qdot(const teal_joint_type *t, const teal_joint_params *p, const double *q,
+                     const double *v, double *qdot);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

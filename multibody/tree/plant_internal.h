@@ -1,0 +1,149 @@
+/* Private to multibody/: the plant's records and model arrays, shared by
+ * plant_model.c (bodies, frames, joints, actuators), force_elements.c and
+ * plant_system.c. */
+#ifndef TEAL_MULTIBODY_PLANT_INTERNAL_H
+#define TEAL_MULTIBODY_PLANT_INTERNAL_H
+
+#include "framework/value.h"
+#include "multibody/forces/force_elements.h"
+#include "multibody/contact/plant_geometry.h"
+#include "multibody/tree/plant_model.h"
+
+/* every record starts with (name, instance), which find_name relies on */
+typedef struct instance_rec {
+  char *name;
+  int instance; /* its own index */
+} instance_rec;
+
+typedef struct body_rec {
+  char *name;
+  int instance;
+  int frame;   /* body frame */
+  int inboard; /* inboard joint, -1 if none */
+  teal_spatial_inertia M_BBo_B;
+} body_rec;
+
+typedef struct frame_rec {
+  char *name;
+  int instance;
+  int body;
+  teal_transform X_BF;
+} frame_rec;
+
+typedef struct joint_rec {
+  char *name;
+  int instance;
+  int kind;
+  int parent_frame, child_frame;
+  teal_joint_params params;
+  double damping[TEAL_JOINT_MAX_NV], effort[TEAL_JOINT_MAX_NV];
+  double v_lo[TEAL_JOINT_MAX_NV], v_hi[TEAL_JOINT_MAX_NV];
+  double q_lo[TEAL_JOINT_MAX_NQ], q_hi[TEAL_JOINT_MAX_NQ];
+  int q_start, v_start;
+} joint_rec;
+
+typedef struct actuator_rec {
+  char *name;
+  int instance;
+  int joint;
+  double effort_limit;
+} actuator_rec;
+
+/* a force element; name is unused (NULL) */
+typedef struct force_rec {
+  char *name;
+  int instance;
+  int kind;           /* teal_force_element_kind */
+  int body_a, body_b; /* spring-damper / bushing bodies */
+  int joint;          /* revolute spring */
+  teal_transform X_AF, X_BF; /* P and Q (spring) or frames A and C (bushing) in their bodies */
+  double k, d, rest;         /* spring-damper: stiffness, damping, free length; spring: k, q0 */
+  teal_vec3 k_rpy, d_rpy, k_xyz, d_xyz;
+} force_rec;
+
+/* a registered geometry; the public view follows the (name, instance) head */
+typedef struct geometry_rec {
+  char *name;
+  int instance;
+  teal_plant_geometry g;
+} geometry_rec;
+
+/* a growable array */
+typedef struct teal_plant_list {
+  void *data;
+  int n, cap;
+} teal_plant_list;
+
+/* The plant's leaf system: port, cache and scratch indices, the per-plant
+ * value types of its fixed-size cache entries, and per-instance index maps. */
+typedef struct plant_sys {
+  int ready; /* the system owns the plant once built */
+  int discrete;
+  /* inputs */
+  int in_u, in_tau, in_F;
+  int *in_u_inst; /* [instances] */
+  /* outputs */
+  int out_state, out_vdot, out_poses, out_vels, out_accs, out_reactions;
+  int *out_state_inst; /* [instances] */
+  /* cache entries, scratch, parameter */
+  int ce_poses, ce_vels, ce_M, ce_forces, ce_vdot, ce_step, ce_accs;
+  int scratch, param_gravity;
+  teal_value_type poses_type, vels_type, forces_type;
+  /* per instance: actuators, q and v indices (offsets into the arrays below) */
+  int *inst_act_start, *inst_act_count, *act_list;
+  int *inst_q_start, *inst_q_count, *q_list;
+  int *inst_v_start, *inst_v_count, *v_list;
+  int *limit_dofs; /* tree nodes of 1-dof joints with a finite position limit */
+  int nlimits;
+  /* contact ports and cache */
+  int in_query, out_geometry_pose, out_contacts, out_gcf;
+  int *out_gcf_inst; /* [instances] */
+  int ce_contacts;
+} plant_sys;
+
+/* Contact settings and the defaults derived at finalize. */
+typedef struct plant_contact_params {
+  double penetration_allowance, stiction_tolerance;
+  double default_stiffness, default_dissipation; /* per geometry */
+} plant_contact_params;
+
+struct teal_plant {
+  double time_step;
+  teal_vec3 gravity;
+  teal_error err;
+  int finalized;
+  teal_plant_list instances, bodies, frames, joints, actuators, forces, geometries;
+  /* finalized model */
+  int nq, nv, nu;
+  int *body_node, *node_body;
+  teal_plant_tree tree;
+  void *blocks[20];
+  struct teal_system *system; /* the leaf made by finalize; owns the plant */
+  plant_sys sys;
+  plant_contact_params contact;
+  int nblocks;
+};
+
+#define INST(p) ((instance_rec *)(p)->instances.data)
+#define BODY(p) ((body_rec *)(p)->bodies.data)
+#define FRAME(p) ((frame_rec *)(p)->frames.data)
+#define JOINT(p) ((joint_rec *)(p)->joints.data)
+#define ACT(p) ((actuator_rec *)(p)->actuators.data)
+#define FORCE(p) ((force_rec *)(p)->forces.data)
+#define GEOM(p) ((geometry_rec *)(p)->geometries.data)
+
+/* Appends one zeroed element of size elem; returns it or NULL. */
+void *teal_plant_list_push(teal_plant_list *l, size_t elem);
+/* Records a sticky error with up to two string arguments; returns code. */
+int teal_plant_fail(teal_plant *p, int code, const char *fmt, const char *a, const char *b);
+/* Entry checks of every add/set call (plant open, no sticky error, name). */
+int teal_plant_check_open(teal_plant *p, const char *what, const char *name);
+/* Index of the record named name in instance (< 0: any), or -1. */
+int teal_plant_find_name(const teal_plant_list *l, size_t elem, const char *name, int instance);
+
+/* Builds the plant's leaf system (plant_system.c), called by finalize. */
+int teal_plant_system_create(teal_plant *p);
+/* Frees the model memory only (the system's user_free). */
+void teal_plant_destroy(teal_plant *p);
+
+#endif

@@ -1,0 +1,805 @@
+/* The multibody model container and its finalize step (see plant_model.h). */
+#include "multibody/tree/plant_model.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "framework/alloc.h"
+#include "framework/system.h"
+#include "multibody/tree/plant_internal.h"
+
+/* ---- small helpers ------------------------------------------------------ */
+
+/* Appends one zeroed element of size elem; returns its pointer or NULL. */
+void *teal_plant_list_push(teal_plant_list *l, size_t elem) {
+  if (l->n == l->cap) {
+    int cap = l->cap ? 2 * l->cap : 8;
+    void *data = teal_calloc((size_t)cap, elem);
+    if (!data) {
+      return NULL;
+    }
+    if (l->n) {
+      memcpy(data, l->data, (size_t)l->n * elem);
+    }
+    teal_free(l->data);
+    l->data = data;
+    l->cap = cap;
+  }
+  void *e = (char *)l->data + (size_t)l->n * elem;
+  memset(e, 0, elem);
+  l->n++;
+  return e;
+}
+
+int teal_plant_fail(teal_plant *p, int code, const char *fmt, const char *a, const char *b) {
+  return teal_error_set_sticky(&p->err, code, fmt, a ? a : "(null)", b ? b : "");
+}
+
+/* Common entry checks of every add/set call. */
+int teal_plant_check_open(teal_plant *p, const char *what, const char *name) {
+  if (!p) {
+    return TEAL_EINVAL;
+  }
+  if (p->err.code != TEAL_OK) {
+    return p->err.code;
+  }
+  if (p->finalized) {
+    return teal_plant_fail(p, TEAL_ESTATE, "plant: cannot add or change %s '%s' after finalize", what,
+                name);
+  }
+  if (!name) {
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: %s%s has a NULL name", what, NULL);
+  }
+  return TEAL_OK;
+}
+
+/* Name lookup in a record array whose records start with (char *name, int
+ * instance); instance < 0 matches any. */
+int teal_plant_find_name(const teal_plant_list *l, size_t elem, const char *name, int instance) {
+  for (int i = 0; i < l->n; i++) {
+    const char *rec = (const char *)l->data + (size_t)i * elem;
+    const char *nm = *(char *const *)rec;
+    int inst = *(const int *)(rec + sizeof(char *));
+    if ((instance < 0 || inst == instance) && strcmp(nm, name) == 0) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/* ---- construction ------------------------------------------------------- */
+
+teal_plant *teal_plant_new(double time_step, teal_error *err) {
+  if (!isfinite(time_step) || time_step < 0.0) {
+    teal_error_set(err, TEAL_EINVAL, "plant: time_step %g must be finite and >= 0", time_step);
+    return NULL;
+  }
+  teal_plant *p = teal_calloc(1, sizeof(*p));
+  if (!p) {
+    teal_error_set(err, TEAL_ENOMEM, "plant: out of memory");
+    return NULL;
+  }
+  p->time_step = time_step;
+  p->gravity = teal_vec3_make(0.0, 0.0, -9.81);
+  int w = teal_plant_add_model_instance(p, "WorldModelInstance");
+  int d = teal_plant_add_model_instance(p, "DefaultModelInstance");
+  /* the world body: a placeholder inertia never used by dynamics */
+  body_rec *b = w == 0 && d == 1 ? teal_plant_list_push(&p->bodies, sizeof(body_rec)) : NULL;
+  frame_rec *f = b ? teal_plant_list_push(&p->frames, sizeof(frame_rec)) : NULL;
+  if (f) {
+    b->name = teal_strdup("world");
+    f->name = teal_strdup("world");
+  }
+  if (!f || !b->name || !f->name) {
+    teal_plant_free(p);
+    teal_error_set(err, TEAL_ENOMEM, "plant: out of memory");
+    return NULL;
+  }
+  b->inboard = -1;
+  b->M_BBo_B = teal_spatial_inertia_make(0.0, teal_vec3_zero(), teal_mat3_zero());
+  f->X_BF = teal_transform_identity();
+  return p;
+}
+
+static void free_names(teal_plant_list *l, size_t elem) {
+  for (int i = 0; i < l->n; i++) {
+    teal_free(*(char **)((char *)l->data + (size_t)i * elem));
+  }
+  teal_free(l->data);
+}
+
+void teal_plant_destroy(teal_plant *p) {
+  if (!p) {
+    return;
+  }
+  free_names(&p->instances, sizeof(instance_rec));
+  free_names(&p->bodies, sizeof(body_rec));
+  free_names(&p->frames, sizeof(frame_rec));
+  free_names(&p->joints, sizeof(joint_rec));
+  free_names(&p->actuators, sizeof(actuator_rec));
+  free_names(&p->forces, sizeof(force_rec));
+  for (int i = 0; i < p->geometries.n; i++) {
+    teal_shape_release(&GEOM(p)[i].g.shape);
+  }
+  free_names(&p->geometries, sizeof(geometry_rec));
+  for (int i = 0; i < p->nblocks; i++) {
+    teal_free(p->blocks[i]);
+  }
+  teal_free(p);
+}
+
+/* After finalize the plant belongs to its system: freeing the plant frees
+ * the system unless a builder or diagram owns it (then they free both). */
+void teal_plant_free(teal_plant *p) {
+  if (!p) {
+    return;
+  }
+  if (p->system) {
+    teal_system_free(p->system);
+    return;
+  }
+  teal_plant_destroy(p);
+}
+
+const teal_error *teal_plant_error(const teal_plant *p) {
+  return &p->err;
+}
+
+double teal_plant_time_step(const teal_plant *p) {
+  return p->time_step;
+}
+
+int teal_plant_add_model_instance(teal_plant *p, const char *name) {
+  int rc = teal_plant_check_open(p, "model instance", name);
+  if (rc) {
+    return rc;
+  }
+  if (teal_plant_find_name(&p->instances, sizeof(instance_rec), name, -1) >= 0) {
+    return teal_plant_fail(p, TEAL_EDUPLICATE, "plant: model instance '%s' already exists%s", name, NULL);
+  }
+  instance_rec *r = teal_plant_list_push(&p->instances, sizeof(instance_rec));
+  char *nm = r ? teal_strdup(name) : NULL;
+  if (!nm) {
+    if (r) {
+      p->instances.n--;
+    }
+    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory adding model instance '%s'%s", name, NULL);
+  }
+  r->name = nm;
+  r->instance = p->instances.n - 1;
+  return p->instances.n - 1;
+}
+
+/* Checks a new element's name is unused in its instance and interns it. */
+static char *new_name(teal_plant *p, const teal_plant_list *l, size_t elem, const char *what,
+                      const char *name, int instance) {
+  if (teal_plant_find_name(l, elem, name, instance) >= 0) {
+    char msg[128];
+    snprintf(msg, sizeof(msg), "plant: %s '%%s' already exists in model instance '%%s'", what);
+    teal_error_set_sticky(&p->err, TEAL_EDUPLICATE, msg, name, INST(p)[instance].name);
+    return NULL;
+  }
+  char *nm = teal_strdup(name);
+  if (!nm) {
+    teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory adding '%s'%s", name, NULL);
+  }
+  return nm;
+}
+
+int teal_plant_add_rigid_body(teal_plant *p, const char *name, int instance,
+                              const teal_spatial_inertia *M) {
+  int rc = teal_plant_check_open(p, "body", name);
+  if (rc) {
+    return rc;
+  }
+  if (instance <= TEAL_WORLD_MODEL_INSTANCE || instance >= p->instances.n) {
+    return teal_error_set_sticky(&p->err, TEAL_ENOTFOUND,
+                                 "plant: body '%s': invalid model instance %d", name, instance);
+  }
+  if (!M) {
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: body '%s' has a NULL spatial inertia%s", name, NULL);
+  }
+  teal_error ierr = {0, ""};
+  rc = teal_spatial_inertia_check(M, &ierr);
+  if (rc) {
+    return teal_plant_fail(p, rc, "plant: body '%s': invalid spatial inertia: %s", name, ierr.message);
+  }
+  char *nm = new_name(p, &p->bodies, sizeof(body_rec), "body", name, instance);
+  if (!nm) {
+    return p->err.code;
+  }
+  body_rec *b = teal_plant_list_push(&p->bodies, sizeof(body_rec));
+  frame_rec *f = b ? teal_plant_list_push(&p->frames, sizeof(frame_rec)) : NULL;
+  char *fn = f ? teal_strdup(name) : NULL;
+  if (!fn) {
+    p->bodies.n -= b ? 1 : 0;
+    p->frames.n -= f ? 1 : 0;
+    teal_free(nm);
+    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory adding body '%s'%s", name, NULL);
+  }
+  *b = (body_rec){nm, instance, p->frames.n - 1, -1, *M};
+  *f = (frame_rec){fn, instance, p->bodies.n - 1, teal_transform_identity()};
+  return p->bodies.n - 1;
+}
+
+int teal_plant_add_frame(teal_plant *p, const char *name, int parent_frame,
+                         teal_transform X_PF) {
+  int rc = teal_plant_check_open(p, "frame", name);
+  if (rc) {
+    return rc;
+  }
+  if (parent_frame < 0 || parent_frame >= p->frames.n) {
+    return teal_error_set_sticky(&p->err, TEAL_ENOTFOUND,
+                                 "plant: frame '%s': unknown parent frame %d", name,
+                                 parent_frame);
+  }
+  if (!teal_vec3_is_finite(X_PF.p) || !teal_rotation_is_orthonormal(X_PF.R, 1e-9)) {
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: frame '%s': X_PF is not a finite rigid transform%s",
+                name, NULL);
+  }
+  frame_rec parent = FRAME(p)[parent_frame];
+  char *nm = new_name(p, &p->frames, sizeof(frame_rec), "frame", name, parent.instance);
+  if (!nm) {
+    return p->err.code;
+  }
+  frame_rec *f = teal_plant_list_push(&p->frames, sizeof(frame_rec));
+  if (!f) {
+    teal_free(nm);
+    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory adding frame '%s'%s", name, NULL);
+  }
+  *f = (frame_rec){nm, parent.instance, parent.body, teal_transform_compose(parent.X_BF, X_PF)};
+  return p->frames.n - 1;
+}
+
+/* ---- joints ------------------------------------------------------------- */
+
+static void joint_defaults(joint_rec *j) {
+  for (int i = 0; i < TEAL_JOINT_MAX_NV; i++) {
+    j->damping[i] = 0.0;
+    j->effort[i] = INFINITY;
+    j->v_lo[i] = -INFINITY;
+    j->v_hi[i] = INFINITY;
+  }
+  for (int i = 0; i < TEAL_JOINT_MAX_NQ; i++) {
+    j->q_lo[i] = -INFINITY;
+    j->q_hi[i] = INFINITY;
+  }
+}
+
+/* Validates a new joint's type, frames and axis; returns TEAL_OK or the error. */
+static int check_joint(teal_plant *p, const char *name, teal_joint_kind kind, int pf, int cf,
+                       const teal_vec3 *axis, double pitch) {
+  if (!teal_joint_type_get(kind)) {
+    return teal_error_set_sticky(&p->err, TEAL_EINVAL, "plant: joint '%s': unknown type %d",
+                                 name, (int)kind);
+  }
+  if (pf < 0 || pf >= p->frames.n || cf < 0 || cf >= p->frames.n) {
+    return teal_error_set_sticky(&p->err, TEAL_ENOTFOUND,
+                                 "plant: joint '%s': unknown frame (parent %d, child %d)", name,
+                                 pf, cf);
+  }
+  int pb = FRAME(p)[pf].body, cb = FRAME(p)[cf].body;
+  if (pb == cb) {
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: joint '%s': parent and child frames are both on body '%s'",
+                name, BODY(p)[pb].name);
+  }
+  if (cb == TEAL_WORLD_BODY) {
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: joint '%s': the child frame is on the world%s", name,
+                NULL);
+  }
+  if (BODY(p)[cb].inboard >= 0) {
+    return teal_error_set_sticky(&p->err, TEAL_EINVAL,
+                                 "plant: joint '%s': body '%s' already has inboard joint '%s'",
+                                 name, BODY(p)[cb].name, JOINT(p)[BODY(p)[cb].inboard].name);
+  }
+  int needs_axis = kind == TEAL_JOINT_REVOLUTE || kind == TEAL_JOINT_PRISMATIC ||
+                   kind == TEAL_JOINT_SCREW;
+  if (needs_axis && (!axis || !teal_vec3_is_finite(*axis) || teal_vec3_norm(*axis) < 1e-12)) {
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: joint '%s': axis must be finite and nonzero%s", name,
+                NULL);
+  }
+  if (kind == TEAL_JOINT_SCREW && !isfinite(pitch)) {
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: joint '%s': screw pitch must be finite%s", name, NULL);
+  }
+  return TEAL_OK;
+}
+
+/* Appends a checked joint record; returns its index. */
+static int push_joint(teal_plant *p, const char *name, teal_joint_kind kind, int pf, int cf,
+                      const teal_vec3 *axis, double pitch) {
+  int cb = FRAME(p)[cf].body;
+  int inst = BODY(p)[cb].instance;
+  char *nm = new_name(p, &p->joints, sizeof(joint_rec), "joint", name, inst);
+  if (!nm) {
+    return p->err.code;
+  }
+  joint_rec *j = teal_plant_list_push(&p->joints, sizeof(joint_rec));
+  if (!j) {
+    teal_free(nm);
+    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory adding joint '%s'%s", name, NULL);
+  }
+  j->name = nm;
+  j->instance = inst;
+  j->kind = kind;
+  j->parent_frame = pf;
+  j->child_frame = cf;
+  j->params.axis = teal_vec3_make(0, 0, 1);
+  if (axis && teal_vec3_is_finite(*axis) && teal_vec3_norm(*axis) > 1e-12) {
+    j->params.axis = teal_vec3_scale(*axis, 1.0 / teal_vec3_norm(*axis));
+  }
+  j->params.pitch = kind == TEAL_JOINT_SCREW ? pitch : 0.0;
+  j->q_start = j->v_start = -1;
+  joint_defaults(j);
+  BODY(p)[cb].inboard = p->joints.n - 1;
+  return p->joints.n - 1;
+}
+
+int teal_plant_add_joint(teal_plant *p, const char *name, teal_joint_kind kind, int pf, int cf,
+                         const teal_vec3 *axis, double pitch) {
+  int rc = teal_plant_check_open(p, "joint", name);
+  if (rc == TEAL_OK) {
+    rc = check_joint(p, name, kind, pf, cf, axis, pitch);
+  }
+  return rc ? rc : push_joint(p, name, kind, pf, cf, axis, pitch);
+}
+
+/* Common checks of the joint setters; returns the joint record or NULL. */
+static joint_rec *joint_for_set(teal_plant *p, int joint, const char *what, int *rc) {
+  *rc = teal_plant_check_open(p, "joint", "");
+  if (*rc) {
+    return NULL;
+  }
+  if (joint < 0 || joint >= p->joints.n) {
+    *rc = teal_error_set_sticky(&p->err, TEAL_ENOTFOUND, "plant: %s: unknown joint %d", what,
+                                joint);
+    return NULL;
+  }
+  return &JOINT(p)[joint];
+}
+
+static int bad_values(teal_plant *p, const char *what, const joint_rec *j) {
+  return teal_plant_fail(p, TEAL_EINVAL, "plant: joint '%s': invalid %s", j->name, what);
+}
+
+int teal_plant_set_joint_damping(teal_plant *p, int joint, const double *damping) {
+  int rc;
+  joint_rec *j = joint_for_set(p, joint, "damping", &rc);
+  if (!j) {
+    return rc;
+  }
+  int nv = teal_joint_type_get(j->kind)->nv;
+  for (int i = 0; i < nv; i++) {
+    if (!isfinite(damping[i]) || damping[i] < 0.0) {
+      return bad_values(p, "damping (must be finite and >= 0)", j);
+    }
+  }
+  memcpy(j->damping, damping, (size_t)nv * sizeof(double));
+  return TEAL_OK;
+}
+
+static int set_limits(teal_plant *p, joint_rec *j, int n, const double *lo, const double *hi,
+                      double *dlo, double *dhi, const char *what) {
+  for (int i = 0; i < n; i++) {
+    if (isnan(lo[i]) || isnan(hi[i]) || lo[i] > hi[i]) {
+      return bad_values(p, what, j);
+    }
+  }
+  memcpy(dlo, lo, (size_t)n * sizeof(double));
+  memcpy(dhi, hi, (size_t)n * sizeof(double));
+  return TEAL_OK;
+}
+
+int teal_plant_set_joint_position_limits(teal_plant *p, int joint, const double *lower,
+                                         const double *upper) {
+  int rc;
+  joint_rec *j = joint_for_set(p, joint, "position limits", &rc);
+  return j ? set_limits(p, j, teal_joint_type_get(j->kind)->nq, lower, upper, j->q_lo, j->q_hi,
+                        "position limits (need lower <= upper)")
+           : rc;
+}
+
+int teal_plant_set_joint_velocity_limits(teal_plant *p, int joint, const double *lower,
+                                         const double *upper) {
+  int rc;
+  joint_rec *j = joint_for_set(p, joint, "velocity limits", &rc);
+  return j ? set_limits(p, j, teal_joint_type_get(j->kind)->nv, lower, upper, j->v_lo, j->v_hi,
+                        "velocity limits (need lower <= upper)")
+           : rc;
+}
+
+int teal_plant_set_joint_effort_limits(teal_plant *p, int joint, const double *limit) {
+  int rc;
+  joint_rec *j = joint_for_set(p, joint, "effort limits", &rc);
+  if (!j) {
+    return rc;
+  }
+  int nv = teal_joint_type_get(j->kind)->nv;
+  for (int i = 0; i < nv; i++) {
+    if (isnan(limit[i]) || limit[i] <= 0.0) {
+      return bad_values(p, "effort limits (must be > 0)", j);
+    }
+  }
+  memcpy(j->effort, limit, (size_t)nv * sizeof(double));
+  return TEAL_OK;
+}
+
+int teal_plant_add_joint_actuator(teal_plant *p, const char *name, int joint,
+                                  double effort_limit) {
+  int rc = teal_plant_check_open(p, "actuator", name);
+  if (rc) {
+    return rc;
+  }
+  if (joint < 0 || joint >= p->joints.n) {
+    return teal_error_set_sticky(&p->err, TEAL_ENOTFOUND, "plant: actuator '%s': unknown joint %d",
+                                 name, joint);
+  }
+  const joint_rec *j = &JOINT(p)[joint];
+  if (teal_joint_type_get(j->kind)->nv != 1) {
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: actuator '%s': joint '%s' does not have one dof", name,
+                j->name);
+  }
+  if (isnan(effort_limit) || effort_limit <= 0.0) {
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: actuator '%s': effort limit must be > 0%s", name, NULL);
+  }
+  char *nm = new_name(p, &p->actuators, sizeof(actuator_rec), "actuator", name, j->instance);
+  if (!nm) {
+    return p->err.code;
+  }
+  actuator_rec *a = teal_plant_list_push(&p->actuators, sizeof(actuator_rec));
+  if (!a) {
+    teal_free(nm);
+    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory adding actuator '%s'%s", name, NULL);
+  }
+  *a = (actuator_rec){nm, j->instance, joint, effort_limit};
+  return p->actuators.n - 1;
+}
+
+int teal_plant_set_gravity(teal_plant *p, teal_vec3 g) {
+  if (!teal_vec3_is_finite(g)) {
+    return teal_error_set(&p->err, TEAL_EINVAL, "plant: gravity must be finite");
+  }
+  p->gravity = g;
+  return TEAL_OK;
+}
+
+teal_vec3 teal_plant_gravity(const teal_plant *p) {
+  return p->gravity;
+}
+
+/* ---- lookups ------------------------------------------------------------ */
+
+static int lookup(const teal_plant_list *l, size_t elem, const char *what, const char *name, int instance,
+                  teal_error *err) {
+  int i = name ? teal_plant_find_name(l, elem, name, instance) : -1;
+  if (i < 0) {
+    return teal_error_set(err, TEAL_ENOTFOUND, "plant: no %s named '%s'", what,
+                          name ? name : "(null)");
+  }
+  return i;
+}
+
+int teal_plant_get_model_instance_by_name(const teal_plant *p, const char *name,
+                                          teal_error *err) {
+  return lookup(&p->instances, sizeof(instance_rec), "model instance", name, -1, err);
+}
+
+int teal_plant_get_body_by_name(const teal_plant *p, const char *name, int instance,
+                                teal_error *err) {
+  return lookup(&p->bodies, sizeof(body_rec), "body", name, instance, err);
+}
+
+int teal_plant_get_frame_by_name(const teal_plant *p, const char *name, int instance,
+                                 teal_error *err) {
+  return lookup(&p->frames, sizeof(frame_rec), "frame", name, instance, err);
+}
+
+int teal_plant_get_joint_by_name(const teal_plant *p, const char *name, int instance,
+                                 teal_error *err) {
+  return lookup(&p->joints, sizeof(joint_rec), "joint", name, instance, err);
+}
+
+int teal_plant_get_actuator_by_name(const teal_plant *p, const char *name, int instance,
+                                    teal_error *err) {
+  return lookup(&p->actuators, sizeof(actuator_rec), "actuator", name, instance, err);
+}
+
+/* ---- element queries ---------------------------------------------------- */
+
+int teal_plant_num_model_instances(const teal_plant *p) {
+  return p->instances.n;
+}
+int teal_plant_num_bodies(const teal_plant *p) {
+  return p->bodies.n;
+}
+int teal_plant_num_frames(const teal_plant *p) {
+  return p->frames.n;
+}
+int teal_plant_num_joints(const teal_plant *p) {
+  return p->joints.n;
+}
+int teal_plant_num_actuators(const teal_plant *p) {
+  return p->actuators.n;
+}
+const char *teal_plant_body_name(const teal_plant *p, int b) {
+  return b >= 0 && b < p->bodies.n ? BODY(p)[b].name : NULL;
+}
+const char *teal_plant_frame_name(const teal_plant *p, int f) {
+  return f >= 0 && f < p->frames.n ? FRAME(p)[f].name : NULL;
+}
+const char *teal_plant_joint_name(const teal_plant *p, int j) {
+  return j >= 0 && j < p->joints.n ? JOINT(p)[j].name : NULL;
+}
+int teal_plant_body_frame(const teal_plant *p, int b) {
+  return b >= 0 && b < p->bodies.n ? BODY(p)[b].frame : -1;
+}
+int teal_plant_body_instance(const teal_plant *p, int b) {
+  return b >= 0 && b < p->bodies.n ? BODY(p)[b].instance : -1;
+}
+int teal_plant_frame_body(const teal_plant *p, int f) {
+  return f >= 0 && f < p->frames.n ? FRAME(p)[f].body : -1;
+}
+const teal_transform *teal_plant_frame_pose_in_body(const teal_plant *p, int f) {
+  return f >= 0 && f < p->frames.n ? &FRAME(p)[f].X_BF : NULL;
+}
+int teal_plant_joint_kind(const teal_plant *p, int j) {
+  return j >= 0 && j < p->joints.n ? JOINT(p)[j].kind : -1;
+}
+int teal_plant_joint_parent_body(const teal_plant *p, int j) {
+  return j >= 0 && j < p->joints.n ? FRAME(p)[JOINT(p)[j].parent_frame].body : -1;
+}
+int teal_plant_joint_child_body(const teal_plant *p, int j) {
+  return j >= 0 && j < p->joints.n ? FRAME(p)[JOINT(p)[j].child_frame].body : -1;
+}
+
+/* ---- finalize ----------------------------------------------------------- */
+
+/* Parent body of b through its inboard joint (-1 for the world). */
+static int parent_body(const teal_plant *p, int b) {
+  int j = BODY(p)[b].inboard;
+  return j < 0 ? -1 : FRAME(p)[JOINT(p)[j].parent_frame].body;
+}
+
+static int add_floating_joints(teal_plant *p) {
+  int nb = p->bodies.n;
+  for (int b = 1; b < nb; b++) {
+    if (BODY(p)[b].inboard >= 0) {
+      continue;
+    }
+    char name[256];
+    snprintf(name, sizeof(name), "$world_%s", BODY(p)[b].name);
+    int rc = push_joint(p, name, TEAL_JOINT_QUATERNION_FLOATING, TEAL_WORLD_FRAME,
+                        BODY(p)[b].frame, NULL, 0.0);
+    if (rc < 0) {
+      return rc;
+    }
+  }
+  return TEAL_OK;
+}
+
+/* A body whose parent chain does not reach the world lies on or hangs from
+ * a loop: walk nb steps to land on the loop, then list its joints. */
+static int reject_loops(teal_plant *p) {
+  int nb = p->bodies.n;
+  for (int b = 1; b < nb; b++) {
+    int c = b, steps = 0;
+    while (c > 0 && steps <= nb) {
+      c = parent_body(p, c);
+      steps++;
+    }
+    if (c == 0) {
+      continue;
+    }
+    char names[TEAL_ERROR_MESSAGE_MAX] = "";
+    size_t len = 0;
+    int start = c;
+    do {
+      const char *jn = JOINT(p)[BODY(p)[c].inboard].name;
+      len += (size_t)snprintf(names + len, len < sizeof(names) ? sizeof(names) - len : 0, "%s'%s'",
+                              len ? ", " : "", jn);
+      c = parent_body(p, c);
+    } while (c != start && len < sizeof(names));
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: kinematic loop through joints %s%s", names, NULL);
+  }
+  return TEAL_OK;
+}
+
+static void *block(teal_plant *p, size_t n, size_t elem) {
+  void *m = teal_calloc(n ? n : 1, elem);
+  if (m) {
+    p->blocks[p->nblocks++] = m;
+  }
+  return m;
+}
+
+/* Breadth-first order from the world, children in body index order. */
+static void order_tree(teal_plant *p) {
+  int nb = p->bodies.n, tail = 1;
+  p->node_body[0] = 0;
+  p->body_node[0] = 0;
+  for (int head = 0; head < tail; head++) {
+    int pb = p->node_body[head];
+    for (int b = 1; b < nb; b++) {
+      if (parent_body(p, b) == pb) {
+        p->body_node[b] = tail;
+        p->node_body[tail++] = b;
+      }
+    }
+  }
+}
+
+static int alloc_tree(teal_plant *p, int nb, int nq, int nv) {
+  teal_plant_tree *t = &p->tree;
+  int *parent = block(p, (size_t)nb, sizeof(int)), *kind = block(p, (size_t)nb, sizeof(int));
+  int *ints = block(p, 4 * (size_t)nb, sizeof(int));
+  teal_transform *X = block(p, 2 * (size_t)nb, sizeof(teal_transform));
+  teal_joint_params *params = block(p, (size_t)nb, sizeof(teal_joint_params));
+  const teal_joint_type **type = block(p, (size_t)nb, sizeof(*type));
+  teal_spatial_inertia *M = block(p, (size_t)nb, sizeof(teal_spatial_inertia));
+  double *d = block(p, 6 * (size_t)nv + 2 * (size_t)nq, sizeof(double));
+  p->body_node = block(p, (size_t)nb, sizeof(int));
+  p->node_body = block(p, (size_t)nb, sizeof(int));
+  if (p->nblocks != 10 || !p->blocks[9]) {
+    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory in finalize%s%s", NULL, NULL);
+  }
+  *t = (teal_plant_tree){nb, parent, kind, type, params, X, X + nb, ints, ints + nb,
+                         ints + 2 * nb, ints + 3 * nb, M, d, d + nv, d + nv + nq, d + nv + 2 * nq,
+                         d + 2 * nv + 2 * nq, d + 3 * nv + 2 * nq};
+  return TEAL_OK;
+}
+
+/* Fills node k's entries from its body and inboard joint; returns q and v
+ * offsets advanced. */
+static void fill_node(teal_plant *p, int k, int *qs, int *vs) {
+  teal_plant_tree *t = &p->tree;
+  int b = p->node_body[k], jid = BODY(p)[b].inboard;
+  int *parent = (int *)t->parent, *kind = (int *)t->joint_kind, *ints = (int *)t->q_start;
+  teal_transform *X = (teal_transform *)t->X_PF;
+  ((teal_spatial_inertia *)t->M_BBo_B)[k] = BODY(p)[b].M_BBo_B;
+  ((const teal_joint_type **)t->type)[k] = teal_joint_type_get(TEAL_JOINT_WELD);
+  parent[k] = k ? p->body_node[parent_body(p, b)] : -1;
+  kind[k] = TEAL_JOINT_WELD;
+  X[k] = X[t->num_nodes + k] = teal_transform_identity();
+  ints[k] = *qs;
+  ints[t->num_nodes + k] = *vs;
+  if (jid < 0) {
+    return;
+  }
+  joint_rec *j = &JOINT(p)[jid];
+  const teal_joint_type *ty = teal_joint_type_get(j->kind);
+  ((const teal_joint_type **)t->type)[k] = ty;
+  ((teal_joint_params *)t->params)[k] = j->params;
+  kind[k] = j->kind;
+  X[k] = FRAME(p)[j->parent_frame].X_BF;
+  X[t->num_nodes + k] = FRAME(p)[j->child_frame].X_BF;
+  ints[2 * t->num_nodes + k] = ty->nq;
+  ints[3 * t->num_nodes + k] = ty->nv;
+  j->q_start = *qs;
+  j->v_start = *vs;
+  double *d = (double *)t->damping;
+  int nv = p->nv, nq = p->nq;
+  for (int i = 0; i < ty->nv; i++) {
+    d[*vs + i] = j->damping[i];
+    d[nv + 2 * nq + *vs + i] = j->v_lo[i];
+    d[2 * nv + 2 * nq + *vs + i] = j->v_hi[i];
+    d[3 * nv + 2 * nq + *vs + i] = j->effort[i];
+  }
+  for (int i = 0; i < ty->nq; i++) {
+    d[nv + *qs + i] = j->q_lo[i];
+    d[nv + nq + *qs + i] = j->q_hi[i];
+  }
+  *qs += ty->nq;
+  *vs += ty->nv;
+}
+
+int teal_plant_finalize(teal_plant *p) {
+  int rc = teal_plant_check_open(p, "model", "");
+  if (rc == TEAL_OK) {
+    rc = add_floating_joints(p);
+  }
+  if (rc == TEAL_OK) {
+    rc = reject_loops(p);
+  }
+  if (rc != TEAL_OK) {
+    return rc;
+  }
+  int nb = p->bodies.n;
+  p->nq = p->nv = 0;
+  for (int j = 0; j < p->joints.n; j++) {
+    p->nq += teal_joint_type_get(JOINT(p)[j].kind)->nq;
+    p->nv += teal_joint_type_get(JOINT(p)[j].kind)->nv;
+  }
+  rc = alloc_tree(p, nb, p->nq, p->nv);
+  if (rc != TEAL_OK) {
+    return rc;
+  }
+  order_tree(p);
+  int qs = 0, vs = 0;
+  for (int k = 0; k < nb; k++) {
+    fill_node(p, k, &qs, &vs);
+  }
+  p->nu = p->actuators.n;
+  p->finalized = 1;
+  return teal_plant_system_create(p);
+}
+
+/* ---- the finalized model ------------------------------------------------ */
+
+int teal_plant_is_finalized(const teal_plant *p) {
+  return p->finalized;
+}
+int teal_plant_nq(const teal_plant *p) {
+  return p->finalized ? p->nq : 0;
+}
+int teal_plant_nv(const teal_plant *p) {
+  return p->finalized ? p->nv : 0;
+}
+int teal_plant_nu(const teal_plant *p) {
+  return p->finalized ? p->nu : 0;
+}
+int teal_plant_num_nodes(const teal_plant *p) {
+  return p->finalized ? p->bodies.n : 0;
+}
+int teal_plant_node_body(const teal_plant *p, int k) {
+  return p->finalized && k >= 0 && k < p->bodies.n ? p->node_body[k] : -1;
+}
+int teal_plant_body_node(const teal_plant *p, int b) {
+  return p->finalized && b >= 0 && b < p->bodies.n ? p->body_node[b] : -1;
+}
+int teal_plant_body_joint(const teal_plant *p, int b) {
+  return b >= 0 && b < p->bodies.n ? BODY(p)[b].inboard : -1;
+}
+int teal_plant_joint_q_start(const teal_plant *p, int j) {
+  return p->finalized && j >= 0 && j < p->joints.n ? JOINT(p)[j].q_start : -1;
+}
+int teal_plant_joint_v_start(const teal_plant *p, int j) {
+  return p->finalized && j >= 0 && j < p->joints.n ? JOINT(p)[j].v_start : -1;
+}
+double teal_plant_actuator_effort_limit(const teal_plant *p, int a) {
+  return p && a >= 0 && a < p->actuators.n ? ACT(p)[a].effort_limit : NAN;
+}
+int teal_plant_actuator_v_index(const teal_plant *p, int a) {
+  return p->finalized && a >= 0 && a < p->actuators.n ? JOINT(p)[ACT(p)[a].joint].v_start : -1;
+}
+const teal_plant_tree *teal_plant_get_tree(const teal_plant *p) {
+  return p->finalized ? &p->tree : NULL;
+}
+
+int teal_plant_make_actuation_matrix(const teal_plant *p, double *B) {
+  if (!p || !B) {
+    return TEAL_EINVAL;
+  }
+  if (!p->finalized) {
+    return TEAL_ESTATE;
+  }
+  memset(B, 0, (size_t)p->nv * (size_t)p->nu * sizeof(double));
+  for (int a = 0; a < p->nu; a++) {
+    B[(size_t)teal_plant_actuator_v_index(p, a) * (size_t)p->nu + (size_t)a] = 1.0;
+  }
+  return TEAL_OK;
+}
+
+int teal_plant_default_q(const teal_plant *p, double *q) {
+  if (!p->finalized) {
+    return TEAL_ESTATE;
+  }
+  for (int k = 1; k < p->tree.num_nodes; k++) {
+    p->tree.type[k]->default_q(q + p->tree.q_start[k]);
+  }
+  return TEAL_OK;
+}
+
+int teal_plant_normalize_q(const teal_plant *p, double *q) {
+  if (!p->finalized) {
+    return TEAL_ESTATE;
+  }
+  for (int k = 1; k < p->tree.num_nodes; k++) {
+    if (p->tree.type[k]->normalize) {
+      int rc = p->tree.type[k]->normalize(q + p->tree.q_start[k]);
+      if (rc) {
+        return rc;
+      }
+    }
+  }
+  return TEAL_OK;
+}

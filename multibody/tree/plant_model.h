@@ -1,0 +1,204 @@
+/* The multibody model container: bodies, frames, joints, actuators and model
+ * instances, built with Drake-like calls and finalized into arrays per
+ * property in topological order (MuJoCo's layout).
+ *
+ * Indices. Model instance 0 is the world ("WorldModelInstance"), 1 the
+ * default ("DefaultModelInstance"). Body 0 is "world". Every body has a body
+ * frame, created with it (frame 0 is the world frame; see
+ * teal_plant_body_frame); teal_plant_add_frame adds fixed-offset frames.
+ * Body, frame, joint and actuator indices are stable: finalize does not
+ * renumber them. The ordered arrays are instead indexed by tree node k
+ * (k = 0 is the world, parent[k] < k), with teal_plant_node_body and
+ * teal_plant_body_node mapping between the two.
+ *
+ * Joints use one function, teal_plant_add_joint, taking a teal_joint_kind
+ * (see joints.h for each type's coordinates). A joint connects frame F (on
+ * the parent body P) to frame M (on the child body B); X_PF and X_BM are
+ * derived from the frames. Each body may have at most one inboard joint and
+ * the world may not be a child.
+ *
+ * Errors are sticky: the first failure is recorded (teal_plant_error) and
+ * later add/set calls return that code without doing anything. Adds return
+ * the new index (>= 0) or a negative status. After teal_plant_finalize, adds
+ * and setters of the model return TEAL_ESTATE. Names must be unique among
+ * elements of the same kind within a model instance. */
+#ifndef TEAL_MULTIBODY_PLANT_MODEL_H
+#define TEAL_MULTIBODY_PLANT_MODEL_H
+
+#include "framework/error.h"
+#include "multibody/tree/joints.h"
+#include "multibody/math/spatial.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** The multibody plant (model part). */
+typedef struct teal_plant teal_plant;
+
+/** The world and default model instances. */
+#define TEAL_WORLD_MODEL_INSTANCE 0
+#define TEAL_DEFAULT_MODEL_INSTANCE 1
+/** The world body and world frame. */
+#define TEAL_WORLD_BODY 0
+#define TEAL_WORLD_FRAME 0
+
+/** A new empty plant; time_step 0 for continuous, > 0 for discrete. NULL on
+ *  failure (non-finite or negative time_step: TEAL_EINVAL; TEAL_ENOMEM) with
+ *  the reason in err (may be NULL). Gravity defaults to (0, 0, -9.81). */
+teal_plant *teal_plant_new(double time_step, teal_error *err);
+
+/** Frees the plant (NULL is allowed). */
+void teal_plant_free(teal_plant *plant);
+
+/** The sticky error record (code TEAL_OK when none). */
+const teal_error *teal_plant_error(const teal_plant *plant);
+
+/** The time step given to teal_plant_new. */
+double teal_plant_time_step(const teal_plant *plant);
+
+/** Adds a model instance; returns its index. */
+int teal_plant_add_model_instance(teal_plant *plant, const char *name);
+
+/** Adds a rigid body with spatial inertia M_BBo_B (about its origin, in its
+ *  frame) to model instance; returns the body index. The inertia must pass
+ *  teal_spatial_inertia_check (mass finite and > 0). */
+int teal_plant_add_rigid_body(teal_plant *plant, const char *name, int instance,
+                              const teal_spatial_inertia *M_BBo_B);
+
+/** Adds a frame F fixed to parent frame P at pose X_PF; returns the frame
+ *  index. Its model instance is that of the parent frame. */
+int teal_plant_add_frame(teal_plant *plant, const char *name, int parent_frame,
+                         teal_transform X_PF);
+
+/** Adds a joint of type kind from parent_frame (F) to child_frame (M).
+ *  axis (expressed in F and M, normalized here; must be nonzero and finite)
+ *  is required for revolute, prismatic and screw and ignored otherwise (may
+ *  be NULL then); pitch (finite) is used by screw only. The joint belongs to
+ *  the child body's model instance. Returns the joint index. */
+int teal_plant_add_joint(teal_plant *plant, const char *name, teal_joint_kind kind,
+                         int parent_frame, int child_frame, const teal_vec3 *axis, double pitch);
+
+/** Sets the viscous damping of each of the joint's nv velocities (>= 0). */
+int teal_plant_set_joint_damping(teal_plant *plant, int joint, const double *damping);
+
+/** Sets position limits for each of the joint's nq positions (lower <= upper;
+ *  infinities allowed). Defaults: -inf, +inf. */
+int teal_plant_set_joint_position_limits(teal_plant *plant, int joint, const double *lower,
+                                         const double *upper);
+
+/** Sets velocity limits for each of the joint's nv velocities. */
+int teal_plant_set_joint_velocity_limits(teal_plant *plant, int joint, const double *lower,
+                                         const double *upper);
+
+/** Sets the effort limit (> 0, may be inf) of each of the joint's nv velocities. */
+int teal_plant_set_joint_effort_limits(teal_plant *plant, int joint, const double *limit);
+
+/** Adds an actuator on a single-dof joint (nv = 1) with effort_limit > 0 (may
+ *  be inf); returns the actuator index (also its index in u). */
+int teal_plant_add_joint_actuator(teal_plant *plant, const char *name, int joint,
+                                  double effort_limit);
+
+/** Sets gravity (finite), allowed also after finalize. */
+int teal_plant_set_gravity(teal_plant *plant, teal_vec3 g_W);
+
+/** Gravity in the world frame. */
+teal_vec3 teal_plant_gravity(const teal_plant *plant);
+
+/* ---- lookups: index >= 0, or TEAL_ENOTFOUND with a message in err (may be
+ * NULL; the plant's sticky error is not touched). instance < 0 searches all
+ * instances and returns the first match in index order. */
+
+int teal_plant_get_model_instance_by_name(const teal_plant *plant, const char *name,
+                                          teal_error *err);
+int teal_plant_get_body_by_name(const teal_plant *plant, const char *name, int instance,
+                                teal_error *err);
+int teal_plant_get_frame_by_name(const teal_plant *plant, const char *name, int instance,
+                                 teal_error *err);
+int teal_plant_get_joint_by_name(const teal_plant *plant, const char *name, int instance,
+                                 teal_error *err);
+int teal_plant_get_actuator_by_name(const teal_plant *plant, const char *name, int instance,
+                                    teal_error *err);
+
+/* ---- element queries (valid before and after finalize; an out-of-range
+ * index gives -1 or NULL) ---- */
+
+int teal_plant_num_model_instances(const teal_plant *plant);
+int teal_plant_num_bodies(const teal_plant *plant); /**< including the world */
+int teal_plant_num_frames(const teal_plant *plant); /**< body frames included */
+int teal_plant_num_joints(const teal_plant *plant); /**< after finalize: with added floating joints */
+int teal_plant_num_actuators(const teal_plant *plant);
+const char *teal_plant_body_name(const teal_plant *plant, int body);
+const char *teal_plant_frame_name(const teal_plant *plant, int frame);
+const char *teal_plant_joint_name(const teal_plant *plant, int joint);
+int teal_plant_body_frame(const teal_plant *plant, int body);
+int teal_plant_body_instance(const teal_plant *plant, int body);
+int teal_plant_frame_body(const teal_plant *plant, int frame);
+/** X_BF: the pose of frame in its body's frame (identity pointer NULL on a bad index). */
+const teal_transform *teal_plant_frame_pose_in_body(const teal_plant *plant, int frame);
+int teal_plant_joint_kind(const teal_plant *plant, int joint);
+int teal_plant_joint_parent_body(const teal_plant *plant, int joint);
+int teal_plant_joint_child_body(const teal_plant *plant, int joint);
+
+/** Finalizes: gives every body without an inboard joint a quaternion-floating
+ *  joint to the world (named "$world_<body>"), rejects kinematic loops
+ *  (TEAL_EINVAL naming the joints), orders the tree, and builds the arrays
+ *  below. Returns TEAL_OK or the (sticky) error; TEAL_ESTATE if called twice. */
+int teal_plant_finalize(teal_plant *plant);
+
+/** 1 once finalized. */
+int teal_plant_is_finalized(const teal_plant *plant);
+
+/* ---- the finalized model (0 / NULL before finalize) ---- */
+
+int teal_plant_nq(const teal_plant *plant);
+int teal_plant_nv(const teal_plant *plant);
+int teal_plant_nu(const teal_plant *plant);
+/** Number of tree nodes (= number of bodies, world included). */
+int teal_plant_num_nodes(const teal_plant *plant);
+/** Body of node k, and node of a body. */
+int teal_plant_node_body(const teal_plant *plant, int k);
+int teal_plant_body_node(const teal_plant *plant, int body);
+/** Joint (index) of a body's inboard mobilizer after finalize (-1 for world). */
+int teal_plant_body_joint(const teal_plant *plant, int body);
+/** q and v offsets of a joint after finalize (-1 on a bad index). */
+int teal_plant_joint_q_start(const teal_plant *plant, int joint);
+int teal_plant_joint_v_start(const teal_plant *plant, int joint);
+/** Effort limit of actuator a (> 0, may be inf), or NAN on a bad index. */
+double teal_plant_actuator_effort_limit(const teal_plant *plant, int actuator);
+/** v index driven by actuator a after finalize. */
+int teal_plant_actuator_v_index(const teal_plant *plant, int actuator);
+/** The actuation matrix B (nv x nu, row-major) with tau_u = B u (Drake's
+ *  MakeActuationMatrix): B[v_index(a)][a] = 1. TEAL_ESTATE before finalize. */
+int teal_plant_make_actuation_matrix(const teal_plant *plant, double *B);
+/** Writes the default q (nq values) of the finalized plant. */
+int teal_plant_default_q(const teal_plant *plant, double *q);
+/** Normalizes every quaternion in q (nq values) in place. */
+int teal_plant_normalize_q(const teal_plant *plant, double *q);
+
+/** The model arrays, indexed by node k (entry 0 is the world, whose parent is
+ *  -1 and whose joint is a weld with nq = nv = 0). Read-only, valid until the
+ *  plant is freed. */
+typedef struct teal_plant_tree {
+  int num_nodes;
+  const int *parent;                  /**< parent node */
+  const int *joint_kind;              /**< teal_joint_kind of the inboard joint */
+  const teal_joint_type *const *type; /**< table of the inboard joint */
+  const teal_joint_params *params;    /**< axis and pitch */
+  const teal_transform *X_PF;         /**< F in the parent body frame */
+  const teal_transform *X_BM;         /**< M in the child body frame */
+  const int *q_start, *v_start, *nq, *nv;
+  const teal_spatial_inertia *M_BBo_B; /**< spatial inertia about Bo in B */
+  const double *damping;               /**< [nv] */
+  const double *q_lower, *q_upper;     /**< [nq] */
+  const double *v_lower, *v_upper;     /**< [nv] */
+  const double *effort_limit;          /**< [nv] */
+} teal_plant_tree;
+
+/** The finalized arrays (NULL before finalize). */
+const teal_plant_tree *teal_plant_get_tree(const teal_plant *plant);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
