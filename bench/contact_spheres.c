@@ -44,6 +44,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "geometry/scene_graph/scene_graph_query.h"
+#include "multibody/contact/plant_scene_graph.h"
+#include "multibody/plant/plant_state.h"
+#include "multibody/tree/topology.h"
 #include "teal.h"
 
 #ifdef TEAL_BENCH_HAVE_MUJOCO

@@ -29,6 +29,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "multibody/algorithms/aba.h"
+#include "multibody/algorithms/crba.h"
+#include "multibody/algorithms/rnea.h"
+#include "multibody/plant/plant_state.h"
+#include "multibody/tree/topology.h"
 #include "teal.h"
 
 #ifdef TEAL_BENCH_HAVE_MUJOCO

@@ -14,7 +14,10 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "multibody/contact/plant_scene_graph.h"
 #include "multibody/parsing/urdf.h"
+#include "multibody/plant/plant_state.h"
+#include "multibody/tree/topology.h"
 #include "teal.h"
 
 #define NUM_RUNS 5

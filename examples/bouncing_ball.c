@@ -21,6 +21,10 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "multibody/contact/plant_scene_graph.h"
+#include "multibody/plant/plant_state.h"
+#include "multibody/plant/plant_system.h"
+#include "multibody/tree/topology.h"
 #include "teal.h"
 
 #define MASS 1.0 /* kg */

@@ -18,6 +18,9 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "multibody/contact/plant_scene_graph.h"
+#include "multibody/plant/plant_state.h"
+#include "multibody/tree/topology.h"
 #include "teal.h"
 
 #define RUN_SECONDS 6.0

@@ -110,34 +110,6 @@ int teal_scene_graph_pair_is_candidate(const teal_scene_graph *sg, int a, int b)
 
 /* ---- queries in a context ---------------------------------------------------- */
 
-/** X_WG of every geometry (num_geometries entries), cached. ctx is the
- *  scene graph's context or one above it. */
-int teal_scene_graph_eval_geometry_poses(const teal_scene_graph *sg, const teal_context *ctx,
-                                         const teal_transform **X_WG);
-
-/** The cached point-pair penetrations (same list as the query port). */
-int teal_scene_graph_eval_point_pair_penetrations(const teal_scene_graph *sg,
-                                                  const teal_context *ctx,
-                                                  const teal_point_pair_list **pairs);
-
-/** The work counters of the broadphase in ctx's latest point-pair query
- *  (zeros before the first): candidate pairs (proximity pairs whose boxes
- *  overlap and that the filters allow: what the narrowphase tests), box
- *  tests of the sweep, sort moves, the sweep axis and the overflow total.
- *  TEAL_EINVAL for a NULL argument or a context that does not hold the
- *  scene graph, TEAL_ESTATE before finalize. */
-int teal_scene_graph_broadphase_stats(const teal_scene_graph *sg, const teal_context *ctx,
-                                      teal_broadphase_stats *stats);
-
-/** Warning counter of ctx's queries: narrowphase answers returned as best
- *  estimates (GJK/EPA limits) plus times the pair buffer had to grow. */
-long teal_scene_graph_warning_count(const teal_scene_graph *sg, const teal_context *ctx);
-
-/** Signed distance between geometries a and b (both proximity) with the
- *  witness points p_WCa, p_WCb (may be NULL): negative when they overlap. */
-int teal_scene_graph_signed_distance(const teal_scene_graph *sg, const teal_context *ctx, int a,
-                                     int b, double *distance, teal_vec3 *p_WCa, teal_vec3 *p_WCb);
-
 #ifdef __cplusplus
 }
 #endif

@@ -8,6 +8,7 @@
 #include "framework/alloc.h"
 #include "geometry/proximity/narrowphase.h"
 #include "geometry/scene_graph/scene_graph_internal.h"
+#include "geometry/scene_graph/scene_graph_query.h"
 
 const teal_context *teal_sg_own_context(const teal_scene_graph *sg, const teal_context *ctx) {
   if (!sg || !sg->system || !ctx) {

@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "multibody/algorithms/aba.h"
 #include "multibody/algorithms/dynamics_internal.h"
 
 /* ---- small dense kernels ----------------------------------------------------- */

@@ -2,6 +2,7 @@
  * formulation about a tree point O is in dynamics_internal.h). */
 #include <string.h>
 
+#include "multibody/algorithms/crba.h"
 #include "multibody/algorithms/dynamics_internal.h"
 #include "multibody/tree/forest.h"
 

@@ -75,93 +75,9 @@ int teal_mb_workspace_set_gravity(teal_mb_workspace *ws, teal_vec3 g_W);
 
 /* ---- inverse dynamics (RNEA) ------------------------------------------------ */
 
-/** Inverse dynamics (RNEA, O(n)): tau (nv) such that
- *  M(q) vdot + C(q, v) v = tau_g(q) + tau_applied + J' F_app + tau, i.e.
- *  tau = M vdot + C v - tau_g - tau_applied - J' F_app. tau_applied (nv) and
- *  F_app_Bo_W (num_bodies, see the file comment) may be NULL (zero). q has nq
- *  values (quaternions are used as given; normalize them first), v and vdot
- *  nv values. tau may not alias the inputs. */
-int teal_mb_inverse_dynamics_ex(const teal_plant *plant, teal_mb_workspace *ws, const double *q,
-                                const double *v, const double *vdot, const double *tau_applied,
-                                const teal_spatial_vector *F_app_Bo_W, double *tau);
-
-/** teal_mb_inverse_dynamics_ex without applied spatial forces. */
-int teal_mb_inverse_dynamics(const teal_plant *plant, teal_mb_workspace *ws, const double *q,
-                             const double *v, const double *vdot, const double *tau_applied,
-                             double *tau);
-
-/** The bias term C(q, v) v (nv): RNEA with vdot = 0 and no gravity. */
-int teal_mb_bias_term(const teal_plant *plant, teal_mb_workspace *ws, const double *q,
-                      const double *v, double *Cv);
-
-/** The generalized gravity forces tau_g(q) (nv), the right-hand-side sign:
- *  tau_g = -RNEA(q, v = 0, vdot = 0) with gravity; for a pendulum hanging
- *  from a hinge tau_g = -m g l sin(theta). */
-int teal_mb_gravity_forces(const teal_plant *plant, teal_mb_workspace *ws, const double *q,
-                           double *tau_g);
-
-/** Joint reaction forces (Drake's reaction_forces output): for every joint j
- *  (num_joints entries, indexed by joint index, floating joints added at
- *  finalize included), F_CJc_Jc[j] = [torque; force] is the spatial force
- *  exerted on the joint's child body C by its parent body through the joint,
- *  applied at the origin of the joint's child frame Jc (frame M) and
- *  expressed in Jc. It is everything the joint transmits: the constraint
- *  force plus the joint's own generalized force (actuation, damping) along
- *  its motion subspace. It follows from the motion (q, v, vdot), gravity and
- *  F_app_Bo_W (may be NULL) alone, by the RNEA backward pass, so pass the
- *  vdot of the actual motion (e.g. from teal_mb_forward_dynamics_ex with the
- *  same applied forces). */
-int teal_mb_reaction_forces(const teal_plant *plant, teal_mb_workspace *ws, const double *q,
-                            const double *v, const double *vdot,
-                            const teal_spatial_vector *F_app_Bo_W, teal_spatial_vector *F_CJc_Jc);
-
 /* ---- mass matrix and its operators ------------------------------------------ */
 
-/** The mass matrix M(q) (nv x nv, row-major, symmetric) by the
- *  composite-rigid-body algorithm. */
-int teal_mb_mass_matrix(const teal_plant *plant, teal_mb_workspace *ws, const double *q,
-                        double *M);
-
-/** Mv = M(q) v (nv) in O(n) without forming M (RNEA with the accelerations v,
- *  no velocity terms and no gravity). Mv may not alias v. */
-int teal_mb_mass_matrix_times(const teal_plant *plant, teal_mb_workspace *ws, const double *q,
-                              const double *v, double *Mv);
-
-/** Factorizes M(q) by the articulated-body inertias (one inward pass), kept
- *  in ws for teal_mb_articulated_solve. The factorization stays valid until
- *  a call on ws brings in a different q (teal_mb_forward_dynamics also
- *  leaves a valid factorization of its q). TEAL_ESINGULAR if some articulated
- *  joint inertia is not positive definite (e.g. a point mass on its own
- *  revolute axis). */
-int teal_mb_articulated_factor(const teal_plant *plant, teal_mb_workspace *ws, const double *q);
-
-/** x = M(q)^-1 (rhs + J(q)' F_Bo_W) in O(n) with the factorization of the
- *  latest teal_mb_articulated_factor or teal_mb_forward_dynamics call (two
- *  passes, no kinematics). rhs has nv values; F_Bo_W (num_bodies, by body
- *  index, as F_app_Bo_W in the file comment) may be NULL. x may alias rhs.
- *  TEAL_ESTATE if there is no valid factorization (none yet, the latest
- *  failed, or ws has since seen another q).
- *  As M^-1 is linear, forward dynamics for a new actuation tau2 follows from
- *  an earlier result: vdot(tau2) = vdot(tau1) + M^-1 (tau2 - tau1). */
-int teal_mb_articulated_solve(const teal_plant *plant, teal_mb_workspace *ws, const double *rhs,
-                              const teal_spatial_vector *F_Bo_W, double *x);
-
 /* ---- forward dynamics (ABA) ------------------------------------------------- */
-
-/** Forward dynamics (articulated-body algorithm, three O(n) passes):
- *  vdot = M^-1 (tau_g + tau + J' F_app - C v), gravity included, tau (nv) the
- *  generalized forces (actuation plus applied; NULL: zero), F_app_Bo_W
- *  (num_bodies, see the file comment) the applied spatial forces (NULL:
- *  none). Leaves the factorization of M(q) in ws for
- *  teal_mb_articulated_solve. TEAL_ESINGULAR if some articulated joint
- *  inertia is not positive definite. */
-int teal_mb_forward_dynamics_ex(const teal_plant *plant, teal_mb_workspace *ws, const double *q,
-                                const double *v, const double *tau,
-                                const teal_spatial_vector *F_app_Bo_W, double *vdot);
-
-/** teal_mb_forward_dynamics_ex without applied spatial forces. */
-int teal_mb_forward_dynamics(const teal_plant *plant, teal_mb_workspace *ws, const double *q,
-                             const double *v, const double *tau, double *vdot);
 
 /* ---- energies --------------------------------------------------------------- */
 

@@ -16,6 +16,7 @@
 
 #include "framework/alloc.h"
 #include "multibody/algorithms/kinematics.h"
+#include "multibody/tree/topology.h"
 
 #define NV_MAX TEAL_JOINT_MAX_NV
 #define NQ_MAX TEAL_JOINT_MAX_NQ

@@ -1,6 +1,7 @@
 /* Forward kinematics: poses, spatial velocities and spatial accelerations,
  * each in one outward pass. */
 #include "multibody/algorithms/kinematics.h"
+#include "multibody/tree/topology.h"
 
 /* X_PB of node k: X_PF X_FM(q) X_MB, also returning X_FM and X_MB. */
 static teal_transform node_pose(const teal_plant_tree *t, int k, const double *q,

@@ -3,6 +3,7 @@
  * (see dynamics.h; the formulation about a tree point O is in
  * dynamics_internal.h). */
 #include "multibody/algorithms/dynamics_internal.h"
+#include "multibody/algorithms/rnea.h"
 
 /* The outward pass over the stages in ws: a_k = a_parent + c_k (if with_v) +
  * S vdot_k (if vdot), f_k = I a_k + pb_k (if with_v) - F_app_k; a0 is the

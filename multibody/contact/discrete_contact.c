@@ -18,7 +18,9 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "multibody/algorithms/crba.h"
 #include "multibody/algorithms/kinematics.h"
+#include "multibody/algorithms/rnea.h"
 #include "multibody/contact/contact_internal.h"
 #include "multibody/tree/forest.h"
 #include "solvers/dense_lu.h"

@@ -107,21 +107,6 @@ long teal_plant_warning_count(const teal_plant *plant, const teal_context *ctx);
 /** Net contact force on body (in W, summed over its contacts) from results. */
 teal_vec3 teal_contact_results_net_force(const teal_contact_results *results, int body);
 
-/** Port indices (negative status before finalize or on a bad instance). */
-int teal_plant_geometry_query_input_port(const teal_plant *plant);
-int teal_plant_geometry_pose_output_port(const teal_plant *plant);
-int teal_plant_contact_results_output_port(const teal_plant *plant);
-int teal_plant_generalized_contact_forces_output_port(const teal_plant *plant);
-int teal_plant_instance_generalized_contact_forces_output_port(const teal_plant *plant,
-                                                               int instance);
-
-/** Makes the plant's scene graph, adds plant and scene graph to builder
- *  (which then owns both) and connects them; see the file comment. Returns
- *  the scene graph (owned by the builder) or NULL with err filled (the
- *  builder's sticky error is set too). */
-teal_scene_graph *teal_add_plant_and_scene_graph(teal_builder *builder, teal_plant *plant,
-                                                 teal_error *err);
-
 #ifdef __cplusplus
 }
 #endif

@@ -3,6 +3,7 @@
 #include "framework/alloc.h"
 #include "framework/diagram.h"
 #include "multibody/contact/contact_internal.h"
+#include "multibody/contact/plant_scene_graph.h"
 #include "multibody/plant/plant_system.h"
 
 /* Root of b's welded group (union-find with path halving). */

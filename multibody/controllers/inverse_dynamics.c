@@ -4,7 +4,9 @@
 
 #include "framework/alloc.h"
 #include "framework/context.h"
+#include "multibody/algorithms/rnea.h"
 #include "multibody/controllers/mb_controller_internal.h"
+#include "multibody/tree/topology.h"
 #include "systems/primitives/primitive_util_internal.h"
 
 static const char k_kind[] = "inverse_dynamics";

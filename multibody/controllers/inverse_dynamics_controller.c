@@ -4,6 +4,7 @@
 #include "framework/diagram.h"
 #include "multibody/controllers/inverse_dynamics.h"
 #include "multibody/controllers/mb_controller_internal.h"
+#include "multibody/tree/topology.h"
 #include "systems/controllers/pid.h"
 #include "systems/primitives/adder.h"
 

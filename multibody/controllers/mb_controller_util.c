@@ -3,9 +3,10 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "multibody/algorithms/kinematics.h"
 #include "multibody/controllers/mb_controller_internal.h"
 #include "multibody/forces/force_elements.h"
-#include "multibody/algorithms/kinematics.h"
+#include "multibody/tree/topology.h"
 #include "systems/primitives/primitive_util_internal.h"
 
 /* ---- checks ------------------------------------------------------------------- */

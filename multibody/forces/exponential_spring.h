@@ -159,14 +159,6 @@ int teal_exponential_spring_get_params(const teal_system *spring, const teal_con
 int teal_exponential_spring_geometry(const teal_system *spring, int *body, teal_vec3 *p_BS,
                                      teal_transform *X_WF);
 
-/** Creates a leaf with num_inputs (>= 1) abstract inputs "u0".."u{k-1}" and
- *  an output "sum", all teal_applied_spatial_force_list: the concatenation
- *  of the input lists in port order (inputs without a value count as empty
- *  lists). Its output list is sized by an initialization event, so a
- *  simulation allocates nothing once initialized. Returns NULL on error
- *  with the reason in err (may be NULL). */
-teal_system *teal_spatial_force_adder_new(const char *name, int num_inputs, teal_error *err);
-
 #ifdef __cplusplus
 }
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "multibody/forces/exponential_spring.h"
+#include "multibody/forces/spatial_force_adder.h"
 #include "multibody/plant/plant_values.h"
 #include "systems/primitives/primitive_util_internal.h"
 

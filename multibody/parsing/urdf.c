@@ -14,6 +14,7 @@
 
 #include "framework/alloc.h"
 #include "multibody/parsing/urdf_internal.h"
+#include "multibody/tree/topology.h"
 
 /* ---- XML ----------------------------------------------------------------------- */
 

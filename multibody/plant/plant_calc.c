@@ -3,12 +3,16 @@
 #include <string.h>
 
 #include "framework/alloc.h"
-#include "multibody/forces/force_elements.h"
+#include "multibody/algorithms/aba.h"
+#include "multibody/algorithms/crba.h"
 #include "multibody/algorithms/kinematics.h"
-#include "multibody/plant/plant_calc_internal.h"
+#include "multibody/algorithms/rnea.h"
 #include "multibody/contact/contact_internal.h"
+#include "multibody/forces/force_elements.h"
+#include "multibody/plant/plant_calc_internal.h"
 #include "multibody/plant/plant_system.h"
 #include "multibody/plant/plant_values.h"
+#include "multibody/tree/topology.h"
 
 /* ---- scratch ------------------------------------------------------------------ */
 

@@ -12,8 +12,10 @@
 #include <math.h>
 #include <string.h>
 
-#include "multibody/plant/plant_calc_internal.h"
+#include "multibody/algorithms/aba.h"
 #include "multibody/contact/contact_internal.h"
+#include "multibody/plant/plant_calc_internal.h"
+#include "multibody/tree/topology.h"
 
 #define PGS_ITERATIONS 200
 #define PGS_TOLERANCE 1e-13

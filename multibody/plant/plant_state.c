@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "multibody/plant/plant_calc_internal.h"
+#include "multibody/plant/plant_state.h"
 #include "multibody/plant/plant_system.h"
 
 static int bad_call(const teal_plant *p, const teal_context *ctx, const char *fn) {

@@ -8,8 +8,9 @@
 #include <string.h>
 
 #include "framework/alloc.h"
-#include "multibody/plant/plant_calc_internal.h"
 #include "multibody/contact/contact_internal.h"
+#include "multibody/plant/plant_calc_internal.h"
+#include "multibody/tree/topology.h"
 
 static const char plant_tag = 0; /* identifies plant systems */
 

@@ -8,6 +8,7 @@
 
 #include "framework/alloc.h"
 #include "multibody/algorithms/dynamics_internal.h"
+#include "multibody/tree/topology.h"
 
 /* ---- the partition ------------------------------------------------------------- */
 

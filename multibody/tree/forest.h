@@ -55,14 +55,6 @@ size_t teal_mb_trees_block_size(const teal_mb_trees *trees);
 /** Dofs of tree t (0 for a bad t). */
 int teal_mb_trees_tree_nv(const teal_mb_trees *trees, int t);
 
-/** The diagonal blocks of M(q) by the composite-rigid-body algorithm
- *  (teal_mb_trees_block_size doubles into blocks): the same numbers as the
- *  matching entries of teal_mb_mass_matrix, in O(sum m_t^2) memory and
- *  work. Argument errors as for teal_mb_mass_matrix, plus TEAL_EINVAL for
- *  trees made for another plant. */
-int teal_mb_mass_matrix_blocks(const teal_plant *plant, teal_mb_workspace *ws,
-                               const teal_mb_trees *trees, const double *q, double *blocks);
-
 /** Factors every block in place by Cholesky, M_t = L_t L_t' (lower
  *  triangle L_t, upper zeroed). TEAL_ESINGULAR (with the tree in err, may
  *  be NULL) when a block is not positive definite, TEAL_EINVAL for NULL

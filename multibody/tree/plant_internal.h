@@ -141,6 +141,11 @@ int teal_plant_check_open(teal_plant *p, const char *what, const char *name);
 /* Index of the record named name in instance (< 0: any), or -1. */
 int teal_plant_find_name(const teal_plant_list *l, size_t elem, const char *name, int instance);
 
+/* Appends a checked joint record (plant_model.c; finalize adds the floating
+ * joints of free bodies with it). Returns the joint index or an error code. */
+int teal_plant_push_joint(teal_plant *p, const char *name, teal_joint_kind kind, int pf, int cf,
+                          const teal_vec3 *axis, double pitch);
+
 /* Builds the plant's leaf system (plant_system.c), called by finalize. */
 int teal_plant_system_create(teal_plant *p);
 /* Frees the model memory only (the system's user_free). */

@@ -12,6 +12,7 @@
 #include "framework/alloc.h"
 #include "multibody/algorithms/jacobians.h"
 #include "multibody/algorithms/kinematics.h"
+#include "multibody/tree/topology.h"
 #include "support/mb_fixtures.h"
 #include "support/test_support.h"
 

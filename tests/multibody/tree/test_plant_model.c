@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "multibody/tree/plant_model.h"
+#include "multibody/tree/topology.h"
 #include "support/test_support.h"
 
 static teal_spatial_inertia unit_inertia(void) {

@@ -5,6 +5,7 @@
 #include <math.h>
 
 #include "multibody/algorithms/kinematics.h"
+#include "multibody/tree/topology.h"
 #include "support/test_support.h"
 
 START_TEST(test_double_pendulum) {

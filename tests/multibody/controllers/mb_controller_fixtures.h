@@ -15,6 +15,7 @@
 #include "multibody/algorithms/dynamics.h"
 #include "multibody/forces/force_elements.h"
 #include "multibody/plant/plant_system.h"
+#include "multibody/tree/topology.h"
 #include "support/test_support.h"
 
 #define ASSERT_HAS(msg, sub)                                                            \

@@ -8,7 +8,9 @@
  * and an allocation-free closed loop. */
 #include "mb_controller_fixtures.h"
 
+#include "multibody/algorithms/rnea.h"
 #include "multibody/controllers/joint_stiffness_controller.h"
+#include "multibody/plant/plant_state.h"
 #include "systems/analysis/integrator.h"
 #include "systems/analysis/simulator.h"
 #include "systems/primitives/constant_vector_source.h"

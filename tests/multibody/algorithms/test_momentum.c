@@ -11,10 +11,13 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "multibody/algorithms/aba.h"
 #include "multibody/algorithms/dynamics.h"
 #include "multibody/algorithms/jacobians.h"
 #include "multibody/algorithms/kinematics.h"
 #include "multibody/algorithms/momentum.h"
+#include "multibody/algorithms/rnea.h"
+#include "multibody/tree/topology.h"
 #include "support/mb_fixtures.h"
 #include "support/test_support.h"
 

@@ -10,9 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "multibody/algorithms/crba.h"
 #include "multibody/algorithms/jacobians.h"
 #include "multibody/algorithms/kinematics.h"
 #include "multibody/tree/forest.h"
+#include "multibody/tree/topology.h"
 #include "support/mb_fixtures.h"
 #include "support/test_support.h"
 

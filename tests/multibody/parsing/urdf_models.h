@@ -1,13 +1,12 @@
 /* Helpers shared by the URDF tests: finding the shipped models and reading
  * files.
  *
- * The models live in <source>/models/. CMake passes no source directory to
- * the tests, so the path is built from __FILE__ (CMake compiles sources by
- * absolute path: <source>/tests/parsing/../../models/<name>); if that file
- * cannot be opened (a relocated build), models/, ../models/ and
- * ../../models/ relative to the working directory are tried in turn. */
-#ifndef TEAL_TESTS_PARSING_URDF_MODELS_H
-#define TEAL_TESTS_PARSING_URDF_MODELS_H
+ * The models live in <source>/models/, which CMake passes to every test as
+ * TEAL_MODELS_DIR; if that file cannot be opened (a relocated build),
+ * models/, ../models/ and ../../models/ relative to the working directory
+ * are tried in turn. */
+#ifndef TEAL_TESTS_MULTIBODY_PARSING_URDF_MODELS_H
+#define TEAL_TESTS_MULTIBODY_PARSING_URDF_MODELS_H
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,14 +23,12 @@ static inline int urdf_test_readable(const char *path) {
 
 /* Writes the path of models/<name> into buf; returns buf. */
 static inline const char *urdf_test_model_path(const char *name, char *buf, size_t size) {
-  const char *here = __FILE__;
-  const char *slash = strrchr(here, '/');
-  if (slash) {
-    snprintf(buf, size, "%.*s/../../models/%s", (int)(slash - here), here, name);
-    if (urdf_test_readable(buf)) {
-      return buf;
-    }
+#ifdef TEAL_MODELS_DIR
+  snprintf(buf, size, "%s/%s", TEAL_MODELS_DIR, name);
+  if (urdf_test_readable(buf)) {
+    return buf;
   }
+#endif
   static const char *const dirs[] = {"models/", "../models/", "../../models/"};
   for (size_t i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
     snprintf(buf, size, "%s%s", dirs[i], name);

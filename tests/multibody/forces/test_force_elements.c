@@ -9,9 +9,11 @@
 #include <math.h>
 #include <string.h>
 
+#include "multibody/algorithms/aba.h"
 #include "multibody/algorithms/dynamics.h"
-#include "multibody/forces/force_elements.h"
 #include "multibody/algorithms/kinematics.h"
+#include "multibody/forces/force_elements.h"
+#include "multibody/tree/topology.h"
 #include "support/mb_fixtures.h"
 #include "support/test_support.h"
 

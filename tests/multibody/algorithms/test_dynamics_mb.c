@@ -11,8 +11,12 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "multibody/algorithms/aba.h"
+#include "multibody/algorithms/crba.h"
 #include "multibody/algorithms/dynamics.h"
 #include "multibody/algorithms/kinematics.h"
+#include "multibody/algorithms/rnea.h"
+#include "multibody/tree/topology.h"
 #include "solvers/dense.h"
 #include "support/test_support.h"
 

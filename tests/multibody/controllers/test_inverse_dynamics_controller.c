@@ -7,7 +7,9 @@
  * term, bad construction arguments and an allocation-free closed loop. */
 #include "mb_controller_fixtures.h"
 
+#include "multibody/algorithms/rnea.h"
 #include "multibody/controllers/inverse_dynamics_controller.h"
+#include "multibody/plant/plant_state.h"
 #include "systems/analysis/integrator.h"
 #include "systems/analysis/simulator.h"
 #include "systems/primitives/constant_vector_source.h"

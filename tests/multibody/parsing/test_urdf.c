@@ -4,7 +4,7 @@
  * types, massless links, transmissions, materials and friction, every error
  * case with its code and "source:line: <element>" message, file handling,
  * allocation balance and out-of-memory injection. Models are found through
- * tests/parsing/urdf_models.h (relative to __FILE__). The fuzz tests live in
+ * tests/multibody/parsing/urdf_models.h (relative to __FILE__). The fuzz tests live in
  * test_urdf_fuzz.c. */
 #define _XOPEN_SOURCE 700 /* mkdtemp */
 #include <check.h>
@@ -14,11 +14,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "multibody/algorithms/crba.h"
 #include "multibody/algorithms/dynamics.h"
 #include "multibody/algorithms/kinematics.h"
-#include "multibody/parsing/urdf.h"
+#include "multibody/algorithms/rnea.h"
 #include "multibody/contact/plant_geometry.h"
+#include "multibody/parsing/urdf.h"
+#include "multibody/plant/plant_state.h"
 #include "multibody/plant/plant_system.h"
+#include "multibody/tree/topology.h"
 #include "support/test_support.h"
 #include "systems/controllers/lqr.h"
 #include "urdf_models.h"

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "geometry/scene_graph/scene_graph.h"
+#include "geometry/scene_graph/scene_graph_query.h"
 
 typedef struct rig {
   teal_scene_graph *sg;

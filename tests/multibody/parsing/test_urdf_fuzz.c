@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "multibody/parsing/urdf.h"
+#include "multibody/tree/topology.h"
 #include "support/test_support.h"
 #include "urdf_models.h"
 

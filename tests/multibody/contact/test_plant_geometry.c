@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "multibody/contact/plant_geometry.h"
+#include "multibody/tree/topology.h"
 
 static teal_plant *one_body_plant(int *body) {
   teal_plant *p = teal_plant_new(0.0, NULL);

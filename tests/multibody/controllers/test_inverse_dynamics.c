@@ -8,7 +8,10 @@
  * allocation-free closed loop. */
 #include "mb_controller_fixtures.h"
 
+#include "multibody/algorithms/rnea.h"
 #include "multibody/controllers/inverse_dynamics.h"
+#include "multibody/plant/plant_state.h"
+#include "multibody/tree/topology.h"
 #include "systems/analysis/integrator.h"
 #include "systems/analysis/simulator.h"
 

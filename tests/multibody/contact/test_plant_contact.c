@@ -10,12 +10,17 @@
 #include <string.h>
 
 #include "framework/diagram.h"
+#include "multibody/algorithms/aba.h"
+#include "multibody/algorithms/crba.h"
 #include "multibody/algorithms/dynamics.h"
 #include "multibody/algorithms/jacobians.h"
 #include "multibody/algorithms/kinematics.h"
 #include "multibody/contact/plant_contact.h"
 #include "multibody/contact/plant_geometry.h"
+#include "multibody/contact/plant_scene_graph.h"
+#include "multibody/plant/plant_state.h"
 #include "multibody/plant/plant_system.h"
+#include "multibody/tree/topology.h"
 #include "support/test_support.h"
 #include "systems/analysis/integrator.h"
 #include "systems/analysis/simulator.h"
