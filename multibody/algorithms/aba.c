@@ -12,6 +12,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "math/small_dense.h"
 #include "multibody/algorithms/aba.h"
 #include "multibody/algorithms/dynamics_internal.h"
 
@@ -35,54 +36,14 @@ static void inertia_to_mat6(const teal_mb_inertia *M, double *P) {
   P[30] = y, P[31] = -x, P[32] = 0.0;
 }
 
-/* Cholesky of the n x n SPD D (row-major, n <= 6) into lower L; 0 or -1 when
- * a pivot is not above 1e-13 times the largest diagonal entry. */
-static int small_cholesky(const double *D, int n, double *L) {
+/* The largest diagonal entry of the n x n D: Cholesky pivots must stay
+ * above 1e-13 times it. */
+static double diagonal_scale(const double *D, int n) {
   double scale = 0.0;
   for (int i = 0; i < n; i++) {
     scale = fmax(scale, fabs(D[i * n + i]));
   }
-  for (int i = 0; i < n; i++) {
-    for (int j = 0; j <= i; j++) {
-      double s = D[i * n + j];
-      for (int m = 0; m < j; m++) {
-        s -= L[i * n + m] * L[j * n + m];
-      }
-      if (i == j) {
-        if (!(s > 1e-13 * scale) || !isfinite(s)) {
-          return -1;
-        }
-        L[i * n + i] = sqrt(s);
-      } else {
-        L[i * n + j] = s / L[j * n + j];
-      }
-    }
-  }
-  return 0;
-}
-
-/* Dinv = (L L')^-1 (n x n, row-major), column by column. */
-static void cholesky_inverse(const double *L, int n, double *Dinv) {
-  for (int c = 0; c < n; c++) {
-    double x[TEAL_JOINT_MAX_NV];
-    for (int i = 0; i < n; i++) {
-      double s = i == c ? 1.0 : 0.0;
-      for (int m = 0; m < i; m++) {
-        s -= L[i * n + m] * x[m];
-      }
-      x[i] = s / L[i * n + i];
-    }
-    for (int i = n - 1; i >= 0; i--) {
-      double s = x[i];
-      for (int m = i + 1; m < n; m++) {
-        s -= L[m * n + i] * x[m];
-      }
-      x[i] = s / L[i * n + i];
-    }
-    for (int i = 0; i < n; i++) {
-      Dinv[i * n + c] = x[i];
-    }
-  }
+  return scale;
 }
 
 /* ---- node kernels ----------------------------------------------------------- */
@@ -113,7 +74,7 @@ static int factor_one(const double *P, const double *s, double *Ud, double *Dinv
  * from a Cholesky factorization; U is 6 x n column-major. */
 static int factor_multi(const double *P, const double *S, int n, double *Ud, double *Dinv,
                         double *U) {
-  double D[TEAL_JOINT_MAX_NV * TEAL_JOINT_MAX_NV], L[TEAL_JOINT_MAX_NV * TEAL_JOINT_MAX_NV];
+  double D[TEAL_JOINT_MAX_NV * TEAL_JOINT_MAX_NV];
   for (int j = 0; j < n; j++) {
     for (int i = 0; i < 6; i++) {
       double x = 0.0;
@@ -132,10 +93,10 @@ static int factor_multi(const double *P, const double *S, int n, double *Ud, dou
       D[i * n + j] = d;
     }
   }
-  if (small_cholesky(D, n, L)) {
+  if (teal_small_cholesky(D, n, 1e-13 * diagonal_scale(D, n))) {
     return -1;
   }
-  cholesky_inverse(L, n, Dinv);
+  teal_small_cholesky_inverse(D, n, Dinv);
   for (int j = 0; j < n; j++) { /* Ud = U Dinv */
     for (int r = 0; r < 6; r++) {
       double x = 0.0;

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "math/small_dense.h"
 #include "multibody/algorithms/crba.h"
 #include "multibody/algorithms/kinematics.h"
 #include "multibody/algorithms/rnea.h"
@@ -379,64 +380,18 @@ static double residual(const teal_plant *p, teal_plant_scratch *s, const island 
   return norm;
 }
 
-/* LU with partial pivoting of the small row-major A in place; islands of a
- * few free bodies are 6 to 24 dofs, where a LAPACK call costs more than
- * the arithmetic. TEAL_ESINGULAR on a zero pivot. */
-static int small_lu_factor(double *A, int m, int *piv) {
-  for (int k = 0; k < m; k++) {
-    int p = k;
-    for (int i = k + 1; i < m; i++) {
-      p = fabs(A[i * m + k]) > fabs(A[p * m + k]) ? i : p;
-    }
-    piv[k] = p;
-    if (!(A[p * m + k] != 0.0) || !isfinite(A[p * m + k])) {
-      return TEAL_ESINGULAR;
-    }
-    for (int j = 0; p != k && j < m; j++) {
-      double tmp = A[k * m + j];
-      A[k * m + j] = A[p * m + j];
-      A[p * m + j] = tmp;
-    }
-    for (int i = k + 1; i < m; i++) {
-      double l = A[i * m + k] /= A[k * m + k];
-      for (int j = k + 1; j < m; j++) {
-        A[i * m + j] -= l * A[k * m + j];
-      }
-    }
-  }
-  return TEAL_OK;
-}
-
-static void small_lu_solve(const double *LU, int m, const int *piv, double *b) {
-  for (int k = 0; k < m; k++) {
-    double tmp = b[k];
-    b[k] = b[piv[k]];
-    b[piv[k]] = tmp;
-  }
-  for (int i = 0; i < m; i++) {
-    for (int j = 0; j < i; j++) {
-      b[i] -= LU[i * m + j] * b[j];
-    }
-  }
-  for (int i = m - 1; i >= 0; i--) {
-    for (int j = i + 1; j < m; j++) {
-      b[i] -= LU[i * m + j] * b[j];
-    }
-    b[i] /= LU[i * m + i];
-  }
-}
-
 /* step = -A^-1 res (A is factored in place). */
 static int newton_direction(teal_plant_scratch *s, int m) {
   for (int i = 0; i < m; i++) {
     s->step[i] = -s->res[i];
   }
   if (m <= SMALL_LU_MAX) {
-    int rc = small_lu_factor(s->A_newton, m, s->pivots);
-    if (rc == TEAL_OK) {
-      small_lu_solve(s->A_newton, m, s->pivots, s->step);
+    /* islands of a few free bodies (6 to 24 dofs): loops beat a LAPACK call */
+    if (teal_small_lu_factor(s->A_newton, m, s->pivots)) {
+      return TEAL_ESINGULAR;
     }
-    return rc;
+    teal_small_lu_solve(s->A_newton, m, s->pivots, s->step);
+    return TEAL_OK;
   }
   int rc = teal_lu_factor(s->A_newton, m, s->pivots, NULL);
   return rc ? rc : teal_lu_solve(s->A_newton, m, s->pivots, s->step, NULL);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "math/small_dense.h"
 #include "multibody/algorithms/dynamics_internal.h"
 #include "multibody/tree/topology.h"
 
@@ -118,31 +119,8 @@ int teal_mb_trees_tree_nv(const teal_mb_trees *trees, int t) {
 
 /* ---- Cholesky of the blocks ---------------------------------------------------- */
 
-/* In-place Cholesky of the m x m row-major A (lower L, upper zeroed); the
- * blocks are small (6 for a free body), so a plain loop beats a LAPACK call
- * and its argument checks. Returns the failing pivot + 1, or 0. */
-static int cholesky_in_place(double *A, int m) {
-  for (int j = 0; j < m; j++) {
-    double d = A[j * m + j];
-    for (int k = 0; k < j; k++) {
-      d -= A[j * m + k] * A[j * m + k];
-    }
-    if (!(d > 0.0)) {
-      return j + 1;
-    }
-    double ljj = sqrt(d);
-    A[j * m + j] = ljj;
-    for (int i = j + 1; i < m; i++) {
-      double s = A[i * m + j];
-      for (int k = 0; k < j; k++) {
-        s -= A[i * m + k] * A[j * m + k];
-      }
-      A[i * m + j] = s / ljj;
-      A[j * m + i] = 0.0;
-    }
-  }
-  return 0;
-}
+/* The blocks are small (6 for a free body): math/small_dense.h's loops beat
+ * a LAPACK call and its argument checks. */
 
 int teal_mb_mass_blocks_factor(const teal_mb_trees *trees, double *blocks, teal_error *err) {
   if (!trees || (!blocks && trees->ntrees > 0)) {
@@ -150,7 +128,7 @@ int teal_mb_mass_blocks_factor(const teal_mb_trees *trees, double *blocks, teal_
   }
   for (int t = 0; t < trees->ntrees; t++) {
     int m = teal_mb_trees_tree_nv(trees, t);
-    int bad = cholesky_in_place(blocks + trees->block_start[t], m);
+    int bad = teal_small_cholesky(blocks + trees->block_start[t], m, 0.0);
     if (bad) {
       return teal_error_set(err, TEAL_ESINGULAR, "teal_mb_mass_blocks_factor: the block of tree "
                             "%d is not positive definite (pivot %d of %d)", t, bad, m);
@@ -166,19 +144,7 @@ int teal_mb_mass_block_solve(const teal_mb_trees *trees, const double *factors, 
                           t);
   }
   int m = teal_mb_trees_tree_nv(trees, t);
-  const double *L = factors + trees->block_start[t];
-  for (int i = 0; i < m; i++) { /* L y = x */
-    for (int k = 0; k < i; k++) {
-      x[i] -= L[i * m + k] * x[k];
-    }
-    x[i] /= L[i * m + i];
-  }
-  for (int i = m - 1; i >= 0; i--) { /* L' x = y */
-    for (int k = i + 1; k < m; k++) {
-      x[i] -= L[k * m + i] * x[k];
-    }
-    x[i] /= L[i * m + i];
-  }
+  teal_small_cholesky_solve(factors + trees->block_start[t], m, x);
   return TEAL_OK;
 }
 
