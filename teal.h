@@ -48,7 +48,7 @@
 #include "multibody/controllers/inverse_dynamics.h"
 #include "multibody/controllers/inverse_dynamics_controller.h"
 #include "multibody/controllers/joint_stiffness_controller.h"
-#include "multibody/algorithms/dynamics.h"
+#include "multibody/algorithms/data.h"
 #include "multibody/forces/exponential_spring.h"
 #include "multibody/forces/force_elements.h"
 #include "multibody/algorithms/jacobians.h"

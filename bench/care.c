@@ -28,21 +28,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "common/timing.h"
 #include "solvers/dense.h"
 #include "solvers/riccati.h"
 
 enum { NSIZES = 4, ROUNDS = 2 };
 static const int sizes[NSIZES] = {4, 20, 100, 200};
 static const int repeats[NSIZES] = {201, 51, 11, 5};
-
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static unsigned xorshift32(unsigned *s) {
   unsigned x = *s;
@@ -55,21 +49,11 @@ static unsigned xorshift32(unsigned *s) {
 
 static double uniform(unsigned *s) { return -1.0 + 2.0 * ((double)xorshift32(s) / 4294967296.0); }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median(double *v, int k) {
-  qsort(v, (size_t)k, sizeof *v, cmp_double);
-  return k % 2 ? v[k / 2] : 0.5 * (v[k / 2 - 1] + v[k / 2]);
-}
-
 /* The benchmark's residual: ||lhs||_F / ||X||_F (teal_care_residual divides
  * by max(1, ||X||_F)). */
 static double bench_residual(const double *A, const double *B, const double *Q, const double *R,
                              int n, int m, const double *X) {
-  double nx = teal_norm_fro(X, n, n);
+  double nx = teal_dense_norm_fro(X, n, n);
   return teal_care_residual(A, B, Q, R, NULL, n, m, X) * fmax(1.0, nx) / nx;
 }
 
@@ -181,142 +165,217 @@ static int make_temp(char *path, size_t size, const char *tag) {
   return 0;
 }
 
-/* ---- main ------------------------------------------------------------------ */
+/* ---- one problem size -------------------------------------------------------- */
 
-int main(int argc, char **argv) {
-  int use_external = !(argc > 1 && strcmp(argv[1], "--no-external") == 0);
-  external ext[2];
-  detect(&ext[0], &ext[1]);
-  if (!use_external) {
-    ext[0].cmd[0] = ext[1].cmd[0] = '\0';
-  }
+/* The external solvers and the files they read the problem from. */
+typedef struct externals {
+  int use;        /* 0 with --no-external */
+  external ext[2]; /* octave, scipy */
+  int have_files;
   char fa[64], fb[64], fx[64];
-  int have_files = 0;
-  if ((ext[0].cmd[0] || ext[1].cmd[0])) {
-    have_files = make_temp(fa, sizeof fa, "A") == 0 && make_temp(fb, sizeof fb, "B") == 0 &&
-                 make_temp(fx, sizeof fx, "X") == 0;
-    if (!have_files) {
-      fprintf(stderr, "bench_care: cannot create temporary files; external solvers skipped\n");
-      ext[0].cmd[0] = ext[1].cmd[0] = '\0';
+} externals;
+
+/* One problem: A (n x n), B (n x m), Q = I, R = I, and the solvers' work. */
+typedef struct problem {
+  int n, m, reps;
+  double *A, *B, *Q, *R, *X, *Xe, *t;
+} problem;
+
+static void problem_free(problem *p) {
+  free(p->A);
+  free(p->B);
+  free(p->Q);
+  free(p->R);
+  free(p->X);
+  free(p->Xe);
+  free(p->t);
+}
+
+/* Allocates size s's problem and draws A then B from seed; 1 when out of
+ * memory. */
+static int problem_init(problem *p, int s, unsigned *seed) {
+  int n = sizes[s], m = n / 2;
+  size_t nn = (size_t)n * n;
+  p->n = n;
+  p->m = m;
+  p->reps = repeats[s];
+  p->A = malloc(sizeof(double) * nn);
+  p->B = malloc(sizeof(double) * (size_t)n * m);
+  p->Q = calloc(nn, sizeof(double));
+  p->R = calloc((size_t)m * m, sizeof(double));
+  p->X = malloc(sizeof(double) * nn);
+  p->Xe = malloc(sizeof(double) * nn);
+  p->t = malloc(sizeof(double) * (size_t)p->reps);
+  if (!p->A || !p->B || !p->Q || !p->R || !p->X || !p->Xe || !p->t) {
+    return 1;
+  }
+  for (size_t i = 0; i < nn; i++) {
+    p->A[i] = uniform(seed);
+  }
+  for (size_t i = 0; i < (size_t)n * m; i++) {
+    p->B[i] = uniform(seed);
+  }
+  for (int i = 0; i < n; i++) {
+    p->Q[(size_t)i * n + i] = 1.0;
+  }
+  for (int i = 0; i < m; i++) {
+    p->R[(size_t)i * m + i] = 1.0;
+  }
+  return 0;
+}
+
+/* The figures of one size: per solver (Teal, Octave, SciPy) the best time,
+ * the residual and whether it failed. */
+typedef struct figures {
+  double best[3], res[3];
+  int failed[3];
+  int files_ok;
+  teal_error err;
+} figures;
+
+/* ROUNDS rounds of (Teal, Octave, SciPy); each solver's figure is the
+ * lowest of its per-round medians, which damps interference from other
+ * load on the machine without favouring any solver. */
+static void time_solvers(problem *p, const externals *x, figures *f) {
+  int n = p->n, m = p->m, reps = p->reps;
+  for (int round = 0; round < ROUNDS && !f->failed[0]; round++) {
+    for (int r = 0; r < reps && !f->failed[0]; r++) {
+      double t0 = bench_now_seconds();
+      f->failed[0] = teal_care(p->A, p->B, p->Q, p->R, NULL, n, m, p->X, NULL, &f->err) != TEAL_OK;
+      p->t[r] = bench_now_seconds() - t0;
+    }
+    if (!f->failed[0]) {
+      f->best[0] = fmin(f->best[0], bench_median(p->t, reps));
+      f->res[0] = bench_residual(p->A, p->B, p->Q, p->R, n, m, p->X);
+    }
+    for (int e = 0; e < 2 && f->files_ok && !f->failed[0]; e++) {
+      if (!x->ext[e].cmd[0] || f->failed[e + 1]) {
+        continue;
+      }
+      remove(x->fx);
+      double te = run_external(&x->ext[e], x->fa, x->fb, x->fx, reps);
+      if (isnan(te) || read_matrix(x->fx, p->Xe, n * n) != 0) {
+        f->failed[e + 1] = 1;
+      } else {
+        f->best[e + 1] = fmin(f->best[e + 1], te);
+        f->res[e + 1] = bench_residual(p->A, p->B, p->Q, p->R, n, m, p->Xe);
+      }
     }
   }
+}
+
+/* The table row of one size; EXIT_FAILURE when teal_care failed. */
+static int print_size(const problem *p, const externals *x, const figures *f) {
+  if (f->failed[0]) {
+    printf("%5d %4d: teal_care failed: %s\n", p->n, p->m, f->err.message);
+    return EXIT_FAILURE;
+  }
+  printf("%5d %4d %5d | %11.4f %10.2e", p->n, p->m, p->reps, 1e3 * f->best[0], f->res[0]);
+  for (int e = 0; e < 2; e++) {
+    if (!x->ext[e].cmd[0]) {
+      continue;
+    }
+    if (f->failed[e + 1] || !f->files_ok) {
+      printf(" | %11s %10s %8s", "failed", "-", "-");
+    } else {
+      printf(" | %11.4f %10.2e %8.2f", 1e3 * f->best[e + 1], f->res[e + 1],
+             f->best[e + 1] / f->best[0]);
+    }
+  }
+  printf("\n");
+  fflush(stdout);
+  return EXIT_SUCCESS;
+}
+
+/* Solves, times and prints size s: EXIT_SUCCESS, EXIT_FAILURE when
+ * teal_care failed, or -1 when out of memory. */
+static int bench_size(const externals *x, int s, unsigned *seed) {
+  problem p = {0};
+  if (problem_init(&p, s, seed)) {
+    fprintf(stderr, "bench_care: out of memory\n");
+    problem_free(&p);
+    return -1;
+  }
+  int stabilizable = 0;
+  double margin = 0.0;
+  int rc = teal_is_stabilizable(p.A, p.B, p.n, p.m, 0, -1.0, &stabilizable, &margin, NULL);
+  if (rc != TEAL_OK || !stabilizable) {
+    printf("%5d: (A, B) not found stabilizable (PBH margin %.3g)\n", p.n, margin);
+  }
+  figures f = {{INFINITY, INFINITY, INFINITY}, {NAN, NAN, NAN}, {0, 0, 0}, 0, {0}};
+  f.files_ok = x->have_files && write_matrix(x->fa, p.A, p.n, p.n) == 0 &&
+               write_matrix(x->fb, p.B, p.n, p.m) == 0;
+  teal_error_clear(&f.err);
+  time_solvers(&p, x, &f);
+  int status = print_size(&p, x, &f);
+  problem_free(&p);
+  return status;
+}
+
+/* ---- main ------------------------------------------------------------------ */
+
+/* Finds the external solvers (unless use is 0) and their temporary files. */
+static void externals_init(externals *x, int use) {
+  x->use = use;
+  detect(&x->ext[0], &x->ext[1]);
+  if (!use) {
+    x->ext[0].cmd[0] = x->ext[1].cmd[0] = '\0';
+  }
+  x->have_files = 0;
+  if ((x->ext[0].cmd[0] || x->ext[1].cmd[0])) {
+    x->have_files = make_temp(x->fa, sizeof x->fa, "A") == 0 &&
+                    make_temp(x->fb, sizeof x->fb, "B") == 0 &&
+                    make_temp(x->fx, sizeof x->fx, "X") == 0;
+    if (!x->have_files) {
+      fprintf(stderr, "bench_care: cannot create temporary files; external solvers skipped\n");
+      x->ext[0].cmd[0] = x->ext[1].cmd[0] = '\0';
+    }
+  }
+}
+
+static void print_header(const externals *x) {
   printf("CARE benchmark: random (A, B) uniform in [-1, 1), m = n/2, Q = I, R = I\n");
   printf("time: median over repeats (lower of %d rounds); residual: "
          "||A'X + XA - XBR^-1B'X + Q||_F / ||X||_F\n", ROUNDS);
   for (int e = 0; e < 2; e++) {
-    if (!use_external) {
-      printf("%s: skipped (--no-external)\n", ext[e].name);
-    } else if (!ext[e].cmd[0]) {
-      printf("%s: not installed (needs %s); column omitted\n", ext[e].name,
+    if (!x->use) {
+      printf("%s: skipped (--no-external)\n", x->ext[e].name);
+    } else if (!x->ext[e].cmd[0]) {
+      printf("%s: not installed (needs %s); column omitted\n", x->ext[e].name,
              e == 0 ? "octave with the control package" : "python3 with scipy");
     } else {
-      printf("%s: %s\n", ext[e].name, ext[e].cmd);
+      printf("%s: %s\n", x->ext[e].name, x->ext[e].cmd);
     }
   }
-  if (!ext[0].cmd[0] && !ext[1].cmd[0]) {
+  if (!x->ext[0].cmd[0] && !x->ext[1].cmd[0]) {
     printf("no external solver available: Teal's figures only\n");
   }
   printf("\n%5s %4s %5s | %11s %10s", "n", "m", "reps", "teal ms", "residual");
   for (int e = 0; e < 2; e++) {
-    if (ext[e].cmd[0]) {
+    if (x->ext[e].cmd[0]) {
       printf(" | %11s %10s %8s", e == 0 ? "octave ms" : "scipy ms", "residual", "t/teal");
     }
   }
   printf("\n");
+}
 
+int main(int argc, char **argv) {
+  externals x;
+  externals_init(&x, !(argc > 1 && strcmp(argv[1], "--no-external") == 0));
+  print_header(&x);
   unsigned seed = 20240611u;
   int status = EXIT_SUCCESS;
   for (int s = 0; s < NSIZES; s++) {
-    int n = sizes[s], m = n / 2, reps = repeats[s];
-    size_t nn = (size_t)n * n;
-    double *A = malloc(sizeof(double) * nn), *B = malloc(sizeof(double) * (size_t)n * m);
-    double *Q = calloc(nn, sizeof(double)), *R = calloc((size_t)m * m, sizeof(double));
-    double *X = malloc(sizeof(double) * nn), *Xe = malloc(sizeof(double) * nn);
-    double *t = malloc(sizeof(double) * (size_t)reps);
-    if (!A || !B || !Q || !R || !X || !Xe || !t) {
-      fprintf(stderr, "bench_care: out of memory\n");
+    int rc = bench_size(&x, s, &seed);
+    if (rc < 0) {
       return EXIT_FAILURE;
     }
-    for (size_t i = 0; i < nn; i++) {
-      A[i] = uniform(&seed);
-    }
-    for (size_t i = 0; i < (size_t)n * m; i++) {
-      B[i] = uniform(&seed);
-    }
-    for (int i = 0; i < n; i++) {
-      Q[(size_t)i * n + i] = 1.0;
-    }
-    for (int i = 0; i < m; i++) {
-      R[(size_t)i * m + i] = 1.0;
-    }
-    int stabilizable = 0;
-    double margin = 0.0;
-    if (teal_is_stabilizable(A, B, n, m, 0, -1.0, &stabilizable, &margin, NULL) != TEAL_OK ||
-        !stabilizable) {
-      printf("%5d: (A, B) not found stabilizable (PBH margin %.3g)\n", n, margin);
-    }
-    /* ROUNDS rounds of (Teal, Octave, SciPy); each solver's figure is the
-     * lowest of its per-round medians, which damps interference from other
-     * load on the machine without favouring any solver. */
-    double best[3] = {INFINITY, INFINITY, INFINITY}, res[3] = {NAN, NAN, NAN};
-    int failed[3] = {0, 0, 0};
-    int files_ok = have_files && write_matrix(fa, A, n, n) == 0 && write_matrix(fb, B, n, m) == 0;
-    teal_error err;
-    teal_error_clear(&err);
-    for (int round = 0; round < ROUNDS && !failed[0]; round++) {
-      for (int r = 0; r < reps && !failed[0]; r++) {
-        double t0 = now_seconds();
-        failed[0] = teal_care(A, B, Q, R, NULL, n, m, X, NULL, &err) != TEAL_OK;
-        t[r] = now_seconds() - t0;
-      }
-      if (!failed[0]) {
-        best[0] = fmin(best[0], median(t, reps));
-        res[0] = bench_residual(A, B, Q, R, n, m, X);
-      }
-      for (int e = 0; e < 2 && files_ok && !failed[0]; e++) {
-        if (!ext[e].cmd[0] || failed[e + 1]) {
-          continue;
-        }
-        remove(fx);
-        double te = run_external(&ext[e], fa, fb, fx, reps);
-        if (isnan(te) || read_matrix(fx, Xe, n * n) != 0) {
-          failed[e + 1] = 1;
-        } else {
-          best[e + 1] = fmin(best[e + 1], te);
-          res[e + 1] = bench_residual(A, B, Q, R, n, m, Xe);
-        }
-      }
-    }
-    if (failed[0]) {
-      printf("%5d %4d: teal_care failed: %s\n", n, m, err.message);
-      status = EXIT_FAILURE;
-    } else {
-      printf("%5d %4d %5d | %11.4f %10.2e", n, m, reps, 1e3 * best[0], res[0]);
-      for (int e = 0; e < 2; e++) {
-        if (!ext[e].cmd[0]) {
-          continue;
-        }
-        if (failed[e + 1] || !files_ok) {
-          printf(" | %11s %10s %8s", "failed", "-", "-");
-        } else {
-          printf(" | %11.4f %10.2e %8.2f", 1e3 * best[e + 1], res[e + 1], best[e + 1] / best[0]);
-        }
-      }
-      printf("\n");
-      fflush(stdout);
-    }
-    free(A);
-    free(B);
-    free(Q);
-    free(R);
-    free(X);
-    free(Xe);
-    free(t);
+    status = rc != EXIT_SUCCESS ? rc : status;
   }
-  if (have_files) {
-    remove(fa);
-    remove(fb);
-    remove(fx);
+  if (x.have_files) {
+    remove(x.fa);
+    remove(x.fb);
+    remove(x.fx);
   }
   printf("\nt/teal > 1: Teal is faster.\n");
   return status;

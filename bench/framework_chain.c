@@ -9,21 +9,14 @@
  *             (integrator output, gain output, integrator derivative)
  *             through function pointers, as BENCHMARKS.md's "floor" does.
  * Prints ns per leaf per evaluation (2N leaves) and the ratios. */
-#define _POSIX_C_SOURCE 199309L
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "common/timing.h"
 #include "teal.h"
 
 static const double k_gain = -0.5;
-
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* ---- the Teal diagram -------------------------------------------------- */
 
@@ -137,16 +130,6 @@ typedef struct figures {
   double teal_ns, teal_cached_ns, inline_ns, fnptr_ns, max_diff;
 } figures;
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static double median5(double *v) {
-  qsort(v, 5, sizeof *v, cmp_double);
-  return v[2];
-}
-
 static figures measure(int n) {
   figures f;
   memset(&f, 0, sizeof f);
@@ -168,38 +151,38 @@ static figures measure(int n) {
   long reps = 20000000L / (n * 2) + 10;
   double t_teal[5], t_cached[5], t_inline[5], t_fnptr[5];
   for (int r = 0; r < 5; r++) {
-    double t0 = now_seconds();
+    double t0 = bench_now_seconds();
     for (long k = 0; k < reps; k++) {
       teal_context_z_mut(ctx)[0] += 1e-12; /* a new state for every evaluation */
       teal_calc_time_derivatives(d, ctx, xdot);
     }
-    t_teal[r] = now_seconds() - t0;
-    t0 = now_seconds();
+    t_teal[r] = bench_now_seconds() - t0;
+    t0 = bench_now_seconds();
     for (long k = 0; k < reps; k++) {
       teal_calc_time_derivatives(d, ctx, xdot); /* unchanged state: cache hits */
     }
-    t_cached[r] = now_seconds() - t0;
+    t_cached[r] = bench_now_seconds() - t0;
     memcpy(x, teal_context_z(ctx), (size_t)n * sizeof *x);
-    t0 = now_seconds();
+    t0 = bench_now_seconds();
     for (long k = 0; k < reps; k++) {
       x[0] += 1e-12;
       inline_derivs(n, x, ref);
       __asm__ __volatile__("" : : "g"(ref) : "memory");
     }
-    t_inline[r] = now_seconds() - t0;
-    t0 = now_seconds();
+    t_inline[r] = bench_now_seconds() - t0;
+    t0 = bench_now_seconds();
     for (long k = 0; k < reps; k++) {
       x[0] += 1e-12;
       fnptr_derivs(n, pairs, x, y1, y2, ref);
       __asm__ __volatile__("" : : "g"(ref) : "memory");
     }
-    t_fnptr[r] = now_seconds() - t0;
+    t_fnptr[r] = bench_now_seconds() - t0;
   }
   double per = 1e9 / ((double)reps * 2.0 * n);
-  f.teal_ns = median5(t_teal) * per;
-  f.teal_cached_ns = median5(t_cached) * per;
-  f.inline_ns = median5(t_inline) * per;
-  f.fnptr_ns = median5(t_fnptr) * per;
+  f.teal_ns = bench_median(t_teal, 5) * per;
+  f.teal_cached_ns = bench_median(t_cached, 5) * per;
+  f.inline_ns = bench_median(t_inline, 5) * per;
+  f.fnptr_ns = bench_median(t_fnptr, 5) * per;
   /* agreement of the two computations on the same state */
   memcpy(x, teal_context_z(ctx), (size_t)n * sizeof *x);
   teal_calc_time_derivatives(d, ctx, xdot);

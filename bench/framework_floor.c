@@ -12,24 +12,18 @@
  *               cached derivatives, event bookkeeping)
  * and each prints ns per step, its ratio to the two floors and its error
  * against the exact solution at t = 1000 s. */
-#define _POSIX_C_SOURCE 199309L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "common/table.h"
+#include "common/timing.h"
 #include "teal.h"
 
 enum { STEPS = 1000000, RUNS = 5 };
 static const double h = 1e-3;
 static const double A[4] = {0.0, 1.0, -4.0, -0.002};
-
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* x(t) for x(0) = (1, 0): q = e^{-a t} (cos(w t) + a/w sin(w t)),
  * v = -(w^2 + a^2)/w e^{-a t} sin(w t), with a = 0.001, w = sqrt(4 - a^2). */
@@ -174,27 +168,21 @@ static int run(int v, double *x) {
   }
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
 int main(void) {
   double ns[NVARIANTS], err[NVARIANTS];
   double t[NVARIANTS][RUNS];
   for (int r = 0; r < RUNS; r++) { /* interleaved, so drift hits every row alike */
     for (int v = 0; v < NVARIANTS; v++) {
-      double x[2], t0 = now_seconds();
+      double x[2], t0 = bench_now_seconds();
       if (run(v, x) != 0) {
         return 1;
       }
-      t[v][r] = now_seconds() - t0;
+      t[v][r] = bench_now_seconds() - t0;
       err[v] = error_at_end(x);
     }
   }
   for (int v = 0; v < NVARIANTS; v++) {
-    qsort(t[v], RUNS, sizeof(double), cmp_double);
-    ns[v] = 1e9 * t[v][RUNS / 2] / STEPS;
+    ns[v] = 1e9 * bench_median(t[v], RUNS) / STEPS;
   }
   printf("BENCHMARKS.md workload 4: classic RK4 on x' = A x (2 states), %d steps of %g s\n",
          STEPS, h);
@@ -206,7 +194,7 @@ int main(void) {
     printf("%-36s %10.1f %11.2fx %11.2fx %12.2e\n", names[v], ns[v], ns[v] / ns[V_INLINE],
            ns[v] / ns[V_FNPTR], err[v]);
   }
-  printf("\nreproduce: cmake --build build --target bench_framework_floor && "
-         "build/bench_framework_floor\n");
+  printf("\n");
+  bench_print_reproduce("framework_floor", 0);
   return 0;
 }

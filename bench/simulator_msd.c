@@ -7,13 +7,13 @@
  * accuracy 1e-6 and (b) with classic RK4 at fixed 1 ms steps. Each run is
  * compared per step with a hand-written C loop integrating the same ODE with
  * the same method and step-size rule, logging the same data. */
-#define _POSIX_C_SOURCE 199309L
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "common/table.h"
+#include "common/timing.h"
 #include "systems/analysis/simulator.h"
 #include "systems/controllers/pid.h"
 #include "systems/primitives/constant_vector_source.h"
@@ -22,12 +22,6 @@
 
 static const double mass = 1.0, stiffness = 10.0, damping = 0.5;
 static const double kp = 50.0, ki = 10.0, kd = 5.0, setpoint = 1.0, t_end = 10.0;
-
-static double now_seconds(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 /* ---- the Teal diagram ----------------------------------------------------- */
 
@@ -98,13 +92,13 @@ static run_figures teal_run(const teal_system *d, const teal_integrator_type *ty
   } else {
     teal_simulator_set_accuracy(sim, 1e-6);
   }
-  double t0 = now_seconds();
+  double t0 = bench_now_seconds();
   teal_sim_status st;
   if (teal_simulator_advance_to(sim, t_end, &st) != TEAL_OK) {
     fprintf(stderr, "simulation failed: %s\n", st.message);
     exit(1);
   }
-  run_figures f = {now_seconds() - t0, teal_simulator_get_stats(sim).steps,
+  run_figures f = {bench_now_seconds() - t0, teal_simulator_get_stats(sim).steps,
                    teal_simulator_get_stats(sim).derivative_evals, teal_context_q(ctx)[0]};
   teal_simulator_free(sim);
   return f;
@@ -144,7 +138,7 @@ typedef void (*rhs_fn)(const double *x, double *xdot);
 HAND_LOOP hand_rk4(rhs_fn f, double h, hand_log *log) {
   double x[3] = {0, 0, 0}, k[4][3], xs[3], t = 0.0;
   long steps = 0;
-  double t0 = now_seconds();
+  double t0 = bench_now_seconds();
   log_step(log, t, x);
   while (t < t_end - 1e-12) {
     static const double c[4] = {0.0, 0.5, 0.5, 1.0};
@@ -161,7 +155,7 @@ HAND_LOOP hand_rk4(rhs_fn f, double h, hand_log *log) {
     steps++;
     log_step(log, t, x);
   }
-  run_figures r = {now_seconds() - t0, steps, 4 * steps, x[0]};
+  run_figures r = {bench_now_seconds() - t0, steps, 4 * steps, x[0]};
   return r;
 }
 
@@ -170,7 +164,7 @@ HAND_LOOP hand_rk4(rhs_fn f, double h, hand_log *log) {
 HAND_LOOP hand_rk3(rhs_fn f, double accuracy, hand_log *log) {
   double x[3] = {0, 0, 0}, x1[3], k[4][3], xs[3], t = 0.0, h = 1e-3;
   long steps = 0, evals = 0;
-  double t0 = now_seconds();
+  double t0 = bench_now_seconds();
   log_step(log, t, x);
   while (t < t_end) {
     int last = t + h * 1.01 >= t_end;
@@ -203,7 +197,7 @@ HAND_LOOP hand_rk3(rhs_fn f, double accuracy, hand_log *log) {
     steps++;
     log_step(log, t, x);
   }
-  run_figures r = {now_seconds() - t0, steps, evals, x[0]};
+  run_figures r = {bench_now_seconds() - t0, steps, evals, x[0]};
   return r;
 }
 
@@ -249,8 +243,8 @@ int main(void) {
     }
     report(names[m], bt, bh, bp);
   }
-  printf("\nreproduce: cmake --build build --target bench_simulator_msd && "
-         "build/bench_simulator_msd\n");
+  printf("\n");
+  bench_print_reproduce("simulator_msd", 0);
   free(log.t);
   free(log.y);
   teal_system_free(d);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "framework/context.h"
 #include "framework/system_internal.h"
 
 static int vfail(const teal_context *ctx, int code, const char *fmt, va_list ap) {
@@ -234,6 +235,26 @@ int teal_context_copy_from(teal_context *dst, const teal_context *src) {
     return teal_context_report_error(dst, rc, "copy_from: copying an abstract value failed");
   }
   return TEAL_OK;
+}
+
+teal_context *teal_context_new(const teal_system *sys, teal_error *err) {
+  if (!sys) {
+    teal_error_set(err, TEAL_EINVAL, "context_new: NULL system");
+    return NULL;
+  }
+  if (sys->parent) {
+    teal_error_set(err, TEAL_EINVAL,
+                   "context_new: system '%s' belongs to a diagram; create the root's context "
+                   "and use teal_context_subcontext",
+                   sys->name);
+    return NULL;
+  }
+  if (!sys->finalized) {
+    teal_error_set(err, TEAL_ESTATE, "context_new: system '%s' is not %s", sys->name,
+                   sys->is_diagram ? "built" : "finalized");
+    return NULL;
+  }
+  return teal_context_layout(sys, err);
 }
 
 teal_context *teal_context_clone(const teal_context *ctx, teal_error *err) {

@@ -1,18 +1,20 @@
-/* Contexts: everything about a system that changes.
+/* Contexts: everything about a system that changes. Creating, copying and
+ * freeing contexts and their error record and caching switch (context.c);
+ * also the umbrella of the context API: accessors (context_access.h),
+ * subcontexts (context_tree.h) and fixed inputs (ports.h).
  *
  * A context is laid out once for its system's whole tree in one block:
  * time, accuracy, state, parameters, fixed input values, cached values and
- * their version stamps. Getters return const pointers; the _mut accessors
- * return writable memory and mark everything that depends on it out of date
- * (so write through the pointer before the next evaluation, and call _mut
- * again after any evaluation). Only root contexts may be freed or cloned and
- * only they hold time. A diagram's continuous state is laid out as
- * [q of all leaves; v of all leaves; z of all leaves], depth-first. */
+ * their version stamps. Only root contexts may be freed or cloned and only
+ * they hold time. */
 #ifndef TEAL_FRAMEWORK_CONTEXT_H
 #define TEAL_FRAMEWORK_CONTEXT_H
 
 #include "framework/error.h"
 #include "framework/system.h"
+#include "framework/context_access.h"
+#include "framework/context_tree.h"
+#include "framework/ports.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -59,91 +61,6 @@ int teal_context_is_root(const teal_context *ctx);
 
 /** Turns caching on (default) or off for the whole tree. */
 void teal_context_set_caching(teal_context *ctx, int enabled);
-
-/* ---- time and accuracy ------------------------------------------------ */
-
-double teal_context_time(const teal_context *ctx);
-/** Sets time (root only; finite values only). */
-int teal_context_set_time(teal_context *ctx, double t);
-/** Accuracy requested of integrators; 0 until set. */
-double teal_context_accuracy(const teal_context *ctx);
-/** Sets the accuracy (root only; positive and finite). */
-int teal_context_set_accuracy(teal_context *ctx, double accuracy);
-
-/* ---- continuous state ------------------------------------------------- */
-
-/** Whole continuous state [q; v; z] as one array (root contexts only: a
- *  subcontext's q, v and z are not adjacent; use the q/v/z accessors). */
-const double *teal_context_continuous_state(const teal_context *ctx);
-double *teal_context_continuous_state_mut(teal_context *ctx);
-/** Copies x = [q; v; z] (n entries) in; any context. */
-int teal_context_set_continuous_state(teal_context *ctx, const double *x, int n);
-/** Sets the time and copies x = [q; v; z] (n entries) in, in one call (the
- *  integrators' stage writes; Drake's SetTimeAndContinuousState). Root
- *  context only; t must be finite. */
-int teal_context_set_time_and_continuous_state(teal_context *ctx, double t, const double *x,
-                                               int n);
-/** Copies [q; v; z] out (n entries); any context. */
-int teal_context_get_continuous_state(const teal_context *ctx, double *x, int n);
-
-const double *teal_context_q(const teal_context *ctx);
-const double *teal_context_v(const teal_context *ctx);
-const double *teal_context_z(const teal_context *ctx);
-double *teal_context_q_mut(teal_context *ctx);
-double *teal_context_v_mut(teal_context *ctx);
-double *teal_context_z_mut(teal_context *ctx);
-
-/* ---- discrete and abstract state -------------------------------------- */
-
-/** All discrete state of the subtree, groups back to back. */
-const double *teal_context_discrete_state(const teal_context *ctx);
-double *teal_context_discrete_state_mut(teal_context *ctx);
-/** Discrete group i of a leaf context, or NULL (error recorded). */
-const double *teal_context_discrete_group(const teal_context *ctx, int i);
-double *teal_context_discrete_group_mut(teal_context *ctx, int i);
-/** Copies a value into discrete group i of a leaf (n must equal its size). */
-int teal_context_set_discrete_group(teal_context *ctx, int i, const double *x, int n);
-
-/** Abstract state i of a leaf context, or NULL (error recorded). */
-const void *teal_context_abstract_state(const teal_context *ctx, int i);
-void *teal_context_abstract_state_mut(teal_context *ctx, int i);
-/** Copies value into abstract state i of a leaf (type's copy hook). */
-int teal_context_set_abstract_state(teal_context *ctx, int i, const void *value);
-
-/** Scratch value i of a leaf context (see teal_leaf_declare_scratch), or
- *  NULL (error recorded). Writable from callbacks: it is not state. */
-void *teal_context_scratch_mut(const teal_context *ctx, int i);
-const void *teal_context_scratch(const teal_context *ctx, int i);
-
-/* ---- parameters ------------------------------------------------------- */
-
-/** Numeric parameter i of a leaf context, or NULL (error recorded). */
-const double *teal_context_numeric_parameter(const teal_context *ctx, int i);
-double *teal_context_numeric_parameter_mut(teal_context *ctx, int i);
-int teal_context_set_numeric_parameter(teal_context *ctx, int i, const double *p, int n);
-
-/* ---- inputs ----------------------------------------------------------- */
-
-/** Fixes vector input port i to a copy of value (n doubles; NaN is
- *  rejected with TEAL_ENONFINITE, infinities are allowed, e.g. as limits).
- *  The port must not be connected inside its diagram. */
-int teal_context_fix_input(teal_context *ctx, int port, const double *value, int n);
-/** Fixes abstract input port i to a copy of value (type's copy hook). */
-int teal_context_fix_abstract_input(teal_context *ctx, int port, const void *value);
-/** Removes a fixed value; evaluating the port then reports it unconnected. */
-int teal_context_unfix_input(teal_context *ctx, int port);
-/** Nonzero when input port i has a fixed value in this context. */
-int teal_context_input_is_fixed(const teal_context *ctx, int port);
-
-/* ---- subsystem contexts ----------------------------------------------- */
-
-/** Context of subsystem sub (any depth below ctx's system), or NULL. */
-const teal_context *teal_context_subcontext(const teal_context *ctx, const teal_system *sub);
-teal_context *teal_context_subcontext_mut(teal_context *ctx, const teal_system *sub);
-/** Context of a subsystem by slash-separated path relative to ctx's system
- *  ("controller" or "plant_group/arm"), or NULL. */
-const teal_context *teal_context_subcontext_by_name(const teal_context *ctx, const char *path);
-teal_context *teal_context_subcontext_by_name_mut(teal_context *ctx, const char *path);
 
 #ifdef __cplusplus
 }

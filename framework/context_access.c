@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "framework/context_access.h"
 #include "framework/system_internal.h"
 
 double teal_context_time(const teal_context *ctx) { return ctx ? ctx->root->time : NAN; }

@@ -29,7 +29,7 @@ static void push(resolver *r, dep_list *l, int stamp) {
   if (r->mark[stamp] == r->gen) {
     return;
   }
-  if (teal_grow((void **)&l->items, &l->cap, l->n + 1, sizeof(int))) {
+  if (TEAL_GROW(l->items, l->cap, l->n + 1)) {
     r->failed = TEAL_ENOMEM;
     return;
   }

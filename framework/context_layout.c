@@ -297,23 +297,7 @@ static void resolve_ports(layout_block *b) {
   }
 }
 
-teal_context *teal_context_new(const teal_system *sys, teal_error *err) {
-  if (!sys) {
-    teal_error_set(err, TEAL_EINVAL, "context_new: NULL system");
-    return NULL;
-  }
-  if (sys->parent) {
-    teal_error_set(err, TEAL_EINVAL,
-                   "context_new: system '%s' belongs to a diagram; create the root's context "
-                   "and use teal_context_subcontext",
-                   sys->name);
-    return NULL;
-  }
-  if (!sys->finalized) {
-    teal_error_set(err, TEAL_ESTATE, "context_new: system '%s' is not %s", sys->name,
-                   sys->is_diagram ? "built" : "finalized");
-    return NULL;
-  }
+teal_context *teal_context_layout(const teal_system *sys, teal_error *err) {
   layout_totals t;
   memset(&t, 0, sizeof t);
   t.stamps = TEAL_STAMP_FIRST_NODE;

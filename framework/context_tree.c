@@ -1,6 +1,7 @@
 /* Finding subsystem contexts by system handle or by path name. */
 #include <string.h>
 
+#include "framework/context_tree.h"
 #include "framework/system_internal.h"
 
 /* The ancestor of s that is `up` levels above it. */

@@ -1,65 +1,18 @@
-/* Diagrams and the diagram builder.
- *
- * A builder collects subsystems (taking ownership), connections and exported
- * ports, then teal_builder_build checks the wiring (sizes, types, algebraic
- * loops) and returns a diagram that owns its subsystems. A diagram is an
- * ordinary teal_system: it can be simulated, evaluated, or added to another
- * builder. Unconnected inputs are allowed; evaluating one reports
- * TEAL_ENOTCONNECTED unless it has a fixed value in the context. */
+/* Diagrams: queries of a built diagram's subsystems (diagram.c), and the
+ * umbrella of the diagram API: the builder (diagram_builder.h) and Graphviz
+ * output (graphviz.h). */
 #ifndef TEAL_FRAMEWORK_DIAGRAM_H
 #define TEAL_FRAMEWORK_DIAGRAM_H
 
 #include <stdio.h>
 
 #include "framework/system.h"
+#include "framework/diagram_builder.h"
+#include "framework/graphviz.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-typedef struct teal_builder teal_builder;
-
-/** Creates an empty builder for a diagram named name. */
-teal_builder *teal_builder_new(const char *name);
-
-/** Frees a builder and every system it owns (NULL is ignored). */
-void teal_builder_free(teal_builder *b);
-
-/** The builder's sticky error (code TEAL_OK when none). */
-const teal_error *teal_builder_error(const teal_builder *b);
-
-/** Adds sys, taking ownership (also on failure, when sys is freed). sys
- *  must be finalized or built, unowned, and named uniquely within b.
- *  Returns sys, or NULL on error. */
-teal_system *teal_builder_add(teal_builder *b, teal_system *sys);
-
-/** Subsystem added under name, or NULL. */
-teal_system *teal_builder_find(const teal_builder *b, const char *name);
-
-/** Connects an output to an input of two added subsystems (sizes or types
- *  must match; an input can be connected once, an output fans out freely). */
-int teal_builder_connect(teal_builder *b, const teal_output_port *src,
-                         const teal_input_port *dst);
-
-/** Connects by subsystem and port names. */
-int teal_builder_connect_by_name(teal_builder *b, const char *src_system, const char *src_port,
-                                 const char *dst_system, const char *dst_port);
-
-/** Exports a subsystem input as a new diagram input named name (NULL:
- *  "<system>_<port>"). Returns the diagram input index. */
-int teal_builder_export_input(teal_builder *b, const teal_input_port *dst, const char *name);
-
-/** Feeds another subsystem input from an already exported diagram input. */
-int teal_builder_connect_input(teal_builder *b, const char *diagram_input,
-                               const teal_input_port *dst);
-
-/** Exports a subsystem output as a diagram output (NULL name as above).
- *  Returns the diagram output index. */
-int teal_builder_export_output(teal_builder *b, const teal_output_port *src, const char *name);
-
-/** Builds the diagram, consuming the builder (freed whether or not it
- *  succeeds). Returns NULL on error with the reason in err (may be NULL). */
-teal_system *teal_builder_build(teal_builder *b, teal_error *err);
 
 /** Number of direct subsystems of a diagram (0 for a leaf). */
 int teal_diagram_num_subsystems(const teal_system *diagram);
@@ -67,13 +20,6 @@ int teal_diagram_num_subsystems(const teal_system *diagram);
 const teal_system *teal_diagram_subsystem(const teal_system *diagram, int i);
 /** Subsystem by slash-separated path ("group/leaf"), or NULL. */
 const teal_system *teal_diagram_find_subsystem(const teal_system *diagram, const char *path);
-
-/** Writes the wiring as a Graphviz dot digraph. */
-int teal_diagram_write_graphviz(const teal_system *sys, FILE *out);
-
-/** Returns the Graphviz text in a buffer from teal_alloc (free with
- *  teal_free), or NULL on failure. */
-char *teal_diagram_graphviz_string(const teal_system *sys);
 
 #ifdef __cplusplus
 }

@@ -1,9 +1,11 @@
 /* The diagram builder: owns subsystems, records connections and exports,
- * and checks sizes, types, names and double connections as they come. */
+ * checks sizes, types, names and double connections as they come, and
+ * builds the diagram (ports, state offsets, algebraic-loop check). */
 #include <stdio.h>
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "framework/diagram_builder.h"
 #include "framework/diagram_internal.h"
 
 teal_builder *teal_builder_new(const char *name) {
@@ -101,8 +103,8 @@ teal_system *teal_builder_add(teal_builder *b, teal_system *sys) {
   teal_connection *conn = NULL;
   if (rc == TEAL_OK) {
     conn = teal_calloc((size_t)sys->ninputs + 1, sizeof *conn);
-    if (!conn || teal_grow((void **)&b->systems, &cap, b->nsystems + 1, sizeof(void *)) ||
-        teal_grow((void **)&b->conn, &b->cap, b->nsystems + 1, sizeof(void *))) {
+    if (!conn || TEAL_GROW(b->systems, cap, b->nsystems + 1) ||
+        TEAL_GROW(b->conn, b->cap, b->nsystems + 1)) {
       rc = teal_error_set_sticky(&b->err, TEAL_ENOMEM, "add to '%s': out of memory", b->name);
     }
   }
@@ -231,4 +233,253 @@ int teal_builder_connect_by_name(teal_builder *b, const char *src_system, const 
         !op ? (src_port ? src_port : "(null)") : (dst_port ? dst_port : "(null)"));
   }
   return teal_builder_connect(b, op, ip);
+}
+
+/* ---- exports and build ----------------------------------------------------- */
+
+/* Exporting ports and building a diagram from a builder. */
+
+/* Default export name "<system>_<port>" into buf. */
+static const char *export_name(const char *name, const teal_system *sys, const char *port,
+                               char *buf, size_t n) {
+  if (name) {
+    return name;
+  }
+  snprintf(buf, n, "%s_%s", sys->name, port);
+  return buf;
+}
+
+static int export_name_ok(teal_builder *b, const char *name, int is_input, const char *what) {
+  if (!*name || strchr(name, '/')) {
+    return teal_error_set_sticky(&b->err, TEAL_EINVAL, "%s in '%s': invalid name '%s'", what,
+                                 b->name, name);
+  }
+  int n = is_input ? b->ninputs : b->noutputs;
+  for (int i = 0; i < n; i++) {
+    if (strcmp(is_input ? b->inputs[i].name : b->outputs[i].name, name) == 0) {
+      return teal_error_set_sticky(&b->err, TEAL_EDUPLICATE,
+                                   "%s in '%s': the diagram already has an %s named '%s'", what,
+                                   b->name, is_input ? "input" : "output", name);
+    }
+  }
+  return TEAL_OK;
+}
+
+static int find_export_input(const teal_builder *b, const char *name) {
+  for (int i = 0; name && i < b->ninputs; i++) {
+    if (strcmp(b->inputs[i].name, name) == 0) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+int teal_builder_export_input(teal_builder *b, const teal_input_port *dst, const char *name) {
+  if (!b) {
+    return TEAL_EINVAL;
+  }
+  if (b->err.code) {
+    return b->err.code;
+  }
+  int c = teal_builder_free_input(b, dst, "export input");
+  if (c < 0) {
+    return c;
+  }
+  char buf[256];
+  const char *nm = export_name(name, dst->system, dst->name, buf, sizeof buf);
+  int rc = export_name_ok(b, nm, 1, "export input");
+  if (rc) {
+    return rc;
+  }
+  char *dup = teal_strdup(nm);
+  if (!dup || TEAL_GROW(b->inputs, b->cap_inputs, b->ninputs + 1)) {
+    teal_free(dup);
+    return teal_error_set_sticky(&b->err, TEAL_ENOMEM, "export input: out of memory");
+  }
+  b->inputs[b->ninputs].name = dup;
+  b->inputs[b->ninputs].shape = dst;
+  teal_connection conn = {TEAL_SRC_DIAGRAM_INPUT, b->ninputs, 0};
+  b->conn[c][dst->index] = conn;
+  return b->ninputs++;
+}
+
+int teal_builder_connect_input(teal_builder *b, const char *diagram_input,
+                               const teal_input_port *dst) {
+  if (!b) {
+    return TEAL_EINVAL;
+  }
+  if (b->err.code) {
+    return b->err.code;
+  }
+  int i = find_export_input(b, diagram_input);
+  if (i < 0) {
+    return teal_error_set_sticky(&b->err, TEAL_ENOTFOUND,
+                                 "connect input in '%s': no exported "
+                                 "input named '%s'",
+                                 b->name, diagram_input ? diagram_input : "(null)");
+  }
+  int c = teal_builder_free_input(b, dst, "connect input");
+  if (c < 0) {
+    return c;
+  }
+  const teal_input_port *shape = b->inputs[i].shape;
+  char desc[300];
+  snprintf(desc, sizeof desc, "diagram input '%s'", b->inputs[i].name);
+  int rc = teal_builder_ports_compatible(b, shape->is_abstract, shape->size, shape->type, desc, dst,
+                                         "connect input");
+  if (rc) {
+    return rc;
+  }
+  teal_connection conn = {TEAL_SRC_DIAGRAM_INPUT, i, 0};
+  b->conn[c][dst->index] = conn;
+  return TEAL_OK;
+}
+
+int teal_builder_export_output(teal_builder *b, const teal_output_port *src, const char *name) {
+  if (!b) {
+    return TEAL_EINVAL;
+  }
+  if (b->err.code) {
+    return b->err.code;
+  }
+  if (!src || src->system->owner != b) {
+    return teal_error_set_sticky(&b->err, TEAL_EINVAL,
+                                 "export output in '%s': output '%s.%s' "
+                                 "belongs to no subsystem added here",
+                                 b->name, src ? src->system->name : "(null)",
+                                 src ? src->name : "(null)");
+  }
+  char buf[256];
+  const char *nm = export_name(name, src->system, src->name, buf, sizeof buf);
+  int rc = export_name_ok(b, nm, 0, "export output");
+  if (rc) {
+    return rc;
+  }
+  char *dup = teal_strdup(nm);
+  if (!dup ||
+      TEAL_GROW(b->outputs, b->cap_outputs, b->noutputs + 1)) {
+    teal_free(dup);
+    return teal_error_set_sticky(&b->err, TEAL_ENOMEM, "export output: out of memory");
+  }
+  b->outputs[b->noutputs].name = dup;
+  b->outputs[b->noutputs].child = src->system->index_in_parent;
+  b->outputs[b->noutputs].port = src->index;
+  return b->noutputs++;
+}
+
+/* Creates the diagram's ports from the exports (names move over). */
+static int make_ports(teal_system *d, teal_builder *b) {
+  d->inputs = teal_calloc((size_t)b->ninputs + 1, sizeof(void *));
+  d->outputs = teal_calloc((size_t)b->noutputs + 1, sizeof(void *));
+  if (!d->inputs || !d->outputs) {
+    return TEAL_ENOMEM;
+  }
+  for (int i = 0; i < b->ninputs; i++) {
+    teal_input_port *p = teal_calloc(1, sizeof *p);
+    if (!p) {
+      return TEAL_ENOMEM;
+    }
+    *p = *b->inputs[i].shape;
+    p->system = d;
+    p->index = i;
+    p->name = b->inputs[i].name;
+    b->inputs[i].name = NULL;
+    d->inputs[d->ninputs++] = p;
+  }
+  for (int o = 0; o < b->noutputs; o++) {
+    teal_output_port *p = teal_calloc(1, sizeof *p);
+    if (!p) {
+      return TEAL_ENOMEM;
+    }
+    const teal_output_export *e = &b->outputs[o];
+    *p = *d->children[e->child]->outputs[e->port];
+    p->system = d;
+    p->index = o;
+    p->name = e->name;
+    p->cache_index = -1;
+    p->child = e->child;
+    p->child_port = e->port;
+    b->outputs[o].name = NULL;
+    d->outputs[d->noutputs++] = p;
+  }
+  return TEAL_OK;
+}
+
+/* Sums the subtree sizes and the children's offsets. */
+static int compute_offsets(teal_system *d) {
+  int n = d->nchildren + 1;
+  d->cq = teal_calloc((size_t)n, sizeof(int));
+  d->cv = teal_calloc((size_t)n, sizeof(int));
+  d->cz = teal_calloc((size_t)n, sizeof(int));
+  d->cxd = teal_calloc((size_t)n, sizeof(int));
+  if (!d->cq || !d->cv || !d->cz || !d->cxd) {
+    return TEAL_ENOMEM;
+  }
+  for (int c = 0; c < d->nchildren; c++) {
+    const teal_system *s = d->children[c];
+    d->cq[c] = d->nq;
+    d->cv[c] = d->nv;
+    d->cz[c] = d->nz;
+    d->cxd[c] = d->nxd;
+    d->nq += s->nq;
+    d->nv += s->nv;
+    d->nz += s->nz;
+    d->nxd += s->nxd;
+    d->nxa += s->nxa;
+    d->nleaves += s->nleaves;
+    d->nevents += s->nevents;
+    d->nwitnesses += s->nwitnesses;
+  }
+  return TEAL_OK;
+}
+
+/* Moves the subsystems and connections from b into a new diagram. */
+static teal_system *take_children(teal_builder *b) {
+  teal_system *d = teal_calloc(1, sizeof *d);
+  if (!d) {
+    return NULL;
+  }
+  d->is_diagram = 1;
+  d->name = b->name;
+  b->name = NULL;
+  d->children = b->systems;
+  d->conn = b->conn;
+  d->nchildren = b->nsystems;
+  b->systems = NULL;
+  b->conn = NULL;
+  b->nsystems = 0;
+  for (int c = 0; c < d->nchildren; c++) {
+    d->children[c]->owner = NULL;
+    d->children[c]->parent = d;
+  }
+  return d;
+}
+
+teal_system *teal_builder_build(teal_builder *b, teal_error *err) {
+  if (!b) {
+    teal_error_set(err, TEAL_EINVAL, "build: NULL builder");
+    return NULL;
+  }
+  if (b->err.code) {
+    teal_error_copy(err, &b->err);
+    teal_builder_free(b);
+    return NULL;
+  }
+  teal_system *d = take_children(b);
+  int rc = d ? make_ports(d, b) : TEAL_ENOMEM;
+  if (rc == TEAL_OK) {
+    rc = compute_offsets(d);
+  }
+  if (rc == TEAL_ENOMEM) {
+    teal_error_set(err, rc, "build: out of memory");
+  } else if (rc == TEAL_OK && (rc = teal_diagram_check_loops(d)) != TEAL_OK) {
+    teal_error_copy(err, &d->err);
+  }
+  teal_builder_free(b);
+  if (rc != TEAL_OK) {
+    teal_system_free(d);
+    return NULL;
+  }
+  d->finalized = 1;
+  return d;
 }

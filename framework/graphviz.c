@@ -1,17 +1,22 @@
 /* Graphviz (dot) rendering of a diagram's wiring: leaves are record nodes
  * with their ports, diagrams are clusters with their exported ports. */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "framework/alloc.h"
 #include "framework/diagram_internal.h"
+#include "framework/graphviz.h"
+#include "framework/growable.h"
 
 typedef struct text {
   char *buf;
-  size_t len, cap;
+  int len, cap;
   int failed;
 } text;
+
+enum { TEXT_MIN_CAP = 1024 };
 
 static void put(text *t, const char *fmt, ...) {
   if (t->failed) {
@@ -19,30 +24,24 @@ static void put(text *t, const char *fmt, ...) {
   }
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(t->buf ? t->buf + t->len : NULL, t->buf ? t->cap - t->len : 0, fmt, ap);
+  int n = vsnprintf(t->buf ? t->buf + t->len : NULL, t->buf ? (size_t)(t->cap - t->len) : 0,
+                    fmt, ap);
   va_end(ap);
-  if (n < 0) {
+  if (n < 0 || n > INT_MAX - 1 - t->len) {
     t->failed = 1;
     return;
   }
-  if (t->len + (size_t)n + 1 > t->cap) {
-    size_t cap = (t->cap ? t->cap * 2 : 1024) + (size_t)n;
-    char *nb = teal_alloc(cap);
-    if (!nb) {
+  if (t->len + n + 1 > t->cap) {
+    int need = t->len + n + 1 < TEXT_MIN_CAP ? TEXT_MIN_CAP : t->len + n + 1;
+    if (TEAL_GROW(t->buf, t->cap, need) != TEAL_OK) {
       t->failed = 1;
       return;
     }
-    if (t->buf) {
-      memcpy(nb, t->buf, t->len);
-    }
-    teal_free(t->buf);
-    t->buf = nb;
-    t->cap = cap;
     va_start(ap, fmt);
-    vsnprintf(t->buf + t->len, t->cap - t->len, fmt, ap);
+    vsnprintf(t->buf + t->len, (size_t)(t->cap - t->len), fmt, ap);
     va_end(ap);
   }
-  t->len += (size_t)n;
+  t->len += n;
 }
 
 /* Writes a name inside a quoted dot string; in record labels the field
@@ -197,31 +196,4 @@ int teal_diagram_write_graphviz(const teal_system *sys, FILE *out) {
   int rc = fputs(s, out) < 0 ? TEAL_EIO : TEAL_OK;
   teal_free(s);
   return rc;
-}
-
-int teal_diagram_num_subsystems(const teal_system *d) {
-  return d && d->is_diagram ? d->nchildren : 0;
-}
-
-const teal_system *teal_diagram_subsystem(const teal_system *d, int i) {
-  return d && d->is_diagram && i >= 0 && i < d->nchildren ? d->children[i] : NULL;
-}
-
-const teal_system *teal_diagram_find_subsystem(const teal_system *d, const char *path) {
-  const teal_system *s = d;
-  const char *p = path;
-  while (s && p && *p) {
-    size_t len = strcspn(p, "/");
-    const teal_system *found = NULL;
-    for (int c = 0; len && s->is_diagram && c < s->nchildren; c++) {
-      const char *cn = s->children[c]->name;
-      if (strlen(cn) == len && strncmp(cn, p, len) == 0) {
-        found = s->children[c];
-      }
-    }
-    s = len ? found : s;
-    p += len;
-    p += *p == '/';
-  }
-  return path ? s : NULL;
 }

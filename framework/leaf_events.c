@@ -1,6 +1,7 @@
 /* Leaf-system event declarations. */
 #include <math.h>
 
+#include "framework/leaf_events.h"
 #include "framework/system_internal.h"
 
 static int add_event(teal_system *sys, teal_event_decl ev, const void *fn, const char *what) {
@@ -31,7 +32,7 @@ static int add_event(teal_system *sys, teal_event_decl ev, const void *fn, const
                                  "%s on system '%s': period %g must be > 0 and offset %g >= 0",
                                  what, sys->name, ev.period, ev.offset);
   }
-  if (teal_grow((void **)&sys->events, &sys->cap_events, sys->nevents + 1, sizeof ev)) {
+  if (TEAL_GROW(sys->events, sys->cap_events, sys->nevents + 1)) {
     return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s: out of memory", what);
   }
   sys->events[sys->nevents] = ev;

@@ -1,30 +1,11 @@
-/* Leaf-system declaration: ports, state, parameters, cache entries, hooks. */
+/* Leaf-system declaration (ports, state, parameters, cache entries, hooks) and
+ * finalization. */
 #include <math.h>
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "framework/leaf_system.h"
 #include "framework/system_internal.h"
-
-int teal_grow(void **arr, int *cap, int need, size_t elem) {
-  if (need <= *cap) {
-    return TEAL_OK;
-  }
-  int ncap = *cap ? *cap * 2 : 4;
-  while (ncap < need) {
-    ncap *= 2;
-  }
-  void *p = teal_calloc((size_t)ncap, elem);
-  if (!p) {
-    return TEAL_ENOMEM;
-  }
-  if (*arr) {
-    memcpy(p, *arr, (size_t)*cap * elem);
-    teal_free(*arr);
-  }
-  *arr = p;
-  *cap = ncap;
-  return TEAL_OK;
-}
 
 teal_system *teal_leaf_new(const char *name, void *user, void (*user_free)(void *)) {
   teal_system *sys = teal_calloc(1, sizeof *sys);
@@ -88,7 +69,7 @@ static int declare_input(teal_system *sys, const char *name, int size,
     return teal_error_set_sticky(&sys->err, TEAL_ESIZE, "%s '%s' on system '%s': size %d < 0", what,
                                  name, sys->name, size);
   }
-  if (teal_grow((void **)&sys->inputs, &sys->cap_inputs, sys->ninputs + 1, sizeof(void *))) {
+  if (TEAL_GROW(sys->inputs, sys->cap_inputs, sys->ninputs + 1)) {
     return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
                                  sys->name);
   }
@@ -150,7 +131,7 @@ static int add_cache_decl(teal_system *sys, const char *name, int size, const te
                                  "%s '%s' on system '%s': bad prerequisite list", what, name,
                                  sys->name);
   }
-  if (teal_grow((void **)&sys->cache, &sys->cap_cache, sys->ncache + 1, sizeof *sys->cache)) {
+  if (TEAL_GROW(sys->cache, sys->cap_cache, sys->ncache + 1)) {
     return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
                                  sys->name);
   }
@@ -193,7 +174,7 @@ static int declare_output(teal_system *sys, const char *name, int size, const te
                                  "%s: system '%s' already has an output port named '%s'", what,
                                  sys->name, name);
   }
-  if (teal_grow((void **)&sys->outputs, &sys->cap_outputs, sys->noutputs + 1, sizeof(void *))) {
+  if (TEAL_GROW(sys->outputs, sys->cap_outputs, sys->noutputs + 1)) {
     return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
                                  sys->name);
   }
@@ -319,8 +300,7 @@ static int append_double_group(teal_system *sys, double_groups g, int size, cons
   }
   int n = *g.ngroups, total = *g.ntotal, cap = *g.cap;
   double *all = teal_calloc((size_t)(total + size + 1), sizeof *all);
-  if (!all || teal_grow((void **)g.sizes, &cap, n + 1, sizeof(int)) ||
-      teal_grow((void **)g.offsets, g.cap, n + 1, sizeof(int))) {
+  if (!all || TEAL_GROW(*g.sizes, cap, n + 1) || TEAL_GROW(*g.offsets, *g.cap, n + 1)) {
     teal_free(all);
     return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
                                  sys->name);
@@ -386,8 +366,8 @@ int teal_leaf_declare_abstract_state(teal_system *sys, const teal_value_type *ty
         &sys->err, TEAL_EINVAL, "%s on system '%s': type needs a name and a size", what, sys->name);
   }
   int cap = sys->cap_xa;
-  if (teal_grow((void **)&sys->xa_types, &cap, sys->nxa + 1, sizeof(void *)) ||
-      teal_grow((void **)&sys->xa_models, &sys->cap_xa, sys->nxa + 1, sizeof(void *))) {
+  if (TEAL_GROW(sys->xa_types, cap, sys->nxa + 1) ||
+      TEAL_GROW(sys->xa_models, sys->cap_xa, sys->nxa + 1)) {
     return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
                                  sys->name);
   }
@@ -417,7 +397,7 @@ static int declare_entry(teal_system *sys, const char *name, int size, const tea
   if (rc || (rc = check_name(sys, name, what))) {
     return rc;
   }
-  if (teal_grow((void **)&sys->entry_cache, &sys->cap_entries, sys->nentries + 1, sizeof(int))) {
+  if (TEAL_GROW(sys->entry_cache, sys->cap_entries, sys->nentries + 1)) {
     return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
                                  sys->name);
   }
@@ -534,9 +514,8 @@ int teal_leaf_declare_scratch(teal_system *sys, const char *name, const teal_val
                                  sys->name);
   }
   int cap = sys->cap_scratch;
-  if (teal_grow((void **)&sys->scratch_types, &cap, sys->nscratch + 1, sizeof(void *)) ||
-      teal_grow((void **)&sys->scratch_models, &sys->cap_scratch, sys->nscratch + 1,
-                sizeof(void *))) {
+  if (TEAL_GROW(sys->scratch_types, cap, sys->nscratch + 1) ||
+      TEAL_GROW(sys->scratch_models, sys->cap_scratch, sys->nscratch + 1)) {
     return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
                                  sys->name);
   }
@@ -553,6 +532,119 @@ int teal_leaf_set_type_tag(teal_system *sys, const void *tag) {
   int rc = declare_guard(sys, "set type tag");
   if (rc == TEAL_OK) {
     sys->type_tag = tag;
+  }
+  return rc;
+}
+
+/* ---- finalization ---------------------------------------------------------- */
+
+/* Leaf finalization: validates declarations, detects cycles among cache
+ * entries and computes direct feedthrough from the prerequisites. */
+
+/* Checks that a ticket names something the leaf declared. */
+static int ticket_valid(const teal_system *sys, teal_ticket t) {
+  int kind = teal_ticket_kind(t), i = teal_ticket_index(t);
+  switch (kind) {
+    case TEAL_TICKET_DISCRETE_BASE:
+      return i < sys->nxd_groups;
+    case TEAL_TICKET_ABSTRACT_BASE:
+      return i < sys->nxa;
+    case TEAL_TICKET_PARAMETER_BASE:
+      return i < sys->nparams;
+    case TEAL_TICKET_INPUT_BASE:
+      return i < sys->ninputs;
+    case TEAL_TICKET_CACHE_BASE:
+      return i < sys->nentries;
+    default:
+      return i == 0 && kind >= TEAL_TICKET_NOTHING && kind <= TEAL_TICKET_ALL_SOURCES;
+  }
+}
+
+/* Depth-first walk over cache-entry prerequisites: marks in inputs_hit the
+ * inputs reached; fails on a cycle (state: 0 new, 1 on stack, 2 done). */
+static int walk_decl(teal_system *sys, int d, unsigned char *state, unsigned char *inputs_hit) {
+  if (state[d] == 1) {
+    return teal_error_set_sticky(&sys->err, TEAL_EALGLOOP,
+                                 "finalize system '%s': cache entry '%s' depends on itself",
+                                 sys->name, sys->cache[d].name);
+  }
+  if (state[d] == 2) {
+    return TEAL_OK;
+  }
+  state[d] = 1;
+  const teal_cache_decl *decl = &sys->cache[d];
+  for (int k = 0; k < decl->nprereqs; k++) {
+    teal_ticket t = decl->prereqs[k];
+    if (!ticket_valid(sys, t)) {
+      state[d] = 0;
+      return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
+                                   "finalize system '%s': '%s' names an unknown prerequisite "
+                                   "(ticket 0x%x)",
+                                   sys->name, decl->name, (unsigned)t);
+    }
+    int kind = teal_ticket_kind(t);
+    if (inputs_hit && (kind == TEAL_TICKET_ALL_INPUTS || kind == TEAL_TICKET_ALL_SOURCES)) {
+      memset(inputs_hit, 1, (size_t)sys->ninputs);
+    } else if (inputs_hit && kind == TEAL_TICKET_INPUT_BASE) {
+      inputs_hit[teal_ticket_index(t)] = 1;
+    } else if (kind == TEAL_TICKET_CACHE_BASE) {
+      int rc = walk_decl(sys, sys->entry_cache[teal_ticket_index(t)], state, inputs_hit);
+      if (rc) {
+        state[d] = 0;
+        return rc;
+      }
+    }
+  }
+  state[d] = 2;
+  return TEAL_OK;
+}
+
+int teal_leaf_compute_feedthrough(teal_system *sys) {
+  size_t nft = (size_t)sys->noutputs * (size_t)sys->ninputs;
+  unsigned char *state = teal_calloc((size_t)sys->ncache + 1, 1);
+  sys->feedthrough = teal_calloc(nft + 1, 1);
+  if (!state || !sys->feedthrough) {
+    teal_free(state);
+    return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "finalize: out of memory");
+  }
+  int rc = TEAL_OK;
+  for (int d = 0; d < sys->ncache && rc == TEAL_OK; d++) {
+    rc = walk_decl(sys, d, state, NULL);
+  }
+  for (int o = 0; o < sys->noutputs && rc == TEAL_OK; o++) {
+    memset(state, 0, (size_t)sys->ncache);
+    rc = walk_decl(sys, sys->outputs[o]->cache_index, state,
+                   sys->feedthrough + (size_t)o * (size_t)sys->ninputs);
+  }
+  teal_free(state);
+  return rc;
+}
+
+int teal_leaf_finalize(teal_system *sys) {
+  if (!sys) {
+    return TEAL_EINVAL;
+  }
+  if (sys->err.code != TEAL_OK) {
+    return sys->err.code;
+  }
+  if (sys->is_diagram || sys->finalized) {
+    return teal_error_set_sticky(&sys->err, TEAL_ESTATE, "finalize: system '%s' is %s", sys->name,
+                                 sys->is_diagram ? "a diagram" : "already finalized");
+  }
+  if (sys->nq + sys->nv + sys->nz > 0 && !sys->derivatives) {
+    return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
+                                 "finalize system '%s': continuous state declared without a "
+                                 "time-derivative callback",
+                                 sys->name);
+  }
+  if (sys->nq != sys->nv && !sys->v_to_qdot) {
+    return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
+                                 "finalize system '%s': nq (%d) != nv (%d) needs a velocity map",
+                                 sys->name, sys->nq, sys->nv);
+  }
+  int rc = teal_leaf_compute_feedthrough(sys);
+  if (rc == TEAL_OK) {
+    sys->finalized = 1;
   }
   return rc;
 }

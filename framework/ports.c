@@ -2,6 +2,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "framework/ports.h"
 #include "framework/system_internal.h"
 
 /* The error for a NULL pointer where a result is to be stored. */

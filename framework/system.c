@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "framework/system.h"
 #include "framework/system_internal.h"
 
 static void free_ports(teal_system *sys) {

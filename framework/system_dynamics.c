@@ -2,6 +2,7 @@
  * and analytic Jacobians, evaluated leaf by leaf into one caller array. */
 #include <string.h>
 
+#include "framework/system_dynamics.h"
 #include "framework/system_internal.h"
 
 int teal_calc_time_derivatives(const teal_system *sys, const teal_context *ctx, double *xcdot) {

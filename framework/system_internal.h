@@ -8,6 +8,7 @@
 
 #include "framework/context.h"
 #include "framework/events.h"
+#include "framework/growable.h"
 #include "framework/system.h"
 
 /* ---- systems ---------------------------------------------------------- */
@@ -217,9 +218,6 @@ struct teal_context {
 
 /* ---- helpers shared by the framework sources -------------------------- */
 
-/* Grows *arr (element size elem) so that it holds at least need elements. */
-int teal_grow(void **arr, int *cap, int need, size_t elem);
-
 /* Writes the slash-separated path of sys ("outer/inner/leaf") into buf. */
 const char *teal_system_path(const teal_system *sys, char *buf, size_t n);
 
@@ -287,6 +285,10 @@ int teal_slot_calc(const teal_cache_slot *s, void *out);
 
 /* Checks that ctx belongs to sys (a programming error otherwise). */
 int teal_check_context(const teal_system *sys, const teal_context *ctx);
+
+/* Lays out, resolves and initializes the context block of a finalized,
+ * unowned system (context_layout.c); teal_context_new checks those first. */
+teal_context *teal_context_layout(const teal_system *sys, teal_error *err);
 
 /* Resolves every cache slot's stamp list (second allocation, deps_block). */
 int teal_context_resolve_dependencies(teal_context_root *root, teal_cache_slot *slots,

@@ -4,7 +4,7 @@
  * PBH: for every eigenvalue lambda of A outside the stable region (one of
  * each conjugate pair) the smallest singular value of [A - lambda I, B]
  * must exceed the rank threshold (tol >= 0: tol itself; tol < 0:
- * max(n, n + m) eps sigma_max, as for teal_rank). A complex lambda is
+ * max(n, n + m) eps sigma_max, as for teal_dense_rank). A complex lambda is
  * tested on the real 2n x 2(n + m) matrix [[Mr, -Mi], [Mi, Mr]] of
  * M = Mr + i Mi, which has each singular value of M twice. Eigenvalues
  * within sqrt(eps) max(1, ||A||_F) of the region boundary are tested too
@@ -19,7 +19,9 @@
 #include <string.h>
 
 #include "framework/alloc.h"
-#include "solvers/dense.h"
+#include "solvers/control.h"
+#include "solvers/dense_basic.h"
+#include "solvers/dense_svd.h"
 #include "solvers/dense_internal.h"
 
 #define BOUNDARY_RTOL 1.4901161193847656e-08 /* sqrt(DBL_EPSILON) */
@@ -91,10 +93,10 @@ static int krylov_matrix(const char *fn, const double *A, const double *B, int n
   int ok;
   if (side->rows) {
     krylov_rows(A, B, n, m, K);
-    ok = teal_all_finite(K, n * m, n);
+    ok = teal_dense_all_finite(K, n * m, n);
   } else {
     krylov(A, B, n, m, K);
-    ok = teal_all_finite(K, n, n * m);
+    ok = teal_dense_all_finite(K, n, n * m);
   }
   if (!ok) {
     return teal_error_set(err, TEAL_ENONFINITE, "%s: the powers of A overflow", fn);
@@ -225,7 +227,7 @@ static int pbh(const char *fn, const double *A, const double *B, int n, int m, i
     teal_free(buf);
     return rc;
   }
-  double na = teal_norm_fro(A, n, n), nb = teal_norm_fro(B, n, m);
+  double na = teal_dense_norm_fro(A, n, n), nb = teal_dense_norm_fro(B, n, m);
   double scale = fmax(1.0, hypot(na, nb));
   double delta = BOUNDARY_RTOL * fmax(1.0, na);
   int ok = 1;

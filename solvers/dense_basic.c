@@ -5,7 +5,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "solvers/dense.h"
+#include "solvers/dense_basic.h"
 #include "solvers/dense_internal.h"
 
 /* 1 when the byte ranges [p, p + a) and [q, q + b) overlap. */
@@ -14,8 +14,8 @@ static int overlaps(const void *p, size_t a, const void *q, size_t b) {
   return a > 0 && b > 0 && x < y + b && y < x + a;
 }
 
-int teal_gemm(int trans_a, int trans_b, int m, int n, int k, double alpha, const double *A,
-              const double *B, double beta, double *C, teal_error *err) {
+int teal_dense_gemm(int trans_a, int trans_b, int m, int n, int k, double alpha, const double *A,
+                    const double *B, double beta, double *C, teal_error *err) {
   static const char fn[] = "gemm";
   int rc;
   if ((rc = teal_dense_check_dim(fn, "m", m, err)) ||
@@ -67,7 +67,7 @@ int teal_gemm(int trans_a, int trans_b, int m, int n, int k, double alpha, const
   return TEAL_OK;
 }
 
-int teal_all_finite(const double *A, int m, int n) {
+int teal_dense_all_finite(const double *A, int m, int n) {
   if (m < 0 || n < 0) {
     return 0;
   }
@@ -83,7 +83,7 @@ int teal_all_finite(const double *A, int m, int n) {
   return 1;
 }
 
-double teal_norm_fro(const double *A, int m, int n) {
+double teal_dense_norm_fro(const double *A, int m, int n) {
   if (m < 0 || n < 0) {
     return NAN;
   }
@@ -113,11 +113,11 @@ double teal_norm_fro(const double *A, int m, int n) {
   return amax * sqrt(s);
 }
 
-int teal_is_symmetric(const double *A, int n, double tol) {
+int teal_dense_is_symmetric(const double *A, int n, double tol) {
   if (n < 0 || (n > 0 && !A) || !(tol >= 0.0)) {
     return 0;
   }
-  if (!teal_all_finite(A, n, n)) {
+  if (!teal_dense_all_finite(A, n, n)) {
     return 0;
   }
   double scale = teal_dense_max_abs(A, (size_t)n * (size_t)n);

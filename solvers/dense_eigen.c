@@ -6,10 +6,10 @@
 #include <string.h>
 
 #include "framework/alloc.h"
-#include "solvers/dense.h"
+#include "solvers/dense_eigen.h"
 #include "solvers/dense_internal.h"
 
-int teal_sym_eigen(const double *A, int n, double *w, double *V, teal_error *err) {
+int teal_dense_sym_eigen(const double *A, int n, double *w, double *V, teal_error *err) {
   static const char fn[] = "sym_eigen";
   int rc = teal_dense_check_dim(fn, "n", n, err);
   if (rc) {
@@ -101,7 +101,7 @@ int teal_dense_eigenvalues_rm(const char *fn, const double *A, int n, double *wr
   return TEAL_OK;
 }
 
-int teal_eigenvalues(const double *A, int n, double *wr, double *wi, teal_error *err) {
+int teal_dense_eigenvalues(const double *A, int n, double *wr, double *wi, teal_error *err) {
   static const char fn[] = "eigenvalues";
   int rc = teal_dense_check_dim(fn, "n", n, err);
   if (rc) {

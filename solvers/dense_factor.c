@@ -13,10 +13,10 @@
 #include <string.h>
 
 #include "framework/alloc.h"
-#include "solvers/dense.h"
+#include "solvers/dense_factor.h"
 #include "solvers/dense_internal.h"
 
-int teal_cholesky_factor(double *A, int n, teal_error *err) {
+int teal_dense_cholesky_factor(double *A, int n, teal_error *err) {
   static const char fn[] = "cholesky_factor";
   int rc = teal_dense_check_dim(fn, "n", n, err);
   if (rc) {
@@ -76,7 +76,7 @@ static int check_system(const char *fn, const double *M, const char *name, int n
   return TEAL_OK;
 }
 
-int teal_cholesky_solve(const double *L, int n, double *B, int nrhs, teal_error *err) {
+int teal_dense_cholesky_solve(const double *L, int n, double *B, int nrhs, teal_error *err) {
   static const char fn[] = "cholesky_solve";
   int rc = check_system(fn, L, "L", n, B, nrhs, err);
   if (rc) {
@@ -117,7 +117,7 @@ int teal_cholesky_solve(const double *L, int n, double *B, int nrhs, teal_error 
   return rc;
 }
 
-int teal_solve(const double *A, int n, double *B, int nrhs, teal_error *err) {
+int teal_dense_solve(const double *A, int n, double *B, int nrhs, teal_error *err) {
   static const char fn[] = "solve";
   int rc = check_system(fn, A, "A", n, B, nrhs, err);
   if (rc) {
@@ -196,7 +196,7 @@ done:
   return rc;
 }
 
-int teal_qr(const double *A, int m, int n, double *Q, double *R, teal_error *err) {
+int teal_dense_qr(const double *A, int m, int n, double *Q, double *R, teal_error *err) {
   static const char fn[] = "qr";
   int rc;
   if ((rc = teal_dense_check_dim(fn, "m", m, err)) ||

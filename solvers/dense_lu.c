@@ -10,7 +10,7 @@
 
 _Static_assert(sizeof(lapack_int) == sizeof(int), "Teal expects 32-bit LAPACK integers");
 
-int teal_lu_factor(double *A, int n, int *pivots, teal_error *err) {
+int teal_dense_lu_factor(double *A, int n, int *pivots, teal_error *err) {
   if (n < 0 || (n > 0 && (!A || !pivots))) {
     return teal_error_set(err, TEAL_EINVAL, "lu_factor: bad arguments (n = %d)", n);
   }
@@ -35,7 +35,7 @@ int teal_lu_factor(double *A, int n, int *pivots, teal_error *err) {
   return TEAL_OK;
 }
 
-int teal_lu_solve(const double *LU, int n, const int *pivots, double *b, teal_error *err) {
+int teal_dense_lu_solve(const double *LU, int n, const int *pivots, double *b, teal_error *err) {
   if (n < 0 || (n > 0 && (!LU || !pivots || !b))) {
     return teal_error_set(err, TEAL_EINVAL, "lu_solve: bad arguments (n = %d)", n);
   }

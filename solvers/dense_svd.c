@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "framework/alloc.h"
-#include "solvers/dense.h"
+#include "solvers/dense_svd.h"
 #include "solvers/dense_internal.h"
 
 static int check_mn(const char *fn, int m, int n, const double *A, teal_error *err) {
@@ -25,7 +25,8 @@ static int check_mn(const char *fn, int m, int n, const double *A, teal_error *e
   return TEAL_OK;
 }
 
-int teal_svd(const double *A, int m, int n, double *U, double *s, double *Vt, teal_error *err) {
+int teal_dense_svd(const double *A, int m, int n, double *U, double *s, double *Vt,
+                   teal_error *err) {
   static const char fn[] = "svd";
   int rc = check_mn(fn, m, n, A, err);
   if (rc) {
@@ -68,7 +69,7 @@ static int count_above(const double *s, int k, double tol, int m, int n) {
   return r;
 }
 
-int teal_rank(const double *A, int m, int n, double tol, int *rank, teal_error *err) {
+int teal_dense_rank(const double *A, int m, int n, double tol, int *rank, teal_error *err) {
   static const char fn[] = "rank";
   int rc = check_mn(fn, m, n, A, err);
   if (rc) {
@@ -101,7 +102,8 @@ int teal_rank(const double *A, int m, int n, double tol, int *rank, teal_error *
   return rc;
 }
 
-int teal_pinv(const double *A, int m, int n, double tol, double *Ainv, int *rank, teal_error *err) {
+int teal_dense_pinv(const double *A, int m, int n, double tol, double *Ainv, int *rank,
+                    teal_error *err) {
   static const char fn[] = "pinv";
   int rc = check_mn(fn, m, n, A, err);
   if (rc) {

@@ -17,7 +17,8 @@
 #include <string.h>
 
 #include "framework/alloc.h"
-#include "solvers/dense.h"
+#include "solvers/dense_basic.h"
+#include "solvers/expm.h"
 #include "solvers/dense_internal.h"
 
 /* Upper end of the norm range of the Moler-Van Loan table row that GSL
@@ -83,9 +84,9 @@ int teal_expm(const double *A, int n, double *E, teal_error *err) {
                           gsl_strerror(status));
   }
   /* (gsl_linalg.h brings GSL's CBLAS declarations, so squarings go
-   * through teal_gemm rather than <cblas.h>) */
+   * through teal_dense_gemm rather than <cblas.h>) */
   for (int k = 0; k < s && status == GSL_SUCCESS; k++) {
-    if (teal_gemm(0, 0, n, n, n, 1.0, E, E, 0.0, W, NULL) != TEAL_OK) {
+    if (teal_dense_gemm(0, 0, n, n, n, 1.0, E, E, 0.0, W, NULL) != TEAL_OK) {
       status = GSL_EOVRFLW;
     } else {
       memcpy(E, W, sizeof(double) * nn);

@@ -25,7 +25,8 @@
 #include <string.h>
 
 #include "framework/alloc.h"
-#include "solvers/dense.h"
+#include "solvers/dense_basic.h"
+#include "solvers/lyapunov.h"
 #include "solvers/dense_internal.h"
 
 #define RESIDUAL_TOL 1.4901161193847656e-08
@@ -70,7 +71,7 @@ static int back_transform(const char *fn, const double *U, const double *C, int 
   cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, U, n, C, n, 0.0, W, n);
   cblas_dgemm(CblasColMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0, W, n, U, n, 0.0, Xc, n);
   teal_dense_symmetrize(Xc, n, Xc);
-  if (!teal_all_finite(Xc, n, n)) {
+  if (!teal_dense_all_finite(Xc, n, n)) {
     return teal_error_set(err, TEAL_ESINGULAR,
                           "%s: the solution overflows (the equation is nearly singular)", fn);
   }
@@ -82,7 +83,7 @@ static int back_transform(const char *fn, const double *U, const double *C, int 
  * the likely cause otherwise. */
 static int accept_solution(const char *fn, const double *R, double scale, const char *cause,
                            const double *Xc, int n, double *X, teal_error *err) {
-  double res = teal_norm_fro(R, n, n) / fmax(scale, DBL_MIN);
+  double res = teal_dense_norm_fro(R, n, n) / fmax(scale, DBL_MIN);
   if (!(res <= RESIDUAL_TOL)) {
     return teal_error_set(err, TEAL_ESINGULAR, "%s: relative residual %g too large; %s", fn, res,
                           cause);
@@ -131,7 +132,8 @@ int teal_lyapunov_continuous(const double *A, const double *Q, int n, double *X,
   memcpy(W, Q, sizeof(double) * nn);
   cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, A, n, Xc, n, 1.0, W, n);
   cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0, Xc, n, A, n, 1.0, W, n);
-  double na = teal_norm_fro(A, n, n), nx = teal_norm_fro(Xc, n, n), nq = teal_norm_fro(Q, n, n);
+  double na = teal_dense_norm_fro(A, n, n), nx = teal_dense_norm_fro(Xc, n, n),
+         nq = teal_dense_norm_fro(Q, n, n);
   rc = accept_solution(fn, W, 2.0 * na * nx + nq, "A and -A' have (nearly) common eigenvalues",
                        Xc, n, X, err);
 done:
@@ -309,7 +311,8 @@ int teal_lyapunov_discrete(const double *A, const double *Q, int n, double *X, t
     W[i] = Q[i] - Xc[i];
   }
   cblas_dgemm(CblasRowMajor, CblasNoTrans, CblasTrans, n, n, n, 1.0, T, n, A, n, 1.0, W, n);
-  double na = teal_norm_fro(A, n, n), nx = teal_norm_fro(Xc, n, n), nq = teal_norm_fro(Q, n, n);
+  double na = teal_dense_norm_fro(A, n, n), nx = teal_dense_norm_fro(Xc, n, n),
+         nq = teal_dense_norm_fro(Q, n, n);
   rc = accept_solution(fn, W, na * na * nx + nx + nq,
                        "A has eigenvalues with lambda_i lambda_j (nearly) 1", Xc, n, X, err);
 done:

@@ -34,7 +34,12 @@
 #include <string.h>
 
 #include "framework/alloc.h"
-#include "solvers/dense.h"
+#include "solvers/dense_basic.h"
+#include "solvers/dense_factor.h"
+#include "solvers/dense_svd.h"
+#include "solvers/lyapunov.h"
+#include "solvers/riccati.h"
+#include "solvers/schur.h"
 #include "solvers/riccati_internal.h"
 
 /* Entrywise tolerance (relative to max(1, |S|)) for accepting Q and R as
@@ -54,7 +59,7 @@ void teal_ric_symmetrize(const double *S, int n, double *D) {
 
 static int check_finite(const char *who, const char *name, const double *S, int rows, int cols,
                         teal_error *err) {
-  if (rows > 0 && cols > 0 && !teal_all_finite(S, rows, cols)) {
+  if (rows > 0 && cols > 0 && !teal_dense_all_finite(S, rows, cols)) {
     for (long i = 0; i < (long)rows * cols; i++) {
       if (!isfinite(S[i])) {
         return teal_error_set(err, TEAL_ENONFINITE, "%s: %s(%ld, %ld) = %g is not finite", who,
@@ -91,10 +96,10 @@ int teal_ric_check(const char *who, const double *A, const double *B, const doub
       (N && (rc = check_finite(who, "N", N, n, m, err)))) {
     return rc;
   }
-  if (n > 0 && !teal_is_symmetric(Q, n, RIC_SYMMETRY_TOL)) {
+  if (n > 0 && !teal_dense_is_symmetric(Q, n, RIC_SYMMETRY_TOL)) {
     return teal_error_set(err, TEAL_EINVAL, "%s: Q (%d x %d) is not symmetric", who, n, n);
   }
-  if (m > 0 && !teal_is_symmetric(R, m, RIC_SYMMETRY_TOL)) {
+  if (m > 0 && !teal_dense_is_symmetric(R, m, RIC_SYMMETRY_TOL)) {
     return teal_error_set(err, TEAL_EINVAL, "%s: R (%d x %d) is not symmetric", who, m, m);
   }
   return TEAL_OK;
@@ -107,7 +112,7 @@ int teal_ric_factor_r(const char *who, const double *R, int m, double *Rchol, te
   teal_ric_symmetrize(R, m, Rchol);
   teal_error inner;
   teal_error_clear(&inner);
-  int rc = teal_cholesky_factor(Rchol, m, &inner);
+  int rc = teal_dense_cholesky_factor(Rchol, m, &inner);
   if (rc == TEAL_ESINGULAR) {
     return teal_error_set(err, TEAL_ESINGULAR, "%s: R (%d x %d) is not positive definite (%s)",
                           who, m, m, inner.message);
@@ -124,7 +129,7 @@ int teal_ric_closed_loop_t(const double *A, const double *B, const double *K, in
                            double *T, double *Akt, teal_error *err) {
   memcpy(T, A, sizeof(double) * (size_t)n * n);
   if (m > 0) {
-    int rc = teal_gemm(0, 0, n, n, m, -1.0, B, K, 1.0, T, err);
+    int rc = teal_dense_gemm(0, 0, n, n, m, -1.0, B, K, 1.0, T, err);
     if (rc) {
       return rc;
     }
@@ -198,7 +203,7 @@ static double eig_distance(teal_ric_kind kind, double re, double im, double scal
  * both negligible (a singular pencil). */
 static double boundary_distance(teal_ric_kind kind, const double *S, const double *T, int n2,
                                 int *singular) {
-  double snorm = teal_norm_fro(S, n2, n2), tnorm = teal_norm_fro(T, n2, n2);
+  double snorm = teal_dense_norm_fro(S, n2, n2), tnorm = teal_dense_norm_fro(T, n2, n2);
   double scale = tnorm > 0.0 && snorm > 0.0 ? snorm / tnorm : 1.0;
   double tiny_s = 100.0 * n2 * DBL_EPSILON * snorm, tiny_t = 100.0 * n2 * DBL_EPSILON * tnorm;
   double dist = INFINITY;
@@ -312,11 +317,117 @@ static void balance_pencil(double *M, double *L, double *W, int n, int m, double
   }
 }
 
+/* Applies V' from the QR of W (d x m) to M and L from the left. */
+static int compress_pencil(const char *who, int d, int n2, int m, double *W, double *tau,
+                           double *M, double *L, teal_error *err) {
+  lapack_int info = LAPACKE_dgeqrf(LAPACK_ROW_MAJOR, d, m, W, m, tau);
+  if (info == 0) {
+    info = LAPACKE_dormqr(LAPACK_ROW_MAJOR, 'L', 'T', d, n2, m, W, m, tau, M, n2);
+  }
+  if (info == 0) {
+    info = LAPACKE_dormqr(LAPACK_ROW_MAJOR, 'L', 'T', d, n2, m, W, m, tau, L, n2);
+  }
+  if (info != 0) {
+    return teal_error_set(err, info == LAPACK_WORK_MEMORY_ERROR ? TEAL_ENOMEM : TEAL_EINVAL,
+                          "%s: QR compression of the extended pencil failed (LAPACK info %d)",
+                          who, (int)info);
+  }
+  return TEAL_OK;
+}
+
+/* Ordered QZ of the reduced pencil (Mr, Lr), n2 x n2, into Z, and the checks
+ * that its stable deflating subspace gives a stabilizing solution. */
+static int stable_subspace(teal_ric_kind kind, const char *who, int n, double *Mr, double *Lr,
+                           double *Z, teal_error *err) {
+  const int n2 = 2 * n;
+  const char *region_name = kind == TEAL_RIC_CARE ? "open left half plane" : "open unit disk";
+  teal_error inner;
+  teal_error_clear(&inner);
+  int nsel = 0;
+  int rc = teal_qz_ordered(Mr, Lr, n2, NULL, Z, /* only Z is needed */
+                           kind == TEAL_RIC_CARE ? TEAL_EIG_LEFT_HALF_PLANE : TEAL_EIG_UNIT_DISK,
+                           &nsel, &inner);
+  if (rc) {
+    return teal_error_set(err, rc, "%s: ordered QZ of the %d x %d pencil failed: %s", who, n2,
+                          n2, inner.message);
+  }
+  int singular = 0;
+  double dist = boundary_distance(kind, Mr, Lr, n2, &singular);
+  if (nsel != n) {
+    return teal_error_set(err, TEAL_ENOCONV,
+                          "%s: no stabilizing solution: %d of the %d generalized eigenvalues of "
+                          "the reduced pencil lie in the %s, %d needed (not stabilizable or "
+                          "not detectable; closest to the boundary: %.3g)",
+                          who, nsel, n2, region_name, n, dist);
+  }
+  if (singular) {
+    return teal_error_set(err, TEAL_ENOCONV,
+                          "%s: no stabilizing solution: the extended pencil is singular (an "
+                          "uncontrollable and unobservable mode)", who);
+  }
+  if (dist <= sqrt(DBL_EPSILON)) {
+    return teal_error_set(err, TEAL_ENOCONV,
+                          "%s: no stabilizing solution: a generalized eigenvalue lies on the "
+                          "stability boundary (relative distance %.3g; not stabilizable or not "
+                          "detectable)", who, dist);
+  }
+  return TEAL_OK;
+}
+
+/* X = U2 U1^-1 from Z's first n columns (U1t, U2t, sv: scratch), made
+ * symmetric and unbalanced with scale. */
+static int solution_from_subspace(const char *who, int n, const double *Z, const double *scale,
+                                  double *U1t, double *U2t, double *sv, double *X,
+                                  teal_error *err) {
+  const int n2 = 2 * n;
+  teal_error inner;
+  teal_error_clear(&inner);
+  /* U1' and U2' (the transposes of the blocks of Z's first n columns). */
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++) {
+      U1t[(size_t)i * n + j] = Z[(size_t)j * n2 + i];
+      U2t[(size_t)i * n + j] = Z[(size_t)(n + j) * n2 + i];
+    }
+  }
+  int rc = teal_dense_svd(U1t, n, n, NULL, sv, NULL, &inner);
+  if (rc) {
+    return teal_error_set(err, rc, "%s: SVD of the U1 block failed: %s", who, inner.message);
+  }
+  if (!(sv[n - 1] > (double)(n2 > 10 ? n2 : 10) * DBL_EPSILON * sv[0])) {
+    return teal_error_set(err, TEAL_ENOCONV,
+                          "%s: no stabilizing solution: the U1 block of the stable deflating "
+                          "subspace is singular (reciprocal condition %.3g; not stabilizable?)",
+                          who, sv[0] > 0.0 ? sv[n - 1] / sv[0] : 0.0);
+  }
+  /* X U1 = U2, i.e. U1' X' = U2'. */
+  rc = teal_dense_solve(U1t, n, U2t, n, &inner);
+  if (rc == TEAL_ESINGULAR || rc == TEAL_ENONFINITE) {
+    return teal_error_set(err, TEAL_ENOCONV,
+                          "%s: no stabilizing solution: the U1 block is singular (%s)", who,
+                          inner.message);
+  }
+  if (rc) {
+    return teal_error_set(err, rc, "%s: solving for X failed: %s", who, inner.message);
+  }
+  /* symmetric part, then undo the balancing: X = S^-1 Xs S^-1 */
+  teal_ric_symmetrize(U2t, n, U2t);
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++) {
+      U2t[(size_t)i * n + j] /= scale[i] * scale[j];
+    }
+  }
+  if (!teal_dense_all_finite(U2t, n, n)) {
+    return teal_error_set(err, TEAL_ENOCONV, "%s: no stabilizing solution: X is not finite",
+                          who);
+  }
+  memcpy(X, U2t, sizeof(double) * (size_t)n * n);
+  return TEAL_OK;
+}
+
 int teal_ric_schur_solution(teal_ric_kind kind, const char *who, const double *A,
                             const double *B, const double *Q, const double *R,
                             const double *N, int n, int m, double *X, teal_error *err) {
   const int n2 = 2 * n, d = n2 + m;
-  const char *region_name = kind == TEAL_RIC_CARE ? "open left half plane" : "open unit disk";
   size_t npencil = (size_t)d * n2, nsq2 = (size_t)n2 * n2, nsq = (size_t)n * n;
   double *buf = teal_alloc(sizeof(double) * (2 * npencil + (size_t)d * m + (size_t)m + nsq2 +
                                              2 * nsq + 2 * (size_t)n + (size_t)d));
@@ -327,105 +438,19 @@ int teal_ric_schur_solution(teal_ric_kind kind, const char *who, const double *A
   double *M = buf, *L = M + npencil, *W = L + npencil, *tau = W + (size_t)d * m;
   double *Z = tau + m, *U1t = Z + nsq2, *U2t = U1t + nsq, *sv = U2t + nsq;
   double *scale = sv + n, *pw = scale + n;
-  teal_error inner;
-  teal_error_clear(&inner);
   int rc = TEAL_OK;
 
   fill_pencil(kind, A, B, Q, R, N, n, m, M, L, W);
   balance_pencil(M, L, W, n, m, pw, scale);
   if (m > 0) {
-    /* V' applied to M and L from the left; V from the QR of W. */
-    lapack_int info = LAPACKE_dgeqrf(LAPACK_ROW_MAJOR, d, m, W, m, tau);
-    if (info == 0) {
-      info = LAPACKE_dormqr(LAPACK_ROW_MAJOR, 'L', 'T', d, n2, m, W, m, tau, M, n2);
-    }
-    if (info == 0) {
-      info = LAPACKE_dormqr(LAPACK_ROW_MAJOR, 'L', 'T', d, n2, m, W, m, tau, L, n2);
-    }
-    if (info != 0) {
-      rc = teal_error_set(err, info == LAPACK_WORK_MEMORY_ERROR ? TEAL_ENOMEM : TEAL_EINVAL,
-                          "%s: QR compression of the extended pencil failed (LAPACK info %d)",
-                          who, (int)info);
-      goto done;
-    }
+    rc = compress_pencil(who, d, n2, m, W, tau, M, L, err);
   }
-  double *Mr = M + (size_t)m * n2, *Lr = L + (size_t)m * n2;
-  int nsel = 0;
-  rc = teal_qz_ordered(Mr, Lr, n2, NULL, Z, /* only Z is needed */
-                       kind == TEAL_RIC_CARE ? TEAL_EIG_LEFT_HALF_PLANE : TEAL_EIG_UNIT_DISK,
-                       &nsel, &inner);
-  if (rc) {
-    rc = teal_error_set(err, rc, "%s: ordered QZ of the %d x %d pencil failed: %s", who, n2, n2,
-                        inner.message);
-    goto done;
+  if (rc == TEAL_OK) {
+    rc = stable_subspace(kind, who, n, M + (size_t)m * n2, L + (size_t)m * n2, Z, err);
   }
-  int singular = 0;
-  double dist = boundary_distance(kind, Mr, Lr, n2, &singular);
-  if (nsel != n) {
-    rc = teal_error_set(err, TEAL_ENOCONV,
-                        "%s: no stabilizing solution: %d of the %d generalized eigenvalues of "
-                        "the reduced pencil lie in the %s, %d needed (not stabilizable or "
-                        "not detectable; closest to the boundary: %.3g)",
-                        who, nsel, n2, region_name, n, dist);
-    goto done;
+  if (rc == TEAL_OK) {
+    rc = solution_from_subspace(who, n, Z, scale, U1t, U2t, sv, X, err);
   }
-  if (singular) {
-    rc = teal_error_set(err, TEAL_ENOCONV,
-                        "%s: no stabilizing solution: the extended pencil is singular (an "
-                        "uncontrollable and unobservable mode)", who);
-    goto done;
-  }
-  if (dist <= sqrt(DBL_EPSILON)) {
-    rc = teal_error_set(err, TEAL_ENOCONV,
-                        "%s: no stabilizing solution: a generalized eigenvalue lies on the "
-                        "stability boundary (relative distance %.3g; not stabilizable or not "
-                        "detectable)", who, dist);
-    goto done;
-  }
-  /* U1' and U2' (the transposes of the blocks of Z's first n columns). */
-  for (int i = 0; i < n; i++) {
-    for (int j = 0; j < n; j++) {
-      U1t[(size_t)i * n + j] = Z[(size_t)j * n2 + i];
-      U2t[(size_t)i * n + j] = Z[(size_t)(n + j) * n2 + i];
-    }
-  }
-  rc = teal_svd(U1t, n, n, NULL, sv, NULL, &inner);
-  if (rc) {
-    rc = teal_error_set(err, rc, "%s: SVD of the U1 block failed: %s", who, inner.message);
-    goto done;
-  }
-  if (!(sv[n - 1] > (double)(n2 > 10 ? n2 : 10) * DBL_EPSILON * sv[0])) {
-    rc = teal_error_set(err, TEAL_ENOCONV,
-                        "%s: no stabilizing solution: the U1 block of the stable deflating "
-                        "subspace is singular (reciprocal condition %.3g; not stabilizable?)",
-                        who, sv[0] > 0.0 ? sv[n - 1] / sv[0] : 0.0);
-    goto done;
-  }
-  /* X U1 = U2, i.e. U1' X' = U2'. */
-  rc = teal_solve(U1t, n, U2t, n, &inner);
-  if (rc == TEAL_ESINGULAR || rc == TEAL_ENONFINITE) {
-    rc = teal_error_set(err, TEAL_ENOCONV,
-                        "%s: no stabilizing solution: the U1 block is singular (%s)", who,
-                        inner.message);
-    goto done;
-  }
-  if (rc) {
-    rc = teal_error_set(err, rc, "%s: solving for X failed: %s", who, inner.message);
-    goto done;
-  }
-  /* symmetric part, then undo the balancing: X = S^-1 Xs S^-1 */
-  teal_ric_symmetrize(U2t, n, U2t);
-  for (int i = 0; i < n; i++) {
-    for (int j = 0; j < n; j++) {
-      U2t[(size_t)i * n + j] /= scale[i] * scale[j];
-    }
-  }
-  if (!teal_all_finite(U2t, n, n)) {
-    rc = teal_error_set(err, TEAL_ENOCONV, "%s: no stabilizing solution: X is not finite", who);
-    goto done;
-  }
-  memcpy(X, U2t, sizeof(double) * nsq);
-done:
   teal_free(buf);
   return rc;
 }
@@ -533,4 +558,30 @@ int teal_ric_solve(teal_ric_kind kind, const char *who, const double *A, const d
   }
   teal_free(buf);
   return rc;
+}
+
+/* ---- public entry points --------------------------------------------------- */
+
+/* teal_care: the stabilizing solution of the continuous-time algebraic
+ * Riccati equation from the ordered QZ form of the extended pencil (see
+ * above), refined by one Newton (Kleinman) step when its relative
+ * residual exceeds TEAL_RIC_REFINE_ABOVE. The step solves the Lyapunov
+ * equation (A - BK)'E + E(A - BK) + F(X) = 0 for the correction E, with F
+ * the CARE left-hand side and K = R^-1 (B'X + N') the gain at X, and is
+ * kept only when it lowers the residual. */
+int teal_care(const double *A, const double *B, const double *Q, const double *R,
+              const double *N, int n, int m, double *X, double *residual, teal_error *err) {
+  return teal_ric_solve(TEAL_RIC_CARE, "care", A, B, Q, R, N, n, m, X, residual, err);
+}
+
+/* teal_dare: the stabilizing solution of the discrete-time algebraic
+ * Riccati equation from the ordered QZ form of the extended pencil (see
+ * above), refined by one Newton (Hewer) step when its relative residual
+ * exceeds TEAL_RIC_REFINE_ABOVE. The step solves the Stein equation
+ * (A - BK)'E(A - BK) - E + F(X) = 0 for the correction E, with F the DARE
+ * left-hand side and K = (R + B'XB)^-1 (B'XA + N') the gain at X, and is
+ * kept only when it lowers the residual. */
+int teal_dare(const double *A, const double *B, const double *Q, const double *R,
+              const double *N, int n, int m, double *X, double *residual, teal_error *err) {
+  return teal_ric_solve(TEAL_RIC_DARE, "dare", A, B, Q, R, N, n, m, X, residual, err);
 }

@@ -1,4 +1,5 @@
-/* Algebraic Riccati equations by ordered Schur/QZ methods.
+/* Algebraic Riccati equations by ordered Schur/QZ methods (riccati.c);
+ * their residuals are in riccati_residual.h, included here.
  *
  * CARE: A'X + XA - (XB + N) R^-1 (B'X + N') + Q = 0
  * DARE: A'XA - X - (A'XB + N)(R + B'XB)^-1 (B'XA + N') + Q = 0
@@ -15,6 +16,7 @@
 #define TEAL_SOLVERS_RICCATI_H
 
 #include "framework/error.h"
+#include "solvers/riccati_residual.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -27,12 +29,6 @@ int teal_care(const double *A, const double *B, const double *Q, const double *R
 /** Discrete-time algebraic Riccati equation. */
 int teal_dare(const double *A, const double *B, const double *Q, const double *R,
               const double *N, int n, int m, double *X, double *residual, teal_error *err);
-
-/** Relative residuals of a candidate X (for tests and refinement). */
-double teal_care_residual(const double *A, const double *B, const double *Q, const double *R,
-                          const double *N, int n, int m, const double *X);
-double teal_dare_residual(const double *A, const double *B, const double *Q, const double *R,
-                          const double *N, int n, int m, const double *X);
 
 #ifdef __cplusplus
 }

@@ -5,12 +5,13 @@
 #include <string.h>
 
 #include "framework/alloc.h"
-#include "solvers/dense.h"
-#include "solvers/riccati.h"
+#include "solvers/dense_basic.h"
+#include "solvers/dense_factor.h"
+#include "solvers/riccati_residual.h"
 #include "solvers/riccati_internal.h"
 
 double teal_ric_relative(const double *F, const double *X, int n) {
-  return teal_norm_fro(F, n, n) / fmax(1.0, teal_norm_fro(X, n, n));
+  return teal_dense_norm_fro(F, n, n) / fmax(1.0, teal_dense_norm_fro(X, n, n));
 }
 
 /* P = N (n x m) or zero; G = N' (m x n) or zero. */
@@ -36,17 +37,17 @@ int teal_ric_care_lhs(const double *A, const double *B, const double *Q, const d
   int rc;
   memcpy(F, Q, sizeof(double) * (size_t)n * n);
   /* F = Q + A'X + XA */
-  if ((rc = teal_gemm(1, 0, n, n, n, 1.0, A, X, 1.0, F, err)) ||
-      (rc = teal_gemm(0, 0, n, n, n, 1.0, X, A, 1.0, F, err))) {
+  if ((rc = teal_dense_gemm(1, 0, n, n, n, 1.0, A, X, 1.0, F, err)) ||
+      (rc = teal_dense_gemm(0, 0, n, n, n, 1.0, X, A, 1.0, F, err))) {
     goto done;
   }
   if (m > 0) {
     /* P = XB + N, G = R^-1 (B'X + N'), F -= P G */
     cross_terms(N, n, m, P, G);
-    if ((rc = teal_gemm(0, 0, n, m, n, 1.0, X, B, 1.0, P, err)) ||
-        (rc = teal_gemm(1, 0, m, n, n, 1.0, B, X, 1.0, G, err)) ||
-        (rc = teal_cholesky_solve(Rchol, m, G, n, err)) ||
-        (rc = teal_gemm(0, 0, n, n, m, -1.0, P, G, 1.0, F, err))) {
+    if ((rc = teal_dense_gemm(0, 0, n, m, n, 1.0, X, B, 1.0, P, err)) ||
+        (rc = teal_dense_gemm(1, 0, m, n, n, 1.0, B, X, 1.0, G, err)) ||
+        (rc = teal_dense_cholesky_solve(Rchol, m, G, n, err)) ||
+        (rc = teal_dense_gemm(0, 0, n, n, m, -1.0, P, G, 1.0, F, err))) {
       goto done;
     }
   }
@@ -69,20 +70,20 @@ int teal_ric_dare_lhs(const double *A, const double *B, const double *Q, const d
   for (size_t i = 0; i < nn; i++) {
     F[i] = Q[i] - X[i];
   }
-  if ((rc = teal_gemm(0, 0, n, n, n, 1.0, X, A, 0.0, XA, err)) ||
-      (rc = teal_gemm(1, 0, n, n, n, 1.0, A, XA, 1.0, F, err))) {
+  if ((rc = teal_dense_gemm(0, 0, n, n, n, 1.0, X, A, 0.0, XA, err)) ||
+      (rc = teal_dense_gemm(1, 0, n, n, n, 1.0, A, XA, 1.0, F, err))) {
     goto done;
   }
   if (m > 0) {
     /* P = A'XB + N, G = (R + B'XB)^-1 (B'XA + N'), F -= P G */
     cross_terms(N, n, m, P, G);
     memcpy(S, R, sizeof(double) * mm);
-    if ((rc = teal_gemm(0, 0, n, m, n, 1.0, X, B, 0.0, XB, err)) ||
-        (rc = teal_gemm(1, 0, n, m, n, 1.0, A, XB, 1.0, P, err)) ||
-        (rc = teal_gemm(1, 0, m, n, n, 1.0, B, XA, 1.0, G, err)) ||
-        (rc = teal_gemm(1, 0, m, m, n, 1.0, B, XB, 1.0, S, err)) ||
-        (rc = teal_solve(S, m, G, n, err)) ||
-        (rc = teal_gemm(0, 0, n, n, m, -1.0, P, G, 1.0, F, err))) {
+    if ((rc = teal_dense_gemm(0, 0, n, m, n, 1.0, X, B, 0.0, XB, err)) ||
+        (rc = teal_dense_gemm(1, 0, n, m, n, 1.0, A, XB, 1.0, P, err)) ||
+        (rc = teal_dense_gemm(1, 0, m, n, n, 1.0, B, XA, 1.0, G, err)) ||
+        (rc = teal_dense_gemm(1, 0, m, m, n, 1.0, B, XB, 1.0, S, err)) ||
+        (rc = teal_dense_solve(S, m, G, n, err)) ||
+        (rc = teal_dense_gemm(0, 0, n, n, m, -1.0, P, G, 1.0, F, err))) {
       goto done;
     }
   }
@@ -120,7 +121,7 @@ double teal_care_residual(const double *A, const double *B, const double *Q, con
   if (m > 0) {
     memcpy(Rc, R, sizeof(double) * mm);
   }
-  if ((m == 0 || teal_cholesky_factor(Rc, m, NULL) == TEAL_OK) &&
+  if ((m == 0 || teal_dense_cholesky_factor(Rc, m, NULL) == TEAL_OK) &&
       teal_ric_care_lhs(A, B, Q, Rc, N, n, m, X, F, NULL, NULL) == TEAL_OK) {
     res = teal_ric_relative(F, X, n);
   }

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "framework/alloc.h"
-#include "solvers/dense.h"
+#include "solvers/schur.h"
 #include "solvers/dense_internal.h"
 
 enum { ORDER_ATTEMPTS = 3 };

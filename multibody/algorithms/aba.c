@@ -14,7 +14,7 @@
 
 #include "math/small_dense.h"
 #include "multibody/algorithms/aba.h"
-#include "multibody/algorithms/dynamics_internal.h"
+#include "multibody/algorithms/data_internal.h"
 
 /* ---- small dense kernels ----------------------------------------------------- */
 
@@ -147,22 +147,22 @@ static teal_spatial_vector articulated_times(const double *P, const double *Ud, 
 /* Factors node k (its P must hold every child's contribution) and adds its
  * Pa to the parent's P; Pac = Pa c (if c; zero at a root). TEAL_ESINGULAR on
  * failure. */
-static int factor_node(teal_mb_workspace *ws, const teal_plant_tree *t, int k, const char *fn,
+static int factor_node(teal_mb_data *data, const teal_plant_tree *t, int k, const char *fn,
                        const teal_spatial_vector *c, teal_spatial_vector *Pac) {
   int n = t->nv[k], pk = t->parent[k];
-  double *Ud = ws->Ud + 6 * t->v_start[k], *Dinv = ws->Dinv + ws->d_start[k];
-  const double *P = ws->P[k].m, *S = teal_mb_ws_S(ws, t, k);
+  double *Ud = data->Ud + 6 * t->v_start[k], *Dinv = data->Dinv + data->d_start[k];
+  const double *P = data->P[k].m, *S = teal_mb_data_S(data, t, k);
   double U[6 * TEAL_JOINT_MAX_NV];
   int bad = n == 1 ? factor_one(P, S, Ud, Dinv, U)
                    : n > 1 ? factor_multi(P, S, n, Ud, Dinv, U) : 0;
   if (bad) {
-    return teal_error_set(&ws->err, TEAL_ESINGULAR,
+    return teal_error_set(&data->err, TEAL_ESINGULAR,
                           "%s: articulated inertia of joint \"%s\" is not positive definite", fn,
-                          teal_plant_joint_name(ws->plant, ws->joint[k]));
+                          teal_plant_joint_name(data->plant, data->joint[k]));
   }
   *Pac = teal_spatial_vector_zero();
   if (pk > 0) {
-    pass_to_parent(P, Ud, U, n, ws->P[pk].m);
+    pass_to_parent(P, Ud, U, n, data->P[pk].m);
     if (c) {
       *Pac = articulated_times(P, Ud, U, n, *c);
     }
@@ -172,12 +172,12 @@ static int factor_node(teal_mb_workspace *ws, const teal_plant_tree *t, int k, c
 
 /* u_k = rhs_k - S' Z_k (rhs NULL: zero), and the parent's Z gets
  * Z_k + extra + Ud u. */
-static void bias_node(teal_mb_workspace *ws, const teal_plant_tree *t, int k, const double *rhs,
+static void bias_node(teal_mb_data *data, const teal_plant_tree *t, int k, const double *rhs,
                       teal_spatial_vector extra) {
   int n = t->nv[k], v0 = t->v_start[k], pk = t->parent[k];
-  const double *S = teal_mb_ws_S(ws, t, k), *Ud = ws->Ud + 6 * v0;
-  teal_spatial_vector Z = ws->f[k];
-  double *u = ws->u + v0;
+  const double *S = teal_mb_data_S(data, t, k), *Ud = data->Ud + 6 * v0;
+  teal_spatial_vector Z = data->f[k];
+  double *u = data->u + v0;
   for (int j = 0; j < n; j++) {
     u[j] = (rhs ? rhs[v0 + j] : 0.0) - teal_mb_s_dot(S + 6 * j, Z);
   }
@@ -190,22 +190,22 @@ static void bias_node(teal_mb_workspace *ws, const teal_plant_tree *t, int k, co
       Z.v[i] += Ud[6 * j + i] * u[j];
     }
   }
-  ws->f[pk] = teal_spatial_vector_add(ws->f[pk], Z);
+  data->f[pk] = teal_spatial_vector_add(data->f[pk], Z);
 }
 
 /* The outward pass: x_k = D^-1 u - Ud' a_in, a_k = a_in + S x_k with a_in =
  * a_parent (+ c_k if with_c); a0 the world's acceleration. */
-static void accel_pass(teal_mb_workspace *ws, const teal_plant_tree *t, teal_spatial_vector a0,
+static void accel_pass(teal_mb_data *data, const teal_plant_tree *t, teal_spatial_vector a0,
                        int with_c, double *x) {
-  ws->a[0] = a0;
+  data->a[0] = a0;
   for (int k = 1; k < t->num_nodes; k++) {
     int n = t->nv[k], v0 = t->v_start[k];
-    teal_spatial_vector a = ws->a[t->parent[k]];
+    teal_spatial_vector a = data->a[t->parent[k]];
     if (with_c) {
-      a = teal_spatial_vector_add(a, ws->c[k]);
+      a = teal_spatial_vector_add(a, data->c[k]);
     }
-    const double *S = teal_mb_ws_S(ws, t, k), *Ud = ws->Ud + 6 * v0;
-    const double *Dinv = ws->Dinv + ws->d_start[k], *u = ws->u + v0;
+    const double *S = teal_mb_data_S(data, t, k), *Ud = data->Ud + 6 * v0;
+    const double *Dinv = data->Dinv + data->d_start[k], *u = data->u + v0;
     for (int j = 0; j < n; j++) {
       double xj = -teal_mb_s_dot(Ud + 6 * j, a);
       for (int m = 0; m < n; m++) {
@@ -218,117 +218,118 @@ static void accel_pass(teal_mb_workspace *ws, const teal_plant_tree *t, teal_spa
         a.v[i] += S[6 * j + i] * x[v0 + j];
       }
     }
-    ws->a[k] = a;
+    data->a[k] = a;
   }
 }
 
 /* P_k = I_k for every node, and Z_k = bias_k - F_k about O (each part
  * optional). */
-static void init_nodes(teal_mb_workspace *ws, const teal_plant_tree *t, int with_P,
+static void init_nodes(teal_mb_data *data, const teal_plant_tree *t, int with_P,
                        const teal_spatial_vector *bias, const teal_spatial_vector *F_Bo_W) {
   for (int k = 1; k < t->num_nodes; k++) {
     if (with_P) {
-      inertia_to_mat6(&ws->I[k], ws->P[k].m);
+      inertia_to_mat6(&data->I[k], data->P[k].m);
     }
     teal_spatial_vector Z = bias ? bias[k] : teal_spatial_vector_zero();
     if (F_Bo_W) {
-      Z = teal_spatial_vector_sub(Z, teal_mb_force_about_O(ws, k, F_Bo_W[ws->body[k]]));
+      Z = teal_spatial_vector_sub(Z, teal_mb_force_about_O(data, k, F_Bo_W[data->body[k]]));
     }
-    ws->f[k] = Z;
+    data->f[k] = Z;
   }
 }
 
 /* ---- public ------------------------------------------------------------------------ */
 
-int teal_mb_articulated_factor(const teal_plant *plant, teal_mb_workspace *ws, const double *q) {
+int teal_mb_articulated_factor(const teal_plant *plant, teal_mb_data *data, const double *q) {
   static const char fn[] = "teal_mb_articulated_factor";
   int st;
-  const teal_plant_tree *t = teal_mb_ws_begin(plant, ws, fn, &st);
+  const teal_plant_tree *t = teal_mb_data_begin(plant, data, fn, &st);
   if (!t) {
     return st;
   }
-  if ((st = teal_mb_ws_check_array(ws, fn, "q", q, ws->nq, 0)) ||
-      (st = teal_mb_ws_position(ws, t, q))) {
+  if ((st = teal_mb_data_check_array(data, fn, "q", q, data->nq, 0)) ||
+      (st = teal_mb_data_position(data, t, q))) {
     return st;
   }
-  ws->factor_stamp = 0;
+  data->factor_stamp = 0;
   for (int k = 1; k < t->num_nodes; k++) {
-    inertia_to_mat6(&ws->I[k], ws->P[k].m);
+    inertia_to_mat6(&data->I[k], data->P[k].m);
   }
   for (int k = t->num_nodes - 1; k >= 1; k--) {
     teal_spatial_vector Pac;
-    if ((st = factor_node(ws, t, k, fn, NULL, &Pac))) {
+    if ((st = factor_node(data, t, k, fn, NULL, &Pac))) {
       return st;
     }
   }
-  ws->factor_stamp = ws->pos_stamp;
+  data->factor_stamp = data->pos_stamp;
   return TEAL_OK;
 }
 
-int teal_mb_articulated_solve(const teal_plant *plant, teal_mb_workspace *ws, const double *rhs,
+int teal_mb_articulated_solve(const teal_plant *plant, teal_mb_data *data, const double *rhs,
                               const teal_spatial_vector *F_Bo_W, double *x) {
   static const char fn[] = "teal_mb_articulated_solve";
   int st;
-  const teal_plant_tree *t = teal_mb_ws_begin(plant, ws, fn, &st);
+  const teal_plant_tree *t = teal_mb_data_begin(plant, data, fn, &st);
   if (!t) {
     return st;
   }
-  if ((st = teal_mb_ws_check_array(ws, fn, "rhs", rhs, ws->nv, 0)) ||
-      (st = teal_mb_ws_check_forces(ws, fn, "F_Bo_W", F_Bo_W)) ||
-      (st = teal_mb_ws_check_out(ws, fn, "x", x))) {
+  if ((st = teal_mb_data_check_array(data, fn, "rhs", rhs, data->nv, 0)) ||
+      (st = teal_mb_data_check_forces(data, fn, "F_Bo_W", F_Bo_W)) ||
+      (st = teal_mb_data_check_out(data, fn, "x", x))) {
     return st;
   }
-  if (!ws->pos_valid || ws->factor_stamp == 0 || ws->factor_stamp != ws->pos_stamp) {
-    return teal_error_set(&ws->err, TEAL_ESTATE,
+  if (!data->pos_valid || data->factor_stamp == 0 || data->factor_stamp != data->pos_stamp) {
+    return teal_error_set(&data->err, TEAL_ESTATE,
                           "%s: no valid factorization (call teal_mb_articulated_factor at this q)",
                           fn);
   }
-  init_nodes(ws, t, 0, NULL, F_Bo_W);
+  init_nodes(data, t, 0, NULL, F_Bo_W);
   for (int k = t->num_nodes - 1; k >= 1; k--) {
-    bias_node(ws, t, k, rhs, teal_spatial_vector_zero());
+    bias_node(data, t, k, rhs, teal_spatial_vector_zero());
   }
-  accel_pass(ws, t, teal_spatial_vector_zero(), 0, x);
+  accel_pass(data, t, teal_spatial_vector_zero(), 0, x);
   return TEAL_OK;
 }
 
 /* Forward dynamics under the name fn. */
-static int forward_dynamics(const char *fn, const teal_plant *plant, teal_mb_workspace *ws,
+static int forward_dynamics(const char *fn, const teal_plant *plant, teal_mb_data *data,
                             const double *q, const double *v, const double *tau,
                             const teal_spatial_vector *F_app, double *vdot) {
   int st;
-  const teal_plant_tree *t = teal_mb_ws_begin(plant, ws, fn, &st);
+  const teal_plant_tree *t = teal_mb_data_begin(plant, data, fn, &st);
   if (!t) {
     return st;
   }
-  if ((st = teal_mb_ws_check_array(ws, fn, "q", q, ws->nq, 0)) ||
-      (st = teal_mb_ws_check_array(ws, fn, "v", v, ws->nv, 0)) ||
-      (st = teal_mb_ws_check_array(ws, fn, "tau", tau, ws->nv, 1)) ||
-      (st = teal_mb_ws_check_forces(ws, fn, "F_app_Bo_W", F_app)) ||
-      (st = teal_mb_ws_check_out(ws, fn, "vdot", vdot)) || (st = teal_mb_ws_position(ws, t, q))) {
+  if ((st = teal_mb_data_check_array(data, fn, "q", q, data->nq, 0)) ||
+      (st = teal_mb_data_check_array(data, fn, "v", v, data->nv, 0)) ||
+      (st = teal_mb_data_check_array(data, fn, "tau", tau, data->nv, 1)) ||
+      (st = teal_mb_data_check_forces(data, fn, "F_app_Bo_W", F_app)) ||
+      (st = teal_mb_data_check_out(data, fn, "vdot", vdot)) ||
+      (st = teal_mb_data_position(data, t, q))) {
     return st;
   }
-  teal_mb_ws_velocity(ws, t, q, v);
-  ws->factor_stamp = 0;
-  init_nodes(ws, t, 1, ws->pb, F_app);
+  teal_mb_data_velocity(data, t, q, v);
+  data->factor_stamp = 0;
+  init_nodes(data, t, 1, data->pb, F_app);
   for (int k = t->num_nodes - 1; k >= 1; k--) {
     teal_spatial_vector Pac;
-    if ((st = factor_node(ws, t, k, fn, &ws->c[k], &Pac))) {
+    if ((st = factor_node(data, t, k, fn, &data->c[k], &Pac))) {
       return st;
     }
-    bias_node(ws, t, k, tau, Pac);
+    bias_node(data, t, k, tau, Pac);
   }
-  accel_pass(ws, t, teal_mb_world_acceleration(ws, 1), 1, vdot);
-  ws->factor_stamp = ws->pos_stamp;
+  accel_pass(data, t, teal_mb_world_acceleration(data, 1), 1, vdot);
+  data->factor_stamp = data->pos_stamp;
   return TEAL_OK;
 }
 
-int teal_mb_forward_dynamics_ex(const teal_plant *plant, teal_mb_workspace *ws, const double *q,
+int teal_mb_forward_dynamics_ex(const teal_plant *plant, teal_mb_data *data, const double *q,
                                 const double *v, const double *tau,
                                 const teal_spatial_vector *F_app_Bo_W, double *vdot) {
-  return forward_dynamics("teal_mb_forward_dynamics_ex", plant, ws, q, v, tau, F_app_Bo_W, vdot);
+  return forward_dynamics("teal_mb_forward_dynamics_ex", plant, data, q, v, tau, F_app_Bo_W, vdot);
 }
 
-int teal_mb_forward_dynamics(const teal_plant *plant, teal_mb_workspace *ws, const double *q,
+int teal_mb_forward_dynamics(const teal_plant *plant, teal_mb_data *data, const double *q,
                              const double *v, const double *tau, double *vdot) {
-  return forward_dynamics("teal_mb_forward_dynamics", plant, ws, q, v, tau, NULL, vdot);
+  return forward_dynamics("teal_mb_forward_dynamics", plant, data, q, v, tau, NULL, vdot);
 }

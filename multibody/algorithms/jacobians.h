@@ -29,14 +29,15 @@
  *
  * Quaternions in q are used as given (normalize them first). Every function
  * validates its arguments: TEAL_EINVAL for a NULL pointer, a bad frame index,
- * a bad wrt or a workspace made for another plant, TEAL_ESTATE for a plant
+ * a bad wrt or data made for another plant, TEAL_ESTATE for a plant
  * that is not finalized, TEAL_ENONFINITE for a NaN/Inf input (the message in
- * the workspace's error record names the argument). None allocates once the
- * workspace exists; they are not thread-safe on a shared workspace. */
+ * data's error record names the argument). None allocates once data
+ * exists; they are not thread-safe on shared data. */
 #ifndef TEAL_MULTIBODY_JACOBIANS_H
 #define TEAL_MULTIBODY_JACOBIANS_H
 
 #include "framework/error.h"
+#include "multibody/algorithms/data.h"
 #include "multibody/tree/plant_model.h"
 
 #ifdef __cplusplus
@@ -49,68 +50,50 @@ typedef enum teal_jacobian_wrt {
   TEAL_JACOBIAN_WRT_QDOT   /**< time derivatives of q: nq columns */
 } teal_jacobian_wrt;
 
-/** Per-body scratch for the Jacobian functions of one finalized plant. */
-typedef struct teal_mb_jacobian_workspace teal_mb_jacobian_workspace;
-
-/** A workspace for plant (finalized; must outlive the workspace); NULL on
- *  failure (TEAL_EINVAL, TEAL_ESTATE, TEAL_ENOMEM) with the reason in err
- *  (may be NULL). All scratch is allocated here, once. */
-teal_mb_jacobian_workspace *teal_mb_jacobian_workspace_new(const teal_plant *plant,
-                                                           teal_error *err);
-
-/** Frees a workspace (NULL is allowed). */
-void teal_mb_jacobian_workspace_free(teal_mb_jacobian_workspace *ws);
-
-/** The error record of the latest call on ws (code TEAL_OK if it succeeded). */
-const teal_error *teal_mb_jacobian_workspace_error(const teal_mb_jacobian_workspace *ws);
-
 /** Js_V_AFq_E (6 x n, row-major, n = nv or nq by wrt): the spatial velocity
  *  Jacobian of the point Q at p_FQ fixed on frame_F, measured in frame_A and
  *  expressed in frame_E. Columns of joints outside the paths from F and A to
  *  their common ancestor are zero. */
-int teal_mb_jacobian_spatial_velocity(const teal_plant *plant, teal_mb_jacobian_workspace *ws,
-                                      const double *q, teal_jacobian_wrt wrt, int frame_F,
-                                      teal_vec3 p_FQ, int frame_A, int frame_E, double *J);
+int teal_mb_jacobian_spatial_velocity(const teal_plant *plant, teal_mb_data *data, const double *q,
+                                      teal_jacobian_wrt wrt, int frame_F, teal_vec3 p_FQ,
+                                      int frame_A, int frame_E, double *J);
 
 /** Js_w_AF_E (3 x n, row-major): the angular velocity Jacobian of frame_F
  *  measured in frame_A, expressed in frame_E (rows 0..2 of the spatial one). */
-int teal_mb_jacobian_angular_velocity(const teal_plant *plant, teal_mb_jacobian_workspace *ws,
-                                      const double *q, teal_jacobian_wrt wrt, int frame_F,
-                                      int frame_A, int frame_E, double *J);
+int teal_mb_jacobian_angular_velocity(const teal_plant *plant, teal_mb_data *data, const double *q,
+                                      teal_jacobian_wrt wrt, int frame_F, int frame_A, int frame_E,
+                                      double *J);
 
 /** Js_v_AFq_E (3 x n, row-major): the translational velocity Jacobian of Q
  *  (rows 3..5 of the spatial one). */
-int teal_mb_jacobian_translational_velocity(const teal_plant *plant,
-                                            teal_mb_jacobian_workspace *ws, const double *q,
-                                            teal_jacobian_wrt wrt, int frame_F, teal_vec3 p_FQ,
-                                            int frame_A, int frame_E, double *J);
+int teal_mb_jacobian_translational_velocity(const teal_plant *plant, teal_mb_data *data,
+                                            const double *q, teal_jacobian_wrt wrt, int frame_F,
+                                            teal_vec3 p_FQ, int frame_A, int frame_E, double *J);
 
 /** AvBias_AFq_E = Jvdot v: the spatial acceleration of Q (at p_FQ on frame_F)
  *  measured in frame_A, expressed in frame_E, at vdot = 0. O(n). */
-int teal_mb_bias_spatial_acceleration(const teal_plant *plant, teal_mb_jacobian_workspace *ws,
-                                      const double *q, const double *v, int frame_F,
-                                      teal_vec3 p_FQ, int frame_A, int frame_E,
-                                      teal_spatial_vector *AsBias_AFq_E);
+int teal_mb_bias_spatial_acceleration(const teal_plant *plant, teal_mb_data *data, const double *q,
+                                      const double *v, int frame_F, teal_vec3 p_FQ, int frame_A,
+                                      int frame_E, teal_spatial_vector *AsBias_AFq_E);
 
 /** avBias_AFq_E: the translational part of the bias spatial acceleration. */
-int teal_mb_bias_translational_acceleration(const teal_plant *plant,
-                                            teal_mb_jacobian_workspace *ws, const double *q,
-                                            const double *v, int frame_F, teal_vec3 p_FQ,
-                                            int frame_A, int frame_E, teal_vec3 *aBias_AFq_E);
+int teal_mb_bias_translational_acceleration(const teal_plant *plant, teal_mb_data *data,
+                                            const double *q, const double *v, int frame_F,
+                                            teal_vec3 p_FQ, int frame_A, int frame_E,
+                                            teal_vec3 *aBias_AFq_E);
 
 /** J u: V_WB for every body (num_bodies entries, indexed by body, world
  *  first and zero), the spatial velocities at the body origins in W produced
  *  by the generalized velocity u (nv). O(n). */
-int teal_mb_jacobian_apply(const teal_plant *plant, teal_mb_jacobian_workspace *ws,
-                           const double *q, const double *u, teal_spatial_vector *V_WB);
+int teal_mb_jacobian_apply(const teal_plant *plant, teal_mb_data *data, const double *q,
+                           const double *u, teal_spatial_vector *V_WB);
 
 /** J' F: the generalized force tau (nv) of the per-body spatial forces
  *  F_Bo_W (num_bodies entries, indexed by body; moments about each body
  *  origin, in W; the world entry is ignored), so that tau . u =
  *  sum_B F_Bo_W[B] . V_WB(u). One inward pass, O(n). */
-int teal_mb_jacobian_apply_transpose(const teal_plant *plant, teal_mb_jacobian_workspace *ws,
-                                     const double *q, const teal_spatial_vector *F_Bo_W,
-                                     double *tau);
+int teal_mb_jacobian_apply_transpose(const teal_plant *plant, teal_mb_data *data, const double *q,
+                                     const teal_spatial_vector *F_Bo_W, double *tau);
 
 #ifdef __cplusplus
 }

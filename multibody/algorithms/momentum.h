@@ -24,73 +24,57 @@
  * d(KE)/dt = conservative + non-conservative power.
  *
  * Errors: TEAL_EINVAL for a NULL pointer, a bad instance index, an empty
- * selection or a workspace made for another plant, TEAL_ESTATE for a plant
+ * selection or data made for another plant, TEAL_ESTATE for a plant
  * that is not finalized, TEAL_ENONFINITE for a NaN/Inf input (the message in
- * the workspace's error record names it). No function allocates once the
- * workspace exists; they are not thread-safe on a shared workspace. */
+ * data's error record names it). No function allocates once data
+ * exists; they are not thread-safe on shared data. */
 #ifndef TEAL_MULTIBODY_MOMENTUM_H
 #define TEAL_MULTIBODY_MOMENTUM_H
 
 #include "framework/error.h"
+#include "multibody/algorithms/data.h"
 #include "multibody/tree/plant_model.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/** Per-body scratch for the functions below, for one finalized plant. */
-typedef struct teal_mb_momentum_workspace teal_mb_momentum_workspace;
-
-/** A workspace for plant (finalized; must outlive the workspace); NULL on
- *  failure (TEAL_EINVAL, TEAL_ESTATE, TEAL_ENOMEM) with the reason in err
- *  (may be NULL). All scratch is allocated here, once. */
-teal_mb_momentum_workspace *teal_mb_momentum_workspace_new(const teal_plant *plant,
-                                                           teal_error *err);
-
-/** Frees a workspace (NULL is allowed). */
-void teal_mb_momentum_workspace_free(teal_mb_momentum_workspace *ws);
-
-/** The error record of the latest call on ws (code TEAL_OK if it succeeded). */
-const teal_error *teal_mb_momentum_workspace_error(const teal_mb_momentum_workspace *ws);
-
 /** The total mass of the selection (> 0). */
-int teal_mb_total_mass(const teal_plant *plant, teal_mb_momentum_workspace *ws,
-                       const int *instances, int num_instances, double *mass);
+int teal_mb_total_mass(const teal_plant *plant, teal_mb_data *data, const int *instances,
+                       int num_instances, double *mass);
 
 /** p_WScm: the center of mass of the selection, from Wo, in W. */
-int teal_mb_center_of_mass_position(const teal_plant *plant, teal_mb_momentum_workspace *ws,
-                                    const double *q, const int *instances, int num_instances,
-                                    teal_vec3 *p_WScm);
+int teal_mb_center_of_mass_position(const teal_plant *plant, teal_mb_data *data, const double *q,
+                                    const int *instances, int num_instances, teal_vec3 *p_WScm);
 
 /** v_WScm: the velocity in W of the center of mass of the selection, in W. */
-int teal_mb_center_of_mass_velocity(const teal_plant *plant, teal_mb_momentum_workspace *ws,
-                                    const double *q, const double *v, const int *instances,
-                                    int num_instances, teal_vec3 *v_WScm);
+int teal_mb_center_of_mass_velocity(const teal_plant *plant, teal_mb_data *data, const double *q,
+                                    const double *v, const int *instances, int num_instances,
+                                    teal_vec3 *v_WScm);
 
 /** Jv_v_WScm (3 x nv, row-major): v_WScm = J v. One inward pass collects each
  *  subtree's selected mass and first moment; a joint's column is then the
  *  motion of that subtree's selected center of mass, scaled by its share of
  *  the mass. */
-int teal_mb_center_of_mass_jacobian(const teal_plant *plant, teal_mb_momentum_workspace *ws,
-                                    const double *q, const int *instances, int num_instances,
-                                    double *Jv_v_WScm);
+int teal_mb_center_of_mass_jacobian(const teal_plant *plant, teal_mb_data *data, const double *q,
+                                    const int *instances, int num_instances, double *Jv_v_WScm);
 
 /** L_WSP_W: the spatial momentum [angular about P; linear] of the selection
  *  in W about the point P at p_WoP_W, expressed in W. */
-int teal_mb_spatial_momentum(const teal_plant *plant, teal_mb_momentum_workspace *ws,
-                             const double *q, const double *v, const int *instances,
-                             int num_instances, teal_vec3 p_WoP_W, teal_spatial_vector *L_WSP_W);
+int teal_mb_spatial_momentum(const teal_plant *plant, teal_mb_data *data, const double *q,
+                             const double *v, const int *instances, int num_instances,
+                             teal_vec3 p_WoP_W, teal_spatial_vector *L_WSP_W);
 
 /** The power of gravity on all bodies, sum_B m_B g . v_WBcm = -d(PE)/dt. */
-int teal_mb_conservative_power(const teal_plant *plant, teal_mb_momentum_workspace *ws,
-                               const double *q, const double *v, double *power);
+int teal_mb_conservative_power(const teal_plant *plant, teal_mb_data *data, const double *q,
+                               const double *v, double *power);
 
 /** The power tau . v + sum_B F_Bo_W[B] . V_WB of generalized forces tau (nv;
  *  NULL: none) and per-body spatial forces F_Bo_W (num_bodies entries indexed
  *  by body, about each body origin, in W; the world entry is ignored; NULL:
  *  none). */
-int teal_mb_nonconservative_power(const teal_plant *plant, teal_mb_momentum_workspace *ws,
-                                  const double *q, const double *v, const double *tau,
+int teal_mb_nonconservative_power(const teal_plant *plant, teal_mb_data *data, const double *q,
+                                  const double *v, const double *tau,
                                   const teal_spatial_vector *F_Bo_W, double *power);
 
 #ifdef __cplusplus

@@ -60,7 +60,7 @@ void teal_plant_contact_defaults(teal_plant *p);
  * and their Cholesky factors, which it leaves in s->Mb and s->Lb for
  * teal_plant_contact_step and teal_plant_mass_inverse_column. A block
  * that is not positive definite gives TEAL_ESINGULAR with the reason in
- * err; other failures leave theirs in the dynamics workspace's error. */
+ * err; other failures leave theirs in the multibody data's error. */
 int teal_plant_free_motion(const teal_plant *p, teal_plant_scratch *s, const double *q,
                            const double *v, const double *tau, const teal_spatial_vector *F,
                            double *vdot, teal_error *err);

@@ -173,7 +173,7 @@ static int tree_nv(const teal_plant_scratch *s, int t) {
   return teal_mb_trees_tree_nv(s->trees, t);
 }
 
-/* The Jacobian blocks of contact c (the kinematics are in s->ws). */
+/* The Jacobian blocks of contact c (the kinematics are in s->data). */
 static int contact_jacobian(const teal_plant *p, teal_plant_scratch *s, int c) {
   const teal_contact_info *ci = &s->contacts[c];
   int tb = s->trees->body_tree[ci->body_B], ta = s->trees->body_tree[ci->body_A];
@@ -183,17 +183,17 @@ static int contact_jacobian(const teal_plant *p, teal_plant_scratch *s, int c) {
   for (int k = 0; k < 2; k++) {
     memset(jac_block(s, c, k), 0, 3 * (size_t)tree_nv(s, jt[k]) * sizeof(double));
   }
-  int rc = teal_mb_tree_point_jacobian(p, s->ws, s->trees, ci->body_B, ci->p_WC, 1.0,
+  int rc = teal_mb_tree_point_jacobian(p, s->data, s->trees, ci->body_B, ci->p_WC, 1.0,
                                        jac_block(s, c, 0));
   if (rc == TEAL_OK) {
-    rc = teal_mb_tree_point_jacobian(p, s->ws, s->trees, ci->body_A, ci->p_WC, -1.0,
+    rc = teal_mb_tree_point_jacobian(p, s->data, s->trees, ci->body_A, ci->p_WC, -1.0,
                                      jac_block(s, c, ta != tb));
   }
   return rc;
 }
 
 /* Fills the contacts, their parameters and Jacobians from the pairs (the
- * kinematics are those of teal_plant_free_motion's q in s->ws). */
+ * kinematics are those of teal_plant_free_motion's q in s->data). */
 static int prepare_contacts(const teal_plant *p, teal_plant_scratch *s,
                             const teal_point_pair_list *pairs) {
   int rc = TEAL_OK;
@@ -393,8 +393,8 @@ static int newton_direction(teal_plant_scratch *s, int m) {
     teal_small_lu_solve(s->A_newton, m, s->pivots, s->step);
     return TEAL_OK;
   }
-  int rc = teal_lu_factor(s->A_newton, m, s->pivots, NULL);
-  return rc ? rc : teal_lu_solve(s->A_newton, m, s->pivots, s->step, NULL);
+  int rc = teal_dense_lu_factor(s->A_newton, m, s->pivots, NULL);
+  return rc ? rc : teal_dense_lu_solve(s->A_newton, m, s->pivots, s->step, NULL);
 }
 
 /* One Newton iteration with a backtracking line search; returns the new
@@ -509,9 +509,9 @@ int teal_plant_free_motion(const teal_plant *p, teal_plant_scratch *s, const dou
                            double *vdot, teal_error *err) {
   const teal_mb_trees *tr = s->trees;
   size_t nblk = teal_mb_trees_block_size(tr);
-  int rc = teal_mb_mass_matrix_blocks(p, s->ws, tr, q, s->Mb);
+  int rc = teal_mb_mass_matrix_blocks(p, s->data, tr, q, s->Mb);
   if (rc == TEAL_OK) {
-    rc = teal_mb_inverse_dynamics_ex(p, s->ws, q, v, s->zero, tau, F, s->rhs);
+    rc = teal_mb_inverse_dynamics_ex(p, s->data, q, v, s->zero, tau, F, s->rhs);
   }
   if (rc) {
     return rc;
@@ -561,7 +561,7 @@ int teal_plant_contact_step(const teal_plant *p, teal_plant_scratch *s, const te
   }
   if (rc) {
     return teal_context_report_error(ctx, rc, "plant: preparing the contact step failed (%s: %s)",
-                                     teal_strerror(rc), teal_mb_workspace_error(s->ws)->message);
+                                     teal_strerror(rc), teal_mb_data_error(s->data)->message);
   }
   join_trees(s, nc);
   bucket_islands(s, nc);

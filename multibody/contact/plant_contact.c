@@ -301,9 +301,8 @@ int teal_plant_output_generalized_contact_forces(const teal_system *sys, const t
   memset(s->A, 0, (size_t)p->bodies.n * sizeof(*s->A));
   teal_contact_add_forces(r, X, s->A);
   teal_plant_qv(p, ctx, &q, &v);
-  rc = teal_mb_jacobian_apply_transpose(p, s->jws, q, s->A, out);
-  return rc ? teal_context_report_error(ctx, rc, "plant: %s",
-                                        teal_mb_jacobian_workspace_error(s->jws)->message)
+  rc = teal_mb_jacobian_apply_transpose(p, s->data, q, s->A, out);
+  return rc ? teal_context_report_error(ctx, rc, "plant: %s", teal_mb_data_error(s->data)->message)
             : TEAL_OK;
 }
 

@@ -7,7 +7,7 @@
 #include "multibody/algorithms/rnea.h"
 #include "multibody/controllers/mb_controller_internal.h"
 #include "multibody/tree/topology.h"
-#include "systems/primitives/primitive_util_internal.h"
+#include "framework/leaf_util.h"
 
 static const char k_kind[] = "inverse_dynamics";
 
@@ -38,7 +38,7 @@ static int id_read(const teal_system *sys, const teal_context *ctx, const id_dat
 static int gravity_compensation(const teal_system *sys, const teal_context *ctx,
                                 const id_data *d, teal_mbc_scratch *s, const double *q,
                                 double *out) {
-  int rc = teal_mb_gravity_forces(d->plant, s->ws, q, out);
+  int rc = teal_mb_gravity_forces(d->plant, s->data, q, out);
   if (rc) {
     return teal_mbc_report(sys, ctx, s, rc);
   }
@@ -58,7 +58,7 @@ static int full_inverse_dynamics(const teal_system *sys, const teal_context *ctx
   if (rc) {
     return rc;
   }
-  rc = teal_mb_inverse_dynamics_ex(d->plant, s->ws, q, v, vd, s->tau_app, F, out);
+  rc = teal_mb_inverse_dynamics_ex(d->plant, s->data, q, v, vd, s->tau_app, F, out);
   return rc ? teal_mbc_report(sys, ctx, s, rc) : TEAL_OK;
 }
 
@@ -96,11 +96,11 @@ teal_system *teal_inverse_dynamics_new(const char *name, const teal_plant *plant
     return NULL;
   }
   if (mode != TEAL_INVERSE_DYNAMICS && mode != TEAL_GRAVITY_COMPENSATION) {
-    teal_error_set(err, TEAL_EINVAL, "%s '%s': unknown mode %d", k_kind, teal_prim_name(name),
+    teal_error_set(err, TEAL_EINVAL, "%s '%s': unknown mode %d", k_kind, teal_leaf_util_name(name),
                    (int)mode);
     return NULL;
   }
-  id_data *d = teal_prim_alloc(sizeof *d, err, k_kind, name);
+  id_data *d = teal_leaf_util_alloc(sizeof *d, err, k_kind, name);
   if (!d) {
     return NULL;
   }
@@ -108,9 +108,9 @@ teal_system *teal_inverse_dynamics_new(const char *name, const teal_plant *plant
   d->mode = mode;
   d->nq = teal_plant_nq(plant);
   d->nv = teal_plant_nv(plant);
-  teal_system *sys = teal_prim_leaf_new(name, d, teal_free, err); /* frees d on failure */
+  teal_system *sys = teal_leaf_util_new(name, d, teal_free, err); /* frees d on failure */
   if (sys) {
     declare(sys, d);
   }
-  return teal_prim_finish(sys, err);
+  return teal_leaf_util_finish(sys, err);
 }

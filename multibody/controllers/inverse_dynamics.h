@@ -29,7 +29,7 @@
  * plant CONTEXT (teal_plant_set_gravity_in_context, the plant system's
  * "gravity" parameter) is not seen by the controller; change it with
  * teal_plant_set_gravity on the plant instead. Each context of the system
- * holds its own dynamics workspace (made with the context), so evaluation
+ * holds its own multibody data (made with the context), so evaluation
  * allocates nothing. */
 #ifndef TEAL_MULTIBODY_CONTROLLERS_INVERSE_DYNAMICS_H
 #define TEAL_MULTIBODY_CONTROLLERS_INVERSE_DYNAMICS_H

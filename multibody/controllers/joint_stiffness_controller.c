@@ -8,7 +8,7 @@
 #include "multibody/algorithms/rnea.h"
 #include "multibody/controllers/mb_controller_internal.h"
 #include "multibody/tree/topology.h"
-#include "systems/primitives/primitive_util_internal.h"
+#include "framework/leaf_util.h"
 
 static const char k_kind[] = "joint_stiffness_controller";
 
@@ -46,7 +46,7 @@ static int model_forces(const teal_system *sys, const teal_context *ctx, const j
   if (rc) {
     return rc;
   }
-  rc = teal_mb_inverse_dynamics_ex(d->plant, s->ws, q, s->zeros, s->zeros, s->tau_app, F, out);
+  rc = teal_mb_inverse_dynamics_ex(d->plant, s->data, q, s->zeros, s->zeros, s->tau_app, F, out);
   return rc ? teal_mbc_report(sys, ctx, s, rc) : TEAL_OK;
 }
 
@@ -94,7 +94,7 @@ teal_system *teal_joint_stiffness_controller_new(const char *name, const teal_pl
   if (check_params(name, plant, kp, kd, n, err)) {
     return NULL;
   }
-  jsc_data *d = teal_prim_alloc(sizeof *d + 2 * (size_t)n * sizeof(double), err, k_kind, name);
+  jsc_data *d = teal_leaf_util_alloc(sizeof *d + 2 * (size_t)n * sizeof(double), err, k_kind, name);
   if (!d) {
     return NULL;
   }
@@ -104,9 +104,9 @@ teal_system *teal_joint_stiffness_controller_new(const char *name, const teal_pl
   d->kd = d->storage + n;
   memcpy(d->kp, kp, (size_t)n * sizeof(double));
   memcpy(d->kd, kd, (size_t)n * sizeof(double));
-  teal_system *sys = teal_prim_leaf_new(name, d, teal_free, err); /* frees d on failure */
+  teal_system *sys = teal_leaf_util_new(name, d, teal_free, err); /* frees d on failure */
   if (sys) {
     declare(sys, d);
   }
-  return teal_prim_finish(sys, err);
+  return teal_leaf_util_finish(sys, err);
 }

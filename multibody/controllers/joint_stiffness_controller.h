@@ -25,7 +25,7 @@
  * The model. As for teal_inverse_dynamics_new: the finalized plant is
  * borrowed and must outlive the system, gravity is the model's
  * (teal_plant_gravity, read at each evaluation; a plant context's gravity
- * parameter is not seen), and each context holds its own dynamics workspace,
+ * parameter is not seen), and each context holds its own multibody data,
  * so evaluation allocates nothing. */
 #ifndef TEAL_MULTIBODY_CONTROLLERS_JOINT_STIFFNESS_CONTROLLER_H
 #define TEAL_MULTIBODY_CONTROLLERS_JOINT_STIFFNESS_CONTROLLER_H

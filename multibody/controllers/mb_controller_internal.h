@@ -1,6 +1,6 @@
 /* Private to multibody/controllers/: what the model-based controllers share.
  * Plant and gain checks with messages naming the controller, a per-context
- * scratch value holding a dynamics workspace for the controller's model
+ * scratch value holding a multibody data for the controller's model
  * plant, and the generalized forces of the model's force elements and joint
  * damping (Drake's tau_app). Not installed. */
 #ifndef TEAL_MULTIBODY_CONTROLLERS_MB_CONTROLLER_INTERNAL_H
@@ -9,15 +9,15 @@
 #include "framework/context.h"
 #include "framework/error.h"
 #include "framework/system.h"
-#include "multibody/algorithms/dynamics.h"
+#include "multibody/algorithms/data.h"
 #include "multibody/tree/plant_model.h"
 
 /* Per-context scratch: made by the type's copy hook from the model
- * {plant, NULL, ...}, so that every context owns its workspace and buffers
+ * {plant, NULL, ...}, so that every context owns its multibody data and buffers
  * (a copy between two existing contexts keeps the destination's). */
 typedef struct teal_mbc_scratch {
   const teal_plant *plant;
-  teal_mb_workspace *ws;
+  teal_mb_data *data;
   double *tau_app;        /* [nv] force elements and damping */
   double *zeros;          /* [nv] all zero (a motionless vdot or v) */
   teal_transform *X;      /* [nb] body poses (force elements only) */
@@ -48,7 +48,7 @@ int teal_mbc_declare_scratch(teal_system *sys, const teal_plant *plant);
 teal_mbc_scratch *teal_mbc_get_scratch(const teal_system *sys, const teal_context *ctx,
                                        int index);
 
-/* Reports a failed dynamics call rc on ctx with the workspace's message,
+/* Reports a failed dynamics call rc on ctx with the data's message,
  * naming the system; returns rc. */
 int teal_mbc_report(const teal_system *sys, const teal_context *ctx, const teal_mbc_scratch *s,
                     int rc);

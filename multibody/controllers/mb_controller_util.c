@@ -7,13 +7,13 @@
 #include "multibody/controllers/mb_controller_internal.h"
 #include "multibody/forces/force_elements.h"
 #include "multibody/tree/topology.h"
-#include "systems/primitives/primitive_util_internal.h"
+#include "framework/leaf_util.h"
 
 /* ---- checks ------------------------------------------------------------------- */
 
 int teal_mbc_check_plant(teal_error *err, const char *kind, const char *name,
                          const teal_plant *plant, int need_square) {
-  const char *who = teal_prim_name(name);
+  const char *who = teal_leaf_util_name(name);
   if (!plant) {
     return teal_error_set(err, TEAL_EINVAL, "%s '%s': plant is NULL", kind, who);
   }
@@ -36,12 +36,12 @@ int teal_mbc_check_plant(teal_error *err, const char *kind, const char *name,
 
 int teal_mbc_check_gains(teal_error *err, const char *kind, const char *name, const char *what,
                          const double *k, int n, int nv) {
-  const char *who = teal_prim_name(name);
+  const char *who = teal_leaf_util_name(name);
   if (n != nv) {
     return teal_error_set(err, TEAL_ESIZE, "%s '%s': %s has %d entries, the plant has nv = %d",
                           kind, who, what, n, nv);
   }
-  int rc = teal_prim_check_finite(err, kind, name, what, k, n);
+  int rc = teal_leaf_util_check_finite(err, kind, name, what, k, n);
   for (int i = 0; rc == TEAL_OK && i < n; i++) {
     if (k[i] < 0) {
       rc = teal_error_set(err, TEAL_EINVAL, "%s '%s': %s[%d] = %g must be >= 0", kind, who,
@@ -55,20 +55,20 @@ int teal_mbc_check_gains(teal_error *err, const char *kind, const char *name, co
 
 static void scratch_free(void *value) {
   teal_mbc_scratch *s = value;
-  teal_mb_workspace_free(s->ws);
+  teal_mb_data_free(s->data);
   teal_free(s->tau_app);
   teal_free(s->X);
   memset(s, 0, sizeof(*s));
 }
 
-/* Allocates the workspace and buffers of a scratch for plant p. */
+/* Allocates the multibody data and buffers of a scratch for plant p. */
 static int scratch_alloc(teal_mbc_scratch *s, const teal_plant *p) {
   size_t nv = (size_t)teal_plant_nv(p), nb = (size_t)teal_plant_num_bodies(p);
   s->plant = p;
-  s->ws = teal_mb_workspace_new(p, NULL);
+  s->data = teal_mb_data_new(p, NULL);
   s->tau_app = teal_calloc(2 * nv, sizeof(double));
   s->X = teal_calloc(nb, sizeof(teal_transform) + 2 * sizeof(teal_spatial_vector));
-  if (!s->ws || !s->tau_app || !s->X) {
+  if (!s->data || !s->tau_app || !s->X) {
     scratch_free(s);
     return TEAL_ENOMEM;
   }
@@ -78,13 +78,13 @@ static int scratch_alloc(teal_mbc_scratch *s, const teal_plant *p) {
   return TEAL_OK;
 }
 
-/* A fresh value (no workspace) copied from one that names a plant gets its
- * own workspace; copies between existing values keep the destination's
+/* A fresh value (no multibody data) copied from one that names a plant gets its
+ * own multibody data; copies between existing values keep the destination's
  * (the buffers hold nothing worth copying). */
 static int scratch_copy(void *dst, const void *src) {
   teal_mbc_scratch *d = dst;
   const teal_mbc_scratch *s = src;
-  if (d->ws || !s->plant) {
+  if (d->data || !s->plant) {
     return TEAL_OK;
   }
   return scratch_alloc(d, s->plant);
@@ -98,14 +98,14 @@ int teal_mbc_declare_scratch(teal_system *sys, const teal_plant *plant) {
   teal_mbc_scratch model;
   memset(&model, 0, sizeof(model));
   model.plant = plant;
-  return teal_leaf_declare_scratch(sys, "multibody_workspace", &teal_mbc_scratch_type, &model);
+  return teal_leaf_declare_scratch(sys, "multibody_data", &teal_mbc_scratch_type, &model);
 }
 
 teal_mbc_scratch *teal_mbc_get_scratch(const teal_system *sys, const teal_context *ctx,
                                        int index) {
   teal_mbc_scratch *s = teal_context_scratch_mut(ctx, index);
-  if (!s || !s->ws) {
-    teal_context_report_error(ctx, TEAL_ENOMEM, "'%s': no dynamics workspace in the context",
+  if (!s || !s->data) {
+    teal_context_report_error(ctx, TEAL_ENOMEM, "'%s': no multibody data in the context",
                               teal_system_name(sys));
     return NULL;
   }
@@ -115,7 +115,7 @@ teal_mbc_scratch *teal_mbc_get_scratch(const teal_system *sys, const teal_contex
 int teal_mbc_report(const teal_system *sys, const teal_context *ctx, const teal_mbc_scratch *s,
                     int rc) {
   return teal_context_report_error(ctx, rc, "'%s': %s", teal_system_name(sys),
-                                   teal_mb_workspace_error(s->ws)->message);
+                                   teal_mb_data_error(s->data)->message);
 }
 
 int teal_mbc_check_input(const teal_system *sys, const teal_context *ctx, int port,

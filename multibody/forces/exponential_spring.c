@@ -8,7 +8,7 @@
 #include "framework/alloc.h"
 #include "geometry/scene_graph/pose_list.h"
 #include "multibody/plant/plant_values.h"
-#include "systems/primitives/primitive_util_internal.h"
+#include "framework/leaf_util.h"
 
 static const char k_kind[] = "exponential_spring";
 static const char k_tag = 0; /* identity of the leaves made here */
@@ -124,7 +124,7 @@ int teal_exponential_spring_params_check(const teal_exponential_spring_params *p
 
 /* "exponential_spring '<name>'" into buf, for messages. */
 static const char *who_named(char *buf, size_t size, const char *name) {
-  snprintf(buf, size, "%s '%s'", k_kind, teal_prim_name(name));
+  snprintf(buf, size, "%s '%s'", k_kind, teal_leaf_util_name(name));
   return buf;
 }
 
@@ -330,7 +330,7 @@ static int es_size_output(const teal_system *sys, const teal_context *ctx, void 
 
 static int check_geometry(const char *name, const teal_plant *plant, int body, teal_vec3 p_BS,
                           teal_transform X_WF, teal_error *err) {
-  name = teal_prim_name(name);
+  name = teal_leaf_util_name(name);
   if (!plant) {
     return teal_error_set(err, TEAL_EINVAL, "%s '%s': plant is NULL", k_kind, name);
   }
@@ -383,7 +383,7 @@ teal_system *teal_exponential_spring_new(const char *name, const teal_plant *pla
       check_params(&p, who_named(who, sizeof who, name), err)) {
     return NULL;
   }
-  es_model *m = teal_prim_alloc(sizeof *m, err, k_kind, name);
+  es_model *m = teal_leaf_util_alloc(sizeof *m, err, k_kind, name);
   if (!m) {
     return NULL;
   }
@@ -391,11 +391,11 @@ teal_system *teal_exponential_spring_new(const char *name, const teal_plant *pla
   m->p_BS = p_BS;
   m->X_WF = X_WF;
   m->cache = -1;
-  teal_system *sys = teal_prim_leaf_new(name, m, teal_free, err); /* frees m on failure */
+  teal_system *sys = teal_leaf_util_new(name, m, teal_free, err); /* frees m on failure */
   if (sys) {
     declare(sys, m, &p);
   }
-  return teal_prim_finish(sys, err);
+  return teal_leaf_util_finish(sys, err);
 }
 
 /* ---- access in a context -------------------------------------------------------- */

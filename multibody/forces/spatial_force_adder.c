@@ -6,7 +6,7 @@
 #include "multibody/forces/exponential_spring.h"
 #include "multibody/forces/spatial_force_adder.h"
 #include "multibody/plant/plant_values.h"
-#include "systems/primitives/primitive_util_internal.h"
+#include "framework/leaf_util.h"
 
 static const char k_kind[] = "spatial_force_adder";
 
@@ -53,10 +53,10 @@ static int sfa_size_output(const teal_system *sys, const teal_context *ctx, void
 }
 
 teal_system *teal_spatial_force_adder_new(const char *name, int num_inputs, teal_error *err) {
-  if (teal_prim_check_count(err, k_kind, name, "num_inputs", num_inputs, 1)) {
+  if (teal_leaf_util_check_count(err, k_kind, name, "num_inputs", num_inputs, 1)) {
     return NULL;
   }
-  teal_system *sys = teal_prim_leaf_new(name, NULL, NULL, err);
+  teal_system *sys = teal_leaf_util_new(name, NULL, NULL, err);
   if (!sys) {
     return NULL;
   }
@@ -69,5 +69,5 @@ teal_system *teal_spatial_force_adder_new(const char *name, int num_inputs, teal
   teal_leaf_declare_abstract_output(sys, "sum", &teal_applied_spatial_force_list_type, sfa_output,
                                     NULL, deps, 1);
   teal_leaf_declare_initialization_publish(sys, sfa_size_output, NULL);
-  return teal_prim_finish(sys, err);
+  return teal_leaf_util_finish(sys, err);
 }

@@ -5,6 +5,8 @@
 #include "framework/alloc.h"
 #include "multibody/algorithms/aba.h"
 #include "multibody/algorithms/crba.h"
+#include "multibody/algorithms/data_internal.h"
+#include "multibody/algorithms/energy.h"
 #include "multibody/algorithms/kinematics.h"
 #include "multibody/algorithms/rnea.h"
 #include "multibody/contact/contact_internal.h"
@@ -18,8 +20,7 @@
 
 static void scratch_free(void *value) {
   teal_plant_scratch *s = value;
-  teal_mb_workspace_free(s->ws);
-  teal_mb_jacobian_workspace_free(s->jws);
+  teal_mb_data_free(s->data);
   teal_free(s->X);
   teal_free(s->vstar);
   teal_free(s->active);
@@ -34,25 +35,21 @@ static int scratch_alloc_contact(teal_plant_scratch *s, const teal_plant *p) {
   for (int g = 0; g < p->geometries.n; g++) {
     proximity += GEOM(p)[g].g.role == TEAL_ROLE_PROXIMITY;
   }
-  s->jws = teal_mb_jacobian_workspace_new(p, NULL);
-  if (!s->jws) {
-    return TEAL_ENOMEM;
-  }
   if (!p->sys.discrete || proximity == 0) {
     return TEAL_OK;
   }
   return teal_plant_contact_scratch_alloc(s, p, 4 * proximity + 8);
 }
 
-/* Allocates the workspace and buffers of a scratch for plant p. */
+/* Allocates the multibody data and buffers of a scratch for plant p. */
 static int scratch_alloc(teal_plant_scratch *s, const teal_plant *p) {
   size_t nb = (size_t)p->bodies.n, nv = (size_t)p->nv, nl = (size_t)p->sys.nlimits;
   s->plant = p;
-  s->ws = teal_mb_workspace_new(p, NULL);
+  s->data = teal_mb_data_new(p, NULL);
   s->X = teal_calloc(nb, sizeof(teal_transform) + 2 * sizeof(teal_spatial_vector));
   s->vstar = teal_calloc(2 * nv + nl * nv + 3 * nl + 1, sizeof(double));
   s->active = teal_calloc(nl + 1, sizeof(int));
-  if (!s->ws || !s->X || !s->vstar || !s->active || scratch_alloc_contact(s, p) != TEAL_OK) {
+  if (!s->data || !s->X || !s->vstar || !s->active || scratch_alloc_contact(s, p) != TEAL_OK) {
     scratch_free(s);
     return TEAL_ENOMEM;
   }
@@ -67,11 +64,11 @@ static int scratch_alloc(teal_plant_scratch *s, const teal_plant *p) {
 }
 
 /* A context's scratch is made from the model {plant, NULL}; copies between
- * existing contexts keep the destination's workspace (nothing to copy). */
+ * existing contexts keep the destination's data (nothing to copy). */
 static int scratch_copy(void *dst, const void *src) {
   teal_plant_scratch *d = dst;
   const teal_plant_scratch *s = src;
-  if (d->ws || !s->plant) {
+  if (d->data || !s->plant) {
     return TEAL_OK;
   }
   return scratch_alloc(d, s->plant);
@@ -89,11 +86,11 @@ const teal_context *teal_plant_own_context(const teal_plant *p, const teal_conte
 
 teal_plant_scratch *teal_plant_get_scratch(const teal_plant *p, const teal_context *ctx) {
   teal_plant_scratch *s = teal_context_scratch_mut(ctx, p->sys.scratch);
-  if (!s || !s->ws) {
+  if (!s || !s->data) {
     return NULL;
   }
   const double *g = teal_context_numeric_parameter(ctx, p->sys.param_gravity);
-  teal_mb_workspace_set_gravity(s->ws, teal_vec3_make(g[0], g[1], g[2]));
+  teal_mb_data_use_gravity(s->data, g);
   return s;
 }
 
@@ -114,7 +111,7 @@ void teal_plant_qv(const teal_plant *p, const teal_context *ctx, const double **
 }
 
 static int no_scratch(const teal_context *ctx) {
-  return teal_context_report_error(ctx, TEAL_ENOMEM, "plant: no dynamics workspace in context");
+  return teal_context_report_error(ctx, TEAL_ENOMEM, "plant: no multibody data in context");
 }
 
 /* ---- kinematics ------------------------------------------------------------------ */
@@ -150,8 +147,8 @@ int teal_plant_calc_mass_matrix(const teal_system *sys, const teal_context *ctx,
   }
   const double *q, *v;
   teal_plant_qv(p, ctx, &q, &v);
-  int rc = teal_mb_mass_matrix(p, s->ws, q, out);
-  return rc ? teal_context_report_error(ctx, rc, "%s", teal_mb_workspace_error(s->ws)->message)
+  int rc = teal_mb_mass_matrix(p, s->data, q, out);
+  return rc ? teal_context_report_error(ctx, rc, "%s", teal_mb_data_error(s->data)->message)
             : TEAL_OK;
 }
 
@@ -337,9 +334,8 @@ static int continuous_vdot(const teal_system *sys, const teal_context *ctx, cons
   const double *q, *v;
   teal_plant_qv(p, ctx, &q, &v);
   const teal_spatial_vector *F = (const teal_spatial_vector *)(tau + p->nv);
-  rc = teal_mb_forward_dynamics_ex(p, s->ws, q, v, tau, F, vdot);
-  return rc ? teal_context_report_error(ctx, rc, "plant: %s",
-                                        teal_mb_workspace_error(s->ws)->message)
+  rc = teal_mb_forward_dynamics_ex(p, s->data, q, v, tau, F, vdot);
+  return rc ? teal_context_report_error(ctx, rc, "plant: %s", teal_mb_data_error(s->data)->message)
             : TEAL_OK;
 }
 
@@ -484,9 +480,8 @@ int teal_plant_output_reactions(const teal_system *sys, const teal_context *ctx,
   }
   teal_plant_qv(p, ctx, &q, &v);
   const teal_spatial_vector *F = (const teal_spatial_vector *)(tau + p->nv);
-  rc = teal_mb_reaction_forces(p, s->ws, q, v, vdot, F, list->V);
-  return rc ? teal_context_report_error(ctx, rc, "plant: %s",
-                                        teal_mb_workspace_error(s->ws)->message)
+  rc = teal_mb_reaction_forces(p, s->data, q, v, vdot, F, list->V);
+  return rc ? teal_context_report_error(ctx, rc, "plant: %s", teal_mb_data_error(s->data)->message)
             : TEAL_OK;
 }
 
@@ -571,7 +566,7 @@ int teal_plant_potential_energy_cb(const teal_system *sys, const teal_context *c
   const teal_transform *X;
   teal_plant_qv(p, ctx, &q, &v);
   double e_gravity = 0.0, e_springs = 0.0;
-  int rc = teal_mb_potential_energy(p, s->ws, q, &e_gravity);
+  int rc = teal_mb_potential_energy(p, s->data, q, &e_gravity);
   if (rc == TEAL_OK) {
     rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_poses, (const void **)&X);
   }
@@ -592,5 +587,5 @@ int teal_plant_kinetic_energy_cb(const teal_system *sys, const teal_context *ctx
   }
   const double *q, *v;
   teal_plant_qv(p, ctx, &q, &v);
-  return teal_mb_kinetic_energy(p, s->ws, q, v, ke);
+  return teal_mb_kinetic_energy(p, s->data, q, v, ke);
 }

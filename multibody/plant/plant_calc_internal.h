@@ -7,18 +7,19 @@
 
 #include "framework/context.h"
 #include "framework/system.h"
-#include "multibody/algorithms/dynamics.h"
+#include "multibody/algorithms/data.h"
 #include "multibody/algorithms/jacobians.h"
 #include "multibody/contact/plant_contact.h"
 #include "multibody/tree/plant_internal.h"
 
 struct contact_pair_params;
 
-/* Per-context scratch: a dynamics workspace and buffers, made when the
- * context is created (by the copy hook, from the model {plant, NULL}). */
+/* Per-context scratch: the multibody data and the buffers of the discrete
+ * step, made when the context is created (by the copy hook, from the model
+ * {plant, NULL}). */
 typedef struct teal_plant_scratch {
   const teal_plant *plant;
-  teal_mb_workspace *ws;
+  teal_mb_data *data;     /* the multibody data of this context */
   teal_transform *X;      /* [nb] */
   teal_spatial_vector *V; /* [nb] */
   teal_spatial_vector *A; /* [nb] */
@@ -26,9 +27,8 @@ typedef struct teal_plant_scratch {
   double *Wcols;          /* [nlimits * nv] M^-1 columns of the active limits */
   double *lambda, *target, *sign; /* [nlimits] each */
   int *active;                 /* [nlimits] indices into limit_dofs */
-  /* contact; the jacobian workspace always, the rest only for discrete plants
+  /* contact; only for discrete plants
    * with collision geometry (plant_contact_discrete.c) */
-  teal_mb_jacobian_workspace *jws;
   struct teal_mb_trees *trees;                 /* the kinematic trees */
   double *Mb, *Lb;                             /* [sum m_t^2] blocks of M, their factors */
   double *rhs, *zero;                          /* [nv] free-motion forces, zeros */
@@ -68,7 +68,7 @@ void teal_plant_qv(const teal_plant *p, const teal_context *ctx, const double **
 /* The plant's own context: ctx itself or its plant subcontext (NULL when
  * ctx holds no context of the plant, or the plant is not finalized). */
 const teal_context *teal_plant_own_context(const teal_plant *p, const teal_context *ctx);
-/* The scratch of ctx with its workspace's gravity set from the context. */
+/* The scratch of ctx, its data pointed at the context's gravity parameter. */
 teal_plant_scratch *teal_plant_get_scratch(const teal_plant *p, const teal_context *ctx);
 
 /* cache entries */

@@ -53,7 +53,7 @@ static int delassus_column(const teal_plant *p, teal_plant_scratch *s, int j) {
   if (s->trees) { /* the step factored M by trees (teal_plant_free_motion) */
     return teal_plant_mass_inverse_column(p, s, vi, s->Wcols + (size_t)j * p->nv);
   }
-  return teal_mb_articulated_solve(p, s->ws, s->dv, NULL, s->Wcols + (size_t)j * p->nv);
+  return teal_mb_articulated_solve(p, s->data, s->dv, NULL, s->Wcols + (size_t)j * p->nv);
 }
 
 /* Projected Gauss-Seidel on the m active limits; impulses in lambda. */
@@ -117,7 +117,7 @@ int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ct
   int rc = s ? teal_eval_cache_entry(sys, ctx, p->sys.ce_forces, (const void **)&forces)
              : TEAL_ENOMEM;
   if (rc) {
-    return s ? rc : teal_context_report_error(ctx, rc, "plant: no dynamics workspace");
+    return s ? rc : teal_context_report_error(ctx, rc, "plant: no multibody data");
   }
   teal_plant_qv(p, ctx, &q, &v);
   const teal_spatial_vector *F = (const teal_spatial_vector *)(forces + p->nv);
@@ -132,7 +132,7 @@ int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ct
   teal_error why;
   teal_error_clear(&why);
   rc = s->trees ? teal_plant_free_motion(p, s, q, v, forces, F, s->vstar, &why)
-                : teal_mb_forward_dynamics_ex(p, s->ws, q, v, forces, F, s->vstar);
+                : teal_mb_forward_dynamics_ex(p, s->data, q, v, forces, F, s->vstar);
   for (int i = 0; rc == TEAL_OK && i < nv; i++) {
     s->vstar[i] = v[i] + h * s->vstar[i];
   }
@@ -148,8 +148,7 @@ int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ct
   if (rc) {
     return teal_context_report_error(ctx, rc, "plant: discrete step at t = %g: %s",
                                      teal_context_time(ctx),
-                                     why.code ? why.message
-                                              : teal_mb_workspace_error(s->ws)->message);
+                                     why.code ? why.message : teal_mb_data_error(s->data)->message);
   }
   teal_plant_map_v_to_qdot(p, q, vnext, out);
   for (int i = 0; i < nq; i++) {

@@ -95,8 +95,8 @@ static void set_types(teal_plant *p) {
                                     NULL, NULL, NULL};
   s->vels_type = (teal_value_type){"teal_plant_body_velocities",
                                    (size_t)nb * sizeof(teal_spatial_vector), NULL, NULL, NULL};
-  s->forces_type = (teal_value_type){"teal_plant_applied_forces",
-                                     teal_plant_forces_bytes(p), NULL, NULL, NULL};
+  s->forces_type =
+      (teal_value_type){"teal_plant_applied_forces", teal_plant_forces_bytes(p), NULL, NULL, NULL};
 }
 
 /* Tickets of q-only and (q, v) quantities for the state layout in use. */
@@ -152,8 +152,8 @@ static void declare_state(teal_system *sys, teal_plant *p) {
   teal_plant_scratch model;
   memset(&model, 0, sizeof(model));
   model.plant = p;
-  s->scratch = teal_leaf_declare_scratch(sys, "multibody_workspace", &teal_plant_scratch_type,
-                                         &model);
+  s->scratch =
+      teal_leaf_declare_scratch(sys, "multibody_data", &teal_plant_scratch_type, &model);
 }
 
 static void declare_cache(teal_system *sys, teal_plant *p) {
@@ -167,18 +167,19 @@ static void declare_cache(teal_system *sys, teal_plant *p) {
                                                       teal_plant_calc_velocities, p, vel, nvel);
   s->ce_M = teal_leaf_declare_cache_entry(sys, "mass_matrix", nv * nv, teal_plant_calc_mass_matrix,
                                           p, pos, npos);
-  s->ce_forces = teal_leaf_declare_abstract_cache_entry(
-      sys, "applied_forces", &s->forces_type, teal_plant_calc_applied_forces, p, NULL, 0);
-  s->ce_step = s->discrete ? teal_leaf_declare_cache_entry(sys, "discrete_step", p->nq + nv,
-                                                           teal_plant_calc_discrete_step, p, NULL, 0)
-                           : -1;
+  s->ce_forces = teal_leaf_declare_abstract_cache_entry(sys, "applied_forces", &s->forces_type,
+                                                        teal_plant_calc_applied_forces, p, NULL, 0);
+  s->ce_step = s->discrete
+                   ? teal_leaf_declare_cache_entry(sys, "discrete_step", p->nq + nv,
+                                                   teal_plant_calc_discrete_step, p, NULL, 0)
+                   : -1;
   s->ce_vdot = teal_leaf_declare_cache_entry(sys, "generalized_acceleration", nv,
                                              teal_plant_calc_vdot, p, NULL, 0);
   s->ce_accs = teal_leaf_declare_abstract_cache_entry(sys, "body_accelerations", &s->vels_type,
                                                       teal_plant_calc_accelerations, p, NULL, 0);
-  s->ce_contacts = teal_leaf_declare_abstract_cache_entry(
-      sys, "contact_results", &teal_contact_results_type, teal_plant_calc_contact_results, p,
-      NULL, 0);
+  s->ce_contacts =
+      teal_leaf_declare_abstract_cache_entry(sys, "contact_results", &teal_contact_results_type,
+                                             teal_plant_calc_contact_results, p, NULL, 0);
 }
 
 static void declare_contact_outputs(teal_system *sys, teal_plant *p) {
@@ -187,13 +188,12 @@ static void declare_contact_outputs(teal_system *sys, teal_plant *p) {
   int npos = position_tickets(p, pos);
   s->out_geometry_pose = teal_leaf_declare_abstract_output(
       sys, "geometry_pose", &teal_transform_list_type, teal_plant_output_poses, p, pos, npos);
-  s->out_contacts = teal_leaf_declare_abstract_output(sys, "contact_results",
-                                                      &teal_contact_results_type,
-                                                      teal_plant_output_contact_results, p, NULL,
-                                                      0);
-  s->out_gcf = teal_leaf_declare_vector_output(sys, "generalized_contact_forces", p->nv,
-                                               teal_plant_output_generalized_contact_forces, p,
-                                               NULL, 0);
+  s->out_contacts =
+      teal_leaf_declare_abstract_output(sys, "contact_results", &teal_contact_results_type,
+                                        teal_plant_output_contact_results, p, NULL, 0);
+  s->out_gcf =
+      teal_leaf_declare_vector_output(sys, "generalized_contact_forces", p->nv,
+                                      teal_plant_output_generalized_contact_forces, p, NULL, 0);
   for (int i = 0; i < p->instances.n; i++) {
     char name[300];
     snprintf(name, sizeof(name), "%s_generalized_contact_forces", INST(p)[i].name);
@@ -226,9 +226,9 @@ static void declare_outputs(teal_system *sys, teal_plant *p) {
   s->out_accs = teal_leaf_declare_abstract_output(sys, "body_spatial_accelerations",
                                                   &teal_spatial_vector_list_type,
                                                   teal_plant_output_accelerations, p, NULL, 0);
-  s->out_reactions = teal_leaf_declare_abstract_output(sys, "reaction_forces",
-                                                       &teal_spatial_vector_list_type,
-                                                       teal_plant_output_reactions, p, NULL, 0);
+  s->out_reactions =
+      teal_leaf_declare_abstract_output(sys, "reaction_forces", &teal_spatial_vector_list_type,
+                                        teal_plant_output_reactions, p, NULL, 0);
 }
 
 /* The system's user_free: the plant dies with its system once built. */

@@ -47,8 +47,8 @@ int teal_plant_check_open(teal_plant *p, const char *what, const char *name) {
     return p->err.code;
   }
   if (p->finalized) {
-    return teal_plant_fail(p, TEAL_ESTATE, "plant: cannot add or change %s '%s' after finalize", what,
-                name);
+    return teal_plant_fail(p, TEAL_ESTATE, "plant: cannot add or change %s '%s' after finalize",
+                           what, name);
   }
   if (!name) {
     return teal_plant_fail(p, TEAL_EINVAL, "plant: %s%s has a NULL name", what, NULL);
@@ -158,7 +158,8 @@ int teal_plant_add_model_instance(teal_plant *p, const char *name) {
     return rc;
   }
   if (teal_plant_find_name(&p->instances, sizeof(instance_rec), name, -1) >= 0) {
-    return teal_plant_fail(p, TEAL_EDUPLICATE, "plant: model instance '%s' already exists%s", name, NULL);
+    return teal_plant_fail(p, TEAL_EDUPLICATE, "plant: model instance '%s' already exists%s", name,
+                           NULL);
   }
   instance_rec *r = teal_plant_list_push(&p->instances, sizeof(instance_rec));
   char *nm = r ? teal_strdup(name) : NULL;
@@ -166,7 +167,8 @@ int teal_plant_add_model_instance(teal_plant *p, const char *name) {
     if (r) {
       p->instances.n--;
     }
-    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory adding model instance '%s'%s", name, NULL);
+    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory adding model instance '%s'%s",
+                           name, NULL);
   }
   r->name = nm;
   r->instance = p->instances.n - 1;
@@ -200,12 +202,14 @@ int teal_plant_add_rigid_body(teal_plant *p, const char *name, int instance,
                                  "plant: body '%s': invalid model instance %d", name, instance);
   }
   if (!M) {
-    return teal_plant_fail(p, TEAL_EINVAL, "plant: body '%s' has a NULL spatial inertia%s", name, NULL);
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: body '%s' has a NULL spatial inertia%s", name,
+                           NULL);
   }
   teal_error ierr = {0, ""};
   rc = teal_spatial_inertia_check(M, &ierr);
   if (rc) {
-    return teal_plant_fail(p, rc, "plant: body '%s': invalid spatial inertia: %s", name, ierr.message);
+    return teal_plant_fail(p, rc, "plant: body '%s': invalid spatial inertia: %s", name,
+                           ierr.message);
   }
   char *nm = new_name(p, &p->bodies, sizeof(body_rec), "body", name, instance);
   if (!nm) {
@@ -225,20 +229,18 @@ int teal_plant_add_rigid_body(teal_plant *p, const char *name, int instance,
   return p->bodies.n - 1;
 }
 
-int teal_plant_add_frame(teal_plant *p, const char *name, int parent_frame,
-                         teal_transform X_PF) {
+int teal_plant_add_frame(teal_plant *p, const char *name, int parent_frame, teal_transform X_PF) {
   int rc = teal_plant_check_open(p, "frame", name);
   if (rc) {
     return rc;
   }
   if (parent_frame < 0 || parent_frame >= p->frames.n) {
     return teal_error_set_sticky(&p->err, TEAL_ENOTFOUND,
-                                 "plant: frame '%s': unknown parent frame %d", name,
-                                 parent_frame);
+                                 "plant: frame '%s': unknown parent frame %d", name, parent_frame);
   }
   if (!teal_vec3_is_finite(X_PF.p) || !teal_rotation_is_orthonormal(X_PF.R, 1e-9)) {
-    return teal_plant_fail(p, TEAL_EINVAL, "plant: frame '%s': X_PF is not a finite rigid transform%s",
-                name, NULL);
+    return teal_plant_fail(p, TEAL_EINVAL,
+                           "plant: frame '%s': X_PF is not a finite rigid transform%s", name, NULL);
   }
   frame_rec parent = FRAME(p)[parent_frame];
   char *nm = new_name(p, &p->frames, sizeof(frame_rec), "frame", name, parent.instance);
@@ -273,36 +275,38 @@ static void joint_defaults(joint_rec *j) {
 static int check_joint(teal_plant *p, const char *name, teal_joint_kind kind, int pf, int cf,
                        const teal_vec3 *axis, double pitch) {
   if (!teal_joint_type_get(kind)) {
-    return teal_error_set_sticky(&p->err, TEAL_EINVAL, "plant: joint '%s': unknown type %d",
-                                 name, (int)kind);
+    return teal_error_set_sticky(&p->err, TEAL_EINVAL, "plant: joint '%s': unknown type %d", name,
+                                 (int)kind);
   }
   if (pf < 0 || pf >= p->frames.n || cf < 0 || cf >= p->frames.n) {
     return teal_error_set_sticky(&p->err, TEAL_ENOTFOUND,
-                                 "plant: joint '%s': unknown frame (parent %d, child %d)", name,
-                                 pf, cf);
+                                 "plant: joint '%s': unknown frame (parent %d, child %d)", name, pf,
+                                 cf);
   }
   int pb = FRAME(p)[pf].body, cb = FRAME(p)[cf].body;
   if (pb == cb) {
-    return teal_plant_fail(p, TEAL_EINVAL, "plant: joint '%s': parent and child frames are both on body '%s'",
-                name, BODY(p)[pb].name);
+    return teal_plant_fail(p, TEAL_EINVAL,
+                           "plant: joint '%s': parent and child frames are both on body '%s'", name,
+                           BODY(p)[pb].name);
   }
   if (cb == TEAL_WORLD_BODY) {
-    return teal_plant_fail(p, TEAL_EINVAL, "plant: joint '%s': the child frame is on the world%s", name,
-                NULL);
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: joint '%s': the child frame is on the world%s",
+                           name, NULL);
   }
   if (BODY(p)[cb].inboard >= 0) {
     return teal_error_set_sticky(&p->err, TEAL_EINVAL,
                                  "plant: joint '%s': body '%s' already has inboard joint '%s'",
                                  name, BODY(p)[cb].name, JOINT(p)[BODY(p)[cb].inboard].name);
   }
-  int needs_axis = kind == TEAL_JOINT_REVOLUTE || kind == TEAL_JOINT_PRISMATIC ||
-                   kind == TEAL_JOINT_SCREW;
+  int needs_axis =
+      kind == TEAL_JOINT_REVOLUTE || kind == TEAL_JOINT_PRISMATIC || kind == TEAL_JOINT_SCREW;
   if (needs_axis && (!axis || !teal_vec3_is_finite(*axis) || teal_vec3_norm(*axis) < 1e-12)) {
-    return teal_plant_fail(p, TEAL_EINVAL, "plant: joint '%s': axis must be finite and nonzero%s", name,
-                NULL);
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: joint '%s': axis must be finite and nonzero%s",
+                           name, NULL);
   }
   if (kind == TEAL_JOINT_SCREW && !isfinite(pitch)) {
-    return teal_plant_fail(p, TEAL_EINVAL, "plant: joint '%s': screw pitch must be finite%s", name, NULL);
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: joint '%s': screw pitch must be finite%s", name,
+                           NULL);
   }
   return TEAL_OK;
 }
@@ -353,8 +357,8 @@ static joint_rec *joint_for_set(teal_plant *p, int joint, const char *what, int 
     return NULL;
   }
   if (joint < 0 || joint >= p->joints.n) {
-    *rc = teal_error_set_sticky(&p->err, TEAL_ENOTFOUND, "plant: %s: unknown joint %d", what,
-                                joint);
+    *rc =
+        teal_error_set_sticky(&p->err, TEAL_ENOTFOUND, "plant: %s: unknown joint %d", what, joint);
     return NULL;
   }
   return &JOINT(p)[joint];
@@ -426,8 +430,7 @@ int teal_plant_set_joint_effort_limits(teal_plant *p, int joint, const double *l
   return TEAL_OK;
 }
 
-int teal_plant_add_joint_actuator(teal_plant *p, const char *name, int joint,
-                                  double effort_limit) {
+int teal_plant_add_joint_actuator(teal_plant *p, const char *name, int joint, double effort_limit) {
   int rc = teal_plant_check_open(p, "actuator", name);
   if (rc) {
     return rc;
@@ -438,11 +441,12 @@ int teal_plant_add_joint_actuator(teal_plant *p, const char *name, int joint,
   }
   const joint_rec *j = &JOINT(p)[joint];
   if (teal_joint_type_get(j->kind)->nv != 1) {
-    return teal_plant_fail(p, TEAL_EINVAL, "plant: actuator '%s': joint '%s' does not have one dof", name,
-                j->name);
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: actuator '%s': joint '%s' does not have one dof",
+                           name, j->name);
   }
   if (isnan(effort_limit) || effort_limit <= 0.0) {
-    return teal_plant_fail(p, TEAL_EINVAL, "plant: actuator '%s': effort limit must be > 0%s", name, NULL);
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: actuator '%s': effort limit must be > 0%s", name,
+                           NULL);
   }
   char *nm = new_name(p, &p->actuators, sizeof(actuator_rec), "actuator", name, j->instance);
   if (!nm) {
@@ -451,7 +455,8 @@ int teal_plant_add_joint_actuator(teal_plant *p, const char *name, int joint,
   actuator_rec *a = teal_plant_list_push(&p->actuators, sizeof(actuator_rec));
   if (!a) {
     teal_free(nm);
-    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory adding actuator '%s'%s", name, NULL);
+    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory adding actuator '%s'%s", name,
+                           NULL);
   }
   *a = (actuator_rec){nm, j->instance, joint, effort_limit};
   return p->actuators.n - 1;
@@ -471,8 +476,8 @@ teal_vec3 teal_plant_gravity(const teal_plant *p) {
 
 /* ---- lookups ------------------------------------------------------------ */
 
-static int lookup(const teal_plant_list *l, size_t elem, const char *what, const char *name, int instance,
-                  teal_error *err) {
+static int lookup(const teal_plant_list *l, size_t elem, const char *what, const char *name,
+                  int instance, teal_error *err) {
   int i = name ? teal_plant_find_name(l, elem, name, instance) : -1;
   if (i < 0) {
     return teal_error_set(err, TEAL_ENOTFOUND, "plant: no %s named '%s'", what,
@@ -481,8 +486,7 @@ static int lookup(const teal_plant_list *l, size_t elem, const char *what, const
   return i;
 }
 
-int teal_plant_get_model_instance_by_name(const teal_plant *p, const char *name,
-                                          teal_error *err) {
+int teal_plant_get_model_instance_by_name(const teal_plant *p, const char *name, teal_error *err) {
   return lookup(&p->instances, sizeof(instance_rec), "model instance", name, -1, err);
 }
 

@@ -126,7 +126,8 @@ int teal_plant_get_actuator_by_name(const teal_plant *plant, const char *name, i
 int teal_plant_num_model_instances(const teal_plant *plant);
 int teal_plant_num_bodies(const teal_plant *plant); /**< including the world */
 int teal_plant_num_frames(const teal_plant *plant); /**< body frames included */
-int teal_plant_num_joints(const teal_plant *plant); /**< after finalize: with added floating joints */
+int teal_plant_num_joints(
+    const teal_plant *plant); /**< after finalize: with added floating joints */
 int teal_plant_num_actuators(const teal_plant *plant);
 const char *teal_plant_body_name(const teal_plant *plant, int body);
 const char *teal_plant_frame_name(const teal_plant *plant, int frame);

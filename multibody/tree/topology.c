@@ -58,7 +58,8 @@ static int reject_loops(teal_plant *p) {
                               len ? ", " : "", jn);
       c = parent_body(p, c);
     } while (c != start && len < sizeof(names));
-    return teal_plant_fail(p, TEAL_EINVAL, "plant: kinematic loop through joints %s%s", names, NULL);
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: kinematic loop through joints %s%s", names,
+                           NULL);
   }
   return TEAL_OK;
 }
@@ -101,9 +102,24 @@ static int alloc_tree(teal_plant *p, int nb, int nq, int nv) {
   if (p->nblocks != 10 || !p->blocks[9]) {
     return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory in finalize%s%s", NULL, NULL);
   }
-  *t = (teal_plant_tree){nb, parent, kind, type, params, X, X + nb, ints, ints + nb,
-                         ints + 2 * nb, ints + 3 * nb, M, d, d + nv, d + nv + nq, d + nv + 2 * nq,
-                         d + 2 * nv + 2 * nq, d + 3 * nv + 2 * nq};
+  *t = (teal_plant_tree){nb,
+                         parent,
+                         kind,
+                         type,
+                         params,
+                         X,
+                         X + nb,
+                         ints,
+                         ints + nb,
+                         ints + 2 * nb,
+                         ints + 3 * nb,
+                         M,
+                         d,
+                         d + nv,
+                         d + nv + nq,
+                         d + nv + 2 * nq,
+                         d + 2 * nv + 2 * nq,
+                         d + 3 * nv + 2 * nq};
   return TEAL_OK;
 }
 

@@ -1,8 +1,11 @@
 /* Integrator instances: allocation, checked stepping, counters. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "systems/analysis/finite_difference.h"
+#include "systems/analysis/integrator.h"
 #include "systems/analysis/integrator_internal.h"
 
 teal_integrator *teal_integrator_new(const teal_integrator_type *type, int nq, int nv, int nz,
@@ -49,6 +52,32 @@ int teal_integrator_eval(teal_integrator *integ, const teal_ode *ode, double t, 
                          double *xdot) {
   integ->counts.derivative_evals++;
   return ode->derivatives(t, x, xdot, ode->user);
+}
+
+/* The ODE at a fixed time, as a function of x for finite differences. */
+typedef struct ode_at_time {
+  teal_integrator *integ;
+  const teal_ode *ode;
+  double t;
+} ode_at_time;
+
+static int eval_at_time(const double *x, double *xdot, void *user) {
+  ode_at_time *a = user;
+  return teal_integrator_eval(a->integ, a->ode, a->t, x, xdot);
+}
+
+int teal_integrator_jacobian(teal_integrator *integ, const teal_ode *ode, double t,
+                             const double *x, const double *fx, double *xs, double *fp,
+                             double *J) {
+  integ->counts.jacobian_evals++;
+  if (ode->jacobian) {
+    return ode->jacobian(t, x, J, ode->user);
+  }
+  int n = integ->n;
+  memcpy(xs, x, (size_t)n * sizeof(double));
+  ode_at_time at = {integ, ode, t};
+  return teal_fd_jacobian(TEAL_FD_FORWARD, eval_at_time, &at, xs, n, n, sqrt(DBL_EPSILON), fx,
+                          fp, NULL, J);
 }
 
 int teal_integrator_step(teal_integrator *integ, const teal_ode *ode, double t, double h,

@@ -4,11 +4,16 @@
  * of a given size, optionally returning an estimate of the local error.
  * Error control (step-size selection) lives in the simulator; an integrator
  * only steps. Each type is a const table; an instance holds the workspace,
- * allocated once by teal_integrator_new. */
+ * allocated once by teal_integrator_new. The methods are declared one
+ * header per source file (integrators_explicit.h, integrator_implicit_euler.h,
+ * integrator_radau.h), all included here. */
 #ifndef TEAL_SYSTEMS_ANALYSIS_INTEGRATOR_H
 #define TEAL_SYSTEMS_ANALYSIS_INTEGRATOR_H
 
 #include "framework/error.h"
+#include "systems/analysis/integrator_implicit_euler.h"
+#include "systems/analysis/integrator_radau.h"
+#include "systems/analysis/integrators_explicit.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,31 +51,6 @@ typedef struct teal_integrator_type {
   int (*interpolate)(const teal_integrator *integ, double theta, double *x);
   void (*free)(void *work);
 } teal_integrator_type;
-
-/** Explicit Euler (order 1, no error estimate). */
-extern const teal_integrator_type *const teal_integrator_explicit_euler;
-/** Semi-explicit (symplectic) Euler: v and z by explicit Euler, then q
- *  from the new v (order 1, no error estimate). */
-extern const teal_integrator_type *const teal_integrator_semi_explicit_euler;
-/** Explicit trapezoid / Heun (order 2, Euler embedded: error order 1). */
-extern const teal_integrator_type *const teal_integrator_rk2;
-/** Bogacki-Shampine 3(2) (order 3, error order 2). */
-extern const teal_integrator_type *const teal_integrator_rk3;
-/** Classic fourth-order Runge-Kutta (no error estimate). */
-extern const teal_integrator_type *const teal_integrator_rk4;
-/** Dormand-Prince 5(4) with 4th-order dense output (order 5, error order 4). */
-extern const teal_integrator_type *const teal_integrator_rk45;
-/** Implicit (backward) Euler with Newton iterations, for stiff systems;
- *  the Jacobian is the ODE's or forward differences; error estimate
- *  h/2 (f(x1) - f(x0)) (error order 1). */
-extern const teal_integrator_type *const teal_integrator_implicit_euler;
-/** Three-stage Radau IIA (order 5, stiffly accurate, L-stable) for stiff
- *  systems: simplified Newton on the 3n stage equations with the Jacobian
- *  (the ODE's or forward differences) formed and the 3n x 3n iteration
- *  matrix factored once per step; Hairer & Wanner's embedded third-order
- *  estimate filtered by (I - h gamma0 J)^-1 (error order 3); dense output
- *  from the collocation polynomial. */
-extern const teal_integrator_type *const teal_integrator_radau3;
 
 /** Work counters of an instance. */
 typedef struct teal_integrator_counts {

@@ -2,12 +2,12 @@
  * iterations on (I - h J) dx = -(x1 - x0 - h f(x1)) with J = df/dx formed
  * once per step at the explicit predictor (analytic or forward
  * differences). Local error estimate: h/2 (f(x1) - f(x0)). */
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
 #include "framework/alloc.h"
 #include "solvers/dense_lu.h"
+#include "systems/analysis/integrator_implicit_euler.h"
 #include "systems/analysis/integrator_internal.h"
 
 enum { NEWTON_MAX_ITERATIONS = 10 };
@@ -57,25 +57,7 @@ static void ie_free(void *work) {
  * differences column by column. */
 static int form_jacobian(teal_integrator *integ, ie_work *w, const teal_ode *ode, double t,
                          const double *x, const double *fx) {
-  integ->counts.jacobian_evals++;
-  if (ode->jacobian) {
-    return ode->jacobian(t, x, w->J, ode->user);
-  }
-  int n = w->n;
-  memcpy(w->xp, x, (size_t)n * sizeof(double));
-  for (int j = 0; j < n; j++) {
-    double dx = sqrt(DBL_EPSILON) * fmax(fabs(x[j]), 1.0);
-    w->xp[j] = x[j] + dx;
-    int rc = teal_integrator_eval(integ, ode, t, w->xp, w->fp);
-    w->xp[j] = x[j];
-    if (rc) {
-      return rc;
-    }
-    for (int i = 0; i < n; i++) {
-      w->J[(size_t)i * n + j] = (w->fp[i] - fx[i]) / dx;
-    }
-  }
-  return TEAL_OK;
+  return teal_integrator_jacobian(integ, ode, t, x, fx, w->xp, w->fp, w->J);
 }
 
 /* Replaces J by I - h J and factors it. */
@@ -88,7 +70,7 @@ static int factor_iteration_matrix(teal_integrator *integ, ie_work *w, double h)
     }
   }
   integ->counts.factorizations++;
-  return teal_lu_factor(w->J, n, w->piv, &integ->err);
+  return teal_dense_lu_factor(w->J, n, w->piv, &integ->err);
 }
 
 /* Newton iterations from the predictor in x1; on success x1 solves the
@@ -101,7 +83,7 @@ static int newton(teal_integrator *integ, ie_work *w, const teal_ode *ode, doubl
     for (int i = 0; i < n; i++) {
       w->r[i] = -(x1[i] - x0[i] - h * w->f1[i]);
     }
-    int rc = teal_lu_solve(w->J, n, w->piv, w->r, &integ->err);
+    int rc = teal_dense_lu_solve(w->J, n, w->piv, w->r, &integ->err);
     double step = 0.0, size = 0.0;
     for (int i = 0; rc == TEAL_OK && i < n; i++) {
       x1[i] += w->r[i];

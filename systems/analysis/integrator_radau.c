@@ -35,13 +35,13 @@
  *
  * Dense output: the collocation polynomial through x0 and the three stage
  * values (degree 3; exact at theta = 0 and 1). */
-#include <float.h>
 #include <math.h>
 #include <string.h>
 
 #include "framework/alloc.h"
 #include "solvers/dense_lu.h"
 #include "systems/analysis/integrator_internal.h"
+#include "systems/analysis/integrator_radau.h"
 
 enum { NEWTON_MAX_ITERATIONS = 10, STAGES = 3 };
 static const double newton_tolerance = 1e-12;
@@ -114,25 +114,7 @@ static void radau_free(void *work) {
  * differences column by column. */
 static int form_jacobian(teal_integrator *integ, radau_work *w, const teal_ode *ode, double t,
                          const double *x, const double *fx) {
-  integ->counts.jacobian_evals++;
-  if (ode->jacobian) {
-    return ode->jacobian(t, x, w->J, ode->user);
-  }
-  int n = w->n;
-  memcpy(w->xs, x, (size_t)n * sizeof(double));
-  for (int j = 0; j < n; j++) {
-    double dx = sqrt(DBL_EPSILON) * fmax(fabs(x[j]), 1.0);
-    w->xs[j] = x[j] + dx;
-    int rc = teal_integrator_eval(integ, ode, t, w->xs, w->fp);
-    w->xs[j] = x[j];
-    if (rc) {
-      return rc;
-    }
-    for (int i = 0; i < n; i++) {
-      w->J[(size_t)i * n + j] = (w->fp[i] - fx[i]) / dx;
-    }
-  }
-  return TEAL_OK;
+  return teal_integrator_jacobian(integ, ode, t, x, fx, w->xs, w->fp, w->J);
 }
 
 /* M = I - h (A (x) J): block (i, j) is delta_ij I - h a_ij J. */
@@ -152,7 +134,7 @@ static int factor_iteration_matrix(teal_integrator *integ, radau_work *w, double
     }
   }
   integ->counts.factorizations++;
-  return teal_lu_factor(w->M, (int)N, w->piv_m, &integ->err);
+  return teal_dense_lu_factor(w->M, (int)N, w->piv_m, &integ->err);
 }
 
 /* Lagrange basis of the collocation polynomial at theta (nodes 0, c1, c2,
@@ -231,7 +213,7 @@ static int solve_stages(teal_integrator *integ, radau_work *w, const teal_ode *o
         w->dz[(size_t)i * n + k] = h * s - w->z[(size_t)i * n + k];
       }
     }
-    int rc_solve = teal_lu_solve(w->M, (int)N, w->piv_m, w->dz, &integ->err);
+    int rc_solve = teal_dense_lu_solve(w->M, (int)N, w->piv_m, w->dz, &integ->err);
     if (rc_solve == TEAL_ENONFINITE) {
       return diverged(integ, t, h, it, "gave a non-finite iterate");
     }
@@ -276,7 +258,7 @@ static int error_estimate(teal_integrator *integ, radau_work *w, double h, doubl
     }
   }
   integ->counts.factorizations++;
-  int rc_f = teal_lu_factor(w->E, n, w->piv_e, &integ->err);
+  int rc_f = teal_dense_lu_factor(w->E, n, w->piv_e, &integ->err);
   if (rc_f) {
     return rc_f;
   }
@@ -287,7 +269,7 @@ static int error_estimate(teal_integrator *integ, radau_work *w, double h, doubl
     }
     xerr[k] = gamma0 * s;
   }
-  return teal_lu_solve(w->E, n, w->piv_e, xerr, &integ->err);
+  return teal_dense_lu_solve(w->E, n, w->piv_e, xerr, &integ->err);
 }
 
 static int radau_step(teal_integrator *integ, const teal_ode *ode, double t, double h,

@@ -5,6 +5,7 @@
 
 #include "framework/alloc.h"
 #include "systems/analysis/integrator_internal.h"
+#include "systems/analysis/integrators_explicit.h"
 
 enum { RK_MAX_STAGES = 7 };
 

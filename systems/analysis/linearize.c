@@ -1,5 +1,6 @@
 /* Linearization by a leaf's analytic Jacobian or central differences on a
- * private clone of the operating-point context. */
+ * private clone of the operating-point context; the linear and affine
+ * systems built from it, and ZOH discretization. */
 #include "systems/analysis/linearize.h"
 
 #include <math.h>
@@ -8,6 +9,8 @@
 
 #include "framework/alloc.h"
 #include "framework/events.h"
+#include "solvers/expm.h"
+#include "systems/analysis/finite_difference.h"
 
 void teal_linearize_options_init(teal_linearize_options *opts) {
   if (opts) {
@@ -26,7 +29,8 @@ typedef struct lin_problem {
   teal_event_set *updates; /* discrete systems: the periodic updates */
   int in, out, nx, nu, ny, discrete;
   double period;
-  double *block; /* A B f0 C D y0, then x0 u0 and scratch */
+  double *block; /* A C B D f0 y0 ([A; C] and [B; D] are contiguous), then
+                    x0 u0 and scratch ([fp; yp] and [fm; ym] are too) */
   double *A, *B, *f0, *C, *D, *y0;
   double *x0, *u0, *x, *u, *fp, *fm, *yp, *ym;
   teal_error *err;
@@ -76,19 +80,19 @@ static int allocate(lin_problem *p) {
   }
   double *at = p->block;
   p->A = at, at += nx * nx;
-  p->B = at, at += nx * nu;
-  p->f0 = at, at += nx;
   p->C = at, at += ny * nx;
+  p->B = at, at += nx * nu;
   p->D = at, at += ny * nu;
+  p->f0 = at, at += nx;
   p->y0 = at, at += ny;
   p->x0 = at, at += nx;
   p->x = at, at += nx;
   p->fp = at, at += nx;
-  p->fm = at, at += nx;
-  p->u0 = at, at += nu;
-  p->u = at, at += nu;
   p->yp = at, at += ny;
-  p->ym = at;
+  p->fm = at, at += nx;
+  p->ym = at, at += ny;
+  p->u0 = at, at += nu;
+  p->u = at;
   return TEAL_OK;
 }
 
@@ -145,38 +149,31 @@ static int evaluate(lin_problem *p, const double *x, const double *u, double *f,
   return rc;
 }
 
-/* Column j of [A; C] (wrt x, by_u = 0) or [B; D] (wrt u) by central
- * differences. */
-static int difference_column(lin_problem *p, int j, int by_u, double eps) {
-  double *v = by_u ? p->u : p->x;
-  const double *v0 = by_u ? p->u0 : p->x0;
-  double h = eps * fmax(1.0, fabs(v0[j]));
-  memcpy(p->x, p->x0, (size_t)p->nx * sizeof(double));
-  memcpy(p->u, p->u0, (size_t)p->nu * sizeof(double));
-  v[j] = v0[j] + h;
-  int rc = evaluate(p, p->x, p->u, p->fp, p->yp);
-  v[j] = v0[j] - h;
-  if (rc == TEAL_OK) {
-    rc = evaluate(p, p->x, p->u, p->fm, p->ym);
-  }
-  double *F = by_u ? p->B : p->A, *G = by_u ? p->D : p->C;
-  int cols = by_u ? p->nu : p->nx;
-  for (int i = 0; rc == TEAL_OK && i < p->nx; i++) {
-    F[(size_t)i * cols + j] = (p->fp[i] - p->fm[i]) / (2.0 * h);
-  }
-  for (int i = 0; rc == TEAL_OK && i < p->ny; i++) {
-    G[(size_t)i * cols + j] = (p->yp[i] - p->ym[i]) / (2.0 * h);
-  }
-  return rc;
+/* [f; y] at (x, u) for the central differences: by_u says which of the
+ * two the differenced argument is. */
+typedef struct lin_arg {
+  lin_problem *p;
+  int by_u;
+} lin_arg;
+
+static int evaluate_fy(const double *v, double *fy, void *user) {
+  lin_arg *a = user;
+  lin_problem *p = a->p;
+  return evaluate(p, a->by_u ? p->x : v, a->by_u ? v : p->u, fy, fy + p->nx);
 }
 
+/* [A; C] (wrt x) and [B; D] (wrt u) by central differences with steps
+ * eps max(1, |v_j|); each pair is one contiguous (nx + ny)-row matrix. */
 static int differentiate(lin_problem *p, double eps) {
-  int rc = TEAL_OK;
-  for (int j = 0; rc == TEAL_OK && j < p->nx; j++) {
-    rc = difference_column(p, j, 0, eps);
-  }
-  for (int j = 0; rc == TEAL_OK && j < p->nu; j++) {
-    rc = difference_column(p, j, 1, eps);
+  memcpy(p->x, p->x0, (size_t)p->nx * sizeof(double));
+  memcpy(p->u, p->u0, (size_t)p->nu * sizeof(double));
+  int m = p->nx + p->ny;
+  lin_arg ax = {p, 0}, au = {p, 1};
+  int rc = teal_fd_jacobian(TEAL_FD_CENTRAL, evaluate_fy, &ax, p->x, p->nx, m, eps, NULL, p->fp,
+                            p->fm, p->A);
+  if (rc == TEAL_OK) {
+    rc = teal_fd_jacobian(TEAL_FD_CENTRAL, evaluate_fy, &au, p->u, p->nu, m, eps, NULL, p->fp,
+                          p->fm, p->B);
   }
   return rc;
 }
@@ -303,4 +300,129 @@ void teal_linear_system_matrices_free(teal_linear_system_matrices *m) {
     teal_free((void *)m->A); /* the block starts at A */
     memset(m, 0, sizeof *m);
   }
+}
+
+/* ---- linear and affine systems, ZOH discretization ------------------------- */
+
+/* Largest |f(x0, u0)| (continuous) or |x_next - x0| (discrete). */
+static double equilibrium_defect(const teal_linear_system_matrices *m, const double *x0,
+                                 const double *u0) {
+  double worst = 0.0;
+  for (int i = 0; i < m->nx; i++) {
+    double f = m->f0[i];
+    for (int j = 0; j < m->nx; j++) {
+      f += m->A[(size_t)i * m->nx + j] * x0[j];
+    }
+    for (int j = 0; j < m->nu; j++) {
+      f += m->B[(size_t)i * m->nu + j] * u0[j];
+    }
+    worst = fmax(worst, fabs(m->time_period > 0 ? f - x0[i] : f));
+  }
+  return worst;
+}
+
+/* Name "<system>_linearized" into buf. */
+static const char *result_name(const teal_system *sys, char *buf, size_t n) {
+  snprintf(buf, n, "%s_linearized", teal_system_name(sys));
+  return buf;
+}
+
+/* The operating point (x0, u0) read from ctx into one allocation. */
+static double *operating_point(const teal_system *sys, const teal_context *ctx,
+                               const teal_linear_system_matrices *m, int in) {
+  double *p = teal_calloc((size_t)(m->nx + m->nu) + 1, sizeof(double));
+  if (!p) {
+    return NULL;
+  }
+  if (m->time_period > 0) {
+    memcpy(p, teal_context_discrete_state(ctx), (size_t)m->nx * sizeof(double));
+  } else if (m->nx) {
+    teal_context_get_continuous_state(ctx, p, m->nx);
+  }
+  const double *u;
+  if (m->nu && teal_eval_vector_input(sys, ctx, in, &u) == TEAL_OK) {
+    memcpy(p + m->nx, u, (size_t)m->nu * sizeof(double));
+  }
+  return p;
+}
+
+static int input_of(const teal_system *sys, const teal_linearize_options *o) {
+  int in = o ? o->input_port : TEAL_LINEARIZE_FIRST_PORT;
+  return in == TEAL_LINEARIZE_FIRST_PORT ? (teal_system_num_input_ports(sys) ? 0 : -1) : in;
+}
+
+teal_system *teal_linearize(const teal_system *sys, const teal_context *ctx,
+                            const teal_linearize_options *opts, teal_error *err) {
+  teal_linearize_options defaults;
+  teal_linearize_options_init(&defaults);
+  const teal_linearize_options *o = opts ? opts : &defaults;
+  teal_linear_system_matrices m;
+  if (teal_linearize_matrices(sys, ctx, o, &m, err) != TEAL_OK) {
+    return NULL;
+  }
+  double *point = operating_point(sys, ctx, &m, input_of(sys, o));
+  teal_system *result = NULL;
+  if (!point) {
+    teal_error_set(err, TEAL_ENOMEM, "linearize: out of memory");
+  } else if (o->equilibrium_tolerance > 0 &&
+             equilibrium_defect(&m, point, point + m.nx) > o->equilibrium_tolerance) {
+    teal_error_set(err, TEAL_EINVAL, "linearize '%s': the context is not an equilibrium "
+                   "(defect %.3g > tolerance %.3g); use teal_first_order_taylor_approximation",
+                   teal_system_name(sys), equilibrium_defect(&m, point, point + m.nx),
+                   o->equilibrium_tolerance);
+  } else {
+    char name[256];
+    result = teal_linear_system_new(result_name(sys, name, sizeof name), m.A, m.B, m.C, m.D,
+                                    m.nx, m.nu, m.ny, m.time_period, err);
+  }
+  teal_free(point);
+  teal_linear_system_matrices_free(&m);
+  return result;
+}
+
+teal_system *teal_first_order_taylor_approximation(const teal_system *sys,
+                                                   const teal_context *ctx,
+                                                   const teal_linearize_options *opts,
+                                                   teal_error *err) {
+  teal_linear_system_matrices m;
+  if (teal_linearize_matrices(sys, ctx, opts, &m, err) != TEAL_OK) {
+    return NULL;
+  }
+  char name[256];
+  teal_system *result = teal_affine_system_from(result_name(sys, name, sizeof name), &m, err);
+  teal_linear_system_matrices_free(&m);
+  return result;
+}
+
+int teal_discretize_zoh(const double *A, const double *B, int n, int m, double h, double *Ad,
+                        double *Bd, teal_error *err) {
+  if (n < 0 || m < 0 || (n > 0 && (!A || !Ad)) || (n > 0 && m > 0 && (!B || !Bd))) {
+    return teal_error_set(err, TEAL_EINVAL, "discretize_zoh: bad arguments (n %d, m %d)", n, m);
+  }
+  if (!(isfinite(h) && h > 0)) {
+    return teal_error_set(err, TEAL_EINVAL, "discretize_zoh: step %g must be positive", h);
+  }
+  int k = n + m;
+  double *M = teal_calloc((size_t)k * (size_t)k * 2 + 1, sizeof(double));
+  if (!M) {
+    return teal_error_set(err, TEAL_ENOMEM, "discretize_zoh: out of memory");
+  }
+  double *E = M + (size_t)k * (size_t)k;
+  for (int i = 0; i < n; i++) {
+    for (int j = 0; j < n; j++) {
+      M[(size_t)i * k + j] = A[(size_t)i * n + j] * h;
+    }
+    for (int j = 0; j < m; j++) {
+      M[(size_t)i * k + n + j] = B[(size_t)i * m + j] * h;
+    }
+  }
+  int rc = teal_expm(M, k, E, err);
+  for (int i = 0; rc == TEAL_OK && i < n; i++) {
+    memcpy(Ad + (size_t)i * n, E + (size_t)i * k, (size_t)n * sizeof(double));
+    if (m > 0) {
+      memcpy(Bd + (size_t)i * m, E + (size_t)i * k + n, (size_t)m * sizeof(double));
+    }
+  }
+  teal_free(M);
+  return rc;
 }

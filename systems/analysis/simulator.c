@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "framework/alloc.h"
+#include "systems/analysis/simulator.h"
 #include "systems/analysis/simulator_internal.h"
 
 /* ---- the ODE the integrator sees: the context's continuous state -------- */

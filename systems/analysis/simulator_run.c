@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "systems/analysis/simulator_internal.h"
+#include "systems/analysis/simulator_run.h"
 
 static double wall_seconds(void) {
   struct timespec ts;

@@ -2,6 +2,7 @@
 #include <math.h>
 
 #include "systems/analysis/simulator_internal.h"
+#include "systems/analysis/simulator_settings.h"
 
 static int positive(teal_simulator *sim, double value, const char *what) {
   if (!sim) {

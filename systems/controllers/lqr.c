@@ -7,22 +7,24 @@
 #include <string.h>
 
 #include "framework/alloc.h"
-#include "solvers/dense.h"
+#include "solvers/dense_basic.h"
+#include "solvers/dense_eigen.h"
+#include "solvers/dense_factor.h"
 #include "solvers/riccati.h"
 #include "systems/analysis/linearize.h"
 #include "systems/primitives/linear_system.h"
 
 /* Q symmetric positive semidefinite (eigenvalues >= -tol max(1, |Q|)). */
 static int check_cost_q(const double *Q, int n, teal_error *err) {
-  if (!teal_is_symmetric(Q, n, 1e-10)) {
+  if (!teal_dense_is_symmetric(Q, n, 1e-10)) {
     return teal_error_set(err, TEAL_EINVAL, "lqr: Q is not symmetric");
   }
   double *w = teal_calloc((size_t)n + 1, sizeof(double));
   if (!w) {
     return teal_error_set(err, TEAL_ENOMEM, "lqr: out of memory");
   }
-  int rc = teal_sym_eigen(Q, n, w, NULL, err);
-  double tol = 1e-10 * fmax(1.0, teal_norm_fro(Q, n, n));
+  int rc = teal_dense_sym_eigen(Q, n, w, NULL, err);
+  double tol = 1e-10 * fmax(1.0, teal_dense_norm_fro(Q, n, n));
   if (rc == TEAL_OK && n > 0 && w[0] < -tol) {
     rc = teal_error_set(err, TEAL_EINVAL, "lqr: Q is not positive semidefinite (eigenvalue %g)",
                         w[0]);
@@ -37,11 +39,12 @@ static int check_inputs(const double *A, const double *B, const double *Q, const
     return teal_error_set(err, TEAL_EINVAL, "lqr: needs n >= 1 states, m >= 1 inputs and "
                           "A, B, Q, R (n %d, m %d)", n, m);
   }
-  if (!teal_all_finite(A, n, n) || !teal_all_finite(B, n, m) || !teal_all_finite(Q, n, n) ||
-      !teal_all_finite(R, m, m) || (N && !teal_all_finite(N, n, m))) {
+  if (!teal_dense_all_finite(A, n, n) || !teal_dense_all_finite(B, n, m) ||
+      !teal_dense_all_finite(Q, n, n) || !teal_dense_all_finite(R, m, m) ||
+      (N && !teal_dense_all_finite(N, n, m))) {
     return teal_error_set(err, TEAL_ENONFINITE, "lqr: A, B, Q, R and N must be finite");
   }
-  if (!teal_is_symmetric(R, m, 1e-10)) {
+  if (!teal_dense_is_symmetric(R, m, 1e-10)) {
     return teal_error_set(err, TEAL_EINVAL, "lqr: R is not symmetric");
   }
   return check_cost_q(Q, n, err);
@@ -63,12 +66,12 @@ static int gain_from_s(const double *A, const double *B, const double *R, const 
                        teal_error *err) {
   double *SB = work, *F = work + (size_t)n * m;
   memcpy(F, R, (size_t)m * (size_t)m * sizeof(double));
-  int rc = teal_gemm(0, 0, n, m, n, 1.0, S, B, 0.0, SB, err); /* S B */
+  int rc = teal_dense_gemm(0, 0, n, m, n, 1.0, S, B, 0.0, SB, err); /* S B */
   if (rc == TEAL_OK && discrete) {
-    rc = teal_gemm(1, 0, m, m, n, 1.0, B, SB, 1.0, F, err);   /* R + B'SB */
+    rc = teal_dense_gemm(1, 0, m, m, n, 1.0, B, SB, 1.0, F, err);   /* R + B'SB */
   }
   if (rc == TEAL_OK && discrete) {
-    rc = teal_gemm(1, 0, m, n, n, 1.0, SB, A, 0.0, K, err); /* (SB)' A = B'SA */
+    rc = teal_dense_gemm(1, 0, m, n, n, 1.0, SB, A, 0.0, K, err); /* (SB)' A = B'SA */
   } else if (rc == TEAL_OK) {
     for (int i = 0; i < m; i++) { /* B'S = (SB)' since S is symmetric */
       for (int j = 0; j < n; j++) {
@@ -78,13 +81,13 @@ static int gain_from_s(const double *A, const double *B, const double *R, const 
   }
   if (rc == TEAL_OK) {
     add_cross_term(K, N, n, m);
-    rc = teal_cholesky_factor(F, m, err);
+    rc = teal_dense_cholesky_factor(F, m, err);
     if (rc == TEAL_ESINGULAR) {
       rc = teal_error_set(err, rc, "lqr: %s is not positive definite",
                           discrete ? "R + B'SB" : "R");
     }
   }
-  return rc ? rc : teal_cholesky_solve(F, m, K, n, err);
+  return rc ? rc : teal_dense_cholesky_solve(F, m, K, n, err);
 }
 
 int teal_lqr(const double *A, const double *B, const double *Q, const double *R,

@@ -6,9 +6,8 @@
 
 #include "framework/alloc.h"
 #include "framework/context.h"
+#include "framework/leaf_util.h"
 #include "framework/ticket.h"
-#include "systems/primitives/primitive_context_util_internal.h"
-#include "systems/primitives/primitive_util_internal.h"
 
 static const char k_kind[] = "pid";
 
@@ -27,21 +26,21 @@ enum { PORT_ESTIMATED = 0, PORT_DESIRED = 1 };
 
 static int check_config(const char *name, const teal_pid_config *cfg, int n, teal_error *err) {
   double tau = cfg->derivative_time_constant;
-  int rc = teal_prim_check_scalar(err, k_kind, name, "derivative_time_constant", tau);
+  int rc = teal_leaf_util_check_scalar(err, k_kind, name, "derivative_time_constant", tau);
   if (rc == TEAL_OK && tau < 0) {
     rc = teal_error_set(err, TEAL_EINVAL, "%s '%s': derivative_time_constant = %g must be >= 0",
-                        k_kind, teal_prim_name(name), tau);
+                        k_kind, teal_leaf_util_name(name), tau);
   }
   if (rc == TEAL_OK && cfg->output_min) {
-    rc = teal_prim_check_not_nan(err, k_kind, name, "output_min", cfg->output_min, n);
+    rc = teal_leaf_util_check_not_nan(err, k_kind, name, "output_min", cfg->output_min, n);
   }
   if (rc == TEAL_OK && cfg->output_max) {
-    rc = teal_prim_check_not_nan(err, k_kind, name, "output_max", cfg->output_max, n);
+    rc = teal_leaf_util_check_not_nan(err, k_kind, name, "output_max", cfg->output_max, n);
   }
   for (int i = 0; rc == TEAL_OK && cfg->output_min && cfg->output_max && i < n; i++) {
     if (cfg->output_min[i] > cfg->output_max[i]) {
       rc = teal_error_set(err, TEAL_EINVAL, "%s '%s': output_min[%d] = %g > output_max[%d] = %g",
-                          k_kind, teal_prim_name(name), i, cfg->output_min[i], i,
+                          k_kind, teal_leaf_util_name(name), i, cfg->output_min[i], i,
                           cfg->output_max[i]);
     }
   }
@@ -50,11 +49,11 @@ static int check_config(const char *name, const teal_pid_config *cfg, int n, tea
 
 static int check_params(const char *name, const double *kp, const double *ki, const double *kd,
                         int n, const teal_pid_config *cfg, teal_error *err) {
-  int rc = teal_prim_check_count(err, k_kind, name, "size n", n, 1);
+  int rc = teal_leaf_util_check_count(err, k_kind, name, "size n", n, 1);
   static const char *const names[3] = {"kp", "ki", "kd"};
   const double *gains[3] = {kp, ki, kd};
   for (int g = 0; rc == TEAL_OK && g < 3; g++) {
-    rc = teal_prim_check_finite(err, k_kind, name, names[g], gains[g], n);
+    rc = teal_leaf_util_check_finite(err, k_kind, name, names[g], gains[g], n);
   }
   return rc == TEAL_OK ? check_config(name, cfg, n, err) : rc;
 }
@@ -232,7 +231,7 @@ teal_system *teal_pid_new_ex(const char *name, const double *kp, const double *k
   if (check_params(name, kp, ki, kd, n, cfg, err)) {
     return NULL;
   }
-  pid_data *d = teal_prim_alloc(sizeof *d + 5 * (size_t)n * sizeof(double), err, k_kind, name);
+  pid_data *d = teal_leaf_util_alloc(sizeof *d + 5 * (size_t)n * sizeof(double), err, k_kind, name);
   if (!d) {
     return NULL;
   }
@@ -241,7 +240,7 @@ teal_system *teal_pid_new_ex(const char *name, const double *kp, const double *k
   if (sys) {
     declare(sys, d);
   }
-  return teal_prim_finish_tagged(sys, k_kind, k_kind, name, err);
+  return teal_leaf_util_finish_tagged(sys, k_kind, k_kind, name, err);
 }
 
 teal_system *teal_pid_new(const char *name, const double *kp, const double *ki,

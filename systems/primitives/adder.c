@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "systems/primitives/primitive_util_internal.h"
+#include "framework/leaf_util.h"
 
 static const char k_kind[] = "adder";
 
@@ -28,11 +28,11 @@ static int adder_output(const teal_system *sys, const teal_context *ctx, double 
 }
 
 teal_system *teal_adder_new(const char *name, int num_inputs, int n, teal_error *err) {
-  if (teal_prim_check_count(err, k_kind, name, "num_inputs", num_inputs, 1) ||
-      teal_prim_check_count(err, k_kind, name, "size n", n, 1)) {
+  if (teal_leaf_util_check_count(err, k_kind, name, "num_inputs", num_inputs, 1) ||
+      teal_leaf_util_check_count(err, k_kind, name, "size n", n, 1)) {
     return NULL;
   }
-  teal_system *sys = teal_prim_leaf_new(name, NULL, NULL, err);
+  teal_system *sys = teal_leaf_util_new(name, NULL, NULL, err);
   if (!sys) {
     return NULL;
   }
@@ -43,6 +43,6 @@ teal_system *teal_adder_new(const char *name, int num_inputs, int n, teal_error 
   }
   teal_ticket deps[1] = {TEAL_TICKET_ALL_INPUTS};
   teal_leaf_declare_vector_output(sys, "sum", n, adder_output, NULL, deps, 1);
-  teal_leaf_set_jacobian(sys, teal_prim_jacobian_identity, NULL);
-  return teal_prim_finish(sys, err);
+  teal_leaf_set_jacobian(sys, teal_leaf_util_jacobian_identity, NULL);
+  return teal_leaf_util_finish(sys, err);
 }

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "framework/alloc.h"
-#include "systems/primitives/primitive_util_internal.h"
+#include "framework/leaf_util.h"
 
 static const char k_kind[] = "demultiplexer";
 
@@ -33,26 +33,27 @@ static int demux_jacobian(const teal_system *sys, const teal_context *ctx, int i
   (void)ctx;
   const demux_data *m = user;
   if (input_port >= 0 && output_port >= 0) {
-    teal_prim_identity_block(jac->D, jac->ny, jac->nu, 0, m->offsets[output_port]);
+    teal_leaf_util_identity_block(jac->D, jac->ny, jac->nu, 0, m->offsets[output_port]);
   }
   return TEAL_OK;
 }
 
 teal_system *teal_demultiplexer_new(const char *name, const int *output_sizes, int num_outputs,
                                     teal_error *err) {
-  if (teal_prim_check_count(err, k_kind, name, "num_outputs", num_outputs, 1) ||
-      teal_prim_check_sizes(err, k_kind, name, "output_sizes", output_sizes, num_outputs, NULL)) {
+  if (teal_leaf_util_check_count(err, k_kind, name, "num_outputs", num_outputs, 1) ||
+      teal_leaf_util_check_sizes(err, k_kind, name, "output_sizes", output_sizes, num_outputs,
+                                 NULL)) {
     return NULL;
   }
   size_t bytes = sizeof(demux_data) + ((size_t)num_outputs + 1) * sizeof(int);
-  demux_data *m = teal_prim_alloc(bytes, err, k_kind, name);
+  demux_data *m = teal_leaf_util_alloc(bytes, err, k_kind, name);
   if (!m) {
     return NULL;
   }
   m->k = num_outputs;
-  teal_prim_check_sizes(NULL, k_kind, name, "output_sizes", output_sizes, num_outputs,
-                        m->offsets);
-  teal_system *sys = teal_prim_leaf_new(name, m, teal_free, err);
+  teal_leaf_util_check_sizes(NULL, k_kind, name, "output_sizes", output_sizes, num_outputs,
+                             m->offsets);
+  teal_system *sys = teal_leaf_util_new(name, m, teal_free, err);
   if (!sys) {
     return NULL;
   }
@@ -65,5 +66,5 @@ teal_system *teal_demultiplexer_new(const char *name, const int *output_sizes, i
                                     deps, 1);
   }
   teal_leaf_set_jacobian(sys, demux_jacobian, m);
-  return teal_prim_finish(sys, err);
+  return teal_leaf_util_finish(sys, err);
 }

@@ -6,9 +6,8 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "framework/leaf_util.h"
 #include "framework/ticket.h"
-#include "systems/primitives/primitive_context_util_internal.h"
-#include "systems/primitives/primitive_util_internal.h"
 
 static const char k_kind[] = "discrete_derivative";
 
@@ -21,9 +20,9 @@ typedef struct derivative_data {
 enum { GROUP_LATEST = 0, GROUP_PREVIOUS = 1, GROUP_COUNT = 2 };
 
 static int check_params(const char *name, int n, double period, teal_error *err) {
-  int rc = teal_prim_check_count(err, k_kind, name, "size n", n, 1);
+  int rc = teal_leaf_util_check_count(err, k_kind, name, "size n", n, 1);
   if (rc == TEAL_OK) {
-    rc = teal_prim_check_period(err, k_kind, name, period);
+    rc = teal_leaf_util_check_period(err, k_kind, name, period);
   }
   return rc;
 }
@@ -84,7 +83,7 @@ teal_system *teal_discrete_derivative_new_ex(const char *name, int n, double per
   if (check_params(name, n, period, err)) {
     return NULL;
   }
-  derivative_data *d = teal_prim_alloc(sizeof *d, err, k_kind, name);
+  derivative_data *d = teal_leaf_util_alloc(sizeof *d, err, k_kind, name);
   if (!d) {
     return NULL;
   }
@@ -95,7 +94,7 @@ teal_system *teal_discrete_derivative_new_ex(const char *name, int n, double per
   if (sys) {
     declare(sys, d);
   }
-  return teal_prim_finish_tagged(sys, k_kind, k_kind, name, err);
+  return teal_leaf_util_finish_tagged(sys, k_kind, k_kind, name, err);
 }
 
 teal_system *teal_discrete_derivative_new(const char *name, int n, double period,
@@ -106,7 +105,7 @@ teal_system *teal_discrete_derivative_new(const char *name, int n, double period
 int teal_discrete_derivative_set_input_history(const teal_system *sys, teal_context *ctx,
                                                const double *u_n, const double *u_n_minus_1) {
   int rc;
-  teal_context *own = teal_prim_own_context_mut(sys, k_kind, ctx, &rc);
+  teal_context *own = teal_leaf_util_own_context_mut(sys, k_kind, ctx, &rc);
   if (!own || !u_n || !u_n_minus_1) {
     return own ? TEAL_EINVAL : rc;
   }

@@ -4,9 +4,8 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "framework/leaf_util.h"
 #include "framework/ticket.h"
-#include "systems/primitives/primitive_context_util_internal.h"
-#include "systems/primitives/primitive_util_internal.h"
 
 static const char k_kind[] = "first_order_low_pass_filter";
 
@@ -16,14 +15,14 @@ typedef struct filter_data {
 } filter_data;
 
 static int check_params(const char *name, const double *tau, int n, teal_error *err) {
-  int rc = teal_prim_check_count(err, k_kind, name, "size n", n, 1);
+  int rc = teal_leaf_util_check_count(err, k_kind, name, "size n", n, 1);
   if (rc == TEAL_OK) {
-    rc = teal_prim_check_finite(err, k_kind, name, "time_constants", tau, n);
+    rc = teal_leaf_util_check_finite(err, k_kind, name, "time_constants", tau, n);
   }
   for (int i = 0; rc == TEAL_OK && i < n; i++) {
     if (tau[i] <= 0) {
-      rc = teal_error_set(err, TEAL_EINVAL, "%s '%s': time_constants[%d] = %g must be > 0",
-                          k_kind, teal_prim_name(name), i, tau[i]);
+      rc = teal_error_set(err, TEAL_EINVAL, "%s '%s': time_constants[%d] = %g must be > 0", k_kind,
+                          teal_leaf_util_name(name), i, tau[i]);
     }
   }
   return rc;
@@ -89,7 +88,7 @@ teal_system *teal_first_order_low_pass_filter_new(const char *name,
   if (check_params(name, time_constants, n, err)) {
     return NULL;
   }
-  filter_data *d = teal_prim_alloc(sizeof *d + (size_t)n * sizeof(double), err, k_kind, name);
+  filter_data *d = teal_leaf_util_alloc(sizeof *d + (size_t)n * sizeof(double), err, k_kind, name);
   if (!d) {
     return NULL;
   }
@@ -106,13 +105,13 @@ teal_system *teal_first_order_low_pass_filter_new(const char *name,
     teal_leaf_set_time_derivatives(sys, filter_derivatives, d);
     teal_leaf_set_jacobian(sys, filter_jacobian, d);
   }
-  return teal_prim_finish_tagged(sys, k_kind, k_kind, name, err);
+  return teal_leaf_util_finish_tagged(sys, k_kind, k_kind, name, err);
 }
 
 int teal_first_order_low_pass_filter_set_initial_output(const teal_system *sys,
                                                         teal_context *ctx, const double *z0) {
   int rc;
-  teal_context *own = teal_prim_own_context_mut(sys, k_kind, ctx, &rc);
+  teal_context *own = teal_leaf_util_own_context_mut(sys, k_kind, ctx, &rc);
   if (!own || !z0) {
     return own ? TEAL_EINVAL : rc;
   }

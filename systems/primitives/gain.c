@@ -2,7 +2,7 @@
 #include "systems/primitives/gain.h"
 
 #include "framework/alloc.h"
-#include "systems/primitives/primitive_util_internal.h"
+#include "framework/leaf_util.h"
 
 static const char k_kind[] = "gain";
 
@@ -32,7 +32,7 @@ static int gain_jacobian(const teal_system *sys, const teal_context *ctx, int in
   if (input_port < 0 || output_port < 0) {
     return TEAL_OK; /* no state: A, B and C are empty */
   }
-  teal_prim_identity_block(jac->D, g->n, g->n, 0, 0);
+  teal_leaf_util_identity_block(jac->D, g->n, g->n, 0, 0);
   for (int i = 0; i < g->n; i++) {
     jac->D[i * g->n + i] = g->k;
   }
@@ -40,17 +40,17 @@ static int gain_jacobian(const teal_system *sys, const teal_context *ctx, int in
 }
 
 teal_system *teal_gain_new(const char *name, double k, int n, teal_error *err) {
-  if (teal_prim_check_count(err, k_kind, name, "size n", n, 1) ||
-      teal_prim_check_scalar(err, k_kind, name, "k", k)) {
+  if (teal_leaf_util_check_count(err, k_kind, name, "size n", n, 1) ||
+      teal_leaf_util_check_scalar(err, k_kind, name, "k", k)) {
     return NULL;
   }
-  gain_data *g = teal_prim_alloc(sizeof *g, err, k_kind, name);
+  gain_data *g = teal_leaf_util_alloc(sizeof *g, err, k_kind, name);
   if (!g) {
     return NULL;
   }
   g->k = k;
   g->n = n;
-  teal_system *sys = teal_prim_leaf_new(name, g, teal_free, err);
+  teal_system *sys = teal_leaf_util_new(name, g, teal_free, err);
   if (!sys) {
     return NULL;
   }
@@ -58,5 +58,5 @@ teal_system *teal_gain_new(const char *name, double k, int n, teal_error *err) {
   teal_leaf_declare_vector_input(sys, "u", n);
   teal_leaf_declare_vector_output(sys, "y", n, gain_output, g, deps, 1);
   teal_leaf_set_jacobian(sys, gain_jacobian, g);
-  return teal_prim_finish(sys, err);
+  return teal_leaf_util_finish(sys, err);
 }

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "framework/context.h"
-#include "systems/primitives/primitive_util_internal.h"
+#include "framework/leaf_util.h"
 
 static const char k_kind[] = "integrator";
 
@@ -44,10 +44,10 @@ static int integrator_jacobian(const teal_system *sys, const teal_context *ctx, 
   }
   memset(jac->A, 0, (size_t)n * (size_t)n * sizeof *jac->A);
   if (input_port >= 0) {
-    teal_prim_identity_block(jac->B, n, n, 0, 0);
+    teal_leaf_util_identity_block(jac->B, n, n, 0, 0);
   }
   if (output_port >= 0) {
-    teal_prim_identity_block(jac->C, n, n, 0, 0);
+    teal_leaf_util_identity_block(jac->C, n, n, 0, 0);
   }
   if (input_port >= 0 && output_port >= 0) {
     memset(jac->D, 0, (size_t)n * (size_t)n * sizeof *jac->D);
@@ -57,11 +57,11 @@ static int integrator_jacobian(const teal_system *sys, const teal_context *ctx, 
 
 teal_system *teal_integrator_system_new_with_initial(const char *name, const double *z0, int n,
                                                      teal_error *err) {
-  if (teal_prim_check_count(err, k_kind, name, "size n", n, 1) ||
-      (z0 && teal_prim_check_finite(err, k_kind, name, "z0", z0, n))) {
+  if (teal_leaf_util_check_count(err, k_kind, name, "size n", n, 1) ||
+      (z0 && teal_leaf_util_check_finite(err, k_kind, name, "z0", z0, n))) {
     return NULL;
   }
-  teal_system *sys = teal_prim_leaf_new(name, NULL, NULL, err);
+  teal_system *sys = teal_leaf_util_new(name, NULL, NULL, err);
   if (!sys) {
     return NULL;
   }
@@ -71,7 +71,7 @@ teal_system *teal_integrator_system_new_with_initial(const char *name, const dou
   teal_leaf_declare_vector_output(sys, "y", n, integrator_output, NULL, deps, 1);
   teal_leaf_set_time_derivatives(sys, integrator_derivatives, NULL);
   teal_leaf_set_jacobian(sys, integrator_jacobian, NULL);
-  return teal_prim_finish(sys, err);
+  return teal_leaf_util_finish(sys, err);
 }
 
 teal_system *teal_integrator_system_new(const char *name, int n, teal_error *err) {

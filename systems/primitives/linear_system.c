@@ -6,8 +6,8 @@
 
 #include "framework/alloc.h"
 #include "framework/context.h"
+#include "framework/leaf_util.h"
 #include "systems/primitives/linear_system_internal.h"
-#include "systems/primitives/primitive_util_internal.h"
 
 /* The address of this object marks model data made here. */
 static const char k_tag[] = "teal_affine_system";
@@ -25,25 +25,25 @@ typedef struct lin_data {
 static int check_dims(teal_error *err, const char *kind, const char *name,
                       const teal_linear_system_matrices *m) {
   int rc;
-  if ((rc = teal_prim_check_count(err, kind, name, "nx", m->nx, 0)) ||
-      (rc = teal_prim_check_count(err, kind, name, "nu", m->nu, 0)) ||
-      (rc = teal_prim_check_count(err, kind, name, "ny", m->ny, 0))) {
+  if ((rc = teal_leaf_util_check_count(err, kind, name, "nx", m->nx, 0)) ||
+      (rc = teal_leaf_util_check_count(err, kind, name, "nu", m->nu, 0)) ||
+      (rc = teal_leaf_util_check_count(err, kind, name, "ny", m->ny, 0))) {
     return rc;
   }
   long long big = m->nx > m->nu ? m->nx : m->nu;
   big = big > m->ny ? big : m->ny;
   if (big * big * 8 > INT_MAX) {
-    return teal_error_set(err, TEAL_ESIZE, "%s '%s': sizes nx %d, nu %d, ny %d are too large",
-                          kind, teal_prim_name(name), m->nx, m->nu, m->ny);
+    return teal_error_set(err, TEAL_ESIZE, "%s '%s': sizes nx %d, nu %d, ny %d are too large", kind,
+                          teal_leaf_util_name(name), m->nx, m->nu, m->ny);
   }
   return TEAL_OK;
 }
 
 static int check_period(teal_error *err, const char *kind, const char *name, double period) {
-  int rc = teal_prim_check_scalar(err, kind, name, "time_period", period);
+  int rc = teal_leaf_util_check_scalar(err, kind, name, "time_period", period);
   if (rc == TEAL_OK && period < 0) {
     rc = teal_error_set(err, TEAL_EINVAL, "%s '%s': time_period = %g must be >= 0", kind,
-                        teal_prim_name(name), period);
+                        teal_leaf_util_name(name), period);
   }
   return rc;
 }
@@ -54,7 +54,7 @@ static int check_matrix(teal_error *err, const char *kind, const char *name, con
   if (!M && (!required || count == 0)) {
     return TEAL_OK;
   }
-  return teal_prim_check_finite(err, kind, name, what, M, count);
+  return teal_leaf_util_check_finite(err, kind, name, what, M, count);
 }
 
 static int check_model(teal_error *err, const char *kind, const char *name,
@@ -91,7 +91,7 @@ static lin_data *lin_data_new(const teal_linear_system_matrices *m, teal_error *
                               const char *kind, const char *name) {
   int nx = m->nx, nu = m->nu, ny = m->ny;
   size_t total = (size_t)(nx * nx + nx * nu + nx + ny * nx + ny * nu + ny);
-  lin_data *d = teal_prim_alloc(sizeof *d + total * sizeof(double), err, kind, name);
+  lin_data *d = teal_leaf_util_alloc(sizeof *d + total * sizeof(double), err, kind, name);
   if (!d) {
     return NULL;
   }
@@ -105,12 +105,12 @@ static lin_data *lin_data_new(const teal_linear_system_matrices *m, teal_error *
   d->C = d->f0 + nx;
   d->D = d->C + ny * nx;
   d->y0 = d->D + ny * nu;
-  teal_prim_copy(d->A, m->A, nx * nx);
-  teal_prim_copy(d->B, m->B, nx * nu);
-  teal_prim_copy(d->f0, m->f0, nx);
-  teal_prim_copy(d->C, m->C, ny * nx);
-  teal_prim_copy(d->D, m->D, ny * nu);
-  teal_prim_copy(d->y0, m->y0, ny);
+  teal_leaf_util_copy(d->A, m->A, nx * nx);
+  teal_leaf_util_copy(d->B, m->B, nx * nu);
+  teal_leaf_util_copy(d->f0, m->f0, nx);
+  teal_leaf_util_copy(d->C, m->C, ny * nx);
+  teal_leaf_util_copy(d->D, m->D, ny * nu);
+  teal_leaf_util_copy(d->y0, m->y0, ny);
   d->feedthrough = any_nonzero(d->D, ny * nu);
   return d;
 }
@@ -135,7 +135,7 @@ static const double *lin_state(const teal_context *ctx, const lin_data *d) {
 /* out = A x + B u + f0 (the derivative or the next discrete state). */
 static int lin_dynamics(const teal_system *sys, const teal_context *ctx, const lin_data *d,
                         double *out) {
-  teal_prim_copy(out, d->f0, d->nx);
+  teal_leaf_util_copy(out, d->f0, d->nx);
   mat_vec_acc(out, d->A, d->nx, d->nx, lin_state(ctx, d));
   if (d->nu > 0) {
     const double *u;
@@ -160,7 +160,7 @@ static int lin_update(const teal_system *sys, const teal_context *ctx, double *x
 
 static int lin_output(const teal_system *sys, const teal_context *ctx, double *y, void *user) {
   const lin_data *d = user;
-  teal_prim_copy(y, d->y0, d->ny);
+  teal_leaf_util_copy(y, d->y0, d->ny);
   if (d->nx > 0) {
     mat_vec_acc(y, d->C, d->ny, d->nx, lin_state(ctx, d));
   }
@@ -183,15 +183,15 @@ static int lin_jacobian(const teal_system *sys, const teal_context *ctx, int inp
                                      "Jacobian of '%s': nx %d given, the system has %d",
                                      teal_system_name(sys), jac->nx, d->nx);
   }
-  teal_prim_copy(jac->A, d->A, d->nx * d->nx);
+  teal_leaf_util_copy(jac->A, d->A, d->nx * d->nx);
   if (input_port >= 0) {
-    teal_prim_copy(jac->B, d->B, d->nx * d->nu);
+    teal_leaf_util_copy(jac->B, d->B, d->nx * d->nu);
   }
   if (output_port >= 0) {
-    teal_prim_copy(jac->C, d->C, d->ny * d->nx);
+    teal_leaf_util_copy(jac->C, d->C, d->ny * d->nx);
   }
   if (input_port >= 0 && output_port >= 0) {
-    teal_prim_copy(jac->D, d->D, d->ny * d->nu);
+    teal_leaf_util_copy(jac->D, d->D, d->ny * d->nu);
   }
   return TEAL_OK;
 }
@@ -232,14 +232,14 @@ static void declare_output(teal_system *sys, lin_data *d) {
 teal_system *teal_affine_system_make(const char *kind, const char *name,
                                      const teal_linear_system_matrices *m, teal_error *err) {
   if (!m) {
-    teal_error_set(err, TEAL_EINVAL, "%s '%s': NULL model", kind, teal_prim_name(name));
+    teal_error_set(err, TEAL_EINVAL, "%s '%s': NULL model", kind, teal_leaf_util_name(name));
     return NULL;
   }
   if (check_model(err, kind, name, m)) {
     return NULL;
   }
   lin_data *d = lin_data_new(m, err, kind, name);
-  teal_system *sys = d ? teal_prim_leaf_new(name, d, teal_free, err) : NULL;
+  teal_system *sys = d ? teal_leaf_util_new(name, d, teal_free, err) : NULL;
   if (!sys) {
     return NULL;
   }
@@ -250,7 +250,7 @@ teal_system *teal_affine_system_make(const char *kind, const char *name,
   declare_output(sys, d);
   teal_leaf_set_jacobian(sys, lin_jacobian, d);
   teal_leaf_set_type_tag(sys, k_tag);
-  return teal_prim_finish(sys, err);
+  return teal_leaf_util_finish(sys, err);
 }
 
 /* ---- public constructors and accessors -------------------------------- */

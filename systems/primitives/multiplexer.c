@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "framework/alloc.h"
-#include "systems/primitives/primitive_util_internal.h"
+#include "framework/leaf_util.h"
 
 static const char k_kind[] = "multiplexer";
 
@@ -34,25 +34,26 @@ static int mux_jacobian(const teal_system *sys, const teal_context *ctx, int inp
   (void)ctx;
   const mux_data *m = user;
   if (input_port >= 0 && output_port >= 0) {
-    teal_prim_identity_block(jac->D, jac->ny, jac->nu, m->offsets[input_port], 0);
+    teal_leaf_util_identity_block(jac->D, jac->ny, jac->nu, m->offsets[input_port], 0);
   }
   return TEAL_OK;
 }
 
 teal_system *teal_multiplexer_new(const char *name, const int *input_sizes, int num_inputs,
                                   teal_error *err) {
-  if (teal_prim_check_count(err, k_kind, name, "num_inputs", num_inputs, 1) ||
-      teal_prim_check_sizes(err, k_kind, name, "input_sizes", input_sizes, num_inputs, NULL)) {
+  if (teal_leaf_util_check_count(err, k_kind, name, "num_inputs", num_inputs, 1) ||
+      teal_leaf_util_check_sizes(err, k_kind, name, "input_sizes", input_sizes, num_inputs, NULL)) {
     return NULL;
   }
   size_t bytes = sizeof(mux_data) + ((size_t)num_inputs + 1) * sizeof(int);
-  mux_data *m = teal_prim_alloc(bytes, err, k_kind, name);
+  mux_data *m = teal_leaf_util_alloc(bytes, err, k_kind, name);
   if (!m) {
     return NULL;
   }
   m->k = num_inputs;
-  teal_prim_check_sizes(NULL, k_kind, name, "input_sizes", input_sizes, num_inputs, m->offsets);
-  teal_system *sys = teal_prim_leaf_new(name, m, teal_free, err);
+  teal_leaf_util_check_sizes(NULL, k_kind, name, "input_sizes", input_sizes, num_inputs,
+                             m->offsets);
+  teal_system *sys = teal_leaf_util_new(name, m, teal_free, err);
   if (!sys) {
     return NULL;
   }
@@ -64,5 +65,5 @@ teal_system *teal_multiplexer_new(const char *name, const int *input_sizes, int 
   teal_ticket deps[1] = {TEAL_TICKET_ALL_INPUTS};
   teal_leaf_declare_vector_output(sys, "y", m->offsets[num_inputs], mux_output, m, deps, 1);
   teal_leaf_set_jacobian(sys, mux_jacobian, m);
-  return teal_prim_finish(sys, err);
+  return teal_leaf_util_finish(sys, err);
 }

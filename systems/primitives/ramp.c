@@ -3,7 +3,7 @@
 
 #include "framework/alloc.h"
 #include "framework/context.h"
-#include "systems/primitives/primitive_util_internal.h"
+#include "framework/leaf_util.h"
 
 static const char k_kind[] = "ramp";
 
@@ -27,13 +27,14 @@ static int ramp_output(const teal_system *sys, const teal_context *ctx, double *
 
 teal_system *teal_ramp_new(const char *name, const double *slope, double start_time,
                            const double *initial_value, int n, teal_error *err) {
-  if (teal_prim_check_count(err, k_kind, name, "size n", n, 1) ||
-      teal_prim_check_finite(err, k_kind, name, "slope", slope, n) ||
-      teal_prim_check_scalar(err, k_kind, name, "start_time", start_time) ||
-      teal_prim_check_finite(err, k_kind, name, "initial_value", initial_value, n)) {
+  if (teal_leaf_util_check_count(err, k_kind, name, "size n", n, 1) ||
+      teal_leaf_util_check_finite(err, k_kind, name, "slope", slope, n) ||
+      teal_leaf_util_check_scalar(err, k_kind, name, "start_time", start_time) ||
+      teal_leaf_util_check_finite(err, k_kind, name, "initial_value", initial_value, n)) {
     return NULL;
   }
-  ramp_data *d = teal_prim_alloc(sizeof *d + 2 * (size_t)n * sizeof(double), err, k_kind, name);
+  ramp_data *d =
+      teal_leaf_util_alloc(sizeof *d + 2 * (size_t)n * sizeof(double), err, k_kind, name);
   if (!d) {
     return NULL;
   }
@@ -41,14 +42,14 @@ teal_system *teal_ramp_new(const char *name, const double *slope, double start_t
   d->start_time = start_time;
   d->slope = d->storage;
   d->initial = d->storage + n;
-  teal_prim_copy(d->slope, slope, n);
-  teal_prim_copy(d->initial, initial_value, n);
-  teal_system *sys = teal_prim_leaf_new(name, d, teal_free, err);
+  teal_leaf_util_copy(d->slope, slope, n);
+  teal_leaf_util_copy(d->initial, initial_value, n);
+  teal_system *sys = teal_leaf_util_new(name, d, teal_free, err);
   if (!sys) {
     return NULL;
   }
   teal_ticket deps[1] = {TEAL_TICKET_TIME};
   teal_leaf_declare_vector_output(sys, "y", n, ramp_output, d, deps, 1);
-  teal_leaf_set_jacobian(sys, teal_prim_jacobian_empty, NULL);
-  return teal_prim_finish(sys, err);
+  teal_leaf_set_jacobian(sys, teal_leaf_util_jacobian_empty, NULL);
+  return teal_leaf_util_finish(sys, err);
 }

@@ -6,10 +6,9 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "framework/leaf_util.h"
 #include "framework/ticket.h"
 #include "framework/value.h"
-#include "systems/primitives/primitive_context_util_internal.h"
-#include "systems/primitives/primitive_util_internal.h"
 
 /* ---- generator --------------------------------------------------------- */
 
@@ -88,11 +87,11 @@ static int check_params(const char *name, teal_noise_kind kind, int n, double pe
                         teal_error *err) {
   if (kind != TEAL_NOISE_UNIFORM && kind != TEAL_NOISE_GAUSSIAN) {
     return teal_error_set(err, TEAL_EINVAL, "%s '%s': unknown noise kind %d", k_kind,
-                          teal_prim_name(name), (int)kind);
+                          teal_leaf_util_name(name), (int)kind);
   }
-  int rc = teal_prim_check_count(err, k_kind, name, "size n", n, 1);
+  int rc = teal_leaf_util_check_count(err, k_kind, name, "size n", n, 1);
   if (rc == TEAL_OK) {
-    rc = teal_prim_check_period(err, k_kind, name, period);
+    rc = teal_leaf_util_check_period(err, k_kind, name, period);
   }
   return rc;
 }
@@ -135,8 +134,8 @@ teal_system *teal_random_source_new(const char *name, teal_noise_kind kind, int 
   if (check_params(name, kind, n, period, err)) {
     return NULL;
   }
-  source_data *d = teal_prim_alloc(sizeof *d, err, k_kind, name);
-  double *sample = d ? teal_prim_alloc((size_t)n * sizeof *sample, err, k_kind, name) : NULL;
+  source_data *d = teal_leaf_util_alloc(sizeof *d, err, k_kind, name);
+  double *sample = d ? teal_leaf_util_alloc((size_t)n * sizeof *sample, err, k_kind, name) : NULL;
   if (!sample) {
     teal_free(d);
     return NULL;
@@ -148,12 +147,12 @@ teal_system *teal_random_source_new(const char *name, teal_noise_kind kind, int 
     declare(sys, d, period, seed, sample);
   }
   teal_free(sample);
-  return teal_prim_finish_tagged(sys, k_kind, k_kind, name, err);
+  return teal_leaf_util_finish_tagged(sys, k_kind, k_kind, name, err);
 }
 
 int teal_random_source_set_seed(const teal_system *sys, teal_context *ctx, uint64_t seed) {
   int rc;
-  teal_context *own = teal_prim_own_context_mut(sys, k_kind, ctx, &rc);
+  teal_context *own = teal_leaf_util_own_context_mut(sys, k_kind, ctx, &rc);
   if (!own) {
     return rc;
   }

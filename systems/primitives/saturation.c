@@ -5,7 +5,7 @@
 
 #include "framework/alloc.h"
 #include "framework/context.h"
-#include "systems/primitives/primitive_util_internal.h"
+#include "framework/leaf_util.h"
 
 static const char k_kind[] = "saturation";
 
@@ -92,15 +92,15 @@ static int sat_jacobian(const teal_system *sys, const teal_context *ctx, int inp
 static int check_limits(teal_error *err, const char *name, const double *min, const double *max,
                         int n) {
   int rc;
-  if ((rc = teal_prim_check_count(err, k_kind, name, "size n", n, 1)) ||
-      (rc = teal_prim_check_not_nan(err, k_kind, name, "min", min, n)) ||
-      (rc = teal_prim_check_not_nan(err, k_kind, name, "max", max, n))) {
+  if ((rc = teal_leaf_util_check_count(err, k_kind, name, "size n", n, 1)) ||
+      (rc = teal_leaf_util_check_not_nan(err, k_kind, name, "min", min, n)) ||
+      (rc = teal_leaf_util_check_not_nan(err, k_kind, name, "max", max, n))) {
     return rc;
   }
   for (int i = 0; i < n; i++) {
     if (min[i] > max[i]) {
       return teal_error_set(err, TEAL_EINVAL, "%s '%s': min[%d] = %g > max[%d] = %g", k_kind,
-                            teal_prim_name(name), i, min[i], i, max[i]);
+                            teal_leaf_util_name(name), i, min[i], i, max[i]);
     }
   }
   return TEAL_OK;
@@ -115,7 +115,7 @@ static teal_system *sat_declare(teal_system *sys, sat_data *d, int n, teal_error
   }
   teal_leaf_declare_vector_output(sys, "y", n, sat_output, d, deps, 1);
   teal_leaf_set_jacobian(sys, sat_jacobian, d);
-  return teal_prim_finish(sys, err);
+  return teal_leaf_util_finish(sys, err);
 }
 
 teal_system *teal_saturation_new(const char *name, const double *min, const double *max, int n,
@@ -123,23 +123,23 @@ teal_system *teal_saturation_new(const char *name, const double *min, const doub
   if (check_limits(err, name, min, max, n)) {
     return NULL;
   }
-  sat_data *d = teal_prim_alloc(sizeof *d + 2 * (size_t)n * sizeof(double), err, k_kind, name);
+  sat_data *d = teal_leaf_util_alloc(sizeof *d + 2 * (size_t)n * sizeof(double), err, k_kind, name);
   if (!d) {
     return NULL;
   }
   d->n = n;
   d->min = d->storage;
   d->max = d->storage + n;
-  teal_prim_copy(d->min, min, n);
-  teal_prim_copy(d->max, max, n);
-  teal_system *sys = teal_prim_leaf_new(name, d, teal_free, err);
+  teal_leaf_util_copy(d->min, min, n);
+  teal_leaf_util_copy(d->max, max, n);
+  teal_system *sys = teal_leaf_util_new(name, d, teal_free, err);
   return sys ? sat_declare(sys, d, n, err) : NULL;
 }
 
 teal_system *teal_saturation_variable_new(const char *name, int n, teal_error *err) {
-  if (teal_prim_check_count(err, k_kind, name, "size n", n, 1)) {
+  if (teal_leaf_util_check_count(err, k_kind, name, "size n", n, 1)) {
     return NULL;
   }
-  teal_system *sys = teal_prim_leaf_new(name, NULL, NULL, err);
+  teal_system *sys = teal_leaf_util_new(name, NULL, NULL, err);
   return sys ? sat_declare(sys, NULL, n, err) : NULL;
 }

@@ -5,7 +5,7 @@
 
 #include "framework/alloc.h"
 #include "framework/context.h"
-#include "systems/primitives/primitive_util_internal.h"
+#include "framework/leaf_util.h"
 
 static const char k_kind[] = "sine";
 
@@ -48,7 +48,8 @@ static int sine_yddot(const teal_system *sys, const teal_context *ctx, double *o
 
 static sine_data *sine_data_new(const char *name, const double *a, const double *w,
                                 const double *phi, int n, teal_error *err) {
-  sine_data *d = teal_prim_alloc(sizeof *d + 3 * (size_t)n * sizeof(double), err, k_kind, name);
+  sine_data *d =
+      teal_leaf_util_alloc(sizeof *d + 3 * (size_t)n * sizeof(double), err, k_kind, name);
   if (!d) {
     return NULL;
   }
@@ -56,22 +57,22 @@ static sine_data *sine_data_new(const char *name, const double *a, const double 
   d->a = d->storage;
   d->w = d->a + n;
   d->phi = d->w + n;
-  teal_prim_copy(d->a, a, n);
-  teal_prim_copy(d->w, w, n);
-  teal_prim_copy(d->phi, phi, n);
+  teal_leaf_util_copy(d->a, a, n);
+  teal_leaf_util_copy(d->w, w, n);
+  teal_leaf_util_copy(d->phi, phi, n);
   return d;
 }
 
 teal_system *teal_sine_new(const char *name, const double *amplitude, const double *frequency,
                            const double *phase, int n, teal_error *err) {
-  if (teal_prim_check_count(err, k_kind, name, "size n", n, 1) ||
-      teal_prim_check_finite(err, k_kind, name, "amplitude", amplitude, n) ||
-      teal_prim_check_finite(err, k_kind, name, "frequency", frequency, n) ||
-      teal_prim_check_finite(err, k_kind, name, "phase", phase, n)) {
+  if (teal_leaf_util_check_count(err, k_kind, name, "size n", n, 1) ||
+      teal_leaf_util_check_finite(err, k_kind, name, "amplitude", amplitude, n) ||
+      teal_leaf_util_check_finite(err, k_kind, name, "frequency", frequency, n) ||
+      teal_leaf_util_check_finite(err, k_kind, name, "phase", phase, n)) {
     return NULL;
   }
   sine_data *d = sine_data_new(name, amplitude, frequency, phase, n, err);
-  teal_system *sys = d ? teal_prim_leaf_new(name, d, teal_free, err) : NULL;
+  teal_system *sys = d ? teal_leaf_util_new(name, d, teal_free, err) : NULL;
   if (!sys) {
     return NULL;
   }
@@ -79,6 +80,6 @@ teal_system *teal_sine_new(const char *name, const double *amplitude, const doub
   teal_leaf_declare_vector_output(sys, "y", n, sine_y, d, deps, 1);
   teal_leaf_declare_vector_output(sys, "ydot", n, sine_ydot, d, deps, 1);
   teal_leaf_declare_vector_output(sys, "yddot", n, sine_yddot, d, deps, 1);
-  teal_leaf_set_jacobian(sys, teal_prim_jacobian_empty, NULL);
-  return teal_prim_finish(sys, err);
+  teal_leaf_set_jacobian(sys, teal_leaf_util_jacobian_empty, NULL);
+  return teal_leaf_util_finish(sys, err);
 }

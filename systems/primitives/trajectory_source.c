@@ -5,9 +5,8 @@
 
 #include "framework/alloc.h"
 #include "framework/context.h"
+#include "framework/leaf_util.h"
 #include "framework/ticket.h"
-#include "systems/primitives/primitive_context_util_internal.h"
-#include "systems/primitives/primitive_util_internal.h"
 
 static const char k_kind[] = "trajectory_source";
 
@@ -52,12 +51,12 @@ static void port_name(int order, char *buf, size_t n) {
 /* Copies the trajectory into new model data; NULL (err set) on failure. */
 static source_data *source_data_new(const char *name, const teal_piecewise_polynomial *traj,
                                     int order, teal_error *err) {
-  source_data *d =
-      teal_prim_alloc(sizeof *d + (size_t)(order + 1) * sizeof(source_port), err, k_kind, name);
+  source_data *d = teal_leaf_util_alloc(sizeof *d + (size_t)(order + 1) * sizeof(source_port), err,
+                                        k_kind, name);
   teal_piecewise_polynomial *copy = d ? teal_piecewise_polynomial_copy(traj, NULL) : NULL;
   if (d && !copy) {
     teal_free(d);
-    teal_error_set(err, TEAL_ENOMEM, "%s '%s': out of memory", k_kind, teal_prim_name(name));
+    teal_error_set(err, TEAL_ENOMEM, "%s '%s': out of memory", k_kind, teal_leaf_util_name(name));
     return NULL;
   }
   if (d) {
@@ -75,13 +74,13 @@ teal_system *teal_trajectory_source_new(const char *name, const teal_piecewise_p
                                         int output_derivative_order, teal_error *err) {
   if (!traj) {
     teal_error_set(err, TEAL_EINVAL, "%s '%s': trajectory is NULL", k_kind,
-                   teal_prim_name(name));
+                   teal_leaf_util_name(name));
     return NULL;
   }
   if (output_derivative_order < 0 ||
       output_derivative_order > TEAL_TRAJECTORY_SOURCE_MAX_ORDER) {
     teal_error_set(err, TEAL_EINVAL, "%s '%s': output_derivative_order = %d must be in [0, %d]",
-                   k_kind, teal_prim_name(name), output_derivative_order,
+                   k_kind, teal_leaf_util_name(name), output_derivative_order,
                    TEAL_TRAJECTORY_SOURCE_MAX_ORDER);
     return NULL;
   }
@@ -98,7 +97,7 @@ teal_system *teal_trajectory_source_new(const char *name, const teal_piecewise_p
     teal_leaf_declare_vector_output(sys, pname, rows, source_output, &d->ports[k], &time_only,
                                     1);
   }
-  return teal_prim_finish_tagged(sys, k_kind, k_kind, name, err);
+  return teal_leaf_util_finish_tagged(sys, k_kind, k_kind, name, err);
 }
 
 const teal_piecewise_polynomial *teal_trajectory_source_trajectory(const teal_system *sys) {

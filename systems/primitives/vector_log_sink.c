@@ -9,9 +9,8 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "framework/leaf_util.h"
 #include "framework/value.h"
-#include "systems/primitives/primitive_context_util_internal.h"
-#include "systems/primitives/primitive_util_internal.h"
 
 enum { LOG_SCRATCH = 0, LOG_MIN_CAPACITY = 16 };
 
@@ -145,8 +144,8 @@ static int sink_publish(const teal_system *sys, const teal_context *ctx, void *u
 
 teal_system *teal_vector_log_sink_new(const char *name, int n, double publish_period,
                                       teal_error *err) {
-  if (teal_prim_check_count(err, k_kind, name, "size n", n, 1) ||
-      teal_prim_check_scalar(err, k_kind, name, "publish_period", publish_period)) {
+  if (teal_leaf_util_check_count(err, k_kind, name, "size n", n, 1) ||
+      teal_leaf_util_check_scalar(err, k_kind, name, "publish_period", publish_period)) {
     return NULL;
   }
   teal_system *sys = teal_leaf_new(name, NULL, NULL);
@@ -164,13 +163,13 @@ teal_system *teal_vector_log_sink_new(const char *name, int n, double publish_pe
     teal_leaf_declare_forced_publish(sys, sink_publish, NULL);
     teal_leaf_declare_initialization_publish(sys, sink_publish, NULL);
   }
-  return teal_prim_finish_tagged(sys, k_kind, k_kind, name, err);
+  return teal_leaf_util_finish_tagged(sys, k_kind, k_kind, name, err);
 }
 
 /* The log of sink sys found from ctx (its own context or an ancestor's);
  * NULL with *status set when sys is not a sink or not in ctx. */
 static teal_vector_log *find_log(const teal_system *sys, const teal_context *ctx, int *status) {
-  const teal_context *own = teal_prim_own_context(sys, k_kind, ctx, status);
+  const teal_context *own = teal_leaf_util_own_context(sys, k_kind, ctx, status);
   return own ? own_log(sys, own) : NULL;
 }
 

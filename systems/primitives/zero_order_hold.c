@@ -5,24 +5,23 @@
 #include <string.h>
 
 #include "framework/context.h"
+#include "framework/leaf_util.h"
 #include "framework/ticket.h"
-#include "systems/primitives/primitive_context_util_internal.h"
-#include "systems/primitives/primitive_util_internal.h"
 
 static const char k_kind[] = "zero_order_hold";
 
 /* Checks the sampling schedule; returns a status with err set. */
 static int check_timing(const char *name, double period, double offset, teal_error *err) {
-  int rc = teal_prim_check_scalar(err, k_kind, name, "period", period);
+  int rc = teal_leaf_util_check_scalar(err, k_kind, name, "period", period);
   if (rc == TEAL_OK) {
-    rc = teal_prim_check_scalar(err, k_kind, name, "offset", offset);
+    rc = teal_leaf_util_check_scalar(err, k_kind, name, "offset", offset);
   }
   if (rc == TEAL_OK) {
-    rc = teal_prim_check_period(err, k_kind, name, period);
+    rc = teal_leaf_util_check_period(err, k_kind, name, period);
   }
   if (rc == TEAL_OK && offset < 0) {
     rc = teal_error_set(err, TEAL_EINVAL, "%s '%s': offset = %g must be >= 0", k_kind,
-                        teal_prim_name(name), offset);
+                        teal_leaf_util_name(name), offset);
   }
   return rc;
 }
@@ -43,7 +42,7 @@ static int vector_output(const teal_system *sys, const teal_context *ctx, double
 
 teal_system *teal_zero_order_hold_new(const char *name, double period, double offset, int n,
                                       teal_error *err) {
-  if (teal_prim_check_count(err, k_kind, name, "size n", n, 1) ||
+  if (teal_leaf_util_check_count(err, k_kind, name, "size n", n, 1) ||
       check_timing(name, period, offset, err)) {
     return NULL;
   }
@@ -53,9 +52,10 @@ teal_system *teal_zero_order_hold_new(const char *name, double period, double of
     teal_leaf_declare_vector_input(sys, "u", n);
     teal_leaf_declare_discrete_state(sys, n, NULL);
     teal_leaf_declare_vector_output(sys, "y", n, vector_output, NULL, &held, 1);
-    teal_leaf_declare_periodic_discrete_update(sys, period, offset, teal_prim_copy_input, NULL);
+    teal_leaf_declare_periodic_discrete_update(sys, period, offset, teal_leaf_util_copy_input,
+                                               NULL);
   }
-  return teal_prim_finish_tagged(sys, k_kind, k_kind, name, err);
+  return teal_leaf_util_finish_tagged(sys, k_kind, k_kind, name, err);
 }
 
 /* ---- abstract hold ----------------------------------------------------- */
@@ -88,7 +88,7 @@ teal_system *teal_zero_order_hold_abstract_new(const char *name, double period, 
   if (!type || !type->name || type->size == 0) {
     teal_error_set(err, TEAL_EINVAL,
                    "%s '%s': the abstract type must be non-NULL with a name and a nonzero size",
-                   k_kind, teal_prim_name(name));
+                   k_kind, teal_leaf_util_name(name));
     return NULL;
   }
   if (check_timing(name, period, offset, err)) {
@@ -102,5 +102,5 @@ teal_system *teal_zero_order_hold_abstract_new(const char *name, double period, 
     teal_leaf_declare_abstract_output(sys, "y", type, abstract_output, NULL, &held, 1);
     teal_leaf_declare_periodic_unrestricted_update(sys, period, offset, abstract_sample, NULL);
   }
-  return teal_prim_finish_tagged(sys, k_kind, k_kind, name, err);
+  return teal_leaf_util_finish_tagged(sys, k_kind, k_kind, name, err);
 }

@@ -1,7 +1,7 @@
-/* Basic dense operations: teal_gemm against a reference product for every
- * transpose combination, degenerate sizes and bad input; teal_all_finite,
- * teal_norm_fro (including scaling near overflow/underflow) and
- * teal_is_symmetric. */
+/* Basic dense operations: teal_dense_gemm against a reference product for every
+ * transpose combination, degenerate sizes and bad input; teal_dense_all_finite,
+ * teal_dense_norm_fro (including scaling near overflow/underflow) and
+ * teal_dense_is_symmetric. */
 #include "dense_test_util.h"
 
 /* Reference C = alpha op(A) op(B) + beta C0. */
@@ -32,7 +32,7 @@ START_TEST(test_gemm_all_transposes) {
             memcpy(C, C0, sizeof(double) * (size_t)m * n);
             teal_error err;
             teal_error_clear(&err);
-            ck_assert_int_eq(teal_gemm(ta, tb, m, n, k, alphas[ia], A, B, betas[ib], C, &err),
+            ck_assert_int_eq(teal_dense_gemm(ta, tb, m, n, k, alphas[ia], A, B, betas[ib], C, &err),
                              TEAL_OK);
             ck_assert_int_eq(err.code, TEAL_OK);
             ref_gemm(ta, tb, m, n, k, alphas[ia], A, B, betas[ib], C0, R);
@@ -51,28 +51,29 @@ END_TEST
 START_TEST(test_gemm_degenerate_sizes) {
   double C[6] = {1, 2, 3, 4, 5, 6};
   /* k = 0: C = beta C, A and B may be NULL */
-  ck_assert_int_eq(teal_gemm(0, 0, 2, 3, 0, 1.0, NULL, NULL, 2.0, C, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_gemm(0, 0, 2, 3, 0, 1.0, NULL, NULL, 2.0, C, NULL), TEAL_OK);
   for (int i = 0; i < 6; i++) {
     ck_assert_double_eq(C[i], 2.0 * (i + 1));
   }
   /* beta = 0 ignores whatever C holds, NaN included */
   C[4] = NAN;
-  ck_assert_int_eq(teal_gemm(1, 1, 2, 3, 0, 1.0, NULL, NULL, 0.0, C, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_gemm(1, 1, 2, 3, 0, 1.0, NULL, NULL, 0.0, C, NULL), TEAL_OK);
   for (int i = 0; i < 6; i++) {
     ck_assert_double_eq(C[i], 0.0);
   }
   double A[2] = {1, 2}, B[3] = {3, 4, 5};
   C[0] = NAN;
-  ck_assert_int_eq(teal_gemm(0, 0, 2, 3, 1, 1.0, A, B, 0.0, C, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_gemm(0, 0, 2, 3, 1, 1.0, A, B, 0.0, C, NULL), TEAL_OK);
   ck_assert_double_eq(C[0], 3.0);
   ck_assert_double_eq(C[5], 10.0);
   /* empty outputs (the inputs are still checked) */
   double B23[6] = {1, 2, 3, 4, 5, 6}, A22[4] = {1, 2, 3, 4};
-  ck_assert_int_eq(teal_gemm(0, 0, 0, 3, 2, 1.0, NULL, B23, 1.0, NULL, NULL), TEAL_OK);
-  ck_assert_int_eq(teal_gemm(0, 0, 2, 0, 2, 1.0, A22, NULL, 1.0, NULL, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_gemm(0, 0, 0, 3, 2, 1.0, NULL, B23, 1.0, NULL, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_gemm(0, 0, 2, 0, 2, 1.0, A22, NULL, 1.0, NULL, NULL), TEAL_OK);
   B23[5] = NAN;
-  ck_assert_int_eq(teal_gemm(0, 0, 0, 3, 2, 1.0, NULL, B23, 1.0, NULL, NULL), TEAL_ENONFINITE);
-  ck_assert_int_eq(teal_gemm(0, 0, 0, 0, 0, 1.0, NULL, NULL, 1.0, NULL, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_gemm(0, 0, 0, 3, 2, 1.0, NULL, B23, 1.0, NULL, NULL),
+                   TEAL_ENONFINITE);
+  ck_assert_int_eq(teal_dense_gemm(0, 0, 0, 0, 0, 1.0, NULL, NULL, 1.0, NULL, NULL), TEAL_OK);
 }
 END_TEST
 
@@ -82,104 +83,110 @@ START_TEST(test_gemm_bad_input) {
   const int dims[][3] = {{-1, 2, 2}, {2, -1, 2}, {2, 2, -5}};
   for (int d = 0; d < 3; d++) {
     teal_error_clear(&err);
-    DT_ASSERT_ERR(teal_gemm(0, 0, dims[d][0], dims[d][1], dims[d][2], 1.0, A, B, 0.0, C, &err), err,
-                  TEAL_EINVAL, "gemm");
+    DT_ASSERT_ERR(
+        teal_dense_gemm(0, 0, dims[d][0], dims[d][1], dims[d][2], 1.0, A, B, 0.0, C, &err), err,
+        TEAL_EINVAL, "gemm");
   }
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_gemm(0, 0, 2, 2, 2, 1.0, NULL, B, 0.0, C, &err), err, TEAL_EINVAL, "NULL A");
+  DT_ASSERT_ERR(teal_dense_gemm(0, 0, 2, 2, 2, 1.0, NULL, B, 0.0, C, &err), err, TEAL_EINVAL,
+                "NULL A");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_gemm(0, 0, 2, 2, 2, 1.0, A, NULL, 0.0, C, &err), err, TEAL_EINVAL, "NULL B");
+  DT_ASSERT_ERR(teal_dense_gemm(0, 0, 2, 2, 2, 1.0, A, NULL, 0.0, C, &err), err, TEAL_EINVAL,
+                "NULL B");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_gemm(0, 0, 2, 2, 2, 1.0, A, B, 0.0, NULL, &err), err, TEAL_EINVAL, "NULL C");
+  DT_ASSERT_ERR(teal_dense_gemm(0, 0, 2, 2, 2, 1.0, A, B, 0.0, NULL, &err), err, TEAL_EINVAL,
+                "NULL C");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_gemm(0, 0, 2, 2, 2, 1.0, A, B, 0.0, A, &err), err, TEAL_EINVAL, "overlaps");
+  DT_ASSERT_ERR(teal_dense_gemm(0, 0, 2, 2, 2, 1.0, A, B, 0.0, A, &err), err, TEAL_EINVAL,
+                "overlaps");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_gemm(0, 0, 2, 2, 2, NAN, A, B, 0.0, C, &err), err, TEAL_ENONFINITE, "alpha");
+  DT_ASSERT_ERR(teal_dense_gemm(0, 0, 2, 2, 2, NAN, A, B, 0.0, C, &err), err, TEAL_ENONFINITE,
+                "alpha");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_gemm(0, 0, 2, 2, 2, 1.0, A, B, INFINITY, C, &err), err, TEAL_ENONFINITE,
+  DT_ASSERT_ERR(teal_dense_gemm(0, 0, 2, 2, 2, 1.0, A, B, INFINITY, C, &err), err, TEAL_ENONFINITE,
                 "beta");
   A[1] = NAN;
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_gemm(0, 0, 2, 2, 2, 1.0, A, B, 0.0, C, &err), err, TEAL_ENONFINITE,
+  DT_ASSERT_ERR(teal_dense_gemm(0, 0, 2, 2, 2, 1.0, A, B, 0.0, C, &err), err, TEAL_ENONFINITE,
                 "A (m x k) entry (0, 1)");
   A[1] = 2.0;
   B[2] = -INFINITY;
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_gemm(0, 1, 2, 2, 2, 1.0, A, B, 0.0, C, &err), err, TEAL_ENONFINITE,
+  DT_ASSERT_ERR(teal_dense_gemm(0, 1, 2, 2, 2, 1.0, A, B, 0.0, C, &err), err, TEAL_ENONFINITE,
                 "B (n x k) entry (1, 0)");
   B[2] = 0.0;
   C[3] = NAN;
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_gemm(0, 0, 2, 2, 2, 1.0, A, B, 1.0, C, &err), err, TEAL_ENONFINITE,
+  DT_ASSERT_ERR(teal_dense_gemm(0, 0, 2, 2, 2, 1.0, A, B, 1.0, C, &err), err, TEAL_ENONFINITE,
                 "C entry (1, 1)");
   /* overflow of the product is reported */
   double H[1] = {1e200}, Hc[1] = {0};
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_gemm(0, 0, 1, 1, 1, 1.0, H, H, 0.0, Hc, &err), err, TEAL_ENONFINITE,
+  DT_ASSERT_ERR(teal_dense_gemm(0, 0, 1, 1, 1, 1.0, H, H, 0.0, Hc, &err), err, TEAL_ENONFINITE,
                 "overflow");
 }
 END_TEST
 
 START_TEST(test_all_finite) {
   double A[6] = {1, 2, 3, 4, 5, 6};
-  ck_assert(teal_all_finite(A, 2, 3));
-  ck_assert(teal_all_finite(NULL, 0, 3));
-  ck_assert(teal_all_finite(NULL, 4, 0));
-  ck_assert(!teal_all_finite(NULL, 1, 1));
-  ck_assert(!teal_all_finite(A, -1, 3));
+  ck_assert(teal_dense_all_finite(A, 2, 3));
+  ck_assert(teal_dense_all_finite(NULL, 0, 3));
+  ck_assert(teal_dense_all_finite(NULL, 4, 0));
+  ck_assert(!teal_dense_all_finite(NULL, 1, 1));
+  ck_assert(!teal_dense_all_finite(A, -1, 3));
   A[5] = NAN;
-  ck_assert(!teal_all_finite(A, 2, 3));
-  ck_assert(teal_all_finite(A, 1, 5)); /* only the first 5 entries */
+  ck_assert(!teal_dense_all_finite(A, 2, 3));
+  ck_assert(teal_dense_all_finite(A, 1, 5)); /* only the first 5 entries */
   A[5] = -INFINITY;
-  ck_assert(!teal_all_finite(A, 3, 2));
+  ck_assert(!teal_dense_all_finite(A, 3, 2));
 }
 END_TEST
 
 START_TEST(test_norm_fro) {
   double A[4] = {3, 4, 0, 0};
-  ck_assert_double_eq_tol(teal_norm_fro(A, 2, 2), 5.0, 1e-15);
-  ck_assert_double_eq_tol(teal_norm_fro(A, 1, 2), 5.0, 1e-15);
+  ck_assert_double_eq_tol(teal_dense_norm_fro(A, 2, 2), 5.0, 1e-15);
+  ck_assert_double_eq_tol(teal_dense_norm_fro(A, 1, 2), 5.0, 1e-15);
   double big[2] = {3e300, -4e300}, tiny[2] = {3e-300, 4e-300};
-  ck_assert_double_eq_tol(teal_norm_fro(big, 2, 1) / 5e300, 1.0, 1e-15);
-  ck_assert_double_eq_tol(teal_norm_fro(tiny, 1, 2) / 5e-300, 1.0, 1e-15);
+  ck_assert_double_eq_tol(teal_dense_norm_fro(big, 2, 1) / 5e300, 1.0, 1e-15);
+  ck_assert_double_eq_tol(teal_dense_norm_fro(tiny, 1, 2) / 5e-300, 1.0, 1e-15);
   double ones[100];
   for (int i = 0; i < 100; i++) {
     ones[i] = 1.0;
   }
-  ck_assert_double_eq_tol(teal_norm_fro(ones, 10, 10), 10.0, 1e-14);
-  ck_assert_double_eq(teal_norm_fro(NULL, 0, 5), 0.0);
-  ck_assert_double_eq(teal_norm_fro(A, 0, 0), 0.0);
-  ck_assert(isnan(teal_norm_fro(NULL, 2, 2)));
-  ck_assert(isnan(teal_norm_fro(A, -1, 2)));
+  ck_assert_double_eq_tol(teal_dense_norm_fro(ones, 10, 10), 10.0, 1e-14);
+  ck_assert_double_eq(teal_dense_norm_fro(NULL, 0, 5), 0.0);
+  ck_assert_double_eq(teal_dense_norm_fro(A, 0, 0), 0.0);
+  ck_assert(isnan(teal_dense_norm_fro(NULL, 2, 2)));
+  ck_assert(isnan(teal_dense_norm_fro(A, -1, 2)));
   A[2] = NAN;
-  ck_assert(isnan(teal_norm_fro(A, 2, 2)));
+  ck_assert(isnan(teal_dense_norm_fro(A, 2, 2)));
   A[2] = INFINITY;
-  ck_assert(isinf(teal_norm_fro(A, 2, 2)));
+  ck_assert(isinf(teal_dense_norm_fro(A, 2, 2)));
 }
 END_TEST
 
 START_TEST(test_is_symmetric) {
   double S[9] = {1, 2, 3, /**/ 2, 5, 6, /**/ 3, 6, 9};
-  ck_assert(teal_is_symmetric(S, 3, 0.0));
+  ck_assert(teal_dense_is_symmetric(S, 3, 0.0));
   S[5] = 6.0 + 1e-10;
-  ck_assert(!teal_is_symmetric(S, 3, 0.0));
-  ck_assert(!teal_is_symmetric(S, 3, 1e-12)); /* 1e-10 > 1e-12 * max(1, 9) */
-  ck_assert(teal_is_symmetric(S, 3, 2e-11));  /* 1e-10 <= 2e-11 * 9 */
+  ck_assert(!teal_dense_is_symmetric(S, 3, 0.0));
+  ck_assert(!teal_dense_is_symmetric(S, 3, 1e-12)); /* 1e-10 > 1e-12 * max(1, 9) */
+  ck_assert(teal_dense_is_symmetric(S, 3, 2e-11));  /* 1e-10 <= 2e-11 * 9 */
   /* the scale is max(1, |A|): small matrices are compared absolutely */
   double s[4] = {1e-6, 2e-6, 2.5e-6, 1e-6};
-  ck_assert(teal_is_symmetric(s, 2, 1e-6));
-  ck_assert(!teal_is_symmetric(s, 2, 1e-7));
+  ck_assert(teal_dense_is_symmetric(s, 2, 1e-6));
+  ck_assert(!teal_dense_is_symmetric(s, 2, 1e-7));
   /* large matrices relatively */
   double L[4] = {1e6, 1.0, 1.0 + 1e-4, 1e6};
-  ck_assert(teal_is_symmetric(L, 2, 1e-9));
-  ck_assert(!teal_is_symmetric(L, 2, 1e-11));
-  ck_assert(teal_is_symmetric(NULL, 0, 0.0));
-  ck_assert(!teal_is_symmetric(NULL, 2, 1.0));
-  ck_assert(!teal_is_symmetric(S, -1, 1.0));
-  ck_assert(!teal_is_symmetric(S, 3, -1.0));
-  ck_assert(!teal_is_symmetric(S, 3, NAN));
+  ck_assert(teal_dense_is_symmetric(L, 2, 1e-9));
+  ck_assert(!teal_dense_is_symmetric(L, 2, 1e-11));
+  ck_assert(teal_dense_is_symmetric(NULL, 0, 0.0));
+  ck_assert(!teal_dense_is_symmetric(NULL, 2, 1.0));
+  ck_assert(!teal_dense_is_symmetric(S, -1, 1.0));
+  ck_assert(!teal_dense_is_symmetric(S, 3, -1.0));
+  ck_assert(!teal_dense_is_symmetric(S, 3, NAN));
   double N[4] = {1, NAN, NAN, 1};
-  ck_assert(!teal_is_symmetric(N, 2, 1.0));
+  ck_assert(!teal_dense_is_symmetric(N, 2, 1.0));
 }
 END_TEST
 

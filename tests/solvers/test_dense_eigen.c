@@ -20,7 +20,7 @@ START_TEST(test_sym_eigen_random) {
     memcpy(A0, A, sizeof(double) * nn);
     teal_error err;
     teal_error_clear(&err);
-    ck_assert_int_eq(teal_sym_eigen(A, n, w, V, &err), TEAL_OK);
+    ck_assert_int_eq(teal_dense_sym_eigen(A, n, w, V, &err), TEAL_OK);
     ck_assert_int_eq(memcmp(A, A0, sizeof(double) * nn), 0);
     for (int i = 1; i < n; i++) {
       ck_assert(w[i] >= w[i - 1]);
@@ -41,7 +41,7 @@ START_TEST(test_sym_eigen_random) {
       sw += w[i];
     }
     ck_assert_double_eq_tol(tr, sw, 1e-12 * n);
-    ck_assert_int_eq(teal_sym_eigen(A, n, w2, NULL, NULL), TEAL_OK);
+    ck_assert_int_eq(teal_dense_sym_eigen(A, n, w2, NULL, NULL), TEAL_OK);
     ck_assert(dt_maxdiff(w, w2, (size_t)n) < 1e-13 * n);
     free(A), free(A0), free(V), free(w), free(AV), free(VD), free(w2);
   }
@@ -50,7 +50,7 @@ END_TEST
 
 START_TEST(test_sym_eigen_known) {
   double A[4] = {2, 1, 1, 2}, w[2], V[4];
-  ck_assert_int_eq(teal_sym_eigen(A, 2, w, V, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_sym_eigen(A, 2, w, V, NULL), TEAL_OK);
   ck_assert_double_eq_tol(w[0], 1.0, 1e-15);
   ck_assert_double_eq_tol(w[1], 3.0, 1e-15);
   /* eigenvector of 3 is (1, 1)/sqrt 2 up to sign: column 1 of V */
@@ -59,7 +59,7 @@ START_TEST(test_sym_eigen_known) {
   ck_assert_double_eq_tol(V[0], -V[2], 1e-15);
   /* diagonal, already sorted descending -> ascending output */
   double D[9] = {5, 0, 0, 0, -1, 0, 0, 0, 2}, wd[3];
-  ck_assert_int_eq(teal_sym_eigen(D, 3, wd, NULL, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_sym_eigen(D, 3, wd, NULL, NULL), TEAL_OK);
   ck_assert_double_eq(wd[0], -1.0);
   ck_assert_double_eq(wd[1], 2.0);
   ck_assert_double_eq(wd[2], 5.0);
@@ -67,21 +67,21 @@ START_TEST(test_sym_eigen_known) {
 END_TEST
 
 START_TEST(test_sym_eigen_bad_input) {
-  ck_assert_int_eq(teal_sym_eigen(NULL, 0, NULL, NULL, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_sym_eigen(NULL, 0, NULL, NULL, NULL), TEAL_OK);
   teal_error err;
   double A[4] = {2, 1, 0, 2}, w[2], V[4];
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_sym_eigen(A, 2, w, V, &err), err, TEAL_EINVAL, "not symmetric");
+  DT_ASSERT_ERR(teal_dense_sym_eigen(A, 2, w, V, &err), err, TEAL_EINVAL, "not symmetric");
   A[2] = 1.0;
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_sym_eigen(A, -2, w, V, &err), err, TEAL_EINVAL, "sym_eigen");
+  DT_ASSERT_ERR(teal_dense_sym_eigen(A, -2, w, V, &err), err, TEAL_EINVAL, "sym_eigen");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_sym_eigen(NULL, 2, w, V, &err), err, TEAL_EINVAL, "NULL A");
+  DT_ASSERT_ERR(teal_dense_sym_eigen(NULL, 2, w, V, &err), err, TEAL_EINVAL, "NULL A");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_sym_eigen(A, 2, NULL, V, &err), err, TEAL_EINVAL, "NULL w");
+  DT_ASSERT_ERR(teal_dense_sym_eigen(A, 2, NULL, V, &err), err, TEAL_EINVAL, "NULL w");
   A[1] = A[2] = NAN;
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_sym_eigen(A, 2, w, V, &err), err, TEAL_ENONFINITE, "(0, 1)");
+  DT_ASSERT_ERR(teal_dense_sym_eigen(A, 2, w, V, &err), err, TEAL_ENONFINITE, "(0, 1)");
 }
 END_TEST
 
@@ -101,14 +101,14 @@ static void sort_pairs(double *wr, double *wi, int n) {
 START_TEST(test_eigenvalues_known) {
   /* rotation generator: +-2i */
   double J[4] = {0, -2, 2, 0}, wr[4], wi[4];
-  ck_assert_int_eq(teal_eigenvalues(J, 2, wr, wi, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_eigenvalues(J, 2, wr, wi, NULL), TEAL_OK);
   sort_pairs(wr, wi, 2);
   ck_assert_double_eq_tol(wr[0], 0.0, 1e-15);
   ck_assert_double_eq_tol(wi[0], -2.0, 1e-15);
   ck_assert_double_eq_tol(wi[1], 2.0, 1e-15);
   /* companion matrix of (x - 1)(x - 2)(x - 3) = x^3 - 6x^2 + 11x - 6 */
   double C[9] = {6, -11, 6, /**/ 1, 0, 0, /**/ 0, 1, 0};
-  ck_assert_int_eq(teal_eigenvalues(C, 3, wr, wi, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_eigenvalues(C, 3, wr, wi, NULL), TEAL_OK);
   sort_pairs(wr, wi, 3);
   for (int i = 0; i < 3; i++) {
     ck_assert_double_eq_tol(wr[i], i + 1.0, 1e-12);
@@ -116,7 +116,7 @@ START_TEST(test_eigenvalues_known) {
   }
   /* upper triangular: the diagonal, exactly */
   double T[16] = {4, 1, 2, 3, /**/ 0, -1, 5, 6, /**/ 0, 0, 2.5, 7, /**/ 0, 0, 0, 0};
-  ck_assert_int_eq(teal_eigenvalues(T, 4, wr, wi, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_eigenvalues(T, 4, wr, wi, NULL), TEAL_OK);
   sort_pairs(wr, wi, 4);
   const double expect[4] = {-1, 0, 2.5, 4};
   for (int i = 0; i < 4; i++) {
@@ -132,7 +132,7 @@ START_TEST(test_eigenvalues_random_invariants) {
     size_t nn = (size_t)n * n;
     double *A = dt_new(nn), *LU = dt_new(nn), *wr = dt_new((size_t)n), *wi = dt_new((size_t)n);
     dt_rand(&seed, A, nn, -1, 1);
-    ck_assert_int_eq(teal_eigenvalues(A, n, wr, wi, NULL), TEAL_OK);
+    ck_assert_int_eq(teal_dense_eigenvalues(A, n, wr, wi, NULL), TEAL_OK);
     /* trace = sum of eigenvalues; imaginary parts come in conjugate pairs */
     double tr = 0.0, sr = 0.0, si = 0.0;
     for (int i = 0; i < n; i++) {
@@ -158,20 +158,20 @@ START_TEST(test_eigenvalues_random_invariants) {
 END_TEST
 
 START_TEST(test_eigenvalues_bad_input) {
-  ck_assert_int_eq(teal_eigenvalues(NULL, 0, NULL, NULL, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_eigenvalues(NULL, 0, NULL, NULL, NULL), TEAL_OK);
   teal_error err;
   double A[4] = {1, 2, 3, 4}, wr[2], wi[2];
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_eigenvalues(A, -1, wr, wi, &err), err, TEAL_EINVAL, "eigenvalues");
+  DT_ASSERT_ERR(teal_dense_eigenvalues(A, -1, wr, wi, &err), err, TEAL_EINVAL, "eigenvalues");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_eigenvalues(NULL, 2, wr, wi, &err), err, TEAL_EINVAL, "NULL A");
+  DT_ASSERT_ERR(teal_dense_eigenvalues(NULL, 2, wr, wi, &err), err, TEAL_EINVAL, "NULL A");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_eigenvalues(A, 2, NULL, wi, &err), err, TEAL_EINVAL, "NULL wr");
+  DT_ASSERT_ERR(teal_dense_eigenvalues(A, 2, NULL, wi, &err), err, TEAL_EINVAL, "NULL wr");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_eigenvalues(A, 2, wr, NULL, &err), err, TEAL_EINVAL, "NULL wi");
+  DT_ASSERT_ERR(teal_dense_eigenvalues(A, 2, wr, NULL, &err), err, TEAL_EINVAL, "NULL wi");
   A[3] = NAN;
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_eigenvalues(A, 2, wr, wi, &err), err, TEAL_ENONFINITE, "(1, 1)");
+  DT_ASSERT_ERR(teal_dense_eigenvalues(A, 2, wr, wi, &err), err, TEAL_ENONFINITE, "(1, 1)");
 }
 END_TEST
 
@@ -179,9 +179,9 @@ END_TEST
 static int oom_call(void *ctx, teal_error *err) {
   double A[9] = {2, 1, 0, 1, 2, 1, 0, 1, 2}, w[3], wi[3], V[9];
   if (*(int *)ctx == 0) {
-    return teal_sym_eigen(A, 3, w, V, err);
+    return teal_dense_sym_eigen(A, 3, w, V, err);
   }
-  return teal_eigenvalues(A, 3, w, wi, err);
+  return teal_dense_eigenvalues(A, 3, w, wi, err);
 }
 
 START_TEST(test_out_of_memory) {

@@ -26,7 +26,7 @@ START_TEST(test_cholesky_spd) {
     memcpy(L, A, sizeof(double) * nn);
     teal_error err;
     teal_error_clear(&err);
-    ck_assert_int_eq(teal_cholesky_factor(L, n, &err), TEAL_OK);
+    ck_assert_int_eq(teal_dense_cholesky_factor(L, n, &err), TEAL_OK);
     ck_assert_int_eq(err.code, TEAL_OK);
     for (int i = 0; i < n; i++) {
       ck_assert(L[i * n + i] > 0.0);
@@ -45,7 +45,7 @@ START_TEST(test_cholesky_spd) {
     dt_rand(&seed, X, (size_t)n * nrhs, -5, 5);
     dt_mul(0, 0, n, nrhs, n, A, X, Bm);
     memcpy(Xs, Bm, sizeof(double) * (size_t)n * nrhs);
-    ck_assert_int_eq(teal_cholesky_solve(L, n, Xs, nrhs, &err), TEAL_OK);
+    ck_assert_int_eq(teal_dense_cholesky_solve(L, n, Xs, nrhs, &err), TEAL_OK);
     double e = dt_reldiff(Xs, X, (size_t)n * nrhs);
     ck_assert_msg(e < 1e-10, "n = %d: Cholesky solve error %g", n, e);
     free(A), free(L), free(R), free(X), free(Bm), free(Xs);
@@ -56,13 +56,13 @@ END_TEST
 START_TEST(test_cholesky_known) {
   /* [[4, 2], [2, 3]] = L L' with L = [[2, 0], [1, sqrt(2)]] */
   double A[4] = {4, 2, 2, 3};
-  ck_assert_int_eq(teal_cholesky_factor(A, 2, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_cholesky_factor(A, 2, NULL), TEAL_OK);
   ck_assert_double_eq_tol(A[0], 2.0, 1e-15);
   ck_assert_double_eq(A[1], 0.0);
   ck_assert_double_eq_tol(A[2], 1.0, 1e-15);
   ck_assert_double_eq_tol(A[3], sqrt(2.0), 1e-15);
   double b[2] = {6, 5}; /* x = (1, 1) */
-  ck_assert_int_eq(teal_cholesky_solve(A, 2, b, 1, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_cholesky_solve(A, 2, b, 1, NULL), TEAL_OK);
   ck_assert_double_eq_tol(b[0], 1.0, 1e-15);
   ck_assert_double_eq_tol(b[1], 1.0, 1e-15);
 }
@@ -72,20 +72,21 @@ START_TEST(test_cholesky_not_spd) {
   teal_error err;
   double indef[4] = {1, 0, 0, -1};
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_cholesky_factor(indef, 2, &err), err, TEAL_ESINGULAR, "positive definite");
+  DT_ASSERT_ERR(teal_dense_cholesky_factor(indef, 2, &err), err, TEAL_ESINGULAR,
+                "positive definite");
   ck_assert_double_eq(indef[3], -1.0); /* untouched on failure */
   double semi[4] = {1, 1, 1, 1};
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_cholesky_factor(semi, 2, &err), err, TEAL_ESINGULAR, "cholesky_factor");
+  DT_ASSERT_ERR(teal_dense_cholesky_factor(semi, 2, &err), err, TEAL_ESINGULAR, "cholesky_factor");
   double zero[9] = {0};
-  ck_assert_int_eq(teal_cholesky_factor(zero, 3, NULL), TEAL_ESINGULAR);
+  ck_assert_int_eq(teal_dense_cholesky_factor(zero, 3, NULL), TEAL_ESINGULAR);
   double nonsym[4] = {2, 1, 0, 2};
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_cholesky_factor(nonsym, 2, &err), err, TEAL_ESINGULAR, "not symmetric");
+  DT_ASSERT_ERR(teal_dense_cholesky_factor(nonsym, 2, &err), err, TEAL_ESINGULAR, "not symmetric");
   ck_assert_double_eq(nonsym[1], 1.0);
   /* a rounding-level asymmetry is accepted and averaged */
   double near[4] = {4, 2 + 1e-15, 2, 3};
-  ck_assert_int_eq(teal_cholesky_factor(near, 2, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_cholesky_factor(near, 2, NULL), TEAL_OK);
 }
 END_TEST
 
@@ -93,33 +94,35 @@ START_TEST(test_cholesky_bad_input) {
   teal_error err;
   double A[4] = {4, 2, 2, 3}, b[2] = {1, 1};
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_cholesky_factor(A, -2, &err), err, TEAL_EINVAL, "cholesky_factor");
+  DT_ASSERT_ERR(teal_dense_cholesky_factor(A, -2, &err), err, TEAL_EINVAL, "cholesky_factor");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_cholesky_factor(NULL, 2, &err), err, TEAL_EINVAL, "NULL A");
+  DT_ASSERT_ERR(teal_dense_cholesky_factor(NULL, 2, &err), err, TEAL_EINVAL, "NULL A");
   A[2] = NAN;
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_cholesky_factor(A, 2, &err), err, TEAL_ENONFINITE, "(1, 0)");
-  ck_assert_int_eq(teal_cholesky_factor(NULL, 0, NULL), TEAL_OK);
+  DT_ASSERT_ERR(teal_dense_cholesky_factor(A, 2, &err), err, TEAL_ENONFINITE, "(1, 0)");
+  ck_assert_int_eq(teal_dense_cholesky_factor(NULL, 0, NULL), TEAL_OK);
 
   double L[4] = {2, 0, 1, 1};
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_cholesky_solve(L, 2, b, -1, &err), err, TEAL_EINVAL, "nrhs");
+  DT_ASSERT_ERR(teal_dense_cholesky_solve(L, 2, b, -1, &err), err, TEAL_EINVAL, "nrhs");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_cholesky_solve(NULL, 2, b, 1, &err), err, TEAL_EINVAL, "NULL L");
+  DT_ASSERT_ERR(teal_dense_cholesky_solve(NULL, 2, b, 1, &err), err, TEAL_EINVAL, "NULL L");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_cholesky_solve(L, 2, NULL, 1, &err), err, TEAL_EINVAL, "NULL B");
+  DT_ASSERT_ERR(teal_dense_cholesky_solve(L, 2, NULL, 1, &err), err, TEAL_EINVAL, "NULL B");
   double L0[4] = {2, 0, 1, 0};
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_cholesky_solve(L0, 2, b, 1, &err), err, TEAL_ESINGULAR, "cholesky_solve");
+  DT_ASSERT_ERR(teal_dense_cholesky_solve(L0, 2, b, 1, &err), err, TEAL_ESINGULAR,
+                "cholesky_solve");
   b[1] = INFINITY;
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_cholesky_solve(L, 2, b, 1, &err), err, TEAL_ENONFINITE, "B entry (1, 0)");
-  ck_assert_int_eq(teal_cholesky_solve(L, 2, NULL, 0, NULL), TEAL_OK);
-  ck_assert_int_eq(teal_cholesky_solve(NULL, 0, NULL, 4, NULL), TEAL_OK);
+  DT_ASSERT_ERR(teal_dense_cholesky_solve(L, 2, b, 1, &err), err, TEAL_ENONFINITE,
+                "B entry (1, 0)");
+  ck_assert_int_eq(teal_dense_cholesky_solve(L, 2, NULL, 0, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_cholesky_solve(NULL, 0, NULL, 4, NULL), TEAL_OK);
   /* overflow of the solution is reported and B kept */
   double Ls[4] = {1e-200, 0, 0, 1}, bs[2] = {1e200, 1};
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_cholesky_solve(Ls, 2, bs, 1, &err), err, TEAL_ENONFINITE, "solution");
+  DT_ASSERT_ERR(teal_dense_cholesky_solve(Ls, 2, bs, 1, &err), err, TEAL_ENONFINITE, "solution");
   ck_assert_double_eq(bs[0], 1e200);
 }
 END_TEST
@@ -136,7 +139,7 @@ START_TEST(test_solve_random) {
     memcpy(A0, A, sizeof(double) * nn);
     dt_rand(&seed, X, (size_t)n * nrhs, -1, 1);
     dt_mul(0, 0, n, nrhs, n, A, X, B);
-    ck_assert_int_eq(teal_solve(A, n, B, nrhs, NULL), TEAL_OK);
+    ck_assert_int_eq(teal_dense_solve(A, n, B, nrhs, NULL), TEAL_OK);
     ck_assert_int_eq(memcmp(A, A0, sizeof(double) * nn), 0); /* A not modified */
     double e = dt_reldiff(B, X, (size_t)n * nrhs);
     ck_assert_msg(e < 1e-10, "n = %d: solve error %g", n, e);
@@ -144,7 +147,7 @@ START_TEST(test_solve_random) {
   }
   /* pivoting needed */
   double P[9] = {0, 2, 1, /**/ 1, 1, 1, /**/ 3, 0, -1}, b[3] = {3, 3, 2};
-  ck_assert_int_eq(teal_solve(P, 3, b, 1, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_solve(P, 3, b, 1, NULL), TEAL_OK);
   for (int i = 0; i < 3; i++) {
     ck_assert_double_eq_tol(b[i], 1.0, 1e-14);
   }
@@ -155,34 +158,34 @@ START_TEST(test_solve_singular_and_bad_input) {
   teal_error err;
   double S[4] = {1, 2, 2, 4}, b[2] = {1, 2};
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_solve(S, 2, b, 1, &err), err, TEAL_ESINGULAR, "singular");
+  DT_ASSERT_ERR(teal_dense_solve(S, 2, b, 1, &err), err, TEAL_ESINGULAR, "singular");
   ck_assert_double_eq(b[0], 1.0);
   /* numerically singular: reciprocal condition below eps */
   double N[4] = {1, 1, 1, 1 + 1e-17 + 1e-16};
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_solve(N, 2, b, 1, &err), err, TEAL_ESINGULAR, "solve");
+  DT_ASSERT_ERR(teal_dense_solve(N, 2, b, 1, &err), err, TEAL_ESINGULAR, "solve");
   double I[4] = {1, 0, 0, 1};
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_solve(I, -1, b, 1, &err), err, TEAL_EINVAL, "solve");
+  DT_ASSERT_ERR(teal_dense_solve(I, -1, b, 1, &err), err, TEAL_EINVAL, "solve");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_solve(I, 2, b, -1, &err), err, TEAL_EINVAL, "nrhs");
+  DT_ASSERT_ERR(teal_dense_solve(I, 2, b, -1, &err), err, TEAL_EINVAL, "nrhs");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_solve(NULL, 2, b, 1, &err), err, TEAL_EINVAL, "NULL A");
+  DT_ASSERT_ERR(teal_dense_solve(NULL, 2, b, 1, &err), err, TEAL_EINVAL, "NULL A");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_solve(I, 2, NULL, 1, &err), err, TEAL_EINVAL, "NULL B");
+  DT_ASSERT_ERR(teal_dense_solve(I, 2, NULL, 1, &err), err, TEAL_EINVAL, "NULL B");
   b[1] = NAN;
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_solve(I, 2, b, 1, &err), err, TEAL_ENONFINITE, "B entry (1, 0)");
+  DT_ASSERT_ERR(teal_dense_solve(I, 2, b, 1, &err), err, TEAL_ENONFINITE, "B entry (1, 0)");
   b[1] = 2.0;
   I[1] = INFINITY;
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_solve(I, 2, b, 1, &err), err, TEAL_ENONFINITE, "A entry (0, 1)");
-  ck_assert_int_eq(teal_solve(NULL, 0, NULL, 3, NULL), TEAL_OK);
+  DT_ASSERT_ERR(teal_dense_solve(I, 2, b, 1, &err), err, TEAL_ENONFINITE, "A entry (0, 1)");
+  ck_assert_int_eq(teal_dense_solve(NULL, 0, NULL, 3, NULL), TEAL_OK);
   double J[4] = {2, 0, 0, 2};
-  ck_assert_int_eq(teal_solve(J, 2, NULL, 0, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_solve(J, 2, NULL, 0, NULL), TEAL_OK);
   /* overflowing solution */
   double T[4] = {1e-300, 0, 0, 1}, bt[2] = {1e300, 1};
-  ck_assert_int_eq(teal_solve(T, 2, bt, 1, NULL), TEAL_ESINGULAR); /* rcond ~ 1e-300 */
+  ck_assert_int_eq(teal_dense_solve(T, 2, bt, 1, NULL), TEAL_ESINGULAR); /* rcond ~ 1e-300 */
 }
 END_TEST
 
@@ -190,7 +193,7 @@ static void check_qr(const double *A, int m, int n) {
   double *Q = dt_new((size_t)m * n), *R = dt_new((size_t)n * n), *QR = dt_new((size_t)m * n);
   teal_error err;
   teal_error_clear(&err);
-  ck_assert_int_eq(teal_qr(A, m, n, Q, R, &err), TEAL_OK);
+  ck_assert_int_eq(teal_dense_qr(A, m, n, Q, R, &err), TEAL_OK);
   ck_assert_int_eq(err.code, TEAL_OK);
   for (int i = 0; i < n; i++) {
     for (int j = 0; j < i; j++) {
@@ -220,32 +223,32 @@ START_TEST(test_qr_random) {
   check_qr(D, 4, 3);
   /* known: [[3], [4]] = [[0.6], [0.8]] [5] up to sign */
   double a[2] = {3, 4}, q[2], r[1];
-  ck_assert_int_eq(teal_qr(a, 2, 1, q, r, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_qr(a, 2, 1, q, r, NULL), TEAL_OK);
   ck_assert_double_eq_tol(fabs(r[0]), 5.0, 1e-15);
   ck_assert_double_eq_tol(q[0] * r[0], 3.0, 1e-15);
 }
 END_TEST
 
 START_TEST(test_qr_zero_size_and_bad_input) {
-  ck_assert_int_eq(teal_qr(NULL, 0, 0, NULL, NULL, NULL), TEAL_OK);
-  ck_assert_int_eq(teal_qr(NULL, 5, 0, NULL, NULL, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_qr(NULL, 0, 0, NULL, NULL, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_qr(NULL, 5, 0, NULL, NULL, NULL), TEAL_OK);
   teal_error err;
   double A[6] = {1, 2, 3, 4, 5, 6}, Q[6], R[9];
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_qr(A, 2, 3, Q, R, &err), err, TEAL_ESIZE, "m >= n");
+  DT_ASSERT_ERR(teal_dense_qr(A, 2, 3, Q, R, &err), err, TEAL_ESIZE, "m >= n");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_qr(A, -3, 2, Q, R, &err), err, TEAL_EINVAL, "qr");
+  DT_ASSERT_ERR(teal_dense_qr(A, -3, 2, Q, R, &err), err, TEAL_EINVAL, "qr");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_qr(A, 3, -2, Q, R, &err), err, TEAL_EINVAL, "qr");
+  DT_ASSERT_ERR(teal_dense_qr(A, 3, -2, Q, R, &err), err, TEAL_EINVAL, "qr");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_qr(NULL, 3, 2, Q, R, &err), err, TEAL_EINVAL, "NULL A");
+  DT_ASSERT_ERR(teal_dense_qr(NULL, 3, 2, Q, R, &err), err, TEAL_EINVAL, "NULL A");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_qr(A, 3, 2, NULL, R, &err), err, TEAL_EINVAL, "NULL Q");
+  DT_ASSERT_ERR(teal_dense_qr(A, 3, 2, NULL, R, &err), err, TEAL_EINVAL, "NULL Q");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_qr(A, 3, 2, Q, NULL, &err), err, TEAL_EINVAL, "NULL R");
+  DT_ASSERT_ERR(teal_dense_qr(A, 3, 2, Q, NULL, &err), err, TEAL_EINVAL, "NULL R");
   A[4] = NAN;
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_qr(A, 3, 2, Q, R, &err), err, TEAL_ENONFINITE, "(2, 0)");
+  DT_ASSERT_ERR(teal_dense_qr(A, 3, 2, Q, R, &err), err, TEAL_ENONFINITE, "(2, 0)");
 }
 END_TEST
 
@@ -255,13 +258,13 @@ static int oom_call(void *ctx, teal_error *err) {
   double L[9] = {2, 0, 0, 1, 2, 0, 0, 1, 2}, Q[6], R[4];
   switch (*(int *)ctx) {
     case 0:
-      return teal_cholesky_factor(A, 3, err);
+      return teal_dense_cholesky_factor(A, 3, err);
     case 1:
-      return teal_cholesky_solve(L, 3, B, 2, err);
+      return teal_dense_cholesky_solve(L, 3, B, 2, err);
     case 2:
-      return teal_solve(A, 3, B, 2, err);
+      return teal_dense_solve(A, 3, B, 2, err);
     default:
-      return teal_qr(B, 3, 2, Q, R, err);
+      return teal_dense_qr(B, 3, 2, Q, R, err);
   }
 }
 

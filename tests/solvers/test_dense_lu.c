@@ -1,4 +1,4 @@
-/* Dense LU (teal_lu_factor / teal_lu_solve): accurate solves of random
+/* Dense LU (teal_dense_lu_factor / teal_dense_lu_solve): accurate solves of random
  * well-conditioned systems, pivoting, singular and non-finite matrices,
  * the empty system and argument checks. */
 #include <check.h>
@@ -61,9 +61,9 @@ START_TEST(test_random_systems_solved_accurately) {
     memcpy(x, b, sizeof(double) * (size_t)n);
     teal_error err;
     teal_error_clear(&err);
-    ck_assert_int_eq(teal_lu_factor(LU, n, piv, &err), TEAL_OK);
+    ck_assert_int_eq(teal_dense_lu_factor(LU, n, piv, &err), TEAL_OK);
     ck_assert_int_eq(err.code, TEAL_OK);
-    ck_assert_int_eq(teal_lu_solve(LU, n, piv, x, &err), TEAL_OK);
+    ck_assert_int_eq(teal_dense_lu_solve(LU, n, piv, x, &err), TEAL_OK);
     double res = relative_residual(A, n, x, b);
     ck_assert_msg(res < 1e-12, "n = %d: relative residual %g", n, res);
     for (int i = 0; i < n; i++) {
@@ -83,14 +83,14 @@ START_TEST(test_factor_reused_for_several_right_hand_sides) {
   int piv[N];
   random_matrix(&seed, N, A, 0.0);
   memcpy(LU, A, sizeof A);
-  ck_assert_int_eq(teal_lu_factor(LU, N, piv, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_lu_factor(LU, N, piv, NULL), TEAL_OK);
   for (int r = 0; r < NRHS; r++) {
     double b[N], x[N];
     for (int i = 0; i < N; i++) {
       b[i] = ts_rand_uniform(&seed, -1.0, 1.0);
     }
     memcpy(x, b, sizeof b);
-    ck_assert_int_eq(teal_lu_solve(LU, N, piv, x, NULL), TEAL_OK);
+    ck_assert_int_eq(teal_dense_lu_solve(LU, N, piv, x, NULL), TEAL_OK);
     double res = relative_residual(A, N, x, b);
     ck_assert_msg(res < 1e-12, "rhs %d: relative residual %g", r, res);
   }
@@ -105,9 +105,9 @@ START_TEST(test_pivoting_needed) {
   double LU[9];
   memcpy(LU, A, sizeof A);
   int piv[3];
-  ck_assert_int_eq(teal_lu_factor(LU, 3, piv, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_lu_factor(LU, 3, piv, NULL), TEAL_OK);
   double b[3] = {3.0, 3.0, 2.0}; /* x = (1, 1, 1) */
-  ck_assert_int_eq(teal_lu_solve(LU, 3, piv, b, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_lu_solve(LU, 3, piv, b, NULL), TEAL_OK);
   for (int i = 0; i < 3; i++) {
     ck_assert_double_eq_tol(b[i], 1.0, 1e-14);
   }
@@ -120,23 +120,23 @@ START_TEST(test_singular_matrices) {
   int piv[3];
   teal_error err;
   teal_error_clear(&err);
-  ck_assert_int_eq(teal_lu_factor(A, 2, piv, &err), TEAL_ESINGULAR);
+  ck_assert_int_eq(teal_dense_lu_factor(A, 2, piv, &err), TEAL_ESINGULAR);
   ck_assert_int_eq(err.code, TEAL_ESINGULAR);
   ck_assert_ptr_nonnull(strstr(err.message, "singular"));
 
   /* zero column in a 3 x 3 */
   double B[9] = {1.0, 0.0, 2.0, 4.0, 0.0, 5.0, 7.0, 0.0, 9.0};
   teal_error_clear(&err);
-  ck_assert_int_eq(teal_lu_factor(B, 3, piv, &err), TEAL_ESINGULAR);
+  ck_assert_int_eq(teal_dense_lu_factor(B, 3, piv, &err), TEAL_ESINGULAR);
   ck_assert_int_eq(err.code, TEAL_ESINGULAR);
 
   /* all zeros; NULL err is allowed */
   double Z[4] = {0.0, 0.0, 0.0, 0.0};
-  ck_assert_int_eq(teal_lu_factor(Z, 2, piv, NULL), TEAL_ESINGULAR);
+  ck_assert_int_eq(teal_dense_lu_factor(Z, 2, piv, NULL), TEAL_ESINGULAR);
 
   /* nearly (not exactly) singular factors fine */
   double C[4] = {1.0, 1.0, 1.0, 1.0 + 1e-10};
-  ck_assert_int_eq(teal_lu_factor(C, 2, piv, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_lu_factor(C, 2, piv, NULL), TEAL_OK);
 }
 END_TEST
 
@@ -145,17 +145,17 @@ START_TEST(test_non_finite_entries) {
   teal_error err;
   double A[9] = {1.0, 0.0, 0.0, 0.0, 1.0, NAN, 0.0, 0.0, 1.0};
   teal_error_clear(&err);
-  ck_assert_int_eq(teal_lu_factor(A, 3, piv, &err), TEAL_ENONFINITE);
+  ck_assert_int_eq(teal_dense_lu_factor(A, 3, piv, &err), TEAL_ENONFINITE);
   ck_assert_int_eq(err.code, TEAL_ENONFINITE);
   ck_assert_ptr_nonnull(strstr(err.message, "(1, 2)")); /* names the entry */
 
   double B[4] = {INFINITY, 0.0, 0.0, 1.0};
   teal_error_clear(&err);
-  ck_assert_int_eq(teal_lu_factor(B, 2, piv, &err), TEAL_ENONFINITE);
+  ck_assert_int_eq(teal_dense_lu_factor(B, 2, piv, &err), TEAL_ENONFINITE);
   ck_assert_ptr_nonnull(strstr(err.message, "(0, 0)"));
 
   double C[4] = {1.0, 0.0, 0.0, -INFINITY};
-  ck_assert_int_eq(teal_lu_factor(C, 2, piv, NULL), TEAL_ENONFINITE);
+  ck_assert_int_eq(teal_dense_lu_factor(C, 2, piv, NULL), TEAL_ENONFINITE);
 }
 END_TEST
 
@@ -163,11 +163,11 @@ END_TEST
 START_TEST(test_solution_overflow_reported) {
   double A[4] = {1e-300, 0.0, 0.0, 1.0};
   int piv[2];
-  ck_assert_int_eq(teal_lu_factor(A, 2, piv, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_lu_factor(A, 2, piv, NULL), TEAL_OK);
   double b[2] = {1e300, 1.0};
   teal_error err;
   teal_error_clear(&err);
-  ck_assert_int_eq(teal_lu_solve(A, 2, piv, b, &err), TEAL_ENONFINITE);
+  ck_assert_int_eq(teal_dense_lu_solve(A, 2, piv, b, &err), TEAL_ENONFINITE);
   ck_assert_int_eq(err.code, TEAL_ENONFINITE);
   ck_assert_str_ne(err.message, "");
 }
@@ -176,8 +176,8 @@ END_TEST
 START_TEST(test_empty_system) {
   teal_error err;
   teal_error_clear(&err);
-  ck_assert_int_eq(teal_lu_factor(NULL, 0, NULL, &err), TEAL_OK);
-  ck_assert_int_eq(teal_lu_solve(NULL, 0, NULL, NULL, &err), TEAL_OK);
+  ck_assert_int_eq(teal_dense_lu_factor(NULL, 0, NULL, &err), TEAL_OK);
+  ck_assert_int_eq(teal_dense_lu_solve(NULL, 0, NULL, NULL, &err), TEAL_OK);
   ck_assert_int_eq(err.code, TEAL_OK);
 }
 END_TEST
@@ -187,19 +187,19 @@ START_TEST(test_bad_arguments) {
   int piv[2];
   teal_error err;
   teal_error_clear(&err);
-  ck_assert_int_eq(teal_lu_factor(A, -1, piv, &err), TEAL_EINVAL);
+  ck_assert_int_eq(teal_dense_lu_factor(A, -1, piv, &err), TEAL_EINVAL);
   ck_assert_int_eq(err.code, TEAL_EINVAL);
   ck_assert_str_ne(err.message, "");
-  ck_assert_int_eq(teal_lu_factor(NULL, 2, piv, NULL), TEAL_EINVAL);
-  ck_assert_int_eq(teal_lu_factor(A, 2, NULL, NULL), TEAL_EINVAL);
+  ck_assert_int_eq(teal_dense_lu_factor(NULL, 2, piv, NULL), TEAL_EINVAL);
+  ck_assert_int_eq(teal_dense_lu_factor(A, 2, NULL, NULL), TEAL_EINVAL);
 
-  ck_assert_int_eq(teal_lu_factor(A, 2, piv, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_lu_factor(A, 2, piv, NULL), TEAL_OK);
   teal_error_clear(&err);
-  ck_assert_int_eq(teal_lu_solve(A, -2, piv, b, &err), TEAL_EINVAL);
+  ck_assert_int_eq(teal_dense_lu_solve(A, -2, piv, b, &err), TEAL_EINVAL);
   ck_assert_str_ne(err.message, "");
-  ck_assert_int_eq(teal_lu_solve(NULL, 2, piv, b, NULL), TEAL_EINVAL);
-  ck_assert_int_eq(teal_lu_solve(A, 2, NULL, b, NULL), TEAL_EINVAL);
-  ck_assert_int_eq(teal_lu_solve(A, 2, piv, NULL, NULL), TEAL_EINVAL);
+  ck_assert_int_eq(teal_dense_lu_solve(NULL, 2, piv, b, NULL), TEAL_EINVAL);
+  ck_assert_int_eq(teal_dense_lu_solve(A, 2, NULL, b, NULL), TEAL_EINVAL);
+  ck_assert_int_eq(teal_dense_lu_solve(A, 2, piv, NULL, NULL), TEAL_EINVAL);
   /* b untouched by the rejected calls */
   ck_assert_double_eq(b[0], 1.0);
   ck_assert_double_eq(b[1], 2.0);

@@ -10,7 +10,7 @@ static void check_svd(const double *A, int m, int n) {
   double *US = dt_new((size_t)m * n), *R = dt_new((size_t)m * n), *s2 = dt_new((size_t)k);
   teal_error err;
   teal_error_clear(&err);
-  ck_assert_int_eq(teal_svd(A, m, n, U, s, Vt, &err), TEAL_OK);
+  ck_assert_int_eq(teal_dense_svd(A, m, n, U, s, Vt, &err), TEAL_OK);
   ck_assert_int_eq(err.code, TEAL_OK);
   for (int i = 0; i < k; i++) {
     ck_assert(s[i] >= 0.0);
@@ -30,9 +30,9 @@ static void check_svd(const double *A, int m, int n) {
   double rec = dt_reldiff(R, A, (size_t)m * n);
   ck_assert_msg(rec < 1e-12, "%d x %d: ||U S Vt - A|| / ||A|| = %g", m, n, rec);
   /* singular values alone agree */
-  ck_assert_int_eq(teal_svd(A, m, n, NULL, s2, NULL, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_svd(A, m, n, NULL, s2, NULL, NULL), TEAL_OK);
   ck_assert(dt_maxdiff(s, s2, (size_t)k) <= 1e-13 * (1.0 + s[0]));
-  ck_assert_int_eq(teal_svd(A, m, n, U, s2, NULL, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_svd(A, m, n, U, s2, NULL, NULL), TEAL_OK);
   ck_assert(dt_maxdiff(s, s2, (size_t)k) <= 1e-13 * (1.0 + s[0]));
   free(U), free(s), free(Vt), free(US), free(R), free(s2);
 }
@@ -56,13 +56,13 @@ END_TEST
 
 START_TEST(test_svd_known) {
   double A[4] = {3, 0, 0, -2}, s[2], U[4], Vt[4];
-  ck_assert_int_eq(teal_svd(A, 2, 2, U, s, Vt, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_svd(A, 2, 2, U, s, Vt, NULL), TEAL_OK);
   ck_assert_double_eq_tol(s[0], 3.0, 1e-15);
   ck_assert_double_eq_tol(s[1], 2.0, 1e-15);
   /* rank one: u v' with |u| = 3, |v| = 2 */
   double B[6] = {2, 4, 4, /**/ 1, 2, 2}; /* (2, 1)' (1, 2, 2) */
   double sb[2];
-  ck_assert_int_eq(teal_svd(B, 2, 3, NULL, sb, NULL, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_svd(B, 2, 3, NULL, sb, NULL, NULL), TEAL_OK);
   ck_assert_double_eq_tol(sb[0], sqrt(5.0) * 3.0, 1e-14);
   ck_assert_double_eq_tol(sb[1], 0.0, 1e-14);
 }
@@ -70,25 +70,25 @@ END_TEST
 
 START_TEST(test_svd_zero_size_and_bad_input) {
   double U[9], Vt[9];
-  ck_assert_int_eq(teal_svd(NULL, 0, 3, U, NULL, Vt, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_svd(NULL, 0, 3, U, NULL, Vt, NULL), TEAL_OK);
   ck_assert_double_eq(Vt[0], 1.0);
   ck_assert_double_eq(Vt[4], 1.0);
   ck_assert_double_eq(Vt[1], 0.0);
-  ck_assert_int_eq(teal_svd(NULL, 2, 0, U, NULL, NULL, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_svd(NULL, 2, 0, U, NULL, NULL, NULL), TEAL_OK);
   ck_assert_double_eq(U[0], 1.0);
   ck_assert_double_eq(U[1], 0.0);
   ck_assert_double_eq(U[3], 1.0);
   teal_error err;
   double A[4] = {1, 2, 3, 4}, s[2];
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_svd(A, -1, 2, U, s, Vt, &err), err, TEAL_EINVAL, "svd");
+  DT_ASSERT_ERR(teal_dense_svd(A, -1, 2, U, s, Vt, &err), err, TEAL_EINVAL, "svd");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_svd(NULL, 2, 2, U, s, Vt, &err), err, TEAL_EINVAL, "NULL A");
+  DT_ASSERT_ERR(teal_dense_svd(NULL, 2, 2, U, s, Vt, &err), err, TEAL_EINVAL, "NULL A");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_svd(A, 2, 2, U, NULL, Vt, &err), err, TEAL_EINVAL, "NULL s");
+  DT_ASSERT_ERR(teal_dense_svd(A, 2, 2, U, NULL, Vt, &err), err, TEAL_EINVAL, "NULL s");
   A[0] = NAN;
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_svd(A, 2, 2, U, s, Vt, &err), err, TEAL_ENONFINITE, "(0, 0)");
+  DT_ASSERT_ERR(teal_dense_svd(A, 2, 2, U, s, Vt, &err), err, TEAL_ENONFINITE, "(0, 0)");
 }
 END_TEST
 
@@ -108,36 +108,36 @@ START_TEST(test_rank) {
   for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
     int m = cases[c][0], n = cases[c][1], r = cases[c][2], rank = -1;
     double *A = rank_deficient(&seed, m, n, r);
-    ck_assert_int_eq(teal_rank(A, m, n, -1.0, &rank, NULL), TEAL_OK);
+    ck_assert_int_eq(teal_dense_rank(A, m, n, -1.0, &rank, NULL), TEAL_OK);
     ck_assert_int_eq(rank, r);
-    ck_assert_int_eq(teal_rank(A, m, n, 1e-8, &rank, NULL), TEAL_OK);
+    ck_assert_int_eq(teal_dense_rank(A, m, n, 1e-8, &rank, NULL), TEAL_OK);
     ck_assert_int_eq(rank, r);
     free(A);
   }
   /* tolerance in action: diag(1, 1e-3, 1e-9) */
   double D[9] = {1, 0, 0, 0, 1e-3, 0, 0, 0, 1e-9};
   int rank = -1;
-  ck_assert_int_eq(teal_rank(D, 3, 3, -1.0, &rank, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_rank(D, 3, 3, -1.0, &rank, NULL), TEAL_OK);
   ck_assert_int_eq(rank, 3);
-  ck_assert_int_eq(teal_rank(D, 3, 3, 1e-6, &rank, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_rank(D, 3, 3, 1e-6, &rank, NULL), TEAL_OK);
   ck_assert_int_eq(rank, 2);
-  ck_assert_int_eq(teal_rank(D, 3, 3, 10.0, &rank, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_rank(D, 3, 3, 10.0, &rank, NULL), TEAL_OK);
   ck_assert_int_eq(rank, 0);
   double Z[6] = {0};
-  ck_assert_int_eq(teal_rank(Z, 2, 3, -1.0, &rank, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_rank(Z, 2, 3, -1.0, &rank, NULL), TEAL_OK);
   ck_assert_int_eq(rank, 0);
-  ck_assert_int_eq(teal_rank(NULL, 0, 3, -1.0, &rank, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_rank(NULL, 0, 3, -1.0, &rank, NULL), TEAL_OK);
   ck_assert_int_eq(rank, 0);
   teal_error err;
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_rank(D, 3, 3, NAN, &rank, &err), err, TEAL_EINVAL, "tol");
+  DT_ASSERT_ERR(teal_dense_rank(D, 3, 3, NAN, &rank, &err), err, TEAL_EINVAL, "tol");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_rank(D, 3, 3, -1.0, NULL, &err), err, TEAL_EINVAL, "NULL rank");
+  DT_ASSERT_ERR(teal_dense_rank(D, 3, 3, -1.0, NULL, &err), err, TEAL_EINVAL, "NULL rank");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_rank(D, 3, -3, -1.0, &rank, &err), err, TEAL_EINVAL, "rank");
+  DT_ASSERT_ERR(teal_dense_rank(D, 3, -3, -1.0, &rank, &err), err, TEAL_EINVAL, "rank");
   D[4] = INFINITY;
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_rank(D, 3, 3, -1.0, &rank, &err), err, TEAL_ENONFINITE, "(1, 1)");
+  DT_ASSERT_ERR(teal_dense_rank(D, 3, 3, -1.0, &rank, &err), err, TEAL_ENONFINITE, "(1, 1)");
 }
 END_TEST
 
@@ -178,10 +178,10 @@ START_TEST(test_pinv_penrose) {
     double *A = rank_deficient(&seed, m, n, r), *X = dt_new((size_t)n * m);
     teal_error err;
     teal_error_clear(&err);
-    ck_assert_int_eq(teal_pinv(A, m, n, -1.0, X, &rank, &err), TEAL_OK);
+    ck_assert_int_eq(teal_dense_pinv(A, m, n, -1.0, X, &rank, &err), TEAL_OK);
     ck_assert_int_eq(rank, r);
     check_penrose(A, m, n, X);
-    ck_assert_int_eq(teal_pinv(A, m, n, -1.0, X, NULL, NULL), TEAL_OK); /* rank optional */
+    ck_assert_int_eq(teal_dense_pinv(A, m, n, -1.0, X, NULL, NULL), TEAL_OK); /* rank optional */
     free(A), free(X);
   }
 }
@@ -191,28 +191,28 @@ START_TEST(test_pinv_known) {
   /* pinv([[1, 2], [2, 4]]) = A / 25 */
   double A[4] = {1, 2, 2, 4}, X[4];
   int rank = -1;
-  ck_assert_int_eq(teal_pinv(A, 2, 2, -1.0, X, &rank, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_pinv(A, 2, 2, -1.0, X, &rank, NULL), TEAL_OK);
   ck_assert_int_eq(rank, 1);
   for (int i = 0; i < 4; i++) {
     ck_assert_double_eq_tol(X[i], A[i] / 25.0, 1e-15);
   }
   /* full column rank: pinv = (A'A)^-1 A'; here A = [1; 2] -> [1 2] / 5 */
   double c[2] = {1, 2}, ci[2];
-  ck_assert_int_eq(teal_pinv(c, 2, 1, -1.0, ci, &rank, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_pinv(c, 2, 1, -1.0, ci, &rank, NULL), TEAL_OK);
   ck_assert_double_eq_tol(ci[0], 0.2, 1e-15);
   ck_assert_double_eq_tol(ci[1], 0.4, 1e-15);
   /* the tolerance drops small singular values */
   double D[4] = {2, 0, 0, 1e-3}, Di[4];
-  ck_assert_int_eq(teal_pinv(D, 2, 2, 1e-2, Di, &rank, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_pinv(D, 2, 2, 1e-2, Di, &rank, NULL), TEAL_OK);
   ck_assert_int_eq(rank, 1);
   ck_assert_double_eq_tol(Di[0], 0.5, 1e-15);
   ck_assert_double_eq(Di[3], 0.0);
-  ck_assert_int_eq(teal_pinv(D, 2, 2, -1.0, Di, &rank, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_pinv(D, 2, 2, -1.0, Di, &rank, NULL), TEAL_OK);
   ck_assert_int_eq(rank, 2);
   ck_assert_double_eq_tol(Di[3], 1e3, 1e-10);
   /* zero matrix -> zero pseudo-inverse */
   double Z[6] = {0}, Zi[6] = {1, 1, 1, 1, 1, 1};
-  ck_assert_int_eq(teal_pinv(Z, 2, 3, -1.0, Zi, &rank, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_pinv(Z, 2, 3, -1.0, Zi, &rank, NULL), TEAL_OK);
   ck_assert_int_eq(rank, 0);
   for (int i = 0; i < 6; i++) {
     ck_assert_double_eq(Zi[i], 0.0);
@@ -222,21 +222,21 @@ END_TEST
 
 START_TEST(test_pinv_zero_size_and_bad_input) {
   int rank = -1;
-  ck_assert_int_eq(teal_pinv(NULL, 0, 4, -1.0, NULL, &rank, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_pinv(NULL, 0, 4, -1.0, NULL, &rank, NULL), TEAL_OK);
   ck_assert_int_eq(rank, 0);
   teal_error err;
   double A[4] = {1, 2, 3, 4}, X[4];
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_pinv(A, 2, -2, -1.0, X, &rank, &err), err, TEAL_EINVAL, "pinv");
+  DT_ASSERT_ERR(teal_dense_pinv(A, 2, -2, -1.0, X, &rank, &err), err, TEAL_EINVAL, "pinv");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_pinv(NULL, 2, 2, -1.0, X, &rank, &err), err, TEAL_EINVAL, "NULL A");
+  DT_ASSERT_ERR(teal_dense_pinv(NULL, 2, 2, -1.0, X, &rank, &err), err, TEAL_EINVAL, "NULL A");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_pinv(A, 2, 2, -1.0, NULL, &rank, &err), err, TEAL_EINVAL, "NULL Ainv");
+  DT_ASSERT_ERR(teal_dense_pinv(A, 2, 2, -1.0, NULL, &rank, &err), err, TEAL_EINVAL, "NULL Ainv");
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_pinv(A, 2, 2, NAN, X, &rank, &err), err, TEAL_EINVAL, "tol");
+  DT_ASSERT_ERR(teal_dense_pinv(A, 2, 2, NAN, X, &rank, &err), err, TEAL_EINVAL, "tol");
   A[1] = -INFINITY;
   teal_error_clear(&err);
-  DT_ASSERT_ERR(teal_pinv(A, 2, 2, -1.0, X, &rank, &err), err, TEAL_ENONFINITE, "(0, 1)");
+  DT_ASSERT_ERR(teal_dense_pinv(A, 2, 2, -1.0, X, &rank, &err), err, TEAL_ENONFINITE, "(0, 1)");
 }
 END_TEST
 
@@ -246,11 +246,11 @@ static int oom_call(void *ctx, teal_error *err) {
   int rank;
   switch (*(int *)ctx) {
     case 0:
-      return teal_svd(A, 3, 4, U, s, Vt, err);
+      return teal_dense_svd(A, 3, 4, U, s, Vt, err);
     case 1:
-      return teal_rank(A, 3, 4, -1.0, &rank, err);
+      return teal_dense_rank(A, 3, 4, -1.0, &rank, err);
     default:
-      return teal_pinv(A, 3, 4, -1.0, X, &rank, err);
+      return teal_dense_pinv(A, 3, 4, -1.0, X, &rank, err);
   }
 }
 

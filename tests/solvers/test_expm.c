@@ -101,7 +101,7 @@ START_TEST(test_expm_random) {
         M[i] = -A[i];
       }
       ck_assert_int_eq(teal_expm(A, n, E, NULL), TEAL_OK);
-      ck_assert_int_eq(teal_sym_eigen(A, n, w, V, NULL), TEAL_OK);
+      ck_assert_int_eq(teal_dense_sym_eigen(A, n, w, V, NULL), TEAL_OK);
       for (int i = 0; i < n; i++) {
         for (int j = 0; j < n; j++) {
           long double acc = 0.0L;

@@ -6,12 +6,12 @@
 #include "dense_test_util.h"
 
 /* Random A shifted (continuous) or scaled (discrete) to be stable with
- * the given margin; uses teal_eigenvalues. */
+ * the given margin; uses teal_dense_eigenvalues. */
 static void random_stable(unsigned *seed, int n, int discrete, double *A) {
   size_t nn = (size_t)n * n;
   double *wr = dt_new((size_t)n), *wi = dt_new((size_t)n);
   dt_rand(seed, A, nn, -1, 1);
-  ck_assert_int_eq(teal_eigenvalues(A, n, wr, wi, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_eigenvalues(A, n, wr, wi, NULL), TEAL_OK);
   double maxre = -INFINITY, rho = 0.0;
   for (int i = 0; i < n; i++) {
     maxre = fmax(maxre, wr[i]);
@@ -69,12 +69,12 @@ static void check_solution(const double *A, const double *Q, const double *X, in
   double r = residual(A, Q, X, n, discrete);
   ck_assert_msg(r < 1e-10, "n = %d %s: relative residual %g", n,
                 discrete ? "discrete" : "continuous", r);
-  ck_assert(teal_is_symmetric(X, n, 0.0));
+  ck_assert(teal_dense_is_symmetric(X, n, 0.0));
   if (expect_pd) {
     size_t nn = (size_t)n * n;
     double *L = dt_new(nn);
     memcpy(L, X, sizeof(double) * nn);
-    ck_assert_msg(teal_cholesky_factor(L, n, NULL) == TEAL_OK, "X not positive definite");
+    ck_assert_msg(teal_dense_cholesky_factor(L, n, NULL) == TEAL_OK, "X not positive definite");
     free(L);
   }
 }

@@ -4,6 +4,7 @@
 #include <math.h>
 #include <stdio.h>
 
+#include "multibody/tree/topology.h"
 #include "support/test_support.h"
 
 #define MAX_BODIES 32
@@ -34,8 +35,7 @@ teal_transform ts_mb_rand_pose(unsigned *s, double scale) {
   return teal_transform_make(teal_rotation_from_rpy(rpy), p);
 }
 
-/* A box of random size and mass, rotated and offset from Bo. */
-static teal_spatial_inertia rand_inertia(unsigned *s) {
+teal_spatial_inertia ts_mb_rand_inertia(unsigned *s) {
   double m = ts_rand_uniform(s, 0.5, 2.0);
   teal_spatial_inertia box = teal_spatial_inertia_solid_box(
       m, ts_rand_uniform(s, 0.1, 0.6), ts_rand_uniform(s, 0.1, 0.6), ts_rand_uniform(s, 0.1, 0.6));
@@ -44,9 +44,8 @@ static teal_spatial_inertia rand_inertia(unsigned *s) {
   return teal_spatial_inertia_from_central(m, X.p, r.I_SP_E);
 }
 
-/* The joint of body i: random frames F (on the parent) and M (on the body). */
-static int add_joint(teal_plant *p, const ts_mb_body_spec *spec, const int *bodies, int i,
-                     unsigned *s) {
+int ts_mb_add_random_joint(teal_plant *p, const ts_mb_body_spec *spec, const int *bodies, int i,
+                           unsigned *s) {
   char fname[32], mname[32], jname[32];
   snprintf(fname, sizeof fname, "F%d", i);
   snprintf(mname, sizeof mname, "M%d", i);
@@ -86,11 +85,11 @@ teal_plant *ts_mb_random_tree(const ts_mb_body_spec *spec, int n, unsigned seed,
   for (int i = 0; st >= 0 && i < n; i++) {
     char name[32];
     snprintf(name, sizeof name, "b%d", i);
-    teal_spatial_inertia M = rand_inertia(&s);
+    teal_spatial_inertia M = ts_mb_rand_inertia(&s);
     st = bodies[i] = teal_plant_add_rigid_body(p, name, inst[i % num_instances], &M);
   }
   for (int i = 0; st >= 0 && i < n; i++) {
-    st = spec[i].parent == -2 ? TEAL_OK : add_joint(p, spec, bodies, i, &s);
+    st = spec[i].parent == -2 ? TEAL_OK : ts_mb_add_random_joint(p, spec, bodies, i, &s);
   }
   if (st >= 0) {
     st = teal_plant_finalize(p);

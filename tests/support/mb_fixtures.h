@@ -45,6 +45,17 @@ teal_plant *ts_mb_random_tree(const ts_mb_body_spec *spec, int n, unsigned seed,
  *  translation with components in [-scale, scale). */
 teal_transform ts_mb_rand_pose(unsigned *state, double scale);
 
+/** A valid inertia about Bo: a box of random size and mass in [0.5, 2),
+ *  rotated and offset from Bo. */
+teal_spatial_inertia ts_mb_rand_inertia(unsigned *state);
+
+/** Adds the inboard joint of body i (spec[i].parent >= -1) named "j<i>",
+ *  between a random frame "F<i>" on its parent (bodies[spec[i].parent], or
+ *  the world) and a random frame "M<i>" on bodies[i], with a random axis and
+ *  pitch. Returns the joint index or a negative status. */
+int ts_mb_add_random_joint(teal_plant *p, const ts_mb_body_spec *spec, const int *bodies, int i,
+                           unsigned *state);
+
 /** n uniform values in [-a, a). */
 void ts_mb_rand_vec(unsigned *state, double *x, int n, double a);
 

@@ -320,3 +320,11 @@ void ts_report(const char *fmt, ...) {
   va_end(ap);
   fflush(stdout);
 }
+
+int ts_run_suite(Suite *suite) {
+  SRunner *sr = srunner_create(suite);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed == 0 ? EXIT_SUCCESS : EXIT_FAILURE;
+}

@@ -5,6 +5,7 @@
 #ifndef TEAL_TESTS_SUPPORT_TEST_SUPPORT_H
 #define TEAL_TESTS_SUPPORT_TEST_SUPPORT_H
 
+#include <check.h>
 #include <stddef.h>
 
 #include "framework/alloc.h"
@@ -118,6 +119,10 @@ void ts_report(const char *fmt, ...)
  *  y(0) = (1, 0, 0); each derivative evaluation increments *calls (when
  *  calls is not NULL). Returns NULL if finalizing failed. */
 teal_system *ts_robertson_new(long *calls);
+
+/** Runs every test of suite (which it frees) and returns the process exit
+ *  status: EXIT_SUCCESS when none failed. */
+int ts_run_suite(Suite *suite);
 
 #ifdef __cplusplus
 }

@@ -90,7 +90,7 @@ static teal_vec3 rotation_rate(teal_rotation R_p, teal_rotation R_m, double h) {
 START_TEST(test_jv_matches_point_velocity) {
   for (unsigned seed = 1; seed <= 4; seed++) {
     teal_plant *p = topo_plant(_i, 10 * seed + (unsigned)_i);
-    teal_mb_jacobian_workspace *ws = teal_mb_jacobian_workspace_new(p, NULL);
+    teal_mb_data *ws = teal_mb_data_new(p, NULL);
     ck_assert_ptr_nonnull(ws);
     int nv = teal_plant_nv(p), nf = teal_plant_num_frames(p);
     unsigned s = 3 * seed + 1;
@@ -126,7 +126,7 @@ START_TEST(test_jv_matches_point_velocity) {
                        TEAL_OK);
       ck_assert_double_le(ts_mb_max_abs_diff(Jr, J + 3 * nv, 3 * nv), 1e-15);
     }
-    teal_mb_jacobian_workspace_free(ws);
+    teal_mb_data_free(ws);
     teal_plant_free(p);
   }
 }
@@ -156,7 +156,7 @@ static void check_against_difference(const teal_plant *p, const double *Js, int 
 START_TEST(test_finite_differences) {
   for (unsigned seed = 1; seed <= 3; seed++) {
     teal_plant *p = topo_plant(_i, 50 + 7 * seed + (unsigned)_i);
-    teal_mb_jacobian_workspace *ws = teal_mb_jacobian_workspace_new(p, NULL);
+    teal_mb_data *ws = teal_mb_data_new(p, NULL);
     int nv = teal_plant_nv(p), nq = teal_plant_nq(p), nf = teal_plant_num_frames(p);
     unsigned s = 17 * seed;
     double q[MAXN], v[MAXN], qd[MAXN], qp[MAXN], qm[MAXN], Jv[6 * MAXN], Jq[6 * MAXN], h = 1e-5;
@@ -186,7 +186,7 @@ START_TEST(test_finite_differences) {
       }
       check_against_difference(p, Jq, nq, qd, qp, qm, h, F, p_FQ, A, "Jq qdot");
     }
-    teal_mb_jacobian_workspace_free(ws);
+    teal_mb_data_free(ws);
     teal_plant_free(p);
   }
 }
@@ -196,7 +196,7 @@ END_TEST
 START_TEST(test_qdot_jacobian_times_n) {
   teal_plant *p = topo_plant(_i, 333 + (unsigned)_i);
   const teal_plant_tree *t = teal_plant_get_tree(p);
-  teal_mb_jacobian_workspace *ws = teal_mb_jacobian_workspace_new(p, NULL);
+  teal_mb_data *ws = teal_mb_data_new(p, NULL);
   int nv = teal_plant_nv(p), nq = teal_plant_nq(p), nf = teal_plant_num_frames(p);
   unsigned s = 71;
   double q[MAXN], Jv[6 * MAXN], Jq[6 * MAXN];
@@ -225,7 +225,7 @@ START_TEST(test_qdot_jacobian_times_n) {
       }
     }
   }
-  teal_mb_jacobian_workspace_free(ws);
+  teal_mb_data_free(ws);
   teal_plant_free(p);
 }
 END_TEST
@@ -235,7 +235,7 @@ END_TEST
 START_TEST(test_transpose_is_adjoint) {
   for (unsigned seed = 1; seed <= 4; seed++) {
     teal_plant *p = topo_plant(_i, 90 + 3 * seed + (unsigned)_i);
-    teal_mb_jacobian_workspace *ws = teal_mb_jacobian_workspace_new(p, NULL);
+    teal_mb_data *ws = teal_mb_data_new(p, NULL);
     int nv = teal_plant_nv(p), nb = teal_plant_num_bodies(p);
     unsigned s = 5 * seed + 3;
     double q[MAXN], u[MAXN], tau[MAXN], J[6 * MAXN];
@@ -276,7 +276,7 @@ START_TEST(test_transpose_is_adjoint) {
       }
       ck_assert_double_eq_tol(tau[j], x, 1e-12 * (1 + fabs(x)));
     }
-    teal_mb_jacobian_workspace_free(ws);
+    teal_mb_data_free(ws);
     teal_plant_free(p);
   }
 }
@@ -287,7 +287,7 @@ END_TEST
 START_TEST(test_frames_reexpress) {
   for (unsigned seed = 1; seed <= 3; seed++) {
     teal_plant *p = topo_plant(_i, 200 + seed + (unsigned)_i);
-    teal_mb_jacobian_workspace *ws = teal_mb_jacobian_workspace_new(p, NULL);
+    teal_mb_data *ws = teal_mb_data_new(p, NULL);
     int nq = teal_plant_nq(p), nf = teal_plant_num_frames(p);
     unsigned s = 13 * seed;
     double q[MAXN], J[6 * MAXN], JF[6 * MAXN], JA[6 * MAXN];
@@ -323,7 +323,7 @@ START_TEST(test_frames_reexpress) {
                                                        p_FQ, nf - 1, 0, J),
                      TEAL_OK);
     ck_assert_double_eq(vmax(J, 6 * teal_plant_nv(p)), 0.0);
-    teal_mb_jacobian_workspace_free(ws);
+    teal_mb_data_free(ws);
     teal_plant_free(p);
   }
 }
@@ -332,7 +332,7 @@ END_TEST
 /* ---- bias acceleration ---------------------------------------------------------------- */
 
 /* V_AQ_A at (q, v) through the Jacobian. */
-static void velocity_in_A(const teal_plant *p, teal_mb_jacobian_workspace *ws, const double *q,
+static void velocity_in_A(const teal_plant *p, teal_mb_data *ws, const double *q,
                           const double *v, int F, teal_vec3 p_FQ, int A, double *V) {
   double J[6 * MAXN];
   ck_assert_int_eq(teal_mb_jacobian_spatial_velocity(p, ws, q, TEAL_JACOBIAN_WRT_V, F, p_FQ, A,
@@ -342,7 +342,7 @@ static void velocity_in_A(const teal_plant *p, teal_mb_jacobian_workspace *ws, c
 }
 
 /* d/dt V_AQ_A along (q, v) + h (N v, vdot) equals J vdot + bias (A = E). */
-static void check_bias(const teal_plant *p, teal_mb_jacobian_workspace *ws, const double *q,
+static void check_bias(const teal_plant *p, teal_mb_data *ws, const double *q,
                        const double *v, const double *vdot, int F, teal_vec3 p_FQ, int A) {
   int nv = teal_plant_nv(p);
   double qs[MAXN], vs[MAXN], Vp[6], Vm[6], Jvd[6], h = 1e-5;
@@ -369,7 +369,7 @@ static void check_bias(const teal_plant *p, teal_mb_jacobian_workspace *ws, cons
 START_TEST(test_bias_acceleration) {
   for (unsigned seed = 1; seed <= 3; seed++) {
     teal_plant *p = topo_plant(_i, 400 + 11 * seed + (unsigned)_i);
-    teal_mb_jacobian_workspace *ws = teal_mb_jacobian_workspace_new(p, NULL);
+    teal_mb_data *ws = teal_mb_data_new(p, NULL);
     int nv = teal_plant_nv(p), nf = teal_plant_num_frames(p);
     unsigned s = 23 * seed;
     double q[MAXN], v[MAXN], vdot[MAXN];
@@ -398,7 +398,7 @@ START_TEST(test_bias_acceleration) {
       ck_assert_double_le(teal_spatial_vector_max_abs_diff(b2, bE), 1e-12 * (1 + vmax(bE.v, 6)));
       ck_assert_double_le(ts_mb_max_abs_diff(aE.v, bE.v + 3, 3), 0.0);
     }
-    teal_mb_jacobian_workspace_free(ws);
+    teal_mb_data_free(ws);
     teal_plant_free(p);
   }
 }
@@ -424,7 +424,7 @@ START_TEST(test_two_link_closed_form) {
                                 &z, 0);
   ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
   int i1 = teal_plant_joint_v_start(p, j1), i2 = teal_plant_joint_v_start(p, j2);
-  teal_mb_jacobian_workspace *ws = teal_mb_jacobian_workspace_new(p, NULL);
+  teal_mb_data *ws = teal_mb_data_new(p, NULL);
   double q[2], v[2], J[12], t1 = 0.6, t2 = -1.1, w1 = 0.8, w2 = -1.7;
   q[i1] = t1, q[i2] = t2, v[i1] = w1, v[i2] = w2;
   teal_vec3 tip = teal_vec3_make(l2, 0, 0);
@@ -445,7 +445,7 @@ START_TEST(test_two_link_closed_form) {
   ck_assert_double_eq_tol(a.v[0], -(l1 * c1 * w1 * w1 + l2 * c12 * w12 * w12), 1e-13);
   ck_assert_double_eq_tol(a.v[1], -(l1 * s1 * w1 * w1 + l2 * s12 * w12 * w12), 1e-13);
   ck_assert_double_eq_tol(a.v[2], 0.0, 1e-13);
-  teal_mb_jacobian_workspace_free(ws);
+  teal_mb_data_free(ws);
   teal_plant_free(p);
 }
 END_TEST
@@ -456,13 +456,13 @@ START_TEST(test_argument_checks) {
   teal_plant *p = topo_plant(0, 3), *other = topo_plant(2, 3);
   teal_plant *raw = teal_plant_new(0.0, NULL);
   teal_error err;
-  ck_assert_ptr_null(teal_mb_jacobian_workspace_new(NULL, &err));
+  ck_assert_ptr_null(teal_mb_data_new(NULL, &err));
   ck_assert_int_eq(err.code, TEAL_EINVAL);
-  ck_assert_ptr_null(teal_mb_jacobian_workspace_new(raw, &err));
+  ck_assert_ptr_null(teal_mb_data_new(raw, &err));
   ck_assert_int_eq(err.code, TEAL_ESTATE);
   ck_assert_ptr_nonnull(strstr(err.message, "finalized"));
-  teal_mb_jacobian_workspace *ws = teal_mb_jacobian_workspace_new(p, NULL);
-  const teal_error *e = teal_mb_jacobian_workspace_error(ws);
+  teal_mb_data *ws = teal_mb_data_new(p, NULL);
+  const teal_error *e = teal_mb_data_error(ws);
   int nf = teal_plant_num_frames(p), nb = teal_plant_num_bodies(p);
   double q[MAXN], v[MAXN], J[6 * MAXN];
   sv A, V[MAXB], F[MAXB];
@@ -520,9 +520,9 @@ START_TEST(test_argument_checks) {
   ck_assert_int_eq(ts_mb_rand_state(p, &s, q, v, 1.0), TEAL_OK);
   ck_assert_int_eq(teal_mb_jacobian_spatial_velocity(p, ws, q, W, 1, z, 0, 0, J), TEAL_OK);
   ck_assert_int_eq(e->code, TEAL_OK);
-  ck_assert_ptr_null(teal_mb_jacobian_workspace_error(NULL));
-  teal_mb_jacobian_workspace_free(ws);
-  teal_mb_jacobian_workspace_free(NULL);
+  ck_assert_ptr_null(teal_mb_data_error(NULL));
+  teal_mb_data_free(ws);
+  teal_mb_data_free(NULL);
   teal_plant_free(p);
   teal_plant_free(other);
   teal_plant_free(raw);
@@ -532,7 +532,7 @@ END_TEST
 START_TEST(test_no_allocations) {
   ts_alloc_install();
   teal_plant *p = topo_plant(1, 8);
-  teal_mb_jacobian_workspace *ws = teal_mb_jacobian_workspace_new(p, NULL);
+  teal_mb_data *ws = teal_mb_data_new(p, NULL);
   ck_assert_ptr_nonnull(ws);
   int nb = teal_plant_num_bodies(p);
   double q[MAXN], v[MAXN], J[6 * MAXN], tau[MAXN];
@@ -557,7 +557,7 @@ START_TEST(test_no_allocations) {
   ck_assert_int_eq(teal_mb_jacobian_apply(p, ws, q, v, V), TEAL_ENONFINITE);
   ck_assert_uint_eq(ts_alloc_allocs(), before);
   ck_assert_uint_eq(teal_alloc_count(), count_before);
-  teal_mb_jacobian_workspace_free(ws);
+  teal_mb_data_free(ws);
   teal_plant_free(p);
   ck_assert_uint_eq(ts_alloc_allocs(), ts_alloc_frees());
   ts_alloc_uninstall();
@@ -572,10 +572,10 @@ START_TEST(test_workspace_out_of_memory) {
     teal_error err;
     ts_alloc_reset();
     ts_alloc_fail_after(n, 0);
-    teal_mb_jacobian_workspace *ws = teal_mb_jacobian_workspace_new(p, &err);
+    teal_mb_data *ws = teal_mb_data_new(p, &err);
     if (ws) {
       ck_assert_uint_eq(ts_alloc_stats_get()->failures, 0);
-      teal_mb_jacobian_workspace_free(ws);
+      teal_mb_data_free(ws);
     } else {
       ck_assert_int_eq(err.code, TEAL_ENOMEM);
     }

@@ -12,7 +12,8 @@
 
 #include "framework/alloc.h"
 #include "multibody/algorithms/aba.h"
-#include "multibody/algorithms/dynamics.h"
+#include "multibody/algorithms/data.h"
+#include "multibody/algorithms/energy.h"
 #include "multibody/algorithms/jacobians.h"
 #include "multibody/algorithms/kinematics.h"
 #include "multibody/algorithms/momentum.h"
@@ -75,7 +76,7 @@ START_TEST(test_single_body) {
   teal_spatial_inertia M = teal_spatial_inertia_from_central(2.5, c, Ic);
   int b = teal_plant_add_rigid_body(p, "box", 1, &M);
   ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
-  teal_mb_momentum_workspace *ws = teal_mb_momentum_workspace_new(p, NULL);
+  teal_mb_data *ws = teal_mb_data_new(p, NULL);
   ck_assert_ptr_nonnull(ws);
   double q[7], v[6], m;
   teal_transform X[2];
@@ -98,7 +99,7 @@ START_TEST(test_single_body) {
   teal_vec3 Lw = teal_mat3_apply(I_W, w), Lv = teal_vec3_scale(v_cm, 2.5);
   ck_assert_double_le(vec3_max_abs_diff(teal_spatial_vector_angular(L), Lw), 1e-13);
   ck_assert_double_le(vec3_max_abs_diff(teal_spatial_vector_linear(L), Lv), 1e-13);
-  teal_mb_momentum_workspace_free(ws);
+  teal_mb_data_free(ws);
   teal_plant_free(p);
 }
 END_TEST
@@ -107,7 +108,7 @@ END_TEST
 
 START_TEST(test_center_of_mass_selection) {
   teal_plant *p = topo_plant(_i, 40 + (unsigned)_i, 3);
-  teal_mb_momentum_workspace *ws = teal_mb_momentum_workspace_new(p, NULL);
+  teal_mb_data *ws = teal_mb_data_new(p, NULL);
   unsigned s = 19;
   double q[MAXN], m, mi[3];
   int mi1 = teal_plant_get_model_instance_by_name(p, "mi1", NULL);
@@ -140,11 +141,11 @@ START_TEST(test_center_of_mass_selection) {
   /* the world instance alone has no mass; a bad index is named */
   int world = TEAL_WORLD_MODEL_INSTANCE, bad[2] = {1, 17};
   ck_assert_int_eq(teal_mb_center_of_mass_position(p, ws, q, &world, 1, &c_all), TEAL_EINVAL);
-  ck_assert_ptr_nonnull(strstr(teal_mb_momentum_workspace_error(ws)->message, "no mass"));
+  ck_assert_ptr_nonnull(strstr(teal_mb_data_error(ws)->message, "no mass"));
   ck_assert_int_eq(teal_mb_total_mass(p, ws, bad, 2, &m), TEAL_EINVAL);
-  ck_assert_ptr_nonnull(strstr(teal_mb_momentum_workspace_error(ws)->message, "instances[1]"));
+  ck_assert_ptr_nonnull(strstr(teal_mb_data_error(ws)->message, "instances[1]"));
   ck_assert_int_eq(teal_mb_total_mass(p, ws, inst, 0, &m), TEAL_EINVAL); /* empty list */
-  teal_mb_momentum_workspace_free(ws);
+  teal_mb_data_free(ws);
   teal_plant_free(p);
 }
 END_TEST
@@ -154,7 +155,7 @@ END_TEST
 START_TEST(test_com_velocity_and_jacobian) {
   for (unsigned seed = 1; seed <= 3; seed++) {
     teal_plant *p = topo_plant(_i, 70 + 5 * seed + (unsigned)_i, 2);
-    teal_mb_momentum_workspace *ws = teal_mb_momentum_workspace_new(p, NULL);
+    teal_mb_data *ws = teal_mb_data_new(p, NULL);
     int nv = teal_plant_nv(p), mi1 = teal_plant_get_model_instance_by_name(p, "mi1", NULL);
     unsigned s = 31 * seed;
     double q[MAXN], v[MAXN], qp[MAXN], qm[MAXN], J[3 * MAXN], h = 1e-5;
@@ -178,7 +179,7 @@ START_TEST(test_com_velocity_and_jacobian) {
       }
       ck_assert_double_le(vec3_max_abs_diff(Jv, vc), 1e-13 * (1 + vec3_max_abs(vc)));
     }
-    teal_mb_momentum_workspace_free(ws);
+    teal_mb_data_free(ws);
     teal_plant_free(p);
   }
 }
@@ -188,7 +189,7 @@ END_TEST
 
 START_TEST(test_momentum_properties) {
   teal_plant *p = topo_plant(_i, 120 + (unsigned)_i, 3);
-  teal_mb_momentum_workspace *ws = teal_mb_momentum_workspace_new(p, NULL);
+  teal_mb_data *ws = teal_mb_data_new(p, NULL);
   unsigned s = 37;
   double q[MAXN], v[MAXN], m;
   int inst[3] = {1, teal_plant_get_model_instance_by_name(p, "mi1", NULL),
@@ -214,13 +215,13 @@ START_TEST(test_momentum_properties) {
     sum = teal_spatial_vector_add(sum, Li);
   }
   ck_assert_double_le(teal_spatial_vector_max_abs_diff(sum, L_P), 1e-14 * scale);
-  teal_mb_momentum_workspace_free(ws);
+  teal_mb_data_free(ws);
   teal_plant_free(p);
 }
 END_TEST
 
 /* x = [q; v] -> [N(q) v; ABA(q, v)] */
-static void rhs(const teal_plant *p, teal_mb_workspace *ws, const double *x, double *xd) {
+static void rhs(const teal_plant *p, teal_mb_data *ws, const double *x, double *xd) {
   const teal_plant_tree *t = teal_plant_get_tree(p);
   int nq = teal_plant_nq(p);
   for (int k = 1; k < t->num_nodes; k++) {
@@ -231,7 +232,7 @@ static void rhs(const teal_plant *p, teal_mb_workspace *ws, const double *x, dou
 }
 
 /* One classical RK4 step of size dt, quaternions normalized after it. */
-static void rk4_step(const teal_plant *p, teal_mb_workspace *ws, double *x, double dt) {
+static void rk4_step(const teal_plant *p, teal_mb_data *ws, double *x, double dt) {
   int n = teal_plant_nq(p) + teal_plant_nv(p);
   double k1[2 * MAXN], k2[2 * MAXN], k3[2 * MAXN], k4[2 * MAXN], xt[2 * MAXN];
   rhs(p, ws, x, k1);
@@ -259,8 +260,8 @@ START_TEST(test_momentum_conservation) {
   for (unsigned seed = 1; seed <= 2; seed++) {
     teal_plant *p = topo_plant(2, 900 + seed, 1);
     ck_assert_int_eq(teal_plant_set_gravity(p, teal_vec3_zero()), TEAL_OK);
-    teal_mb_workspace *dws = teal_mb_workspace_new(p, NULL);
-    teal_mb_momentum_workspace *ws = teal_mb_momentum_workspace_new(p, NULL);
+    teal_mb_data *dws = teal_mb_data_new(p, NULL);
+    teal_mb_data *ws = teal_mb_data_new(p, NULL);
     int nq = teal_plant_nq(p);
     unsigned s = 41 * seed;
     double x[2 * MAXN];
@@ -275,8 +276,8 @@ START_TEST(test_momentum_conservation) {
     double scale = 1 + ts_mb_max_abs(L0.v, 6), drift = teal_spatial_vector_max_abs_diff(L0, L1);
     ck_assert_msg(drift < 1e-9 * scale, "seed %u: momentum drift %g (scale %g)", seed, drift,
                   scale);
-    teal_mb_workspace_free(dws);
-    teal_mb_momentum_workspace_free(ws);
+    teal_mb_data_free(dws);
+    teal_mb_data_free(ws);
     teal_plant_free(p);
   }
 }
@@ -289,8 +290,8 @@ START_TEST(test_free_fall) {
   teal_plant *p = topo_plant(2, 77, 1);
   teal_vec3 g = teal_vec3_make(0.3, -0.5, -9.81);
   ck_assert_int_eq(teal_plant_set_gravity(p, g), TEAL_OK);
-  teal_mb_workspace *dws = teal_mb_workspace_new(p, NULL);
-  teal_mb_momentum_workspace *ws = teal_mb_momentum_workspace_new(p, NULL);
+  teal_mb_data *dws = teal_mb_data_new(p, NULL);
+  teal_mb_data *ws = teal_mb_data_new(p, NULL);
   int nq = teal_plant_nq(p), steps = 150;
   unsigned s = 43;
   double x[2 * MAXN], m, dt = 2e-3;
@@ -311,8 +312,8 @@ START_TEST(test_free_fall) {
   double drift =
       vec3_max_abs_diff(teal_spatial_vector_angular(L1), teal_spatial_vector_angular(L0));
   ck_assert_msg(drift < 1e-9 * (1 + ts_mb_max_abs(L0.v, 3)), "angular drift %g", drift);
-  teal_mb_workspace_free(dws);
-  teal_mb_momentum_workspace_free(ws);
+  teal_mb_data_free(dws);
+  teal_mb_data_free(ws);
   teal_plant_free(p);
 }
 END_TEST
@@ -322,8 +323,8 @@ END_TEST
 START_TEST(test_conservative_power) {
   teal_plant *p = topo_plant(_i, 150 + (unsigned)_i, 1);
   ck_assert_int_eq(teal_plant_set_gravity(p, teal_vec3_make(1.0, -2.0, -9.0)), TEAL_OK);
-  teal_mb_workspace *dws = teal_mb_workspace_new(p, NULL);
-  teal_mb_momentum_workspace *ws = teal_mb_momentum_workspace_new(p, NULL);
+  teal_mb_data *dws = teal_mb_data_new(p, NULL);
+  teal_mb_data *ws = teal_mb_data_new(p, NULL);
   int nv = teal_plant_nv(p);
   unsigned s = 47;
   double q[MAXN], v[MAXN], qp[MAXN], qm[MAXN], tg[MAXN], pep, pem, pw, h = 1e-5;
@@ -342,8 +343,8 @@ START_TEST(test_conservative_power) {
     tv += tg[i] * v[i];
   }
   ck_assert_double_eq_tol(pw, tv, 1e-11 * (1 + fabs(tv)));
-  teal_mb_workspace_free(dws);
-  teal_mb_momentum_workspace_free(ws);
+  teal_mb_data_free(dws);
+  teal_mb_data_free(ws);
   teal_plant_free(p);
 }
 END_TEST
@@ -352,9 +353,9 @@ END_TEST
  * d(KE)/dt = conservative power + non-conservative power of (tau, F). */
 START_TEST(test_work_energy_balance) {
   teal_plant *p = topo_plant(_i, 170 + (unsigned)_i, 1);
-  teal_mb_workspace *dws = teal_mb_workspace_new(p, NULL);
-  teal_mb_momentum_workspace *ws = teal_mb_momentum_workspace_new(p, NULL);
-  teal_mb_jacobian_workspace *jws = teal_mb_jacobian_workspace_new(p, NULL);
+  teal_mb_data *dws = teal_mb_data_new(p, NULL);
+  teal_mb_data *ws = teal_mb_data_new(p, NULL);
+  teal_mb_data *jws = teal_mb_data_new(p, NULL);
   int nv = teal_plant_nv(p), nb = teal_plant_num_bodies(p);
   unsigned s = 53;
   double q[MAXN], v[MAXN], tau[MAXN], JtF[MAXN], tt[MAXN], vdot[MAXN], qs[MAXN], vs[MAXN];
@@ -394,9 +395,9 @@ START_TEST(test_work_energy_balance) {
   ck_assert_double_eq_tol(pt, tv, 1e-12 * (1 + fabs(tv)));
   ck_assert_double_eq_tol(pf, fv, 1e-12 * (1 + fabs(fv)));
   ck_assert_double_eq_tol(pn, pt + pf, 1e-12 * (1 + fabs(pn)));
-  teal_mb_workspace_free(dws);
-  teal_mb_momentum_workspace_free(ws);
-  teal_mb_jacobian_workspace_free(jws);
+  teal_mb_data_free(dws);
+  teal_mb_data_free(ws);
+  teal_mb_data_free(jws);
   teal_plant_free(p);
 }
 END_TEST
@@ -407,12 +408,12 @@ START_TEST(test_argument_checks) {
   teal_plant *p = topo_plant(1, 3, 2), *other = topo_plant(0, 3, 1);
   teal_plant *raw = teal_plant_new(0.0, NULL);
   teal_error err;
-  ck_assert_ptr_null(teal_mb_momentum_workspace_new(NULL, &err));
+  ck_assert_ptr_null(teal_mb_data_new(NULL, &err));
   ck_assert_int_eq(err.code, TEAL_EINVAL);
-  ck_assert_ptr_null(teal_mb_momentum_workspace_new(raw, &err));
+  ck_assert_ptr_null(teal_mb_data_new(raw, &err));
   ck_assert_int_eq(err.code, TEAL_ESTATE);
-  teal_mb_momentum_workspace *ws = teal_mb_momentum_workspace_new(p, NULL);
-  const teal_error *e = teal_mb_momentum_workspace_error(ws);
+  teal_mb_data *ws = teal_mb_data_new(p, NULL);
+  const teal_error *e = teal_mb_data_error(ws);
   int nv = teal_plant_nv(p), nb = teal_plant_num_bodies(p);
   double q[MAXN], v[MAXN], J[3 * MAXN], x;
   teal_vec3 c, z = teal_vec3_zero();
@@ -456,9 +457,9 @@ START_TEST(test_argument_checks) {
   ck_assert_int_eq(ts_mb_rand_state(p, &s, q, NULL, 1.0), TEAL_OK);
   ck_assert_int_eq(teal_mb_center_of_mass_jacobian(p, ws, q, NULL, 0, J), TEAL_OK);
   ck_assert_int_eq(e->code, TEAL_OK);
-  ck_assert_ptr_null(teal_mb_momentum_workspace_error(NULL));
-  teal_mb_momentum_workspace_free(ws);
-  teal_mb_momentum_workspace_free(NULL);
+  ck_assert_ptr_null(teal_mb_data_error(NULL));
+  teal_mb_data_free(ws);
+  teal_mb_data_free(NULL);
   teal_plant_free(p);
   teal_plant_free(other);
   teal_plant_free(raw);
@@ -468,7 +469,7 @@ END_TEST
 START_TEST(test_no_allocations) {
   ts_alloc_install();
   teal_plant *p = topo_plant(1, 8, 2);
-  teal_mb_momentum_workspace *ws = teal_mb_momentum_workspace_new(p, NULL);
+  teal_mb_data *ws = teal_mb_data_new(p, NULL);
   ck_assert_ptr_nonnull(ws);
   int nb = teal_plant_num_bodies(p), inst = 1;
   double q[MAXN], v[MAXN], J[3 * MAXN], x;
@@ -491,7 +492,7 @@ START_TEST(test_no_allocations) {
   ck_assert_int_eq(teal_mb_center_of_mass_position(p, ws, q, NULL, 0, &c), TEAL_ENONFINITE);
   ck_assert_uint_eq(ts_alloc_allocs(), before);
   ck_assert_uint_eq(teal_alloc_count(), count_before);
-  teal_mb_momentum_workspace_free(ws);
+  teal_mb_data_free(ws);
   teal_plant_free(p);
   ck_assert_uint_eq(ts_alloc_allocs(), ts_alloc_frees());
   ts_alloc_uninstall();
@@ -506,10 +507,10 @@ START_TEST(test_workspace_out_of_memory) {
     teal_error err;
     ts_alloc_reset();
     ts_alloc_fail_after(n, 0);
-    teal_mb_momentum_workspace *ws = teal_mb_momentum_workspace_new(p, &err);
+    teal_mb_data *ws = teal_mb_data_new(p, &err);
     if (ws) {
       ck_assert_uint_eq(ts_alloc_stats_get()->failures, 0);
-      teal_mb_momentum_workspace_free(ws);
+      teal_mb_data_free(ws);
     } else {
       ck_assert_int_eq(err.code, TEAL_ENOMEM);
     }

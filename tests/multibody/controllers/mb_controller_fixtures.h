@@ -12,7 +12,7 @@
 
 #include "framework/context.h"
 #include "framework/diagram.h"
-#include "multibody/algorithms/dynamics.h"
+#include "multibody/algorithms/data.h"
 #include "multibody/forces/force_elements.h"
 #include "multibody/plant/plant_system.h"
 #include "multibody/tree/topology.h"

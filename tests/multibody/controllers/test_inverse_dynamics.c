@@ -83,7 +83,7 @@ static void check_against_rnea(teal_plant *p, unsigned seed) {
   int nq = teal_plant_nq(p), nv = teal_plant_nv(p);
   const double *b = teal_plant_get_tree(p)->damping;
   teal_system *id = id_new(p, TEAL_INVERSE_DYNAMICS);
-  teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
+  teal_mb_data *ws = teal_mb_data_new(p, NULL);
   ck_assert_ptr_nonnull(ws);
   for (int trial = 0; trial < 25; trial++) {
     double x[2 * MAXN], vd[MAXN], tau[MAXN], ref[MAXN];
@@ -99,7 +99,7 @@ static void check_against_rnea(teal_plant *p, unsigned seed) {
     ck_assert_msg(fx_rel_diff(tau, ref, nv) < 1e-13, "trial %d: rel diff %g", trial,
                   fx_rel_diff(tau, ref, nv));
   }
-  teal_mb_workspace_free(ws);
+  teal_mb_data_free(ws);
   teal_system_free(id);
 }
 
@@ -180,7 +180,7 @@ END_TEST
 START_TEST(gravity_compensation_output) {
   teal_plant *p = fx_chain3(0, 0.4);
   teal_system *gc = id_new(p, TEAL_GRAVITY_COMPENSATION);
-  teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
+  teal_mb_data *ws = teal_mb_data_new(p, NULL);
   unsigned seed = 51;
   for (int trial = 0; trial < 10; trial++) {
     double x[6], tau[3], tau_g[3];
@@ -199,7 +199,7 @@ START_TEST(gravity_compensation_output) {
   for (int i = 0; i < 3; i++) {
     ck_assert_double_eq(a[i], b[i]);
   }
-  teal_mb_workspace_free(ws);
+  teal_mb_data_free(ws);
   teal_system_free(gc);
   teal_plant_free(p);
 }

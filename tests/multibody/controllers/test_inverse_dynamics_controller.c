@@ -90,7 +90,7 @@ START_TEST(output_is_inverse_dynamics_of_pid_acceleration) {
   for (int i = 0; i < N; i++) {
     vstar[i] = vdd[i] + KP[i] * (xd[i] - x[i]) + KD[i] * (xd[N + i] - x[N + i]) + KI[i] * z[i];
   }
-  teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
+  teal_mb_data *ws = teal_mb_data_new(p, NULL);
   ck_assert_int_eq(teal_mb_inverse_dynamics(p, ws, x, x + N, vstar, NULL, ref), TEAL_OK);
   for (int i = 0; i < N; i++) {
     ref[i] += 0.25 * x[N + i];
@@ -102,7 +102,7 @@ START_TEST(output_is_inverse_dynamics_of_pid_acceleration) {
   for (int i = 0; i < N; i++) {
     ck_assert_double_eq_tol(xdot[i], xd[i] - x[i], 1e-15);
   }
-  teal_mb_workspace_free(ws);
+  teal_mb_data_free(ws);
   teal_context_free(ctx);
   teal_system_free(c);
   teal_plant_free(p);

@@ -62,7 +62,7 @@ START_TEST(output_formula_on_random_states) {
   const double b = 0.3;
   teal_plant *p = fx_chain3(0, b);
   teal_system *c = jsc_new(p);
-  teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
+  teal_mb_data *ws = teal_mb_data_new(p, NULL);
   unsigned seed = 5;
   for (int trial = 0; trial < 25; trial++) {
     double x[2 * N], xd[2 * N], tau[N], tau_g[N], ref[N];
@@ -76,7 +76,7 @@ START_TEST(output_formula_on_random_states) {
     ck_assert_msg(fx_rel_diff(tau, ref, N) < 1e-13, "trial %d: rel diff %g", trial,
                   fx_rel_diff(tau, ref, N));
   }
-  teal_mb_workspace_free(ws);
+  teal_mb_data_free(ws);
   teal_system_free(c);
   teal_plant_free(p);
 }
@@ -136,7 +136,7 @@ START_TEST(spring_damper_closed_loop_dynamics) {
   teal_system *plant = teal_plant_system(p);
   teal_system *c = jsc_new(p);
   teal_context *pc = teal_context_new(plant, NULL);
-  teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
+  teal_mb_data *ws = teal_mb_data_new(p, NULL);
   unsigned seed = 99;
   for (int trial = 0; trial < 10; trial++) {
     double x[2 * N], xd[2 * N], tau[N], lhs[N], rhs[N], zero[N] = {0};
@@ -158,7 +158,7 @@ START_TEST(spring_damper_closed_loop_dynamics) {
     ck_assert_msg(fx_rel_diff(lhs, rhs, N) < 1e-10, "trial %d: rel diff %g", trial,
                   fx_rel_diff(lhs, rhs, N));
   }
-  teal_mb_workspace_free(ws);
+  teal_mb_data_free(ws);
   teal_context_free(pc);
   teal_system_free(c);
   teal_plant_free(p);

@@ -142,7 +142,7 @@ START_TEST(blocks_equal_dense_mass_matrix) {
       teal_plant *p = plant_number(i, 100u * seed + (unsigned)i);
       int nv = teal_plant_nv(p);
       teal_mb_trees *tr = teal_mb_trees_new(p, NULL);
-      teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
+      teal_mb_data *ws = teal_mb_data_new(p, NULL);
       size_t nblk = teal_mb_trees_block_size(tr);
       double q[MAXV], M[MAXV * MAXV], *blocks = malloc((nblk + 1) * sizeof(double));
       unsigned st = seed;
@@ -164,7 +164,7 @@ START_TEST(blocks_equal_dense_mass_matrix) {
         }
       }
       free(blocks);
-      teal_mb_workspace_free(ws);
+      teal_mb_data_free(ws);
       teal_mb_trees_free(tr);
       teal_plant_free(p);
     }
@@ -177,7 +177,7 @@ START_TEST(blocks_times_inverse_is_identity) {
   for (int i = 0; i <= ts_mb_num_topologies; i++) {
     teal_plant *p = plant_number(i, 7u + (unsigned)i);
     teal_mb_trees *tr = teal_mb_trees_new(p, NULL);
-    teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
+    teal_mb_data *ws = teal_mb_data_new(p, NULL);
     size_t n = teal_mb_trees_block_size(tr);
     double q[MAXV], *blocks = malloc((2 * n + 1) * sizeof(double)), *L = blocks + n;
     unsigned st = 5;
@@ -204,7 +204,7 @@ START_TEST(blocks_times_inverse_is_identity) {
       }
     }
     free(blocks);
-    teal_mb_workspace_free(ws);
+    teal_mb_data_free(ws);
     teal_mb_trees_free(tr);
     teal_plant_free(p);
   }
@@ -218,8 +218,8 @@ START_TEST(point_jacobians_match_dense) {
     teal_plant *p = plant_number(i, 23u + (unsigned)i);
     int nv = teal_plant_nv(p), nb = teal_plant_num_bodies(p);
     teal_mb_trees *tr = teal_mb_trees_new(p, NULL);
-    teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
-    teal_mb_jacobian_workspace *jws = teal_mb_jacobian_workspace_new(p, NULL);
+    teal_mb_data *ws = teal_mb_data_new(p, NULL);
+    teal_mb_data *jws = teal_mb_data_new(p, NULL);
     size_t nblk = teal_mb_trees_block_size(tr);
     double q[MAXV], Jd[3 * MAXV], Jb[3 * MAXV], *blocks = malloc((nblk + 1) * sizeof(double));
     teal_transform X[64];
@@ -247,8 +247,8 @@ START_TEST(point_jacobians_match_dense) {
       }
     }
     free(blocks);
-    teal_mb_jacobian_workspace_free(jws);
-    teal_mb_workspace_free(ws);
+    teal_mb_data_free(jws);
+    teal_mb_data_free(ws);
     teal_mb_trees_free(tr);
     teal_plant_free(p);
   }
@@ -265,7 +265,7 @@ START_TEST(bad_arguments) {
   teal_plant_free(open);
   teal_plant *p = mixed_plant(), *other = plant_number(0, 3);
   teal_mb_trees *tr = teal_mb_trees_new(p, NULL), *tr_other = teal_mb_trees_new(other, NULL);
-  teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
+  teal_mb_data *ws = teal_mb_data_new(p, NULL);
   double q[MAXV] = {0}, J[3 * MAXV] = {0}, blocks[128];
   int ball = body_named(p, "ball0");
   for (int b = 0; b < 2; b++) { /* identity quaternions for the balls */
@@ -281,7 +281,7 @@ START_TEST(bad_arguments) {
   double q0 = q[0];
   q[0] = NAN;
   ck_assert_int_eq(teal_mb_mass_matrix_blocks(p, ws, tr, q, blocks), TEAL_ENONFINITE);
-  ck_assert_ptr_nonnull(strstr(teal_mb_workspace_error(ws)->message, "q"));
+  ck_assert_ptr_nonnull(strstr(teal_mb_data_error(ws)->message, "q"));
   q[0] = q0;
   ck_assert_int_eq(teal_mb_mass_matrix_blocks(p, ws, tr, q, blocks), TEAL_OK);
   ck_assert_int_eq(teal_mb_tree_point_jacobian(p, ws, tr, 99, teal_vec3_zero(), 1.0, J),
@@ -308,7 +308,7 @@ START_TEST(bad_arguments) {
   ck_assert_int_eq(teal_mb_mass_block_solve(tr, blocks, 0, NULL, &err), TEAL_EINVAL);
   ck_assert_uint_eq(teal_mb_trees_block_size(NULL), 0);
   teal_mb_trees_free(NULL);
-  teal_mb_workspace_free(ws);
+  teal_mb_data_free(ws);
   teal_mb_trees_free(tr);
   teal_mb_trees_free(tr_other);
   teal_plant_free(p);
@@ -319,7 +319,7 @@ END_TEST
 START_TEST(no_allocation_after_creation) {
   teal_plant *p = plant_number(1, 4);
   teal_mb_trees *tr = teal_mb_trees_new(p, NULL);
-  teal_mb_workspace *ws = teal_mb_workspace_new(p, NULL);
+  teal_mb_data *ws = teal_mb_data_new(p, NULL);
   size_t n = teal_mb_trees_block_size(tr);
   double q[MAXV], x[MAXV] = {1.0}, J[3 * MAXV], *blocks = malloc((n + 1) * sizeof(double));
   unsigned st = 2;
@@ -335,7 +335,7 @@ START_TEST(no_allocation_after_creation) {
   ts_alloc_uninstall();
   ck_assert_uint_eq(allocs, 0);
   free(blocks);
-  teal_mb_workspace_free(ws);
+  teal_mb_data_free(ws);
   teal_mb_trees_free(tr);
   teal_plant_free(p);
 }

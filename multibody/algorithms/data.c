@@ -1,0 +1,240 @@
+/* The multibody data object: its one-buffer layout, gravity, and the
+ * argument checks every algorithm starts with (see data.h). */
+#include "multibody/algorithms/data.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "framework/alloc.h"
+#include "multibody/algorithms/data_internal.h"
+#include "multibody/tree/plant_internal.h"
+#include "multibody/tree/topology.h"
+
+/* ---- layout ------------------------------------------------------------------ */
+
+/* A two-pass layout, as contexts use: with base NULL it only sums sizes. */
+typedef struct layout {
+  char *base;
+  size_t off;
+} layout;
+
+static void *take(layout *L, size_t n, size_t size) {
+  size_t start = (L->off + 15) & ~(size_t)15;
+  L->off = start + n * size;
+  return L->base ? L->base + start : NULL;
+}
+
+/* The arrays of the dynamics stages (nd: doubles of the D^-1 blocks). */
+static void layout_stages(teal_mb_data *data, size_t nd, layout *L) {
+  size_t nn = (size_t)data->nn, nv = (size_t)data->nv;
+  data->body = take(L, nn, sizeof(int));
+  data->joint = take(L, nn, sizeof(int));
+  data->d_start = take(L, nn, sizeof(int));
+  data->flags = take(L, nn, sizeof(int));
+  data->X_MB = take(L, nn, sizeof(teal_transform));
+  data->p_BBcm = take(L, nn, sizeof(teal_vec3));
+  data->I_Bcm = take(L, nn, sizeof(teal_mat3));
+  data->q_pos = take(L, (size_t)data->nq + 1, sizeof(double));
+  data->X = take(L, nn, sizeof(teal_transform));
+  data->O = take(L, nn, sizeof(teal_vec3));
+  data->S = take(L, 6 * nv + 1, sizeof(double));
+  data->I = take(L, nn, sizeof(teal_mb_inertia));
+  data->V = take(L, nn, sizeof(teal_spatial_vector));
+  data->c = take(L, nn, sizeof(teal_spatial_vector));
+  data->pb = take(L, nn, sizeof(teal_spatial_vector));
+  data->a = take(L, nn, sizeof(teal_spatial_vector));
+  data->f = take(L, nn, sizeof(teal_spatial_vector));
+  data->Ic = take(L, nn, sizeof(teal_mb_inertia));
+  data->P = take(L, nn, sizeof(teal_mat6));
+  data->Ud = take(L, 6 * nv + 1, sizeof(double));
+  data->Dinv = take(L, nd + 1, sizeof(double));
+  data->u = take(L, nv + 1, sizeof(double));
+}
+
+/* The body-indexed arrays of the Jacobian and momentum functions. */
+static void layout_bodies(teal_mb_data *data, layout *L) {
+  size_t nn = (size_t)data->nn, nb = (size_t)data->nb;
+  data->X_WB = take(L, nb, sizeof(teal_transform));
+  data->V_WB = take(L, nb, sizeof(teal_spatial_vector));
+  data->A_WB = take(L, nb, sizeof(teal_spatial_vector));
+  data->F = take(L, nn, sizeof(teal_spatial_vector));
+  data->instance = take(L, (size_t)data->ni + 1, 1);
+  data->selected = take(L, nn, 1);
+  data->m_sub = take(L, nn, sizeof(double));
+  data->mp_sub = take(L, nn, sizeof(teal_vec3));
+}
+
+static int is_identity(teal_rotation R) {
+  teal_rotation I = teal_rotation_identity();
+  return memcmp(R.m, I.m, sizeof R.m) == 0;
+}
+
+/* The constant per-node data and the world node's stage values. */
+static void fill_constants(teal_mb_data *data, const teal_plant_tree *t) {
+  int d = 0;
+  for (int k = 0; k < data->nn; k++) {
+    const teal_spatial_inertia *M = &t->M_BBo_B[k];
+    data->body[k] = teal_plant_node_body(data->plant, k);
+    data->joint[k] = k == 0 ? -1 : teal_plant_body_joint(data->plant, data->body[k]);
+    data->d_start[k] = d;
+    d += t->nv[k] * t->nv[k];
+    data->X_MB[k] = teal_transform_inverse(t->X_BM[k]);
+    data->flags[k] = (is_identity(t->X_PF[k].R) ? TEAL_MB_F_UNROTATED : 0) |
+                     (is_identity(data->X_MB[k].R) ? TEAL_MB_M_UNROTATED : 0) |
+                     (teal_vec3_norm(data->X_MB[k].p) == 0.0 ? TEAL_MB_M_AT_BO : 0);
+    data->p_BBcm[k] = M->p_PScm_E;
+    data->I_Bcm[k] = teal_spatial_inertia_central(M);
+  }
+  data->X[0] = teal_transform_identity();
+  data->O[0] = teal_vec3_zero();
+  data->V[0] = data->c[0] = data->pb[0] = teal_spatial_vector_zero();
+}
+
+/* Sizes, then one buffer for every array. */
+static int allocate(teal_mb_data *data, const teal_plant_tree *t) {
+  size_t nd = 0;
+  for (int k = 0; k < data->nn; k++) {
+    nd += (size_t)(t->nv[k] * t->nv[k]);
+  }
+  layout L = {NULL, 0};
+  layout_stages(data, nd, &L);
+  layout_bodies(data, &L);
+  data->buffer = teal_calloc(1, L.off);
+  if (!data->buffer) {
+    return TEAL_ENOMEM;
+  }
+  L.base = data->buffer;
+  L.off = 0;
+  layout_stages(data, nd, &L);
+  layout_bodies(data, &L);
+  return TEAL_OK;
+}
+
+teal_mb_data *teal_mb_data_new(const teal_plant *plant, teal_error *err) {
+  if (!plant) {
+    teal_error_set(err, TEAL_EINVAL, "teal_mb_data_new: NULL plant");
+    return NULL;
+  }
+  const teal_plant_tree *t = teal_plant_get_tree(plant);
+  if (!t) {
+    teal_error_set(err, TEAL_ESTATE, "teal_mb_data_new: plant is not finalized");
+    return NULL;
+  }
+  teal_mb_data *data = teal_calloc(1, sizeof(*data));
+  if (!data) {
+    teal_error_set(err, TEAL_ENOMEM, "teal_mb_data_new: out of memory");
+    return NULL;
+  }
+  data->plant = plant;
+  data->gravity = plant->gravity.v;
+  data->nb = teal_plant_num_bodies(plant);
+  data->nn = t->num_nodes;
+  data->nq = teal_plant_nq(plant);
+  data->nv = teal_plant_nv(plant);
+  data->nf = teal_plant_num_frames(plant);
+  data->ni = teal_plant_num_model_instances(plant);
+  if (allocate(data, t) != TEAL_OK) {
+    teal_free(data);
+    teal_error_set(err, TEAL_ENOMEM, "teal_mb_data_new: out of memory");
+    return NULL;
+  }
+  fill_constants(data, t);
+  return data;
+}
+
+void teal_mb_data_free(teal_mb_data *data) {
+  if (data) {
+    teal_free(data->buffer);
+    teal_free(data);
+  }
+}
+
+const teal_error *teal_mb_data_error(const teal_mb_data *data) {
+  return data ? &data->err : NULL;
+}
+
+/* ---- gravity ------------------------------------------------------------------ */
+
+/* Gravity is never copied from its owner: data points at the model's vector
+ * until a caller sets its own (teal_mb_data_set_gravity) or lends one (the
+ * plant system's context parameter, teal_mb_data_use_gravity). */
+int teal_mb_data_set_gravity(teal_mb_data *data, teal_vec3 g_W) {
+  if (!data) {
+    return TEAL_EINVAL;
+  }
+  if (!teal_vec3_is_finite(g_W)) {
+    return teal_error_set(&data->err, TEAL_ENONFINITE,
+                          "teal_mb_data_set_gravity: g_W is not finite");
+  }
+  data->own_gravity = g_W;
+  data->gravity = data->own_gravity.v;
+  return TEAL_OK;
+}
+
+void teal_mb_data_use_gravity(teal_mb_data *data, const double *g_W) {
+  data->gravity = g_W;
+}
+
+teal_vec3 teal_mb_data_gravity(const teal_mb_data *data) {
+  return data ? teal_mb_data_g(data) : teal_vec3_zero();
+}
+
+/* ---- validation ------------------------------------------------------------ */
+
+const teal_plant_tree *teal_mb_data_begin(const teal_plant *plant, teal_mb_data *data,
+                                          const char *fn, int *status) {
+  if (!data) {
+    *status = TEAL_EINVAL;
+    return NULL;
+  }
+  teal_error_clear(&data->err);
+  if (!plant) {
+    *status = teal_error_set(&data->err, TEAL_EINVAL, "%s: NULL plant", fn);
+    return NULL;
+  }
+  const teal_plant_tree *t = teal_plant_get_tree(plant);
+  if (!t) {
+    *status = teal_error_set(&data->err, TEAL_ESTATE, "%s: plant is not finalized", fn);
+    return NULL;
+  }
+  if (data->plant != plant || data->nn != t->num_nodes || data->nq != teal_plant_nq(plant) ||
+      data->nv != teal_plant_nv(plant) || data->nf != teal_plant_num_frames(plant) ||
+      data->ni != teal_plant_num_model_instances(plant)) {
+    *status = teal_error_set(&data->err, TEAL_EINVAL, "%s: data made for another plant", fn);
+    return NULL;
+  }
+  *status = TEAL_OK;
+  return t;
+}
+
+int teal_mb_data_check_array(teal_mb_data *data, const char *fn, const char *name, const double *x,
+                             int n, int optional) {
+  if (!x) {
+    return optional ? TEAL_OK : teal_error_set(&data->err, TEAL_EINVAL, "%s: NULL %s", fn, name);
+  }
+  for (int i = 0; i < n; i++) {
+    if (!isfinite(x[i])) {
+      return teal_error_set(&data->err, TEAL_ENONFINITE, "%s: %s[%d] is not finite (%g)", fn, name,
+                            i, x[i]);
+    }
+  }
+  return TEAL_OK;
+}
+
+int teal_mb_data_check_forces(teal_mb_data *data, const char *fn, const char *name,
+                              const teal_spatial_vector *F) {
+  for (int b = 0; F && b < data->nb; b++) {
+    for (int i = 0; i < 6; i++) {
+      if (!isfinite(F[b].v[i])) {
+        return teal_error_set(&data->err, TEAL_ENONFINITE,
+                              "%s: %s[%d] (body \"%s\") component %d is not finite (%g)", fn, name,
+                              b, teal_plant_body_name(data->plant, b), i, F[b].v[i]);
+      }
+    }
+  }
+  return TEAL_OK;
+}
+
+int teal_mb_data_check_out(teal_mb_data *data, const char *fn, const char *name, const void *x) {
+  return x ? TEAL_OK : teal_error_set(&data->err, TEAL_EINVAL, "%s: NULL %s", fn, name);
+}

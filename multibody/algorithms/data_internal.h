@@ -1,0 +1,189 @@
+/* Private to multibody/: the layout of teal_mb_data (data.h), shared by
+ * the algorithms: data.c (allocation, gravity, argument checks), stages.c
+ * (position and velocity stages), rnea.c, crba.c, aba.c, energy.c,
+ * jacobians.c and momentum.c.
+ *
+ * Formulation. Per tree node k (k = 0 the world, parent[k] < k), everything
+ * is expressed in W and taken about the fixed point O[k]: the world position
+ * of the origin of the root body of k's tree at the current q. Spatial
+ * velocities V are Plucker vectors [w; v_O] with v_O the velocity of the body
+ * point at O; accelerations a are their time derivatives (Featherstone's
+ * spatial accelerations, not Drake's classical ones); forces are [moment
+ * about O; force]. Since a parent and a child share O, nothing is shifted
+ * between them: a_k = a_parent + S_k vdot_k + c_k and f_parent += f_k. The
+ * world's quantities are zero about any point (with gravity as a uniform
+ * acceleration [0; -g] of the world, the same about any point), so a root
+ * may use its own O. */
+#ifndef TEAL_MULTIBODY_ALGORITHMS_DATA_INTERNAL_H
+#define TEAL_MULTIBODY_ALGORITHMS_DATA_INTERNAL_H
+
+#include "multibody/algorithms/data.h"
+#include "multibody/math/spatial.h"
+
+/** A rigid-body spatial inertia about O in W: mass, first moment h = m p_OBcm
+ *  and rotational inertia I about O (symmetric). As a 6x6 matrix it is
+ *  [I [h]x; -[h]x m 1]. */
+typedef struct teal_mb_inertia {
+  double m;
+  teal_vec3 h;
+  teal_mat3 I;
+} teal_mb_inertia;
+
+/** Per-node shortcuts: R_PF is the identity, R_MB is the identity, p_MB is
+ *  zero. */
+enum { TEAL_MB_F_UNROTATED = 1, TEAL_MB_M_UNROTATED = 2, TEAL_MB_M_AT_BO = 4 };
+
+struct teal_mb_data {
+  const teal_plant *plant;
+  int nb, nn, nq, nv, nf, ni;
+  teal_error err;
+  const double *gravity; /* 3 values: the model's, own_gravity, or a context's parameter */
+  teal_vec3 own_gravity; /* set by teal_mb_data_set_gravity */
+  void *buffer;          /* every array below, in one allocation */
+  /* constant per node, filled at creation (the model is immutable once
+   * finalized) */
+  int *body;            /* [nn] node -> body */
+  int *joint;           /* [nn] node -> inboard joint (-1 for the world) */
+  int *d_start;         /* [nn] offset of the node's nv x nv block in Dinv */
+  int *flags;           /* [nn] TEAL_MB_* shortcuts */
+  teal_transform *X_MB; /* [nn] X_BM^-1 */
+  teal_vec3 *p_BBcm;    /* [nn] center of mass in B */
+  teal_mat3 *I_Bcm;     /* [nn] central rotational inertia in B */
+  /* position stage: valid for q_pos while pos_valid */
+  double *q_pos; /* [nq] */
+  int pos_valid;
+  unsigned long pos_stamp; /* bumped by every recomputation */
+  teal_transform *X;       /* [nn] X_WB by node */
+  teal_vec3 *O;            /* [nn] the reference point of the node's tree, in W */
+  double *S;               /* [6 nv] motion subspace columns about O, by v index */
+  teal_mb_inertia *I;      /* [nn] body inertias about O */
+  /* velocity stage of the latest v */
+  teal_spatial_vector *V;  /* [nn] spatial velocities */
+  teal_spatial_vector *c;  /* [nn] velocity-product accelerations */
+  teal_spatial_vector *pb; /* [nn] gyroscopic forces V x* (I V) */
+  /* recursion scratch */
+  teal_spatial_vector *a; /* [nn] spatial accelerations */
+  teal_spatial_vector *f; /* [nn] forces, articulated bias forces */
+  teal_mb_inertia *Ic;    /* [nn] composite inertias */
+  /* articulated-body factorization, valid while factor_stamp == pos_stamp */
+  teal_mat6 *P;               /* [nn] articulated inertias */
+  double *Ud;                 /* [6 nv] P S D^-1, by v index */
+  double *Dinv;               /* [sum nv_k^2] D^-1 = (S' P S)^-1 per node */
+  double *u;                  /* [nv] joint-space bias of the inward pass */
+  unsigned long factor_stamp; /* pos_stamp of the factorization, 0 if none */
+  /* by body, in W at body origins: Jacobians and momentum */
+  teal_transform *X_WB;      /* [nb] */
+  teal_spatial_vector *V_WB; /* [nb] */
+  teal_spatial_vector *A_WB; /* [nb] */
+  teal_spatial_vector *F;    /* [nn] by node: accumulated forces of J' F */
+  /* momentum selections */
+  unsigned char *instance; /* [ni] instance selected */
+  unsigned char *selected; /* [nn] node's body selected */
+  double *m_sub;           /* [nn] selected mass of each subtree */
+  teal_vec3 *mp_sub;       /* [nn] its first moment, sum m p_WBcm */
+};
+
+/* ---- argument checks (data.c); each returns TEAL_OK or the code set in data->err */
+
+/** Clears data->err and checks plant and data; the tree, or NULL with *status set. */
+const teal_plant_tree *teal_mb_data_begin(const teal_plant *plant, teal_mb_data *data,
+                                          const char *fn, int *status);
+
+/** x (n values) must be finite, and non-NULL unless optional. */
+int teal_mb_data_check_array(teal_mb_data *data, const char *fn, const char *name, const double *x,
+                             int n, int optional);
+
+/** F (num_bodies spatial vectors) must be finite; NULL is allowed. */
+int teal_mb_data_check_forces(teal_mb_data *data, const char *fn, const char *name,
+                              const teal_spatial_vector *F);
+
+/** An output pointer must be non-NULL. */
+int teal_mb_data_check_out(teal_mb_data *data, const char *fn, const char *name, const void *x);
+
+/* ---- stages (stages.c) ------------------------------------------------------ */
+
+/** The position stage (X, O, S, I) for q, unless data already holds it. */
+int teal_mb_data_position(teal_mb_data *data, const teal_plant_tree *t, const double *q);
+
+/** The velocity stage (V, c, pb) for v at the position stage's q (q is that
+ *  same array, used by joints whose H depends on q). */
+void teal_mb_data_velocity(teal_mb_data *data, const teal_plant_tree *t, const double *q,
+                           const double *v);
+
+/* ---- small inline kernels --------------------------------------------------- */
+
+/** The node's motion subspace columns (6 x nv column-major). */
+static inline const double *teal_mb_data_S(const teal_mb_data *data, const teal_plant_tree *t,
+                                           int k) {
+  return data->S + 6 * t->v_start[k];
+}
+
+/** sum_j x_j s_j over the n columns of S. */
+static inline teal_spatial_vector teal_mb_s_apply(const double *S, int n, const double *x) {
+  teal_spatial_vector r = teal_spatial_vector_zero();
+  for (int j = 0; j < n; j++) {
+    for (int i = 0; i < 6; i++) {
+      r.v[i] += S[6 * j + i] * x[j];
+    }
+  }
+  return r;
+}
+
+/** s . f for one column s. */
+static inline double teal_mb_s_dot(const double *s, teal_spatial_vector f) {
+  return s[0] * f.v[0] + s[1] * f.v[1] + s[2] * f.v[2] + s[3] * f.v[3] + s[4] * f.v[4] +
+         s[5] * f.v[5];
+}
+
+/** y = S' f over the n columns of S. */
+static inline void teal_mb_s_apply_transpose(const double *S, int n, teal_spatial_vector f,
+                                             double *y) {
+  for (int j = 0; j < n; j++) {
+    y[j] = teal_mb_s_dot(S + 6 * j, f);
+  }
+}
+
+/** The momentum-like product M V = [I w + h x v; m v - h x w]. */
+static inline teal_spatial_vector teal_mb_inertia_apply(const teal_mb_inertia *M,
+                                                        teal_spatial_vector V) {
+  teal_vec3 w = teal_spatial_vector_angular(V), v = teal_spatial_vector_linear(V);
+  teal_vec3 ang = teal_vec3_add(teal_mat3_apply(M->I, w), teal_vec3_cross(M->h, v));
+  teal_vec3 lin = teal_vec3_sub(teal_vec3_scale(v, M->m), teal_vec3_cross(M->h, w));
+  return teal_spatial_vector_make(ang, lin);
+}
+
+/** a + b, inertias about the same point in the same frame. */
+static inline void teal_mb_inertia_add_to(teal_mb_inertia *acc, const teal_mb_inertia *b) {
+  acc->m += b->m;
+  acc->h = teal_vec3_add(acc->h, b->h);
+  acc->I = teal_mat3_add(acc->I, b->I);
+}
+
+/** A force F_Bo_W on node k's body (about Bo, in W) taken about O. */
+static inline teal_spatial_vector teal_mb_force_about_O(const teal_mb_data *data, int k,
+                                                        teal_spatial_vector F_Bo_W) {
+  teal_vec3 r = teal_vec3_sub(data->X[k].p, data->O[k]);
+  teal_vec3 f = teal_spatial_vector_linear(F_Bo_W);
+  teal_vec3 n = teal_vec3_add(teal_spatial_vector_angular(F_Bo_W), teal_vec3_cross(r, f));
+  return teal_spatial_vector_make(n, f);
+}
+
+/** The gravity data uses: wherever data->gravity points. */
+static inline teal_vec3 teal_mb_data_g(const teal_mb_data *data) {
+  return teal_vec3_make(data->gravity[0], data->gravity[1], data->gravity[2]);
+}
+
+/** Points data's gravity at g_W (3 values that outlive their use): the plant
+ *  system lends its context's gravity parameter this way (data.c). */
+void teal_mb_data_use_gravity(teal_mb_data *data, const double *g_W);
+
+/** The world's spatial acceleration: [0; -g] with gravity, else zero. */
+static inline teal_spatial_vector teal_mb_world_acceleration(const teal_mb_data *data,
+                                                             int with_gravity) {
+  if (!with_gravity) {
+    return teal_spatial_vector_zero();
+  }
+  return teal_spatial_vector_make(teal_vec3_zero(), teal_vec3_neg(teal_mb_data_g(data)));
+}
+
+#endif

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Exported-symbol check: libteal.so must export exactly the declared API,
+# the names marked TEAL_API in the installed (non-*_internal.h) headers.
+#
+#   bash scripts/check_exports.sh [BUILD_DIR]   (default: build)
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+build=${1:-build}
+lib=$(ls "$build"/libteal.so.*.*.* 2>/dev/null | head -n 1 || true)
+if [ -z "$lib" ]; then
+  echo "exports: no $build/libteal.so.X.Y.Z; build the library first" >&2
+  exit 1
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# The public headers without their comments (gcc -fpreprocessed strips
+# comments and expands nothing).
+find math framework solvers systems geometry multibody -name '*.h' ! -name '*_internal.h' |
+  sort | while read -r header; do
+    gcc -fpreprocessed -dD -E -P "$header"
+  done >"$tmp/public.h"
+
+# The declared API: the identifier each TEAL_API declaration names (the one
+# before its parameter list, or before the ';' of an extern object).
+tr '\n' ' ' <"$tmp/public.h" | sed 's/;/;\n/g' | grep -o 'TEAL_API[^;]*;' |
+  sed -E 's/\(.*//; s/\[.*//; s/[ ;]*$//; s/.*[^A-Za-z0-9_]//' | sort -u >"$tmp/declared"
+
+nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVW]$/ {print $3}' | sort -u >"$tmp/exported"
+
+# Library-wide symbols that the shared library hides: none of them may be
+# declared in a public header (that would be API without TEAL_API).
+static_lib=$(dirname "$lib")/libteal.a
+if [ -f "$static_lib" ]; then
+  nm -g --defined-only "$static_lib" 2>/dev/null | awk 'NF == 3 {print $3}' | sort -u |
+    comm -23 - "$tmp/exported" >"$tmp/hidden"
+  while read -r name; do
+    if grep -Eq "(^|[^A-Za-z0-9_])${name}[[:space:]]*(\(|;|\[)" "$tmp/public.h"; then
+      echo "$name"
+    fi
+  done <"$tmp/hidden" >"$tmp/unmarked"
+fi
+
+status=0
+if ! comm -23 "$tmp/exported" "$tmp/declared" >"$tmp/extra" || [ -s "$tmp/extra" ]; then
+  echo "exports: exported from $lib but not declared TEAL_API in a public header:"
+  sed 's/^/  /' "$tmp/extra"
+  status=1
+fi
+if ! comm -13 "$tmp/exported" "$tmp/declared" >"$tmp/missing" || [ -s "$tmp/missing" ]; then
+  echo "exports: declared TEAL_API but not exported (missing definition?):"
+  sed 's/^/  /' "$tmp/missing"
+  status=1
+fi
+if [ -s "$tmp/unmarked" ]; then
+  echo "exports: declared in a public header without TEAL_API (hidden from libteal.so):"
+  sed 's/^/  /' "$tmp/unmarked"
+  status=1
+fi
+if [ "$status" -eq 0 ]; then
+  echo "exports: ok ($(wc -l <"$tmp/exported") symbols, all declared)"
+fi
+exit "$status"

@@ -1,0 +1,38 @@
+/* Dense factorizations and solves (dense_factor.c): Cholesky, general
+ * square solve (LU with pivoting) and thin QR, over LAPACKE.
+ *
+ * Matrices are row-major and never aliased unless stated. Every function
+ * checks its sizes and the library's return code; non-finite input gives
+ * TEAL_ENONFINITE, a singular or rank-deficient matrix where a full one is
+ * needed gives TEAL_ESINGULAR, failure of an iterative routine TEAL_ENOCONV,
+ * each with a message in err (which may be NULL). Workspace is allocated per
+ * call through teal_alloc unless a function says otherwise. */
+#ifndef TEAL_SOLVERS_DENSE_FACTOR_H
+#define TEAL_SOLVERS_DENSE_FACTOR_H
+
+#include "framework/error.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Cholesky A = L L' in place (lower triangle becomes L, upper zeroed);
+ *  TEAL_ESINGULAR when A is not symmetric positive definite. */
+int teal_dense_cholesky_factor(double *A, int n, teal_error *err);
+
+/** Solves A X = B with the factor from teal_dense_cholesky_factor; B is n x nrhs
+ *  and becomes X. */
+int teal_dense_cholesky_solve(const double *L, int n, double *B, int nrhs, teal_error *err);
+
+/** Solves A X = B for a general square A (n x n, LU with pivoting); B is
+ *  n x nrhs and becomes X; A is not modified. TEAL_ESINGULAR when singular. */
+int teal_dense_solve(const double *A, int n, double *B, int nrhs, teal_error *err);
+
+/** Thin QR of an m x n matrix (m >= n): Q is m x n with orthonormal
+ *  columns, R is n x n upper triangular. */
+int teal_dense_qr(const double *A, int m, int n, double *Q, double *R, teal_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

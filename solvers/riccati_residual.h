@@ -1,0 +1,19 @@
+/* Relative residuals of candidate Riccati solutions (riccati_residual.c):
+ * ||lhs||_F / max(1, ||X||_F) of the CARE or the DARE (see riccati.h). */
+#ifndef TEAL_SOLVERS_RICCATI_RESIDUAL_H
+#define TEAL_SOLVERS_RICCATI_RESIDUAL_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Relative residuals of a candidate X (for tests and refinement). */
+double teal_care_residual(const double *A, const double *B, const double *Q, const double *R,
+                          const double *N, int n, int m, const double *X);
+double teal_dare_residual(const double *A, const double *B, const double *Q, const double *R,
+                          const double *N, int n, int m, const double *X);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,46 @@
+/* Finite-difference Jacobians: one perturbation loop for every scheme. */
+#include "systems/analysis/finite_difference.h"
+
+#include <math.h>
+#include <stddef.h>
+
+#include "framework/error.h"
+
+/* Column j of J by the scheme; x[j] is restored before returning. */
+static int difference_column(teal_fd_scheme scheme, teal_fd_fn f, void *user, double *x, int n,
+                             int m, int j, double rel_step, const double *fx, double *fp,
+                             double *fm, double *J) {
+  double xj = x[j];
+  double h = rel_step * fmax(fabs(xj), 1.0);
+  x[j] = xj + h;
+  int rc = f(x, fp, user);
+  if (rc == TEAL_OK && scheme == TEAL_FD_CENTRAL) {
+    x[j] = xj - h;
+    rc = f(x, fm, user);
+  }
+  x[j] = xj;
+  if (rc != TEAL_OK) {
+    return rc;
+  }
+  if (scheme == TEAL_FD_CENTRAL) {
+    for (int i = 0; i < m; i++) {
+      J[(size_t)i * n + j] = (fp[i] - fm[i]) / (2.0 * h);
+    }
+  } else {
+    for (int i = 0; i < m; i++) {
+      J[(size_t)i * n + j] = (fp[i] - fx[i]) / h;
+    }
+  }
+  return TEAL_OK;
+}
+
+int teal_fd_jacobian(teal_fd_scheme scheme, teal_fd_fn f, void *user, double *x, int n, int m,
+                     double rel_step, const double *fx, double *fp, double *fm, double *J) {
+  for (int j = 0; j < n; j++) {
+    int rc = difference_column(scheme, f, user, x, n, m, j, rel_step, fx, fp, fm, J);
+    if (rc != TEAL_OK) {
+      return rc;
+    }
+  }
+  return TEAL_OK;
+}
