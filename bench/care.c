@@ -47,7 +47,9 @@ static unsigned xorshift32(unsigned *s) {
   return x;
 }
 
-static double uniform(unsigned *s) { return -1.0 + 2.0 * ((double)xorshift32(s) / 4294967296.0); }
+static double uniform(unsigned *s) {
+  return -1.0 + 2.0 * ((double)xorshift32(s) / 4294967296.0);
+}
 
 /* The benchmark's residual: ||lhs||_F / ||X||_F (teal_care_residual divides
  * by max(1, ||X||_F)). */
@@ -169,7 +171,7 @@ static int make_temp(char *path, size_t size, const char *tag) {
 
 /* The external solvers and the files they read the problem from. */
 typedef struct externals {
-  int use;        /* 0 with --no-external */
+  int use;         /* 0 with --no-external */
   external ext[2]; /* octave, scipy */
   int have_files;
   char fa[64], fb[64], fx[64];
@@ -335,8 +337,10 @@ static void externals_init(externals *x, int use) {
 
 static void print_header(const externals *x) {
   printf("CARE benchmark: random (A, B) uniform in [-1, 1), m = n/2, Q = I, R = I\n");
-  printf("time: median over repeats (lower of %d rounds); residual: "
-         "||A'X + XA - XBR^-1B'X + Q||_F / ||X||_F\n", ROUNDS);
+  printf(
+      "time: median over repeats (lower of %d rounds); residual: "
+      "||A'X + XA - XBR^-1B'X + Q||_F / ||X||_F\n",
+      ROUNDS);
   for (int e = 0; e < 2; e++) {
     if (!x->use) {
       printf("%s: skipped (--no-external)\n", x->ext[e].name);

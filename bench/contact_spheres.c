@@ -67,7 +67,6 @@ static const double k_sim_budget_s = 6.0; /* per scene, all methods, beyond the 
 /* A method whose warm-up run took longer than this is timed once more only. */
 static const double k_slow_run_s = 4.0;
 
-
 /* ---- the rows --------------------------------------------------------------- */
 
 const sim_method spheres_sims[NUM_SIMS] = {
@@ -77,13 +76,12 @@ const sim_method spheres_sims[NUM_SIMS] = {
     [S_TEAL_RK3] = {"Teal: continuous, RK3, accuracy 1e-3 (variable step)", "Teal RK3", 0,
                     spheres_teal_rk3_new, spheres_teal_state_size, spheres_teal_run,
                     spheres_teal_scene_free},
-    [S_TEAL_DISCRETE] = {"Teal: discrete plant, h = 1 ms (implicit contact)", "Teal discrete",
-                         0, spheres_teal_discrete_new, spheres_teal_state_size, spheres_teal_run,
+    [S_TEAL_DISCRETE] = {"Teal: discrete plant, h = 1 ms (implicit contact)", "Teal discrete", 0,
+                         spheres_teal_discrete_new, spheres_teal_state_size, spheres_teal_run,
                          spheres_teal_scene_free},
 #ifdef TEAL_BENCH_HAVE_MUJOCO
     [S_MJ_EULER] = {"MuJoCo: default soft contact, Euler, 1000 x mj_step", "MuJoCo", 0,
-                    spheres_mj_sim_new, spheres_mj_state_size, spheres_mj_run,
-                    spheres_mj_sim_free},
+                    spheres_mj_sim_new, spheres_mj_state_size, spheres_mj_run, spheres_mj_sim_free},
 #endif
 };
 
@@ -237,13 +235,16 @@ static void print_banner(int blas_single) {
 }
 
 static void print_notes(void) {
-  printf("\n[ref] figure from BENCHMARKS.md, not measured here. Medians of interleaved runs,"
-         " each repeating\n      the warm-up's final state bit for bit; a row whose warm-up"
-         " took over %.0f s shows that run's\n      time (1 timed run). Contacts are counted"
-         " after every step of the warm-up run (Teal: the\n      scene graph's penetrating"
-         " pairs; MuJoCo: d->ncon).\n", k_slow_run_s);
-  printf("Teal's discrete row works per kinematic tree: blocks of M, per-tree contact"
-         " Jacobians and one\nNewton island per sphere (no nv x nv matrix, nv = 6K).\n");
+  printf(
+      "\n[ref] figure from BENCHMARKS.md, not measured here. Medians of interleaved runs,"
+      " each repeating\n      the warm-up's final state bit for bit; a row whose warm-up"
+      " took over %.0f s shows that run's\n      time (1 timed run). Contacts are counted"
+      " after every step of the warm-up run (Teal: the\n      scene graph's penetrating"
+      " pairs; MuJoCo: d->ncon).\n",
+      k_slow_run_s);
+  printf(
+      "Teal's discrete row works per kinematic tree: blocks of M, per-tree contact"
+      " Jacobians and one\nNewton island per sphere (no nv x nv matrix, nv = 6K).\n");
   bench_print_reproduce("contact_spheres", 1);
 }
 

@@ -27,8 +27,7 @@ static int gain_out(const teal_system *sys, const teal_context *ctx, double *y, 
   return rc;
 }
 
-static int integrator_out(const teal_system *sys, const teal_context *ctx, double *y,
-                          void *user) {
+static int integrator_out(const teal_system *sys, const teal_context *ctx, double *y, void *user) {
   (void)sys;
   (void)user;
   y[0] = teal_context_z(ctx)[0];
@@ -235,8 +234,10 @@ static int profile(void) {
   }
   profile_changed(d, ctx, xdot);
   profile_cached(d, ctx, xdot);
-  printf("ran %d evaluations of N = %d pairs with the state changed (profile_changed) and "
-         "%d unchanged (profile_cached)\n", PROFILE_EVALS, PROFILE_N, PROFILE_EVALS);
+  printf(
+      "ran %d evaluations of N = %d pairs with the state changed (profile_changed) and "
+      "%d unchanged (profile_cached)\n",
+      PROFILE_EVALS, PROFILE_N, PROFILE_EVALS);
   teal_context_free(ctx);
   teal_system_free(d);
   return 0;
@@ -249,8 +250,8 @@ int main(int argc, char **argv) {
   static const int sizes[] = {1, 10, 100, 1000};
   printf("Framework overhead: time derivatives of N gain+integrator pairs (2N leaves)\n");
   printf("ns per leaf per evaluation, median of 5 runs; state changes every evaluation\n\n");
-  printf("%6s %10s %12s %10s %10s %14s %14s %10s\n", "N", "teal", "teal-cached", "inline",
-         "fnptr", "teal/inline", "teal/fnptr", "max|diff|");
+  printf("%6s %10s %12s %10s %10s %14s %14s %10s\n", "N", "teal", "teal-cached", "inline", "fnptr",
+         "teal/inline", "teal/fnptr", "max|diff|");
   for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
     figures f = measure(sizes[s]);
     printf("%6d %10.2f %12.2f %10.2f %10.2f %13.1fx %13.1fx %10.1e\n", sizes[s], f.teal_ns,

@@ -184,12 +184,13 @@ int main(void) {
   for (int v = 0; v < NVARIANTS; v++) {
     ns[v] = 1e9 * bench_median(t[v], RUNS) / STEPS;
   }
-  printf("BENCHMARKS.md workload 4: classic RK4 on x' = A x (2 states), %d steps of %g s\n",
-         STEPS, h);
-  printf("median of %d interleaved runs; BENCHMARKS.md's figures here: inline 22 ns, "
-         "pointer 59 ns\n\n", RUNS);
-  printf("%-36s %10s %12s %12s %12s\n", "variant", "ns/step", "/ inline", "/ pointer",
-         "error");
+  printf("BENCHMARKS.md workload 4: classic RK4 on x' = A x (2 states), %d steps of %g s\n", STEPS,
+         h);
+  printf(
+      "median of %d interleaved runs; BENCHMARKS.md's figures here: inline 22 ns, "
+      "pointer 59 ns\n\n",
+      RUNS);
+  printf("%-36s %10s %12s %12s %12s\n", "variant", "ns/step", "/ inline", "/ pointer", "error");
   for (int v = 0; v < NVARIANTS; v++) {
     printf("%-36s %10.1f %11.2fx %11.2fx %12.2e\n", names[v], ns[v], ns[v] / ns[V_INLINE],
            ns[v] / ns[V_FNPTR], err[v]);

@@ -60,8 +60,8 @@ const kernel_method chain_kernels[NUM_KERNELS] = {
 #ifdef TEAL_BENCH_HAVE_MUJOCO
     [K_MJ_FORWARD] = {"MuJoCo: mj_forward (contacts disabled)", chain_mj_kernel_new,
                       chain_mj_call_forward, chain_mj_kernel_free},
-    [K_MJ_FWD3] = {"MuJoCo: mj_fwdPosition+mj_fwdVelocity+mj_fwdAcceleration",
-                   chain_mj_kernel_new, chain_mj_call_fwd3, chain_mj_kernel_free},
+    [K_MJ_FWD3] = {"MuJoCo: mj_fwdPosition+mj_fwdVelocity+mj_fwdAcceleration", chain_mj_kernel_new,
+                   chain_mj_call_fwd3, chain_mj_kernel_free},
     [K_MJ_MASS] = {"MuJoCo: mj_kinematics+mj_comPos+mj_crb+mj_fullM", chain_mj_kernel_new,
                    chain_mj_call_mass, chain_mj_kernel_free},
     [K_MJ_INV] = {"MuJoCo: mj_inverse", chain_mj_kernel_new, chain_mj_call_inv,
@@ -161,8 +161,7 @@ static int run_kernels(const bench_model *bm, model_result *res) {
 }
 
 /* Runs a simulation once; it must repeat the warm-up run's final q exactly. */
-static int sim_once(const sim_method *m, void *state, int n, const double *q_expect,
-                    double *wall) {
+static int sim_once(const sim_method *m, void *state, int n, const double *q_expect, double *wall) {
   double q[MAX_LINKS];
   double t0 = bench_now_seconds();
   int rc = m->run(state, q);
@@ -233,22 +232,28 @@ static int bench_one(const model_spec *s, model_result *res) {
 /* ---- the report --------------------------------------------------------------- */
 
 static void print_banner(void) {
-  printf("Teal multibody benchmark: BENCHMARKS.md workload 1 (planar pendulum chain) and a"
-         " 7-dof arm\n");
+  printf(
+      "Teal multibody benchmark: BENCHMARKS.md workload 1 (planar pendulum chain) and a"
+      " 7-dof arm\n");
   bench_print_compiler();
   bench_mj_print_peer();
 }
 
 static void print_notes(void) {
-  printf("\n[ref] reference figure from BENCHMARKS.md, not measured here (Simbody has only a"
-         " C++ API and Teal\n      has no C++; Debian's Simbody keeps its debug checks on).\n");
-  printf("Kernels at q_i = 0.1 i, v_i = 0.05 i, vdot_i = 0.3 - 0.02 i, q_1 perturbed by +-1e-9"
-         " before each call;\n");
-  printf("medians of interleaved batches. Simulation from q_i = 0.1 i, v = 0; medians of"
-         " interleaved runs.\n");
+  printf(
+      "\n[ref] reference figure from BENCHMARKS.md, not measured here (Simbody has only a"
+      " C++ API and Teal\n      has no C++; Debian's Simbody keeps its debug checks on).\n");
+  printf(
+      "Kernels at q_i = 0.1 i, v_i = 0.05 i, vdot_i = 0.3 - 0.02 i, q_1 perturbed by +-1e-9"
+      " before each call;\n");
+  printf(
+      "medians of interleaved batches. Simulation from q_i = 0.1 i, v = 0; medians of"
+      " interleaved runs.\n");
 #ifdef TEAL_BENCH_HAVE_MUJOCO
-  printf("MuJoCo gets each rod's zero moment about its own axis as %g kg m^2 (it rejects zero);"
-         " planar motion never uses it.\n", k_mj_min_moment);
+  printf(
+      "MuJoCo gets each rod's zero moment about its own axis as %g kg m^2 (it rejects zero);"
+      " planar motion never uses it.\n",
+      k_mj_min_moment);
 #endif
   bench_print_reproduce("multibody_chain", 1);
 }

@@ -170,9 +170,11 @@ HAND_LOOP hand_rk3(rhs_fn f, double accuracy, hand_log *log) {
     int last = t + h * 1.01 >= t_end;
     double hh = last ? t_end - t : h;
     f(x, k[0]);
-    for (int i = 0; i < 3; i++) xs[i] = x[i] + 0.5 * hh * k[0][i];
+    for (int i = 0; i < 3; i++)
+      xs[i] = x[i] + 0.5 * hh * k[0][i];
     f(xs, k[1]);
-    for (int i = 0; i < 3; i++) xs[i] = x[i] + 0.75 * hh * k[1][i];
+    for (int i = 0; i < 3; i++)
+      xs[i] = x[i] + 0.75 * hh * k[1][i];
     f(xs, k[2]);
     for (int i = 0; i < 3; i++) {
       x1[i] = x[i] + hh * (2.0 / 9 * k[0][i] + 1.0 / 3 * k[1][i] + 4.0 / 9 * k[2][i]);
@@ -211,31 +213,36 @@ static __attribute__((noinline)) run_figures pointer_run(int rk4, hand_log *log)
   return rk4 ? hand_rk4(f, 1e-3, log) : hand_rk3(f, 1e-6, log);
 }
 
-static double ns_per_step(run_figures r) { return 1e9 * r.seconds / (double)r.steps; }
+static double ns_per_step(run_figures r) {
+  return 1e9 * r.seconds / (double)r.steps;
+}
 
 static void report(const char *what, run_figures teal, run_figures hand, run_figures ptr) {
   double t = ns_per_step(teal), h = ns_per_step(hand), p = ns_per_step(ptr);
   printf("%-20s %6ld %6ld %10.1f %10.1f %10.1f %8.1fx %8.1fx %10.2e\n", what, teal.steps,
-         hand.steps, t, h, p, t / h, t / p, fmax(fabs(teal.x_final - hand.x_final),
-                                                 fabs(ptr.x_final - hand.x_final)));
+         hand.steps, t, h, p, t / h, t / p,
+         fmax(fabs(teal.x_final - hand.x_final), fabs(ptr.x_final - hand.x_final)));
 }
 
-static run_figures fastest(run_figures a, run_figures b) { return a.seconds < b.seconds ? a : b; }
+static run_figures fastest(run_figures a, run_figures b) {
+  return a.seconds < b.seconds ? a : b;
+}
 
 int main(void) {
   teal_system *d = diagram_new();
   hand_log log = {malloc(200001 * sizeof(double)), malloc(400002 * sizeof(double)), 0};
   printf("Mass-spring-damper + PID + source + logger, 10 s (best of 5 interleaved runs)\n");
-  printf("hand: the closed loop written out inline; pointer: the same loop calling the\n"
-         "right-hand side through a function pointer (BENCHMARKS.md workload 4's floors)\n\n");
+  printf(
+      "hand: the closed loop written out inline; pointer: the same loop calling the\n"
+      "right-hand side through a function pointer (BENCHMARKS.md workload 4's floors)\n\n");
   printf("%-20s %6s %6s %10s %10s %10s %9s %9s %10s\n", "method", "steps", "hand", "teal ns",
          "hand ns", "pointer ns", "/ hand", "/ pointer", "|dx_final|");
   const char *names[2] = {"RK3, accuracy 1e-6", "RK4, fixed 1 ms"};
   for (int m = 0; m < 2; m++) {
     run_figures none = {INFINITY, 0, 0, 0}, bt = none, bh = none, bp = none;
     for (int r = 0; r < 5; r++) {
-      bt = fastest(bt, m ? teal_run(d, teal_integrator_rk4, 1e-3)
-                         : teal_run(d, teal_integrator_rk3, 0));
+      bt = fastest(
+          bt, m ? teal_run(d, teal_integrator_rk4, 1e-3) : teal_run(d, teal_integrator_rk3, 0));
       log.n = 0;
       bh = fastest(bh, inline_run(m, &log));
       log.n = 0;

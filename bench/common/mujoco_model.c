@@ -12,8 +12,9 @@ void bench_mj_print_peer(void) {
   printf("peer: MuJoCo %s (measured here); Simbody: BENCHMARKS.md figures only\n",
          mj_versionString());
 #else
-  printf("peer: MuJoCo not built in (CMake did not find libmujoco-dev); Simbody: BENCHMARKS.md"
-         " figures only\n");
+  printf(
+      "peer: MuJoCo not built in (CMake did not find libmujoco-dev); Simbody: BENCHMARKS.md"
+      " figures only\n");
 #endif
 }
 
@@ -26,8 +27,8 @@ mjModel *bench_mj_load(const char *name, bench_mj_writer writer, const void *mod
   int fd = mkstemp(path);
   FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
   if (!f) {
-    fprintf(stderr, "error: cannot create a temporary file in %s: %s\n",
-            dir && *dir ? dir : "/tmp", strerror(errno));
+    fprintf(stderr, "error: cannot create a temporary file in %s: %s\n", dir && *dir ? dir : "/tmp",
+            strerror(errno));
     if (fd >= 0) {
       close(fd);
       unlink(path);

@@ -17,8 +17,11 @@ void bench_fmt_time(bench_cell c, double s) {
     x /= 1e3;
     u++;
   }
-  snprintf(c, BENCH_CELL_MAX, x >= 99.95 ? "%.0f %s" : x >= 9.995 ? "%.1f %s" : "%.2f %s", x,
-           unit[u]);
+  snprintf(c, BENCH_CELL_MAX,
+           x >= 99.95   ? "%.0f %s"
+           : x >= 9.995 ? "%.1f %s"
+                        : "%.2f %s",
+           x, unit[u]);
 }
 
 void bench_fmt_ratio(bench_cell c, double a, double b) {

@@ -32,8 +32,8 @@ static void mjcf_write(FILE *f, const scene_spec *s) {
     const double *p = s->p[i].v;
     fprintf(f, "    <body name=\"s%d\" pos=\"%.17g %.17g %.17g\"><freejoint/>", i, p[0], p[1],
             p[2]);
-    fprintf(f, "<inertial pos=\"0 0 0\" mass=\"%.17g\" diaginertia=\"%.17g %.17g %.17g\"/>",
-            k_mass, I, I, I);
+    fprintf(f, "<inertial pos=\"0 0 0\" mass=\"%.17g\" diaginertia=\"%.17g %.17g %.17g\"/>", k_mass,
+            I, I, I);
     fprintf(f, "<geom type=\"sphere\" size=\"%.17g\"/></body>\n", k_radius);
   }
   fprintf(f, "  </worldbody>\n</mujoco>\n");
@@ -62,11 +62,10 @@ static int mj_check_sphere(const mjModel *m, const scene_spec *s, int i) {
   snprintf(name, sizeof name, "s%d", i);
   int b = mj_name2id(m, mjOBJ_BODY, name);
   int j = b >= 0 ? m->body_jntadr[b] : -1, g = b >= 0 ? m->body_geomadr[b] : -1;
-  if (b < 0 || m->body_parentid[b] != 0 || m->body_jntnum[b] != 1 ||
-      m->jnt_type[j] != mjJNT_FREE || m->body_geomnum[b] != 1 ||
-      m->geom_type[g] != mjGEOM_SPHERE || m->geom_condim[g] != 3 ||
-      m->geom_friction[3 * g] != k_mu || m->geom_contype[g] != 1 ||
-      m->geom_conaffinity[g] != 1 || m->dof_damping[m->jnt_dofadr[j]] != 0.0) {
+  if (b < 0 || m->body_parentid[b] != 0 || m->body_jntnum[b] != 1 || m->jnt_type[j] != mjJNT_FREE ||
+      m->body_geomnum[b] != 1 || m->geom_type[g] != mjGEOM_SPHERE || m->geom_condim[g] != 3 ||
+      m->geom_friction[3 * g] != k_mu || m->geom_contype[g] != 1 || m->geom_conaffinity[g] != 1 ||
+      m->dof_damping[m->jnt_dofadr[j]] != 0.0) {
     fprintf(stderr, "error: MuJoCo sphere %d is not a free body with one default sphere\n", i);
     return 1;
   }

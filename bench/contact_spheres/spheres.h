@@ -51,8 +51,8 @@ typedef struct scene_result {
   double sim_s[NUM_SIMS]; /* median wall s per simulated second; NAN when not run */
   int runs[NUM_SIMS];     /* timed runs */
   run_info info[NUM_SIMS];
-  double penetration; /* Teal's default: the penetration allowance */
-  double stiffness;   /* Teal's combined default stiffness, N/m */
+  double penetration;      /* Teal's default: the penetration allowance */
+  double stiffness;        /* Teal's combined default stiffness, N/m */
   long bp_pairs, bp_tests; /* Teal's broadphase, per query: most over the warm-up run */
   long bp_rest_pairs;      /* Teal's broadphase candidate pairs at t = 1 s (all resting) */
 } scene_result;

@@ -117,8 +117,9 @@ static teal_scene *teal_scene_new(const scene_spec *s, double time_step,
     return NULL;
   }
   int rc = teal_simulator_set_integrator(e->sim, integrator);
-  rc = rc ? rc : accuracy > 0.0 ? teal_simulator_set_accuracy(e->sim, accuracy)
-                                : teal_simulator_set_fixed_step(e->sim, k_dt);
+  rc = rc               ? rc
+       : accuracy > 0.0 ? teal_simulator_set_accuracy(e->sim, accuracy)
+                        : teal_simulator_set_fixed_step(e->sim, k_dt);
   if (rc || teal_initial_state(e)) {
     fprintf(stderr, "error: Teal simulator setup: %s\n", teal_simulator_error(e->sim)->message);
     spheres_teal_scene_free(e);

@@ -11,7 +11,6 @@
 
 #ifdef TEAL_BENCH_HAVE_MUJOCO
 
-
 /* The principal moments MuJoCo gets: a zero moment (a rod's about its own
  * axis) is raised to k_mj_min_moment. */
 static void mj_link_moments(const link_spec *l, double moments[3]) {
@@ -46,8 +45,9 @@ static void urdf_write_link(FILE *f, const link_spec *l, int i) {
 /* The model as URDF: a static base link at the world origin, no geoms. */
 static void urdf_write(FILE *f, const model_spec *s) {
   fprintf(f, "<robot name=\"%s\">\n", s->name);
-  fprintf(f, "  <mujoco><compiler discardvisual=\"true\" fusestatic=\"false\""
-             " balanceinertia=\"false\" inertiafromgeom=\"false\"/></mujoco>\n");
+  fprintf(f,
+          "  <mujoco><compiler discardvisual=\"true\" fusestatic=\"false\""
+          " balanceinertia=\"false\" inertiafromgeom=\"false\"/></mujoco>\n");
   fprintf(f, "  <link name=\"base\"/>\n");
   for (int i = 0; i < s->n; i++) {
     urdf_write_link(f, &s->link[i], i);
@@ -82,16 +82,18 @@ static double mj_inertia_diff(const mjModel *m, int b, const link_spec *l) {
 static int mj_check_joint(const mjModel *m, int b, int i) {
   int j = b >= 0 ? m->body_jntadr[b] : -1;
   int parent = i == 0 ? mj_name2id(m, mjOBJ_BODY, "base") : b - 1;
-  if (b < 0 || m->body_jntnum[b] != 1 || m->jnt_type[j] != mjJNT_HINGE ||
-      m->jnt_qposadr[j] != i || m->jnt_dofadr[j] != i || m->body_parentid[b] != parent) {
+  if (b < 0 || m->body_jntnum[b] != 1 || m->jnt_type[j] != mjJNT_HINGE || m->jnt_qposadr[j] != i ||
+      m->jnt_dofadr[j] != i || m->body_parentid[b] != parent) {
     fprintf(stderr, "error: MuJoCo link %d is not one hinge at index %d\n", i + 1, i);
     return 1;
   }
   int d = m->jnt_dofadr[j];
   if (m->jnt_limited[j] || m->jnt_stiffness[j] != 0.0 || m->dof_armature[d] != 0.0 ||
       m->dof_damping[d] != 0.0 || m->dof_frictionloss[d] != 0.0) {
-    fprintf(stderr, "error: MuJoCo joint %d has limits, stiffness, armature, damping or"
-                    " friction loss\n", i + 1);
+    fprintf(stderr,
+            "error: MuJoCo joint %d has limits, stiffness, armature, damping or"
+            " friction loss\n",
+            i + 1);
     return 1;
   }
   return 0;
@@ -258,7 +260,6 @@ int chain_mj_sim_run(void *state, double *q_final) {
   memcpy(q_final, s->d->qpos, (size_t)s->n * sizeof(double));
   return bench_mj_check_warnings(s->d, "the simulation");
 }
-
 
 /* vdot, M and tau of both engines at the kernel point (no perturbation). */
 int chain_agreement_fill(chain_teal_kernel *t, chain_mj_kernel *e, int n, agreement *a) {

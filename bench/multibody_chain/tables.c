@@ -176,8 +176,9 @@ static void print_sim_state_row(int what, int s, const column *cols, int ncols) 
     if (what == SIM_Q1) {
       bench_fmt_value(cells[c], "%.15f", r->q_final[s][0]);
     } else if (what == SIM_DQ) {
-      bench_fmt_value(cells[c], "%.2e",
-                chain_max_abs_diff(r->q_final[s], r->q_final[chain_sim_ref], cols[c].spec->n));
+      bench_fmt_value(
+          cells[c], "%.2e",
+          chain_max_abs_diff(r->q_final[s], r->q_final[chain_sim_ref], cols[c].spec->n));
     } else {
       bench_fmt_value(cells[c], "%.2e", fabs(r->q_final[s][0] - ref_of(&cols[c], k_ref_mujoco_q1)));
     }
@@ -222,7 +223,6 @@ void chain_print_workload(const char *name, const column *cols, int ncols) {
   print_kernel_table(title, cols, ncols);
   snprintf(title, sizeof title, "%s: agreement at the kernel point (no perturbation)", name);
   print_agreement_table(title, cols, ncols);
-  snprintf(title, sizeof title, "%s: 1.0 s simulation, dt = 1 ms, wall time per simulated s",
-           name);
+  snprintf(title, sizeof title, "%s: 1.0 s simulation, dt = 1 ms, wall time per simulated s", name);
   print_sim_table(title, cols, ncols);
 }

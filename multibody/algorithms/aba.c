@@ -262,6 +262,7 @@ int teal_mb_articulated_factor(const teal_plant *plant, teal_mb_data *data, cons
     }
   }
   data->factor_stamp = data->pos_stamp;
+  data->minv_blocks = 0;
   return TEAL_OK;
 }
 
@@ -320,6 +321,7 @@ static int forward_dynamics(const char *fn, const teal_plant *plant, teal_mb_dat
   }
   accel_pass(data, t, teal_mb_world_acceleration(data, 1), 1, vdot);
   data->factor_stamp = data->pos_stamp;
+  data->minv_blocks = 0;
   return TEAL_OK;
 }
 

@@ -64,6 +64,14 @@ static void layout_bodies(teal_mb_data *data, layout *L) {
   data->mp_sub = take(L, nn, sizeof(teal_vec3));
 }
 
+/* The blocks of M by tree and their factors. */
+static void layout_blocks(teal_mb_data *data, layout *L) {
+  size_t nblk = teal_mb_trees_block_size(data->trees);
+  data->Mb = take(L, nblk + 1, sizeof(double));
+  data->Lb = take(L, nblk + 1, sizeof(double));
+  data->minv_x = take(L, (size_t)data->trees->max_nv + 1, sizeof(double));
+}
+
 static int is_identity(teal_rotation R) {
   teal_rotation I = teal_rotation_identity();
   return memcmp(R.m, I.m, sizeof R.m) == 0;
@@ -99,6 +107,7 @@ static int allocate(teal_mb_data *data, const teal_plant_tree *t) {
   layout L = {NULL, 0};
   layout_stages(data, nd, &L);
   layout_bodies(data, &L);
+  layout_blocks(data, &L);
   data->buffer = teal_calloc(1, L.off);
   if (!data->buffer) {
     return TEAL_ENOMEM;
@@ -107,6 +116,7 @@ static int allocate(teal_mb_data *data, const teal_plant_tree *t) {
   L.off = 0;
   layout_stages(data, nd, &L);
   layout_bodies(data, &L);
+  layout_blocks(data, &L);
   return TEAL_OK;
 }
 
@@ -133,6 +143,7 @@ teal_mb_data *teal_mb_data_new(const teal_plant *plant, teal_error *err) {
   data->nv = teal_plant_nv(plant);
   data->nf = teal_plant_num_frames(plant);
   data->ni = teal_plant_num_model_instances(plant);
+  data->trees = teal_plant_forest(plant);
   if (allocate(data, t) != TEAL_OK) {
     teal_free(data);
     teal_error_set(err, TEAL_ENOMEM, "teal_mb_data_new: out of memory");

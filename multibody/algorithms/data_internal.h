@@ -19,6 +19,7 @@
 
 #include "multibody/algorithms/data.h"
 #include "multibody/math/spatial.h"
+#include "multibody/tree/forest.h"
 
 /** A rigid-body spatial inertia about O in W: mass, first moment h = m p_OBcm
  *  and rotational inertia I about O (symmetric). As a 6x6 matrix it is
@@ -71,6 +72,13 @@ struct teal_mb_data {
   double *Dinv;               /* [sum nv_k^2] D^-1 = (S' P S)^-1 per node */
   double *u;                  /* [nv] joint-space bias of the inward pass */
   unsigned long factor_stamp; /* pos_stamp of the factorization, 0 if none */
+  /* per-tree blocks of M and their Cholesky factors, valid while
+   * blocks_stamp == pos_stamp (mass_inverse.c) */
+  const teal_mb_trees *trees; /* the plant's forest */
+  double *Mb, *Lb;            /* [sum m_t^2] each */
+  double *minv_x;             /* [max m_t] one tree's right-hand side */
+  unsigned long blocks_stamp; /* pos_stamp of the blocks, 0 if none */
+  int minv_blocks;            /* the latest factorization was the blocks' */
   /* by body, in W at body origins: Jacobians and momentum */
   teal_transform *X_WB;      /* [nb] */
   teal_spatial_vector *V_WB; /* [nb] */

@@ -38,6 +38,7 @@
 
 #include "framework/error.h"
 #include "multibody/algorithms/data.h"
+#include "multibody/tree/forest.h"
 #include "multibody/tree/plant_model.h"
 
 #ifdef __cplusplus
@@ -94,6 +95,19 @@ int teal_mb_jacobian_apply(const teal_plant *plant, teal_mb_data *data, const do
  *  sum_B F_Bo_W[B] . V_WB(u). One inward pass, O(n). */
 int teal_mb_jacobian_apply_transpose(const teal_plant *plant, teal_mb_data *data, const double *q,
                                      const teal_spatial_vector *F_Bo_W, double *tau);
+
+/** Adds sign times the translational velocity Jacobian of the point of
+ *  body fixed at p_WQ (in W), restricted to the dofs of body's tree, into J
+ *  (3 x m_t, row-major, local order; nothing for an anchored body). It
+ *  reads the position stage that data holds (the kinematics of the latest q
+ *  a call on data took, e.g. teal_mb_mass_matrix_blocks or forward dynamics):
+ *  O(depth of body), no kinematics pass, so many contact points cost one
+ *  pass in all. TEAL_ESTATE when data holds no position stage, TEAL_EINVAL
+ *  for a bad body, a NULL pointer or trees of another plant,
+ *  TEAL_ENONFINITE for a NaN/Inf p_WQ. */
+int teal_mb_tree_point_jacobian(const teal_plant *plant, teal_mb_data *data,
+                                const teal_mb_trees *trees, int body, teal_vec3 p_WQ, double sign,
+                                double *J);
 
 #ifdef __cplusplus
 }

@@ -56,21 +56,15 @@ int teal_plant_size_outputs(const teal_system *sys, const teal_context *ctx, voi
 void teal_plant_contact_defaults(teal_plant *p);
 
 /* The free-motion accelerations of a discrete plant with contact scratch
- * (s->trees): as teal_mb_forward_dynamics_ex, by the per-tree blocks of M
- * and their Cholesky factors, which it leaves in s->Mb and s->Lb for
- * teal_plant_contact_step and teal_plant_mass_inverse_column. A block
- * that is not positive definite gives TEAL_ESINGULAR with the reason in
- * err; other failures leave theirs in the multibody data's error. */
+ * (s->trees): as teal_mb_forward_dynamics_ex, by the Cholesky factors of
+ * M's per-tree blocks (teal_mb_mass_blocks_factorize), which stay in the
+ * multibody data for teal_plant_contact_step and teal_mb_mass_inverse.
+ * Failures leave their message in the multibody data's error. */
 int teal_plant_free_motion(const teal_plant *p, teal_plant_scratch *s, const double *q,
                            const double *v, const double *tau, const teal_spatial_vector *F,
-                           double *vdot, teal_error *err);
+                           double *vdot);
 
-/* Column i of M^-1 (nv values into x) from the factors of the latest
- * teal_plant_free_motion; nonzero only on dof i's tree. */
-int teal_plant_mass_inverse_column(const teal_plant *p, teal_plant_scratch *s, int i,
-                                   double *x);
-
-/* The discrete contact step (plant_contact_discrete.c): from the free
+/* The discrete contact step (discrete_contact.c): from the free
  * velocity vstar, the next velocity v_next with the contact forces of the
  * query's pairs evaluated at v_next (Newton, see plant_contact.h), started
  * from the guess v0 (NULL: vstar). Call teal_plant_free_motion at q

@@ -6,7 +6,7 @@
  * Jacobian M - h sum J' G J (G = df/dv) is solved by LU; a backtracking
  * line search on |R| keeps the iteration safe when contacts switch.
  *
- * Everything works per kinematic tree (multibody/trees.h), as Drake's SAP
+ * Everything works per kinematic tree (multibody/tree/forest.h), as Drake's SAP
  * and TAMSI do: M is block diagonal over trees, so the step forms only the
  * blocks, and a contact touches at most two trees, so its Jacobian is kept
  * as at most two 3 x m_t blocks. Trees coupled by contacts form islands;
@@ -20,7 +20,9 @@
 #include "framework/alloc.h"
 #include "math/small_dense.h"
 #include "multibody/algorithms/crba.h"
+#include "multibody/algorithms/data_internal.h"
 #include "multibody/algorithms/kinematics.h"
+#include "multibody/algorithms/mass_inverse.h"
 #include "multibody/algorithms/rnea.h"
 #include "multibody/contact/contact_internal.h"
 #include "multibody/tree/forest.h"
@@ -87,8 +89,7 @@ int teal_plant_scratch_reserve_contacts(teal_plant_scratch *s, int nc) {
 }
 
 void teal_plant_contact_scratch_free(teal_plant_scratch *s) {
-  teal_mb_trees_free(s->trees);
-  teal_free(s->Mb);
+  teal_free(s->res);
   teal_free(s->uf);
   teal_free(s->A_newton);
   teal_free(s->pivots);
@@ -100,19 +101,14 @@ void teal_plant_contact_scratch_free(teal_plant_scratch *s) {
 
 int teal_plant_contact_scratch_alloc(teal_plant_scratch *s, const teal_plant *p, int nc) {
   size_t nv = (size_t)p->nv;
-  s->trees = teal_mb_trees_new(p, NULL);
-  if (!s->trees) {
-    return TEAL_ENOMEM;
-  }
+  s->trees = teal_plant_forest(p);
   size_t nt = (size_t)s->trees->ntrees;
-  size_t nblk = teal_mb_trees_block_size(s->trees);
-  s->Mb = teal_calloc(2 * nblk + 8 * nv + 1, sizeof(double));
+  double *d = teal_calloc(8 * nv + 1, sizeof(double));
   s->uf = teal_calloc(6 * nt + 3, sizeof(int));
-  if (!s->Mb || !s->uf || reserve_newton(s, s->trees->max_nv) != TEAL_OK) {
+  if (!d || !s->uf || reserve_newton(s, s->trees->max_nv) != TEAL_OK) {
+    teal_free(d);
     return TEAL_ENOMEM;
   }
-  s->Lb = s->Mb + nblk;
-  double *d = s->Lb + nblk;
   s->rhs = d + 6 * nv;
   s->zero = d + 7 * nv;
   s->res = d;
@@ -345,7 +341,7 @@ static void mass_residual(const teal_plant_scratch *s, const island *is, const d
   }
   for (int k = 0; k < is->nt; k++) {
     int t = is->trees[k], mt = tree_nv(s, t), o = s->tree_off[t];
-    const double *Mt = s->Mb + s->trees->block_start[t];
+    const double *Mt = s->data->Mb + s->trees->block_start[t];
     for (int i = 0; i < mt; i++) {
       double acc = 0.0;
       for (int j = 0; j < mt; j++) {
@@ -501,50 +497,20 @@ static int solve_island(const teal_plant *p, teal_plant_scratch *s, const teal_c
 /* ---- free motion ---------------------------------------------------------------------- */
 
 /* vdot = M^-1 (tau + J' F + tau_g - C v) with M by its per-tree blocks: the
- * bias from one inverse-dynamics pass at vdot = 0, then each tree's block
- * Cholesky-solved. The blocks stay in Mb (the Newton matrices start from
- * them) and their factors in Lb (the joint-limit impulses use them). */
+ * bias from one inverse-dynamics pass at vdot = 0, then M^-1 by the blocks'
+ * Cholesky factors, which stay in data for the Newton matrices and the
+ * joint-limit impulses. */
 int teal_plant_free_motion(const teal_plant *p, teal_plant_scratch *s, const double *q,
                            const double *v, const double *tau, const teal_spatial_vector *F,
-                           double *vdot, teal_error *err) {
-  const teal_mb_trees *tr = s->trees;
-  size_t nblk = teal_mb_trees_block_size(tr);
-  int rc = teal_mb_mass_matrix_blocks(p, s->data, tr, q, s->Mb);
+                           double *vdot) {
+  int rc = teal_mb_mass_blocks_factorize(p, s->data, q);
   if (rc == TEAL_OK) {
     rc = teal_mb_inverse_dynamics_ex(p, s->data, q, v, s->zero, tau, F, s->rhs);
   }
-  if (rc) {
-    return rc;
+  for (int i = 0; rc == TEAL_OK && i < p->nv; i++) {
+    s->rhs[i] = -s->rhs[i];
   }
-  memcpy(s->Lb, s->Mb, nblk * sizeof(double));
-  rc = teal_mb_mass_blocks_factor(tr, s->Lb, err);
-  for (int t = 0; rc == TEAL_OK && t < tr->ntrees; t++) {
-    int m = tree_nv(s, t);
-    const int *dofs = tr->dofs + tr->dof_start[t];
-    for (int j = 0; j < m; j++) {
-      s->step[j] = -s->rhs[dofs[j]];
-    }
-    teal_mb_mass_block_solve(tr, s->Lb, t, s->step, NULL);
-    for (int j = 0; j < m; j++) {
-      vdot[dofs[j]] = s->step[j];
-    }
-  }
-  return rc;
-}
-
-int teal_plant_mass_inverse_column(const teal_plant *p, teal_plant_scratch *s, int i,
-                                   double *x) {
-  const teal_mb_trees *tr = s->trees;
-  memset(x, 0, (size_t)p->nv * sizeof(double));
-  int t = tr->dof_tree[i], m = tree_nv(s, t);
-  const int *dofs = tr->dofs + tr->dof_start[t];
-  memset(s->step, 0, (size_t)m * sizeof(double));
-  s->step[tr->dof_local[i]] = 1.0;
-  int rc = teal_mb_mass_block_solve(tr, s->Lb, t, s->step, NULL);
-  for (int j = 0; rc == TEAL_OK && j < m; j++) {
-    x[dofs[j]] = s->step[j];
-  }
-  return rc;
+  return rc ? rc : teal_mb_mass_inverse(p, s->data, s->rhs, vdot);
 }
 
 int teal_plant_contact_step(const teal_plant *p, teal_plant_scratch *s, const teal_context *ctx,

@@ -29,8 +29,7 @@ typedef struct teal_plant_scratch {
   int *active;                 /* [nlimits] indices into limit_dofs */
   /* contact; only for discrete plants
    * with collision geometry (plant_contact_discrete.c) */
-  struct teal_mb_trees *trees;                 /* the kinematic trees */
-  double *Mb, *Lb;                             /* [sum m_t^2] blocks of M, their factors */
+  const struct teal_mb_trees *trees;           /* the plant's forest */
   double *rhs, *zero;                          /* [nv] free-motion forces, zeros */
   double *res, *step, *v_try, *r_try;          /* [nv] each, island vectors */
   double *v_loc, *vstar_loc;                   /* [nv] each */

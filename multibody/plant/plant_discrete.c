@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "multibody/algorithms/aba.h"
+#include "multibody/algorithms/mass_inverse.h"
 #include "multibody/contact/contact_internal.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/tree/topology.h"
@@ -45,15 +46,13 @@ static int activate_violated(const teal_plant *p, teal_plant_scratch *s, const d
   return added;
 }
 
-/* Column j of M^-1 for active limit j (through the cached factorization). */
+/* Column j of M^-1 for active limit j, by the factorization of M the free
+ * motion left in data (per-tree blocks or articulated bodies). */
 static int delassus_column(const teal_plant *p, teal_plant_scratch *s, int j) {
   int vi = p->tree.v_start[p->sys.limit_dofs[s->active[j]]];
   memset(s->dv, 0, (size_t)p->nv * sizeof(double));
   s->dv[vi] = 1.0;
-  if (s->trees) { /* the step factored M by trees (teal_plant_free_motion) */
-    return teal_plant_mass_inverse_column(p, s, vi, s->Wcols + (size_t)j * p->nv);
-  }
-  return teal_mb_articulated_solve(p, s->data, s->dv, NULL, s->Wcols + (size_t)j * p->nv);
+  return teal_mb_mass_inverse(p, s->data, s->dv, s->Wcols + (size_t)j * p->nv);
 }
 
 /* Projected Gauss-Seidel on the m active limits; impulses in lambda. */
@@ -128,10 +127,8 @@ int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ct
   if (rc) {
     return rc;
   }
-  /* with contact scratch M is kept by trees; otherwise articulated bodies */
-  teal_error why;
-  teal_error_clear(&why);
-  rc = s->trees ? teal_plant_free_motion(p, s, q, v, forces, F, s->vstar, &why)
+  /* with contact scratch M is factored by trees; otherwise by articulated bodies */
+  rc = s->trees ? teal_plant_free_motion(p, s, q, v, forces, F, s->vstar)
                 : teal_mb_forward_dynamics_ex(p, s->data, q, v, forces, F, s->vstar);
   for (int i = 0; rc == TEAL_OK && i < nv; i++) {
     s->vstar[i] = v[i] + h * s->vstar[i];
@@ -148,7 +145,7 @@ int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ct
   if (rc) {
     return teal_context_report_error(ctx, rc, "plant: discrete step at t = %g: %s",
                                      teal_context_time(ctx),
-                                     why.code ? why.message : teal_mb_data_error(s->data)->message);
+                                     teal_mb_data_error(s->data)->message);
   }
   teal_plant_map_v_to_qdot(p, q, vnext, out);
   for (int i = 0; i < nq; i++) {

@@ -8,7 +8,7 @@
 
 #include "framework/alloc.h"
 #include "math/small_dense.h"
-#include "multibody/algorithms/data_internal.h"
+#include "multibody/tree/plant_internal.h"
 #include "multibody/tree/topology.h"
 
 /* ---- the partition ------------------------------------------------------------- */
@@ -148,44 +148,6 @@ int teal_mb_mass_block_solve(const teal_mb_trees *trees, const double *factors, 
   return TEAL_OK;
 }
 
-/* ---- point Jacobians ------------------------------------------------------------ */
-
-int teal_mb_tree_point_jacobian(const teal_plant *plant, teal_mb_data *data,
-                                const teal_mb_trees *trees, int body, teal_vec3 p_WQ, double sign,
-                                double *J) {
-  static const char fn[] = "teal_mb_tree_point_jacobian";
-  int st;
-  const teal_plant_tree *t = teal_mb_data_begin(plant, data, fn, &st);
-  if (!t) {
-    return st;
-  }
-  if (!trees || !J || trees->nb != data->nb || trees->nv != data->nv || body < 0 ||
-      body >= trees->nb) {
-    return teal_error_set(&data->err, TEAL_EINVAL, "%s: bad trees, body %d or NULL J", fn, body);
-  }
-  if ((st = teal_mb_data_check_array(data, fn, "p_WQ", p_WQ.v, 3, 0))) {
-    return st;
-  }
-  if (!data->pos_valid) {
-    return teal_error_set(&data->err, TEAL_ESTATE, "%s: data holds no kinematics", fn);
-  }
-  int tree = trees->body_tree[body];
-  if (tree < 0) {
-    return TEAL_OK;
-  }
-  int m = teal_mb_trees_tree_nv(trees, tree);
-  /* column of dof i: the velocity of the body point at Q, v_O + w x (Q - O) */
-  for (int k = teal_plant_body_node(plant, body); k > 0; k = t->parent[k]) {
-    teal_vec3 r = teal_vec3_sub(p_WQ, data->O[k]);
-    for (int j = 0; j < t->nv[k]; j++) {
-      int v = t->v_start[k] + j, c = trees->dof_local[v];
-      const double *s = data->S + 6 * v;
-      teal_vec3 w = teal_vec3_make(s[0], s[1], s[2]);
-      teal_vec3 col = teal_vec3_add(teal_vec3_make(s[3], s[4], s[5]), teal_vec3_cross(w, r));
-      for (int i = 0; i < 3; i++) {
-        J[i * m + c] += sign * col.v[i];
-      }
-    }
-  }
-  return TEAL_OK;
+const teal_mb_trees *teal_plant_forest(const teal_plant *plant) {
+  return plant ? plant->forest : NULL;
 }

@@ -22,7 +22,7 @@
 #include <stddef.h>
 
 #include "framework/error.h"
-#include "multibody/algorithms/data.h"
+#include "multibody/tree/plant_model.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -67,18 +67,9 @@ int teal_mb_mass_blocks_factor(const teal_mb_trees *trees, double *blocks, teal_
 int teal_mb_mass_block_solve(const teal_mb_trees *trees, const double *factors, int t,
                              double *x, teal_error *err);
 
-/** Adds sign times the translational velocity Jacobian of the point of
- *  body fixed at p_WQ (in W), restricted to the dofs of body's tree, into J
- *  (3 x m_t, row-major, local order; nothing for an anchored body). It
- *  reads the position stage that data holds (the kinematics of the latest q
- *  a call on data took, e.g. teal_mb_mass_matrix_blocks or forward dynamics):
- *  O(depth of body), no kinematics pass, so many contact points cost one
- *  pass in all. TEAL_ESTATE when data holds no position stage, TEAL_EINVAL
- *  for a bad body, a NULL pointer or trees of another plant,
- *  TEAL_ENONFINITE for a NaN/Inf p_WQ. */
-int teal_mb_tree_point_jacobian(const teal_plant *plant, teal_mb_data *data,
-                                const teal_mb_trees *trees, int body, teal_vec3 p_WQ, double sign,
-                                double *J);
+/** The trees of a finalized plant, made by teal_plant_finalize (NULL for a
+ *  NULL or unfinalized plant). */
+const teal_mb_trees *teal_plant_forest(const teal_plant *plant);
 
 #ifdef __cplusplus
 }

@@ -117,6 +117,7 @@ struct teal_plant {
   int nq, nv, nu;
   int *body_node, *node_body;
   teal_plant_tree tree;
+  struct teal_mb_trees *forest; /* the kinematic trees, made at finalize */
   void *blocks[20];
   struct teal_system *system; /* the leaf made by finalize; owns the plant */
   plant_sys sys;

@@ -9,6 +9,7 @@
 
 #include "framework/alloc.h"
 #include "framework/system.h"
+#include "multibody/tree/forest.h"
 #include "multibody/tree/plant_internal.h"
 
 /* ---- small helpers ------------------------------------------------------ */
@@ -112,6 +113,7 @@ static void free_names(teal_plant_list *l, size_t elem) {
 }
 
 void teal_plant_destroy(teal_plant *p) {
+  teal_mb_trees_free(p->forest);
   if (!p) {
     return;
   }

@@ -9,6 +9,7 @@
 
 #include "framework/alloc.h"
 #include "framework/system.h"
+#include "multibody/tree/forest.h"
 #include "multibody/tree/plant_internal.h"
 
 /* ---- finalize ----------------------------------------------------------- */
@@ -195,6 +196,11 @@ int teal_plant_finalize(teal_plant *p) {
   }
   p->nu = p->actuators.n;
   p->finalized = 1;
+  p->forest = teal_mb_trees_new(p, NULL);
+  if (!p->forest) {
+    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory building its trees%s%s", NULL,
+                           NULL);
+  }
   return teal_plant_system_create(p);
 }
 

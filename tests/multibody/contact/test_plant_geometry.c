@@ -54,7 +54,8 @@ START_TEST(convex_shapes_are_deep_copied) {
   ck_assert_int_eq(teal_shape_convex(v, 4, &s, NULL), TEAL_OK);
   teal_proximity_properties props = teal_proximity_properties_make(1.0, 1.0);
   ck_assert_int_eq(
-      teal_plant_register_collision_geometry(p, b, teal_transform_identity(), &s, "hull", &props), 0);
+      teal_plant_register_collision_geometry(p, b, teal_transform_identity(), &s, "hull", &props),
+      0);
   teal_shape_release(&s);
   const teal_plant_geometry *g = teal_plant_get_geometry(p, 0);
   ck_assert_int_eq(g->shape.num_vertices, 4);

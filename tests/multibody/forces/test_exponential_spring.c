@@ -478,9 +478,8 @@ END_TEST
 
 /* ---- errors ------------------------------------------------------------------------------- */
 
-START_TEST(bad_parameters_and_calls_fail) {
-  int body;
-  teal_plant *plant = block_plant(&body);
+/* Bad parameters, bodies, poses and sizes make the constructors fail. */
+static void check_bad_construction(teal_plant *plant, int body) {
   teal_exponential_spring_params p;
   teal_error err;
   teal_vec3 s = teal_vec3_make(0, 0, -0.05);
@@ -525,7 +524,17 @@ START_TEST(bad_parameters_and_calls_fail) {
   ck_assert_int_eq(err.code, TEAL_ENONFINITE);
   ck_assert_ptr_null(teal_spatial_force_adder_new("a", 0, &err));
   ck_assert_int_eq(err.code, TEAL_ESIZE);
+}
 
+START_TEST(bad_parameters_and_calls_fail) {
+  int body;
+  teal_plant *plant = block_plant(&body);
+  check_bad_construction(plant, body);
+  teal_exponential_spring_params p;
+  teal_exponential_spring_params_default(&p);
+  teal_error err;
+  teal_vec3 s = teal_vec3_make(0, 0, -0.05);
+  teal_transform X = teal_transform_identity();
   /* calls on a valid spring */
   teal_system *sp = teal_exponential_spring_new("s", plant, body, s, X, NULL, &err);
   ck_assert_ptr_nonnull(sp);

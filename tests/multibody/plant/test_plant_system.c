@@ -116,9 +116,9 @@ START_TEST(ports_have_drake_names_and_sizes) {
   ck_assert_int_eq(teal_system_has_direct_feedthrough(sys, u, teal_plant_state_output_port(p)), 0);
   ck_assert_int_eq(teal_system_has_direct_feedthrough(sys, u, teal_plant_body_poses_output_port(p)),
                    0);
-  ck_assert_int_eq(
-      teal_system_has_direct_feedthrough(sys, u, teal_plant_generalized_acceleration_output_port(p)),
-      1);
+  ck_assert_int_eq(teal_system_has_direct_feedthrough(
+                       sys, u, teal_plant_generalized_acceleration_output_port(p)),
+                   1);
   ck_assert_int_eq(teal_plant_instance_state_output_port(p, 99), TEAL_ENOTFOUND);
   ck_assert_double_eq(teal_plant_actuator_effort_limit(p, 0), INFINITY);
   ck_assert(isnan(teal_plant_actuator_effort_limit(p, 5)));
@@ -153,8 +153,8 @@ START_TEST(acrobot_accelerations_match_spong) {
     for (int i = 0; i < 4; i++) {
       ck_assert_double_eq_tol(Mp[i], M[i], 1e-12);
     }
-    ck_assert_int_eq(teal_eval_vector_output(sys, ctx, teal_plant_generalized_acceleration_output_port(p),
-                                             &vdot),
+    ck_assert_int_eq(teal_eval_vector_output(
+                         sys, ctx, teal_plant_generalized_acceleration_output_port(p), &vdot),
                      TEAL_OK);
     /* M vdot = [0; u] - bias */
     double r0 = -bias[0], r1 = u - bias[1], det = M[0] * M[3] - M[1] * M[2];
@@ -187,17 +187,18 @@ START_TEST(state_access_and_outputs) {
   }
   /* body poses: the elbow sits at l1 from the shoulder along the link */
   const teal_transform_list *poses;
-  ck_assert_int_eq(
-      teal_eval_abstract_output(sys, ctx, teal_plant_body_poses_output_port(p), (const void **)&poses),
-      TEAL_OK);
+  ck_assert_int_eq(teal_eval_abstract_output(sys, ctx, teal_plant_body_poses_output_port(p),
+                                             (const void **)&poses),
+                   TEAL_OK);
   ck_assert_int_eq(poses->n, 3);
   int b2 = teal_plant_get_body_by_name(p, "link2", -1, NULL);
   ck_assert_double_eq_tol(poses->X[b2].p.v[0], -spong.l1 * sin(x[0]), 1e-14);
   ck_assert_double_eq_tol(poses->X[b2].p.v[2], -spong.l1 * cos(x[0]), 1e-14);
   const teal_spatial_vector_list *vels;
-  ck_assert_int_eq(teal_eval_abstract_output(sys, ctx, teal_plant_body_spatial_velocities_output_port(p),
-                                             (const void **)&vels),
-                   TEAL_OK);
+  ck_assert_int_eq(
+      teal_eval_abstract_output(sys, ctx, teal_plant_body_spatial_velocities_output_port(p),
+                                (const void **)&vels),
+      TEAL_OK);
   ck_assert_double_eq_tol(vels->V[b2].v[1], x[2] + x[3], 1e-14); /* w_y of link 2 */
   /* wrong sizes and NaN are rejected */
   double nan4[4] = {NAN, 0, 0, 0};

@@ -22,12 +22,14 @@ START_TEST(test_build_and_lookup) {
   int b = teal_plant_add_rigid_body(p, "b", inst, &M);
   ck_assert_int_eq(a, 1);
   ck_assert_int_eq(b, 2);
-  int f = teal_plant_add_frame(p, "tip", teal_plant_body_frame(p, a),
-                               teal_transform_make(teal_rotation_identity(), teal_vec3_make(0, 0, 1)));
+  int f =
+      teal_plant_add_frame(p, "tip", teal_plant_body_frame(p, a),
+                           teal_transform_make(teal_rotation_identity(), teal_vec3_make(0, 0, 1)));
   teal_vec3 z = teal_vec3_make(0, 0, 2);
   int j1 = teal_plant_add_joint(p, "j1", TEAL_JOINT_REVOLUTE, TEAL_WORLD_FRAME,
                                 teal_plant_body_frame(p, a), &z, 0);
-  int j2 = teal_plant_add_joint(p, "j2", TEAL_JOINT_PRISMATIC, f, teal_plant_body_frame(p, b), &z, 0);
+  int j2 =
+      teal_plant_add_joint(p, "j2", TEAL_JOINT_PRISMATIC, f, teal_plant_body_frame(p, b), &z, 0);
   ck_assert_int_eq(teal_plant_add_joint_actuator(p, "m1", j1, 5.0), 0);
   double damp = 0.5;
   ck_assert_int_eq(teal_plant_set_joint_damping(p, j2, &damp), TEAL_OK);

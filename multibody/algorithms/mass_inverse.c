@@ -1,0 +1,70 @@
+/* M(q)^-1 by whichever factorization data holds (see mass_inverse.h). */
+#include "multibody/algorithms/mass_inverse.h"
+
+#include <string.h>
+
+#include "multibody/algorithms/aba.h"
+#include "multibody/algorithms/crba.h"
+#include "multibody/algorithms/data_internal.h"
+
+/* 1 if a factorization made at stamp belongs to data's position stage. */
+static int current(const teal_mb_data *data, unsigned long stamp) {
+  return data->pos_valid && stamp != 0 && stamp == data->pos_stamp;
+}
+
+int teal_mb_mass_blocks_factorize(const teal_plant *plant, teal_mb_data *data, const double *q) {
+  int rc = teal_mb_mass_matrix_blocks(plant, data, data ? data->trees : NULL, q,
+                                      data ? data->Mb : NULL);
+  if (rc) {
+    return rc;
+  }
+  data->blocks_stamp = 0;
+  memcpy(data->Lb, data->Mb, teal_mb_trees_block_size(data->trees) * sizeof(double));
+  rc = teal_mb_mass_blocks_factor(data->trees, data->Lb, &data->err);
+  if (rc == TEAL_OK) {
+    data->blocks_stamp = data->pos_stamp;
+    data->minv_blocks = 1;
+  }
+  return rc;
+}
+
+const double *teal_mb_data_mass_blocks(const teal_mb_data *data) {
+  return data && current(data, data->blocks_stamp) ? data->Mb : NULL;
+}
+
+/* x = M^-1 b tree by tree with the block factors (x may alias b). */
+static void blocks_solve(teal_mb_data *data, const double *b, double *x) {
+  const teal_mb_trees *tr = data->trees;
+  for (int t = 0; t < tr->ntrees; t++) {
+    int m = teal_mb_trees_tree_nv(tr, t);
+    const int *dofs = tr->dofs + tr->dof_start[t];
+    for (int j = 0; j < m; j++) {
+      data->minv_x[j] = b[dofs[j]];
+    }
+    teal_mb_mass_block_solve(tr, data->Lb, t, data->minv_x, NULL);
+    for (int j = 0; j < m; j++) {
+      x[dofs[j]] = data->minv_x[j];
+    }
+  }
+}
+
+int teal_mb_mass_inverse(const teal_plant *plant, teal_mb_data *data, const double *b,
+                         double *x) {
+  static const char fn[] = "teal_mb_mass_inverse";
+  int st;
+  const teal_plant_tree *t = teal_mb_data_begin(plant, data, fn, &st);
+  if (!t || (st = teal_mb_data_check_array(data, fn, "b", b, data->nv, 0)) ||
+      (st = teal_mb_data_check_out(data, fn, "x", x))) {
+    return st;
+  }
+  int blocks = current(data, data->blocks_stamp), aba = current(data, data->factor_stamp);
+  if (blocks && (data->minv_blocks || !aba)) {
+    blocks_solve(data, b, x);
+    return TEAL_OK;
+  }
+  if (aba) {
+    return teal_mb_articulated_solve(plant, data, b, NULL, x);
+  }
+  return teal_error_set(&data->err, TEAL_ESTATE,
+                        "%s: data holds no factorization of M at its q (factor first)", fn);
+}

@@ -1,0 +1,38 @@
+/* M(q)^-1 through one interface, whatever factorization of M(q) data holds:
+ * the articulated-body one (teal_mb_articulated_factor and forward dynamics,
+ * aba.h: O(n) per solve) or the Cholesky factors of M's per-tree blocks
+ * (teal_mb_mass_blocks_factorize: for forests of small trees, such as the
+ * free bodies of a contact scene). The latest factorization made for data's
+ * position stage is the one used. */
+#ifndef TEAL_MULTIBODY_ALGORITHMS_MASS_INVERSE_H
+#define TEAL_MULTIBODY_ALGORITHMS_MASS_INVERSE_H
+
+#include "multibody/algorithms/data.h"
+#include "multibody/tree/plant_model.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Factors M(q) by the trees of the plant (teal_plant_forest): the blocks
+ *  by the composite-rigid-body algorithm, each by Cholesky, kept in data.
+ *  TEAL_ESINGULAR, naming the tree and pivot, when a block is not positive
+ *  definite; argument errors as teal_mb_mass_matrix. */
+int teal_mb_mass_blocks_factorize(const teal_plant *plant, teal_mb_data *data, const double *q);
+
+/** The blocks of M(q) (teal_mb_trees_block_size doubles, by tree) of the
+ *  latest teal_mb_mass_blocks_factorize, or NULL if data holds none for its
+ *  position stage. */
+const double *teal_mb_data_mass_blocks(const teal_mb_data *data);
+
+/** x = M(q)^-1 b (nv values; x may alias b) with the latest factorization
+ *  data holds for its position stage. TEAL_ESTATE when there is none (no
+ *  factorization yet, the latest failed, or data has since seen another
+ *  q), TEAL_EINVAL for NULL pointers, TEAL_ENONFINITE for a NaN/Inf b. */
+int teal_mb_mass_inverse(const teal_plant *plant, teal_mb_data *data, const double *b,
+                         double *x);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
