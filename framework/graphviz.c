@@ -24,8 +24,8 @@ static void put(text *t, const char *fmt, ...) {
   }
   va_list ap;
   va_start(ap, fmt);
-  int n = vsnprintf(t->buf ? t->buf + t->len : NULL, t->buf ? (size_t)(t->cap - t->len) : 0,
-                    fmt, ap);
+  int n =
+      vsnprintf(t->buf ? t->buf + t->len : NULL, t->buf ? (size_t)(t->cap - t->len) : 0, fmt, ap);
   va_end(ap);
   if (n < 0 || n > INT_MAX - 1 - t->len) {
     t->failed = 1;

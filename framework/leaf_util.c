@@ -7,7 +7,9 @@
 
 #include "framework/alloc.h"
 
-const char *teal_leaf_util_name(const char *name) { return name && *name ? name : "leaf"; }
+const char *teal_leaf_util_name(const char *name) {
+  return name && *name ? name : "leaf";
+}
 
 int teal_leaf_util_check_count(teal_error *err, const char *kind, const char *name,
                                const char *what, int count, int min) {

@@ -285,6 +285,13 @@ static int eval_kinematics(const teal_system *sys, const teal_context *ctx, cons
   return rc;
 }
 
+int teal_plant_calc_actuation(const teal_system *sys, const teal_context *ctx, double *out,
+                              void *user) {
+  const teal_plant *p = user;
+  memset(out, 0, (size_t)p->nv * sizeof(double));
+  return add_actuation(sys, ctx, p, out);
+}
+
 int teal_plant_calc_applied_forces(const teal_system *sys, const teal_context *ctx, void *out,
                                    void *user) {
   const teal_plant *p = user;
@@ -296,8 +303,10 @@ int teal_plant_calc_applied_forces(const teal_system *sys, const teal_context *c
   const teal_transform *X = NULL;
   const teal_spatial_vector *V = NULL;
   int rc = eval_kinematics(sys, ctx, p, &X, &V);
-  if (rc == TEAL_OK) {
-    rc = add_actuation(sys, ctx, p, tau);
+  const double *tau_u;
+  if (rc == TEAL_OK && (rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_u, (const void **)&tau_u)) ==
+                           TEAL_OK) {
+    memcpy(tau, tau_u, (size_t)p->nv * sizeof(double));
   }
   if (rc == TEAL_OK) {
     rc = add_generalized(sys, ctx, p, v, tau);

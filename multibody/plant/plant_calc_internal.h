@@ -76,6 +76,8 @@ int teal_plant_calc_velocities(const teal_system *sys, const teal_context *ctx, 
                                void *user);
 int teal_plant_calc_mass_matrix(const teal_system *sys, const teal_context *ctx, double *out,
                                 void *user);
+int teal_plant_calc_actuation(const teal_system *sys, const teal_context *ctx, double *out,
+                              void *user);
 int teal_plant_calc_applied_forces(const teal_system *sys, const teal_context *ctx, void *out,
                                    void *user);
 int teal_plant_calc_vdot(const teal_system *sys, const teal_context *ctx, double *out, void *user);

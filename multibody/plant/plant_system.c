@@ -4,6 +4,7 @@
 #include "multibody/plant/plant_system.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -114,6 +115,21 @@ static int velocity_tickets(const teal_plant *p, teal_ticket *t) {
   return n;
 }
 
+/* Tickets of the actuation ports: the whole-plant one and one per
+ * instance, in a new array (*t, NULL when out of memory). */
+static int actuation_tickets(const teal_plant *p, teal_ticket **t) {
+  int n = 1 + p->instances.n;
+  *t = teal_calloc((size_t)n, sizeof(teal_ticket));
+  if (!*t) {
+    return -1;
+  }
+  (*t)[0] = teal_ticket_input(p->sys.in_u);
+  for (int i = 0; i < p->instances.n; i++) {
+    (*t)[1 + i] = teal_ticket_input(p->sys.in_u_inst[i]);
+  }
+  return n;
+}
+
 static void declare_inputs(teal_system *sys, teal_plant *p) {
   plant_sys *s = &p->sys;
   s->in_u = teal_leaf_declare_vector_input(sys, "actuation", p->nu);
@@ -156,30 +172,109 @@ static void declare_state(teal_system *sys, teal_plant *p) {
       teal_leaf_declare_scratch(sys, "multibody_data", &teal_plant_scratch_type, &model);
 }
 
+/* ---- the pipeline ---------------------------------------------------------- */
+
+/* What a stage's value depends on: q (and the parameters), q and v, the
+ * actuation input ports, or everything its calc reads (the framework's
+ * default). */
+typedef enum stage_prereq {
+  PREREQ_POSITION,
+  PREREQ_VELOCITY,
+  PREREQ_ACTUATION,
+  PREREQ_ALL
+} stage_prereq;
+
+/* One stage of the plant's computation, declared as a cache entry: a
+ * vector entry (calc_vector, size) or an abstract one (calc_abstract,
+ * type). slot is where its index lives in plant_sys. */
+typedef struct plant_stage {
+  const char *name;
+  size_t slot;
+  stage_prereq prereq;
+  int discrete_only;
+  teal_vector_calc_fn calc_vector;
+  int (*size)(const teal_plant *p);
+  teal_abstract_calc_fn calc_abstract;
+  const teal_value_type *(*type)(const teal_plant *p);
+} plant_stage;
+
+static int mass_matrix_size(const teal_plant *p) {
+  return p->nv * p->nv;
+}
+static int step_size(const teal_plant *p) {
+  return p->nq + p->nv;
+}
+static int vdot_size(const teal_plant *p) {
+  return p->nv;
+}
+static const teal_value_type *poses_type(const teal_plant *p) {
+  return &p->sys.poses_type;
+}
+static const teal_value_type *vels_type(const teal_plant *p) {
+  return &p->sys.vels_type;
+}
+static const teal_value_type *forces_type(const teal_plant *p) {
+  return &p->sys.forces_type;
+}
+static const teal_value_type *contacts_type(const teal_plant *p) {
+  (void)p;
+  return &teal_contact_results_type;
+}
+
+/* The plant's computation in stage order, as mj_forward lists MuJoCo's:
+ * kinematics, mass matrix, actuation, applied forces, contact, the
+ * discrete step, accelerations. Each stage reads only the ones above it;
+ * actuation depends on the actuation ports alone, so the check that the
+ * whole-plant and per-instance ports are not both used runs once per new
+ * input value rather than at every evaluation of the forces. */
+static const plant_stage k_stages[] = {
+    {"position_kinematics", offsetof(plant_sys, ce_poses), PREREQ_POSITION, 0, NULL, NULL,
+     teal_plant_calc_poses, poses_type},
+    {"velocity_kinematics", offsetof(plant_sys, ce_vels), PREREQ_VELOCITY, 0, NULL, NULL,
+     teal_plant_calc_velocities, vels_type},
+    {"mass_matrix", offsetof(plant_sys, ce_M), PREREQ_POSITION, 0, teal_plant_calc_mass_matrix,
+     mass_matrix_size, NULL, NULL},
+    {"actuation", offsetof(plant_sys, ce_u), PREREQ_ACTUATION, 0, teal_plant_calc_actuation,
+     vdot_size, NULL, NULL},
+    {"applied_forces", offsetof(plant_sys, ce_forces), PREREQ_ALL, 0, NULL, NULL,
+     teal_plant_calc_applied_forces, forces_type},
+    {"contact_results", offsetof(plant_sys, ce_contacts), PREREQ_ALL, 0, NULL, NULL,
+     teal_plant_calc_contact_results, contacts_type},
+    {"discrete_step", offsetof(plant_sys, ce_step), PREREQ_ALL, 1, teal_plant_calc_discrete_step,
+     step_size, NULL, NULL},
+    {"generalized_acceleration", offsetof(plant_sys, ce_vdot), PREREQ_ALL, 0,
+     teal_plant_calc_vdot, vdot_size, NULL, NULL},
+    {"body_accelerations", offsetof(plant_sys, ce_accs), PREREQ_ALL, 0, NULL, NULL,
+     teal_plant_calc_accelerations, vels_type},
+};
+
+/* Declares one stage; its index goes to its slot (-1 when it does not apply). */
+static void declare_stage(teal_system *sys, teal_plant *p, const plant_stage *st) {
+  int *slot = (int *)((char *)&p->sys + st->slot);
+  if (st->discrete_only && !p->sys.discrete) {
+    *slot = -1;
+    return;
+  }
+  teal_ticket t[3], *inputs = NULL;
+  int n = st->prereq == PREREQ_POSITION   ? position_tickets(p, t)
+          : st->prereq == PREREQ_VELOCITY ? velocity_tickets(p, t)
+                                          : 0;
+  const teal_ticket *prereqs = n ? t : NULL;
+  if (st->prereq == PREREQ_ACTUATION) {
+    n = actuation_tickets(p, &inputs); /* none (out of memory) records an error below */
+    prereqs = inputs;
+  }
+  *slot = st->calc_vector ? teal_leaf_declare_cache_entry(sys, st->name, st->size(p),
+                                                          st->calc_vector, p, prereqs, n)
+                          : teal_leaf_declare_abstract_cache_entry(
+                                sys, st->name, st->type(p), st->calc_abstract, p, prereqs, n);
+  teal_free(inputs);
+}
+
 static void declare_cache(teal_system *sys, teal_plant *p) {
-  plant_sys *s = &p->sys;
-  teal_ticket pos[2], vel[3];
-  int npos = position_tickets(p, pos), nvel = velocity_tickets(p, vel);
-  int nv = p->nv;
-  s->ce_poses = teal_leaf_declare_abstract_cache_entry(sys, "position_kinematics", &s->poses_type,
-                                                       teal_plant_calc_poses, p, pos, npos);
-  s->ce_vels = teal_leaf_declare_abstract_cache_entry(sys, "velocity_kinematics", &s->vels_type,
-                                                      teal_plant_calc_velocities, p, vel, nvel);
-  s->ce_M = teal_leaf_declare_cache_entry(sys, "mass_matrix", nv * nv, teal_plant_calc_mass_matrix,
-                                          p, pos, npos);
-  s->ce_forces = teal_leaf_declare_abstract_cache_entry(sys, "applied_forces", &s->forces_type,
-                                                        teal_plant_calc_applied_forces, p, NULL, 0);
-  s->ce_step = s->discrete
-                   ? teal_leaf_declare_cache_entry(sys, "discrete_step", p->nq + nv,
-                                                   teal_plant_calc_discrete_step, p, NULL, 0)
-                   : -1;
-  s->ce_vdot = teal_leaf_declare_cache_entry(sys, "generalized_acceleration", nv,
-                                             teal_plant_calc_vdot, p, NULL, 0);
-  s->ce_accs = teal_leaf_declare_abstract_cache_entry(sys, "body_accelerations", &s->vels_type,
-                                                      teal_plant_calc_accelerations, p, NULL, 0);
-  s->ce_contacts =
-      teal_leaf_declare_abstract_cache_entry(sys, "contact_results", &teal_contact_results_type,
-                                             teal_plant_calc_contact_results, p, NULL, 0);
+  for (size_t i = 0; i < sizeof(k_stages) / sizeof(k_stages[0]); i++) {
+    declare_stage(sys, p, &k_stages[i]);
+  }
 }
 
 static void declare_contact_outputs(teal_system *sys, teal_plant *p) {
