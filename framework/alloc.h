@@ -6,6 +6,7 @@
 #ifndef TEAL_FRAMEWORK_ALLOC_H
 #define TEAL_FRAMEWORK_ALLOC_H
 
+#include "teal_export.h"
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -21,22 +22,22 @@ typedef struct teal_allocator {
 
 /** Installs an allocator; NULL restores malloc/free. Returns TEAL_EINVAL if a
  *  hook is missing. */
-int teal_set_allocator(const teal_allocator *allocator);
+TEAL_API int teal_set_allocator(const teal_allocator *allocator);
 
 /** Allocates size bytes (size 0 gives a valid unique pointer); NULL on failure. */
-void *teal_alloc(size_t size);
+TEAL_API void *teal_alloc(size_t size);
 
 /** Allocates n*size zeroed bytes, checking for overflow; NULL on failure. */
-void *teal_calloc(size_t n, size_t size);
+TEAL_API void *teal_calloc(size_t n, size_t size);
 
 /** Releases memory from teal_alloc/teal_calloc; NULL is ignored. */
-void teal_free(void *ptr);
+TEAL_API void teal_free(void *ptr);
 
 /** Duplicates a C string through teal_alloc; NULL on failure or NULL input. */
-char *teal_strdup(const char *s);
+TEAL_API char *teal_strdup(const char *s);
 
 /** Number of teal_alloc/teal_calloc calls since start (a cheap counter for tests). */
-unsigned long teal_alloc_count(void);
+TEAL_API unsigned long teal_alloc_count(void);
 
 #ifdef __cplusplus
 }

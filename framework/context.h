@@ -10,6 +10,8 @@
 #ifndef TEAL_FRAMEWORK_CONTEXT_H
 #define TEAL_FRAMEWORK_CONTEXT_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "framework/system.h"
 #include "framework/context_access.h"
@@ -22,45 +24,45 @@ extern "C" {
 
 /** Creates sys's default context. On failure returns NULL and fills err
  *  (may be NULL). sys must be finalized (a leaf) or built (a diagram). */
-teal_context *teal_context_new(const teal_system *sys, teal_error *err);
+TEAL_API teal_context *teal_context_new(const teal_system *sys, teal_error *err);
 
 /** Deep copy of a root context (state, parameters, time, fixed inputs). */
-teal_context *teal_context_clone(const teal_context *ctx, teal_error *err);
+TEAL_API teal_context *teal_context_clone(const teal_context *ctx, teal_error *err);
 
 /** Copies values (time, accuracy, state, parameters, fixed inputs, scratch
  *  values) from src into dst, two root contexts of the same system. The
  *  caching switch is a property of dst and stays as it is. Allocates nothing
  *  unless an abstract value's copy hook does (e.g. a longer log); if such a
  *  copy fails, dst is left partly copied and the error is returned. */
-int teal_context_copy_from(teal_context *dst, const teal_context *src);
+TEAL_API int teal_context_copy_from(teal_context *dst, const teal_context *src);
 
 /** Frees a root context (NULL is ignored; subcontexts are not freed). Free
  *  contexts before their system: value types and release hooks may belong
  *  to the system (e.g. the plant's and scene graph's cache types). */
-void teal_context_free(teal_context *ctx);
+TEAL_API void teal_context_free(teal_context *ctx);
 
 /** Restores default state and parameters and, on a root, time 0; accuracy,
  *  fixed inputs and scratch values (e.g. logs) stay. */
-int teal_context_set_to_defaults(teal_context *ctx);
+TEAL_API int teal_context_set_to_defaults(teal_context *ctx);
 
 /** The system this context belongs to. */
-const teal_system *teal_context_system(const teal_context *ctx);
+TEAL_API const teal_system *teal_context_system(const teal_context *ctx);
 
 /** The latest evaluation error recorded on this context's tree. */
-const teal_error *teal_context_error(const teal_context *ctx);
+TEAL_API const teal_error *teal_context_error(const teal_context *ctx);
 
 /** Records an error on the context's tree (for callbacks); returns code. */
-int teal_context_report_error(const teal_context *ctx, int code, const char *fmt, ...)
+TEAL_API int teal_context_report_error(const teal_context *ctx, int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 
 /** Nonzero for the root of a context tree. */
-int teal_context_is_root(const teal_context *ctx);
+TEAL_API int teal_context_is_root(const teal_context *ctx);
 
 /** Turns caching on (default) or off for the whole tree. */
-void teal_context_set_caching(teal_context *ctx, int enabled);
+TEAL_API void teal_context_set_caching(teal_context *ctx, int enabled);
 
 #ifdef __cplusplus
 }

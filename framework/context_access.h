@@ -10,6 +10,8 @@
 #ifndef TEAL_FRAMEWORK_CONTEXT_ACCESS_H
 #define TEAL_FRAMEWORK_CONTEXT_ACCESS_H
 
+#include "teal_export.h"
+
 #include "framework/system_types.h"
 
 #ifdef __cplusplus
@@ -18,65 +20,65 @@ extern "C" {
 
 /* ---- time and accuracy ------------------------------------------------ */
 
-double teal_context_time(const teal_context *ctx);
+TEAL_API double teal_context_time(const teal_context *ctx);
 /** Sets time (root only; finite values only). */
-int teal_context_set_time(teal_context *ctx, double t);
+TEAL_API int teal_context_set_time(teal_context *ctx, double t);
 /** Accuracy requested of integrators; 0 until set. */
-double teal_context_accuracy(const teal_context *ctx);
+TEAL_API double teal_context_accuracy(const teal_context *ctx);
 /** Sets the accuracy (root only; positive and finite). */
-int teal_context_set_accuracy(teal_context *ctx, double accuracy);
+TEAL_API int teal_context_set_accuracy(teal_context *ctx, double accuracy);
 
 /* ---- continuous state ------------------------------------------------- */
 
 /** Whole continuous state [q; v; z] as one array (root contexts only: a
  *  subcontext's q, v and z are not adjacent; use the q/v/z accessors). */
-const double *teal_context_continuous_state(const teal_context *ctx);
-double *teal_context_continuous_state_mut(teal_context *ctx);
+TEAL_API const double *teal_context_continuous_state(const teal_context *ctx);
+TEAL_API double *teal_context_continuous_state_mut(teal_context *ctx);
 /** Copies x = [q; v; z] (n entries) in; any context. */
-int teal_context_set_continuous_state(teal_context *ctx, const double *x, int n);
+TEAL_API int teal_context_set_continuous_state(teal_context *ctx, const double *x, int n);
 /** Sets the time and copies x = [q; v; z] (n entries) in, in one call (the
  *  integrators' stage writes; Drake's SetTimeAndContinuousState). Root
  *  context only; t must be finite. */
-int teal_context_set_time_and_continuous_state(teal_context *ctx, double t, const double *x,
-                                               int n);
+TEAL_API int teal_context_set_time_and_continuous_state(teal_context *ctx, double t,
+                                                        const double *x, int n);
 /** Copies [q; v; z] out (n entries); any context. */
-int teal_context_get_continuous_state(const teal_context *ctx, double *x, int n);
+TEAL_API int teal_context_get_continuous_state(const teal_context *ctx, double *x, int n);
 
-const double *teal_context_q(const teal_context *ctx);
-const double *teal_context_v(const teal_context *ctx);
-const double *teal_context_z(const teal_context *ctx);
-double *teal_context_q_mut(teal_context *ctx);
-double *teal_context_v_mut(teal_context *ctx);
-double *teal_context_z_mut(teal_context *ctx);
+TEAL_API const double *teal_context_q(const teal_context *ctx);
+TEAL_API const double *teal_context_v(const teal_context *ctx);
+TEAL_API const double *teal_context_z(const teal_context *ctx);
+TEAL_API double *teal_context_q_mut(teal_context *ctx);
+TEAL_API double *teal_context_v_mut(teal_context *ctx);
+TEAL_API double *teal_context_z_mut(teal_context *ctx);
 
 /* ---- discrete and abstract state -------------------------------------- */
 
 /** All discrete state of the subtree, groups back to back. */
-const double *teal_context_discrete_state(const teal_context *ctx);
-double *teal_context_discrete_state_mut(teal_context *ctx);
+TEAL_API const double *teal_context_discrete_state(const teal_context *ctx);
+TEAL_API double *teal_context_discrete_state_mut(teal_context *ctx);
 /** Discrete group i of a leaf context, or NULL (error recorded). */
-const double *teal_context_discrete_group(const teal_context *ctx, int i);
-double *teal_context_discrete_group_mut(teal_context *ctx, int i);
+TEAL_API const double *teal_context_discrete_group(const teal_context *ctx, int i);
+TEAL_API double *teal_context_discrete_group_mut(teal_context *ctx, int i);
 /** Copies a value into discrete group i of a leaf (n must equal its size). */
-int teal_context_set_discrete_group(teal_context *ctx, int i, const double *x, int n);
+TEAL_API int teal_context_set_discrete_group(teal_context *ctx, int i, const double *x, int n);
 
 /** Abstract state i of a leaf context, or NULL (error recorded). */
-const void *teal_context_abstract_state(const teal_context *ctx, int i);
-void *teal_context_abstract_state_mut(teal_context *ctx, int i);
+TEAL_API const void *teal_context_abstract_state(const teal_context *ctx, int i);
+TEAL_API void *teal_context_abstract_state_mut(teal_context *ctx, int i);
 /** Copies value into abstract state i of a leaf (type's copy hook). */
-int teal_context_set_abstract_state(teal_context *ctx, int i, const void *value);
+TEAL_API int teal_context_set_abstract_state(teal_context *ctx, int i, const void *value);
 
 /** Scratch value i of a leaf context (see teal_leaf_declare_scratch), or
  *  NULL (error recorded). Writable from callbacks: it is not state. */
-void *teal_context_scratch_mut(const teal_context *ctx, int i);
-const void *teal_context_scratch(const teal_context *ctx, int i);
+TEAL_API void *teal_context_scratch_mut(const teal_context *ctx, int i);
+TEAL_API const void *teal_context_scratch(const teal_context *ctx, int i);
 
 /* ---- parameters ------------------------------------------------------- */
 
 /** Numeric parameter i of a leaf context, or NULL (error recorded). */
-const double *teal_context_numeric_parameter(const teal_context *ctx, int i);
-double *teal_context_numeric_parameter_mut(teal_context *ctx, int i);
-int teal_context_set_numeric_parameter(teal_context *ctx, int i, const double *p, int n);
+TEAL_API const double *teal_context_numeric_parameter(const teal_context *ctx, int i);
+TEAL_API double *teal_context_numeric_parameter_mut(teal_context *ctx, int i);
+TEAL_API int teal_context_set_numeric_parameter(teal_context *ctx, int i, const double *p, int n);
 
 #ifdef __cplusplus
 }

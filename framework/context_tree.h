@@ -3,6 +3,8 @@
 #ifndef TEAL_FRAMEWORK_CONTEXT_TREE_H
 #define TEAL_FRAMEWORK_CONTEXT_TREE_H
 
+#include "teal_export.h"
+
 #include "framework/system_types.h"
 
 #ifdef __cplusplus
@@ -13,12 +15,14 @@ extern "C" {
  *  recorded). When sub is ctx's own system the result is ctx itself, so a
  *  leaf's callbacks can look up their own context in a context of the leaf
  *  or of any diagram containing it. */
-const teal_context *teal_context_subcontext(const teal_context *ctx, const teal_system *sub);
-teal_context *teal_context_subcontext_mut(teal_context *ctx, const teal_system *sub);
+TEAL_API const teal_context *teal_context_subcontext(const teal_context *ctx,
+                                                     const teal_system *sub);
+TEAL_API teal_context *teal_context_subcontext_mut(teal_context *ctx, const teal_system *sub);
 /** Context of a subsystem by slash-separated path relative to ctx's system
  *  ("controller" or "plant_group/arm"), or NULL. */
-const teal_context *teal_context_subcontext_by_name(const teal_context *ctx, const char *path);
-teal_context *teal_context_subcontext_by_name_mut(teal_context *ctx, const char *path);
+TEAL_API const teal_context *
+teal_context_subcontext_by_name(const teal_context *ctx, const char *path);
+TEAL_API teal_context *teal_context_subcontext_by_name_mut(teal_context *ctx, const char *path);
 
 #ifdef __cplusplus
 }

@@ -4,6 +4,7 @@
 #ifndef TEAL_FRAMEWORK_DIAGRAM_H
 #define TEAL_FRAMEWORK_DIAGRAM_H
 
+#include "teal_export.h"
 #include <stdio.h>
 
 #include "framework/system.h"
@@ -15,11 +16,12 @@ extern "C" {
 #endif
 
 /** Number of direct subsystems of a diagram (0 for a leaf). */
-int teal_diagram_num_subsystems(const teal_system *diagram);
+TEAL_API int teal_diagram_num_subsystems(const teal_system *diagram);
 /** Direct subsystem i, or NULL. */
-const teal_system *teal_diagram_subsystem(const teal_system *diagram, int i);
+TEAL_API const teal_system *teal_diagram_subsystem(const teal_system *diagram, int i);
 /** Subsystem by slash-separated path ("group/leaf"), or NULL. */
-const teal_system *teal_diagram_find_subsystem(const teal_system *diagram, const char *path);
+TEAL_API const teal_system *teal_diagram_find_subsystem(const teal_system *diagram,
+                                                        const char *path);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,8 @@
 #ifndef TEAL_FRAMEWORK_DIAGRAM_BUILDER_H
 #define TEAL_FRAMEWORK_DIAGRAM_BUILDER_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "framework/system_types.h"
 
@@ -19,46 +21,49 @@ extern "C" {
 typedef struct teal_builder teal_builder;
 
 /** Creates an empty builder for a diagram named name. */
-teal_builder *teal_builder_new(const char *name);
+TEAL_API teal_builder *teal_builder_new(const char *name);
 
 /** Frees a builder and every system it owns (NULL is ignored). */
-void teal_builder_free(teal_builder *b);
+TEAL_API void teal_builder_free(teal_builder *b);
 
 /** The builder's sticky error (code TEAL_OK when none). */
-const teal_error *teal_builder_error(const teal_builder *b);
+TEAL_API const teal_error *teal_builder_error(const teal_builder *b);
 
 /** Adds sys, taking ownership (also on failure, when sys is freed). sys
  *  must be finalized or built, unowned, and named uniquely within b.
  *  Returns sys, or NULL on error. */
-teal_system *teal_builder_add(teal_builder *b, teal_system *sys);
+TEAL_API teal_system *teal_builder_add(teal_builder *b, teal_system *sys);
 
 /** Subsystem added under name, or NULL. */
-teal_system *teal_builder_find(const teal_builder *b, const char *name);
+TEAL_API teal_system *teal_builder_find(const teal_builder *b, const char *name);
 
 /** Connects an output to an input of two added subsystems (sizes or types
  *  must match; an input can be connected once, an output fans out freely). */
-int teal_builder_connect(teal_builder *b, const teal_output_port *src,
-                         const teal_input_port *dst);
+TEAL_API int teal_builder_connect(teal_builder *b, const teal_output_port *src,
+                                  const teal_input_port *dst);
 
 /** Connects by subsystem and port names. */
-int teal_builder_connect_by_name(teal_builder *b, const char *src_system, const char *src_port,
-                                 const char *dst_system, const char *dst_port);
+TEAL_API int teal_builder_connect_by_name(teal_builder *b, const char *src_system,
+                                          const char *src_port, const char *dst_system,
+                                          const char *dst_port);
 
 /** Exports a subsystem input as a new diagram input named name (NULL:
  *  "<system>_<port>"). Returns the diagram input index. */
-int teal_builder_export_input(teal_builder *b, const teal_input_port *dst, const char *name);
+TEAL_API int teal_builder_export_input(teal_builder *b, const teal_input_port *dst,
+                                       const char *name);
 
 /** Feeds another subsystem input from an already exported diagram input. */
-int teal_builder_connect_input(teal_builder *b, const char *diagram_input,
-                               const teal_input_port *dst);
+TEAL_API int teal_builder_connect_input(teal_builder *b, const char *diagram_input,
+                                        const teal_input_port *dst);
 
 /** Exports a subsystem output as a diagram output (NULL name as above).
  *  Returns the diagram output index. */
-int teal_builder_export_output(teal_builder *b, const teal_output_port *src, const char *name);
+TEAL_API int teal_builder_export_output(teal_builder *b, const teal_output_port *src,
+                                        const char *name);
 
 /** Builds the diagram, consuming the builder (freed whether or not it
  *  succeeds). Returns NULL on error with the reason in err (may be NULL). */
-teal_system *teal_builder_build(teal_builder *b, teal_error *err);
+TEAL_API teal_system *teal_builder_build(teal_builder *b, teal_error *err);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,7 @@
 #ifndef TEAL_FRAMEWORK_ERROR_H
 #define TEAL_FRAMEWORK_ERROR_H
 
+#include "teal_export.h"
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -46,27 +47,27 @@ typedef struct teal_error {
 } teal_error;
 
 /** Short constant description of a status code ("invalid argument", ...). */
-const char *teal_strerror(int code);
+TEAL_API const char *teal_strerror(int code);
 
 /** Clears an error record. */
-void teal_error_clear(teal_error *err);
+TEAL_API void teal_error_clear(teal_error *err);
 
 /** Records code and a printf-style message; returns code. NULL err is allowed. */
-int teal_error_set(teal_error *err, int code, const char *fmt, ...)
+TEAL_API int teal_error_set(teal_error *err, int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 
 /** Records only if err holds no error yet (sticky); returns the code now held. */
-int teal_error_set_sticky(teal_error *err, int code, const char *fmt, ...)
+TEAL_API int teal_error_set_sticky(teal_error *err, int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
 
 /** Copies src into dst (either may be NULL). */
-void teal_error_copy(teal_error *dst, const teal_error *src);
+TEAL_API void teal_error_copy(teal_error *dst, const teal_error *src);
 
 #ifdef __cplusplus
 }

@@ -4,6 +4,7 @@
 #ifndef TEAL_FRAMEWORK_GRAPHVIZ_H
 #define TEAL_FRAMEWORK_GRAPHVIZ_H
 
+#include "teal_export.h"
 #include <stdio.h>
 
 #include "framework/system_types.h"
@@ -13,11 +14,11 @@ extern "C" {
 #endif
 
 /** Writes the wiring as a Graphviz dot digraph. */
-int teal_diagram_write_graphviz(const teal_system *sys, FILE *out);
+TEAL_API int teal_diagram_write_graphviz(const teal_system *sys, FILE *out);
 
 /** Returns the Graphviz text in a buffer from teal_alloc (free with
  *  teal_free), or NULL on failure. */
-char *teal_diagram_graphviz_string(const teal_system *sys);
+TEAL_API char *teal_diagram_graphviz_string(const teal_system *sys);
 
 #ifdef __cplusplus
 }

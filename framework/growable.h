@@ -17,6 +17,7 @@
 #ifndef TEAL_FRAMEWORK_GROWABLE_H
 #define TEAL_FRAMEWORK_GROWABLE_H
 
+#include "teal_export.h"
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -28,7 +29,7 @@ extern "C" {
  *  grow, the capacity doubles (from 4) until it reaches need; the first *cap
  *  elements are copied and the new ones are zeroed, and *data and *cap are
  *  updated. Returns TEAL_OK, or TEAL_ENOMEM with *data and *cap unchanged. */
-int teal_grow(void **data, int *cap, int need, size_t elem);
+TEAL_API int teal_grow(void **data, int *cap, int need, size_t elem);
 
 /** Typed form of teal_grow for an lvalue pointer `data` and int lvalue
  *  `cap`: TEAL_GROW(sys->items, sys->cap_items, sys->nitems + 1). */

@@ -5,6 +5,8 @@
 #ifndef TEAL_FRAMEWORK_LEAF_EVENTS_H
 #define TEAL_FRAMEWORK_LEAF_EVENTS_H
 
+#include "teal_export.h"
+
 #include "framework/system_types.h"
 
 #ifdef __cplusplus
@@ -12,42 +14,49 @@ extern "C" {
 #endif
 
 /** Periodic events at offset + k * period (period > 0, offset >= 0). */
-int teal_leaf_declare_periodic_publish(teal_system *sys, double period, double offset,
-                                       teal_publish_fn fn, void *user);
-int teal_leaf_declare_periodic_discrete_update(teal_system *sys, double period, double offset,
-                                               teal_discrete_update_fn fn, void *user);
-int teal_leaf_declare_periodic_unrestricted_update(teal_system *sys, double period,
-                                                   double offset,
-                                                   teal_unrestricted_update_fn fn, void *user);
+TEAL_API int teal_leaf_declare_periodic_publish(teal_system *sys, double period, double offset,
+                                                teal_publish_fn fn, void *user);
+TEAL_API int teal_leaf_declare_periodic_discrete_update(teal_system *sys, double period,
+                                                        double offset, teal_discrete_update_fn fn,
+                                                        void *user);
+TEAL_API int teal_leaf_declare_periodic_unrestricted_update(teal_system *sys, double period,
+                                                            double offset,
+                                                            teal_unrestricted_update_fn fn,
+                                                            void *user);
 /** Events handled at every simulator step. */
-int teal_leaf_declare_per_step_publish(teal_system *sys, teal_publish_fn fn, void *user);
-int teal_leaf_declare_per_step_discrete_update(teal_system *sys, teal_discrete_update_fn fn,
-                                               void *user);
-int teal_leaf_declare_per_step_unrestricted_update(teal_system *sys,
-                                                   teal_unrestricted_update_fn fn, void *user);
+TEAL_API int teal_leaf_declare_per_step_publish(teal_system *sys, teal_publish_fn fn, void *user);
+TEAL_API int teal_leaf_declare_per_step_discrete_update(teal_system *sys,
+                                                        teal_discrete_update_fn fn, void *user);
+TEAL_API int teal_leaf_declare_per_step_unrestricted_update(teal_system *sys,
+                                                            teal_unrestricted_update_fn fn,
+                                                            void *user);
 /** Events handled once when a simulation is initialized. */
-int teal_leaf_declare_initialization_publish(teal_system *sys, teal_publish_fn fn, void *user);
-int teal_leaf_declare_initialization_discrete_update(teal_system *sys,
-                                                     teal_discrete_update_fn fn, void *user);
-int teal_leaf_declare_initialization_unrestricted_update(teal_system *sys,
-                                                         teal_unrestricted_update_fn fn,
-                                                         void *user);
+TEAL_API int teal_leaf_declare_initialization_publish(teal_system *sys, teal_publish_fn fn,
+                                                      void *user);
+TEAL_API int
+teal_leaf_declare_initialization_discrete_update(teal_system *sys, teal_discrete_update_fn fn,
+                                                 void *user);
+TEAL_API int
+teal_leaf_declare_initialization_unrestricted_update(teal_system *sys,
+                                                     teal_unrestricted_update_fn fn, void *user);
 /** Witness-triggered events: when witness crosses zero in the given
  *  direction during a step, the simulator shortens the step to the crossing
  *  (to its time tolerance) and runs the handler. user goes to both. */
-int teal_leaf_declare_witness_publish(teal_system *sys, teal_witness_direction direction,
-                                      teal_witness_fn witness, teal_publish_fn fn, void *user);
-int teal_leaf_declare_witness_discrete_update(teal_system *sys,
-                                              teal_witness_direction direction,
-                                              teal_witness_fn witness,
-                                              teal_discrete_update_fn fn, void *user);
-int teal_leaf_declare_witness_unrestricted_update(teal_system *sys,
-                                                  teal_witness_direction direction,
-                                                  teal_witness_fn witness,
-                                                  teal_unrestricted_update_fn fn, void *user);
+TEAL_API int teal_leaf_declare_witness_publish(teal_system *sys, teal_witness_direction direction,
+                                               teal_witness_fn witness, teal_publish_fn fn,
+                                               void *user);
+TEAL_API int teal_leaf_declare_witness_discrete_update(teal_system *sys,
+                                                       teal_witness_direction direction,
+                                                       teal_witness_fn witness,
+                                                       teal_discrete_update_fn fn, void *user);
+TEAL_API int teal_leaf_declare_witness_unrestricted_update(teal_system *sys,
+                                                           teal_witness_direction direction,
+                                                           teal_witness_fn witness,
+                                                           teal_unrestricted_update_fn fn,
+                                                           void *user);
 
 /** A publish run only by teal_system_force_publish. */
-int teal_leaf_declare_forced_publish(teal_system *sys, teal_publish_fn fn, void *user);
+TEAL_API int teal_leaf_declare_forced_publish(teal_system *sys, teal_publish_fn fn, void *user);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,8 @@
 #ifndef TEAL_FRAMEWORK_LEAF_SYSTEM_H
 #define TEAL_FRAMEWORK_LEAF_SYSTEM_H
 
+#include "teal_export.h"
+
 #include "framework/system_types.h"
 #include "framework/ticket.h"
 #include "framework/value.h"
@@ -20,59 +22,60 @@ extern "C" {
 /** Creates an empty leaf named name. user is model data handed to nobody
  *  but teal_system_user; user_free (may be NULL) releases it with the
  *  system. Returns NULL only when out of memory (user_free is then called). */
-teal_system *teal_leaf_new(const char *name, void *user, void (*user_free)(void *));
+TEAL_API teal_system *teal_leaf_new(const char *name, void *user, void (*user_free)(void *));
 
 /** Declares a vector input port of size doubles; returns its index. */
-int teal_leaf_declare_vector_input(teal_system *sys, const char *name, int size);
+TEAL_API int teal_leaf_declare_vector_input(teal_system *sys, const char *name, int size);
 
 /** Declares an abstract input port of the given type; returns its index. */
-int teal_leaf_declare_abstract_input(teal_system *sys, const char *name,
-                                     const teal_value_type *type);
+TEAL_API int teal_leaf_declare_abstract_input(teal_system *sys, const char *name,
+                                              const teal_value_type *type);
 
 /** Declares a vector output computed by calc with closure data user.
  *  prereqs lists what the value depends on; NULL (or n == 0) means all
  *  sources (direct feedthrough from every input). Returns the port index. */
-int teal_leaf_declare_vector_output(teal_system *sys, const char *name, int size,
-                                    teal_vector_calc_fn calc, void *user,
-                                    const teal_ticket *prereqs, int nprereqs);
+TEAL_API int teal_leaf_declare_vector_output(teal_system *sys, const char *name, int size,
+                                             teal_vector_calc_fn calc, void *user,
+                                             const teal_ticket *prereqs, int nprereqs);
 
 /** Declares an abstract output of the given type; see the vector version. */
-int teal_leaf_declare_abstract_output(teal_system *sys, const char *name,
-                                      const teal_value_type *type, teal_abstract_calc_fn calc,
-                                      void *user, const teal_ticket *prereqs, int nprereqs);
+TEAL_API int teal_leaf_declare_abstract_output(teal_system *sys, const char *name,
+                                               const teal_value_type *type,
+                                               teal_abstract_calc_fn calc, void *user,
+                                               const teal_ticket *prereqs, int nprereqs);
 
 /** Declares the continuous state sizes and default value x0 = [q; v; z]
  *  (NULL: zeros). Once per leaf. */
-int teal_leaf_declare_continuous_state(teal_system *sys, int nq, int nv, int nz,
-                                       const double *x0);
+TEAL_API int teal_leaf_declare_continuous_state(teal_system *sys, int nq, int nv, int nz,
+                                                const double *x0);
 
 /** Declares a discrete state group of size doubles (default x0, NULL:
  *  zeros); returns the group index. */
-int teal_leaf_declare_discrete_state(teal_system *sys, int size, const double *x0);
+TEAL_API int teal_leaf_declare_discrete_state(teal_system *sys, int size, const double *x0);
 
 /** Declares an abstract state variable whose default is a copy of model
  *  (NULL: the type's default); returns its index. model is copied now. */
-int teal_leaf_declare_abstract_state(teal_system *sys, const teal_value_type *type,
-                                     const void *model);
+TEAL_API int teal_leaf_declare_abstract_state(teal_system *sys, const teal_value_type *type,
+                                              const void *model);
 
 /** Declares a numeric parameter vector (default p0, NULL: zeros); returns
  *  its index. */
-int teal_leaf_declare_numeric_parameter(teal_system *sys, int size, const double *p0);
+TEAL_API int teal_leaf_declare_numeric_parameter(teal_system *sys, int size, const double *p0);
 
 /** Declares a vector cache entry; returns its index for teal_ticket_cache
  *  and teal_eval_cache_entry. prereqs as for outputs. */
-int teal_leaf_declare_cache_entry(teal_system *sys, const char *name, int size,
-                                  teal_vector_calc_fn calc, void *user,
-                                  const teal_ticket *prereqs, int nprereqs);
-
-/** Declares an abstract cache entry; returns its index. */
-int teal_leaf_declare_abstract_cache_entry(teal_system *sys, const char *name,
-                                           const teal_value_type *type,
-                                           teal_abstract_calc_fn calc, void *user,
+TEAL_API int teal_leaf_declare_cache_entry(teal_system *sys, const char *name, int size,
+                                           teal_vector_calc_fn calc, void *user,
                                            const teal_ticket *prereqs, int nprereqs);
 
+/** Declares an abstract cache entry; returns its index. */
+TEAL_API int teal_leaf_declare_abstract_cache_entry(teal_system *sys, const char *name,
+                                                    const teal_value_type *type,
+                                                    teal_abstract_calc_fn calc, void *user,
+                                                    const teal_ticket *prereqs, int nprereqs);
+
 /** Sets the time-derivative callback (required when continuous state exists). */
-int teal_leaf_set_time_derivatives(teal_system *sys, teal_derivatives_fn fn, void *user);
+TEAL_API int teal_leaf_set_time_derivatives(teal_system *sys, teal_derivatives_fn fn, void *user);
 
 /** Declares a per-context scratch value of the given type: neither state
  *  nor a source of change, a copy of model (NULL: the type's default) in
@@ -80,31 +83,31 @@ int teal_leaf_set_time_derivatives(teal_system *sys, teal_derivatives_fn fn, voi
  *  set_to_defaults, writable from any callback with teal_context_scratch_mut
  *  (Drake's pattern for logs kept in the context). model is copied now.
  *  Returns its index. */
-int teal_leaf_declare_scratch(teal_system *sys, const char *name, const teal_value_type *type,
-                              const void *model);
+TEAL_API int teal_leaf_declare_scratch(teal_system *sys, const char *name,
+                                       const teal_value_type *type, const void *model);
 
 /** Optional energy hooks (either may be NULL). */
-int teal_leaf_set_energy(teal_system *sys, teal_energy_fn potential, teal_energy_fn kinetic,
-                         void *user);
+TEAL_API int teal_leaf_set_energy(teal_system *sys, teal_energy_fn potential,
+                                  teal_energy_fn kinetic, void *user);
 
 /** Optional qdot = N(q) v maps; required when nq != nv. Default: identity. */
-int teal_leaf_set_velocity_map(teal_system *sys, teal_velocity_map_fn v_to_qdot,
-                               teal_velocity_map_fn qdot_to_v, void *user);
+TEAL_API int teal_leaf_set_velocity_map(teal_system *sys, teal_velocity_map_fn v_to_qdot,
+                                        teal_velocity_map_fn qdot_to_v, void *user);
 
 /** Optional projection of the continuous state (see teal_projection_fn). */
-int teal_leaf_set_projection(teal_system *sys, teal_projection_fn fn, void *user);
+TEAL_API int teal_leaf_set_projection(teal_system *sys, teal_projection_fn fn, void *user);
 
 /** Optional analytic linearization hook (used by teal_linearize). */
-int teal_leaf_set_jacobian(teal_system *sys, teal_jacobian_fn fn, void *user);
+TEAL_API int teal_leaf_set_jacobian(teal_system *sys, teal_jacobian_fn fn, void *user);
 
 /** Tags the leaf with an identity of its constructor (any address the
  *  constructor owns, e.g. a static const object), so that library code can
  *  recognize its own leaves with teal_system_type_tag. */
-int teal_leaf_set_type_tag(teal_system *sys, const void *tag);
+TEAL_API int teal_leaf_set_type_tag(teal_system *sys, const void *tag);
 
 /** Ends declaration: checks consistency and computes feedthrough. Returns
  *  the sticky error if any declaration failed. */
-int teal_leaf_finalize(teal_system *sys);
+TEAL_API int teal_leaf_finalize(teal_system *sys);
 
 #ifdef __cplusplus
 }

@@ -6,6 +6,8 @@
 #ifndef TEAL_FRAMEWORK_PORTS_H
 #define TEAL_FRAMEWORK_PORTS_H
 
+#include "teal_export.h"
+
 #include "framework/system_types.h"
 #include "framework/value.h"
 
@@ -14,42 +16,42 @@ extern "C" {
 #endif
 
 /** Value of vector input port i (from its connection or fixed value). */
-int teal_eval_vector_input(const teal_system *sys, const teal_context *ctx, int port,
-                           const double **value);
+TEAL_API int teal_eval_vector_input(const teal_system *sys, const teal_context *ctx, int port,
+                                    const double **value);
 /** 1 when input port i has a value (connected, through any exported
  *  diagram inputs, to an output, or fixed), 0 when it has none, or a
  *  negative status for a bad system, context or port (Drake's HasValue). */
-int teal_input_has_value(const teal_system *sys, const teal_context *ctx, int port);
+TEAL_API int teal_input_has_value(const teal_system *sys, const teal_context *ctx, int port);
 /** Value of abstract input port i. */
-int teal_eval_abstract_input(const teal_system *sys, const teal_context *ctx, int port,
-                             const void **value);
+TEAL_API int teal_eval_abstract_input(const teal_system *sys, const teal_context *ctx, int port,
+                                      const void **value);
 /** Cached value of vector output port i. */
-int teal_eval_vector_output(const teal_system *sys, const teal_context *ctx, int port,
-                            const double **value);
+TEAL_API int teal_eval_vector_output(const teal_system *sys, const teal_context *ctx, int port,
+                                     const double **value);
 /** Cached value of abstract output port i. */
-int teal_eval_abstract_output(const teal_system *sys, const teal_context *ctx, int port,
-                              const void **value);
+TEAL_API int teal_eval_abstract_output(const teal_system *sys, const teal_context *ctx, int port,
+                                       const void **value);
 /** Computes vector output port i into out without caching. */
-int teal_calc_vector_output(const teal_system *sys, const teal_context *ctx, int port,
-                            double *out);
+TEAL_API int teal_calc_vector_output(const teal_system *sys, const teal_context *ctx, int port,
+                                     double *out);
 /** Computes abstract output port i into out (a valid value) without caching. */
-int teal_calc_abstract_output(const teal_system *sys, const teal_context *ctx, int port,
-                              void *out);
+TEAL_API int teal_calc_abstract_output(const teal_system *sys, const teal_context *ctx, int port,
+                                       void *out);
 /** Cached value of a leaf's declared cache entry i (double array for vector
  *  entries). */
-int teal_eval_cache_entry(const teal_system *sys, const teal_context *ctx, int entry,
-                          const void **value);
+TEAL_API int teal_eval_cache_entry(const teal_system *sys, const teal_context *ctx, int entry,
+                                   const void **value);
 
 /** Fixes vector input port i to a copy of value (n doubles; NaN is
  *  rejected with TEAL_ENONFINITE, infinities are allowed, e.g. as limits).
  *  The port must not be connected inside its diagram. */
-int teal_context_fix_input(teal_context *ctx, int port, const double *value, int n);
+TEAL_API int teal_context_fix_input(teal_context *ctx, int port, const double *value, int n);
 /** Fixes abstract input port i to a copy of value (type's copy hook). */
-int teal_context_fix_abstract_input(teal_context *ctx, int port, const void *value);
+TEAL_API int teal_context_fix_abstract_input(teal_context *ctx, int port, const void *value);
 /** Removes a fixed value; evaluating the port then reports it unconnected. */
-int teal_context_unfix_input(teal_context *ctx, int port);
+TEAL_API int teal_context_unfix_input(teal_context *ctx, int port);
 /** Nonzero when input port i has a fixed value in this context. */
-int teal_context_input_is_fixed(const teal_context *ctx, int port);
+TEAL_API int teal_context_input_is_fixed(const teal_context *ctx, int port);
 
 #ifdef __cplusplus
 }

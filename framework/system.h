@@ -8,6 +8,7 @@
 #ifndef TEAL_FRAMEWORK_SYSTEM_H
 #define TEAL_FRAMEWORK_SYSTEM_H
 
+#include "teal_export.h"
 #include <stddef.h>
 
 #include "framework/error.h"
@@ -24,73 +25,74 @@ extern "C" {
 #endif
 
 /** Frees a system that no builder or diagram owns (NULL is ignored). */
-void teal_system_free(teal_system *sys);
+TEAL_API void teal_system_free(teal_system *sys);
 
 /** The system's name. */
-const char *teal_system_name(const teal_system *sys);
+TEAL_API const char *teal_system_name(const teal_system *sys);
 
 /** Nonzero for diagrams. */
-int teal_system_is_diagram(const teal_system *sys);
+TEAL_API int teal_system_is_diagram(const teal_system *sys);
 
 /** The sticky declaration error (code TEAL_OK when none). */
-const teal_error *teal_system_error(const teal_system *sys);
+TEAL_API const teal_error *teal_system_error(const teal_system *sys);
 
 /** The diagram that owns sys, or NULL. */
-const teal_system *teal_system_parent(const teal_system *sys);
+TEAL_API const teal_system *teal_system_parent(const teal_system *sys);
 
 /** Model data given to teal_leaf_new. */
-void *teal_system_user(const teal_system *sys);
+TEAL_API void *teal_system_user(const teal_system *sys);
 
-int teal_system_num_input_ports(const teal_system *sys);
-int teal_system_num_output_ports(const teal_system *sys);
+TEAL_API int teal_system_num_input_ports(const teal_system *sys);
+TEAL_API int teal_system_num_output_ports(const teal_system *sys);
 
 /** Port i, or NULL when out of range. */
-const teal_input_port *teal_system_input_port(const teal_system *sys, int i);
-const teal_output_port *teal_system_output_port(const teal_system *sys, int i);
+TEAL_API const teal_input_port *teal_system_input_port(const teal_system *sys, int i);
+TEAL_API const teal_output_port *teal_system_output_port(const teal_system *sys, int i);
 
 /** Port by name, or NULL. */
-const teal_input_port *teal_system_input_port_by_name(const teal_system *sys, const char *name);
-const teal_output_port *teal_system_output_port_by_name(const teal_system *sys,
-                                                        const char *name);
+TEAL_API const teal_input_port *
+teal_system_input_port_by_name(const teal_system *sys, const char *name);
+TEAL_API const teal_output_port *
+teal_system_output_port_by_name(const teal_system *sys, const char *name);
 
-const char *teal_input_port_name(const teal_input_port *port);
-int teal_input_port_index(const teal_input_port *port);
+TEAL_API const char *teal_input_port_name(const teal_input_port *port);
+TEAL_API int teal_input_port_index(const teal_input_port *port);
 /** Size in doubles (0 for abstract ports). */
-int teal_input_port_size(const teal_input_port *port);
+TEAL_API int teal_input_port_size(const teal_input_port *port);
 /** Type of an abstract port, NULL for vector ports. */
-const teal_value_type *teal_input_port_type(const teal_input_port *port);
-const teal_system *teal_input_port_system(const teal_input_port *port);
+TEAL_API const teal_value_type *teal_input_port_type(const teal_input_port *port);
+TEAL_API const teal_system *teal_input_port_system(const teal_input_port *port);
 
-const char *teal_output_port_name(const teal_output_port *port);
-int teal_output_port_index(const teal_output_port *port);
-int teal_output_port_size(const teal_output_port *port);
-const teal_value_type *teal_output_port_type(const teal_output_port *port);
-const teal_system *teal_output_port_system(const teal_output_port *port);
+TEAL_API const char *teal_output_port_name(const teal_output_port *port);
+TEAL_API int teal_output_port_index(const teal_output_port *port);
+TEAL_API int teal_output_port_size(const teal_output_port *port);
+TEAL_API const teal_value_type *teal_output_port_type(const teal_output_port *port);
+TEAL_API const teal_system *teal_output_port_system(const teal_output_port *port);
 
 /** Continuous state sizes; returns nq + nv + nz. Pointers may be NULL. */
-int teal_system_num_continuous_states(const teal_system *sys, int *nq, int *nv, int *nz);
+TEAL_API int teal_system_num_continuous_states(const teal_system *sys, int *nq, int *nv, int *nz);
 /** Total discrete state doubles (all groups, whole subtree). */
-int teal_system_num_discrete_states(const teal_system *sys);
+TEAL_API int teal_system_num_discrete_states(const teal_system *sys);
 /** Discrete groups of a leaf (0 for diagrams). */
-int teal_system_num_discrete_groups(const teal_system *sys);
+TEAL_API int teal_system_num_discrete_groups(const teal_system *sys);
 /** Size of discrete group i of a leaf, or a negative status. */
-int teal_system_discrete_group_size(const teal_system *sys, int i);
+TEAL_API int teal_system_discrete_group_size(const teal_system *sys, int i);
 /** Abstract state variables in the subtree. */
-int teal_system_num_abstract_states(const teal_system *sys);
+TEAL_API int teal_system_num_abstract_states(const teal_system *sys);
 /** Numeric parameter vectors of a leaf. */
-int teal_system_num_numeric_parameters(const teal_system *sys);
+TEAL_API int teal_system_num_numeric_parameters(const teal_system *sys);
 /** Size of numeric parameter i of a leaf, or a negative status. */
-int teal_system_numeric_parameter_size(const teal_system *sys, int i);
+TEAL_API int teal_system_numeric_parameter_size(const teal_system *sys, int i);
 /** Nonzero when output port out depends directly on input port in. */
-int teal_system_has_direct_feedthrough(const teal_system *sys, int in, int out);
+TEAL_API int teal_system_has_direct_feedthrough(const teal_system *sys, int in, int out);
 /** Witness functions in the subtree (their order is the leaves' order). */
-int teal_system_num_witnesses(const teal_system *sys);
+TEAL_API int teal_system_num_witnesses(const teal_system *sys);
 /** Direction of witness i of the subtree, or a negative status. */
-int teal_system_witness_direction(const teal_system *sys, int i);
+TEAL_API int teal_system_witness_direction(const teal_system *sys, int i);
 /** The tag given by teal_leaf_set_type_tag, or NULL. */
-const void *teal_system_type_tag(const teal_system *sys);
+TEAL_API const void *teal_system_type_tag(const teal_system *sys);
 /** Nonzero when the leaf declared an analytic Jacobian hook. */
-int teal_system_has_jacobian(const teal_system *sys);
+TEAL_API int teal_system_has_jacobian(const teal_system *sys);
 
 #ifdef __cplusplus
 }

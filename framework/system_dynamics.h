@@ -4,6 +4,8 @@
 #ifndef TEAL_FRAMEWORK_SYSTEM_DYNAMICS_H
 #define TEAL_FRAMEWORK_SYSTEM_DYNAMICS_H
 
+#include "teal_export.h"
+
 #include "framework/system_types.h"
 
 #ifdef __cplusplus
@@ -12,34 +14,36 @@ extern "C" {
 
 /** Time derivatives of the whole continuous state, written as one array
  *  [q; v; z] laid out as teal_context_get_continuous_state gives it. */
-int teal_calc_time_derivatives(const teal_system *sys, const teal_context *ctx, double *xcdot);
+TEAL_API int teal_calc_time_derivatives(const teal_system *sys, const teal_context *ctx,
+                                        double *xcdot);
 
 /** qdot = N(q) v for the whole subtree (v has nv entries, qdot nq). */
-int teal_map_velocity_to_qdot(const teal_system *sys, const teal_context *ctx, const double *v,
-                              double *qdot);
+TEAL_API int teal_map_velocity_to_qdot(const teal_system *sys, const teal_context *ctx,
+                                       const double *v, double *qdot);
 /** v = N+(q) qdot for the whole subtree. */
-int teal_map_qdot_to_velocity(const teal_system *sys, const teal_context *ctx,
-                              const double *qdot, double *v);
+TEAL_API int teal_map_qdot_to_velocity(const teal_system *sys, const teal_context *ctx,
+                                       const double *qdot, double *v);
 
 /** Values of every witness function of the subtree, in order, into w. */
-int teal_calc_witness_values(const teal_system *sys, const teal_context *ctx, double *w);
+TEAL_API int teal_calc_witness_values(const teal_system *sys, const teal_context *ctx, double *w);
 
 /** Sum of the leaves' potential energies (0 for leaves without the hook). */
-int teal_calc_potential_energy(const teal_system *sys, const teal_context *ctx, double *pe);
+TEAL_API int teal_calc_potential_energy(const teal_system *sys, const teal_context *ctx,
+                                        double *pe);
 /** Sum of the leaves' kinetic energies. */
-int teal_calc_kinetic_energy(const teal_system *sys, const teal_context *ctx, double *ke);
+TEAL_API int teal_calc_kinetic_energy(const teal_system *sys, const teal_context *ctx, double *ke);
 
 /** Nonzero when some leaf of the subtree has a projection hook. */
-int teal_system_has_projection(const teal_system *sys);
+TEAL_API int teal_system_has_projection(const teal_system *sys);
 
 /** Runs every leaf's projection hook on its continuous state in ctx (a
  *  root or any subcontext); the state's stamps change only for the leaves
  *  that have a hook. */
-int teal_project_continuous_state(const teal_system *sys, teal_context *ctx);
+TEAL_API int teal_project_continuous_state(const teal_system *sys, teal_context *ctx);
 
 /** Runs a leaf's analytic Jacobian hook; TEAL_EUNSUPPORTED when absent. */
-int teal_calc_jacobian(const teal_system *sys, const teal_context *ctx, int input_port,
-                       int output_port, teal_jacobian *jac);
+TEAL_API int teal_calc_jacobian(const teal_system *sys, const teal_context *ctx, int input_port,
+                                int output_port, teal_jacobian *jac);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,7 @@
 #ifndef TEAL_FRAMEWORK_VALUE_H
 #define TEAL_FRAMEWORK_VALUE_H
 
+#include "teal_export.h"
 #include <stddef.h>
 
 #ifdef __cplusplus
@@ -29,16 +30,16 @@ typedef struct teal_value_type {
 } teal_value_type;
 
 /** Nonzero when a and b describe the same type. */
-int teal_value_type_equal(const teal_value_type *a, const teal_value_type *b);
+TEAL_API int teal_value_type_equal(const teal_value_type *a, const teal_value_type *b);
 
 /** Initializes dst with the type's default (init or zero fill). */
-int teal_value_init(const teal_value_type *type, void *dst);
+TEAL_API int teal_value_init(const teal_value_type *type, void *dst);
 
 /** Copies src into dst through the type's copy hook. */
-int teal_value_copy(const teal_value_type *type, void *dst, const void *src);
+TEAL_API int teal_value_copy(const teal_value_type *type, void *dst, const void *src);
 
 /** Releases what the value owns through the type's free hook. */
-void teal_value_release(const teal_value_type *type, void *value);
+TEAL_API void teal_value_release(const teal_value_type *type, void *value);
 
 #ifdef __cplusplus
 }

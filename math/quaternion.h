@@ -4,6 +4,7 @@
 #ifndef TEAL_MATH_QUATERNION_H
 #define TEAL_MATH_QUATERNION_H
 
+#include "teal_export.h"
 #include <math.h>
 
 #include "math/vec3.h"
@@ -43,7 +44,7 @@ static inline double teal_quaternion_norm(teal_quaternion q) {
 
 /** Scales *q to unit length. Returns TEAL_ENONFINITE if q has a NaN or Inf
  *  component, TEAL_EINVAL if it is zero (q is left unchanged on failure). */
-int teal_quaternion_normalize(teal_quaternion *q);
+TEAL_API int teal_quaternion_normalize(teal_quaternion *q);
 
 /** The Hamilton product a * b; for unit quaternions q_AC = q_AB * q_BC. */
 static inline teal_quaternion teal_quaternion_mul(teal_quaternion a, teal_quaternion b) {
@@ -76,11 +77,11 @@ static inline teal_vec3 teal_quaternion_rotate(teal_quaternion q, teal_vec3 v) {
 
 /** E_P(q) as a 4x3 row-major array: qdot = 0.5 E_P(q) w_PB_P. Rows are
  *  (-x -y -z), (w z -y), (-z w x), (y -x w). */
-void teal_quaternion_rate_matrix_parent(teal_quaternion q, double E[12]);
+TEAL_API void teal_quaternion_rate_matrix_parent(teal_quaternion q, double E[12]);
 
 /** E_B(q) as a 4x3 row-major array: qdot = 0.5 E_B(q) w_PB_B. Rows are
  *  (-x -y -z), (w -z y), (z w -x), (-y x w). */
-void teal_quaternion_rate_matrix_body(teal_quaternion q, double E[12]);
+TEAL_API void teal_quaternion_rate_matrix_body(teal_quaternion q, double E[12]);
 
 /** qdot = 0.5 (0, w_PB_P) * q_PB: angular velocity expressed in the parent. */
 static inline teal_quaternion teal_quaternion_rate_from_w_parent(teal_quaternion q,

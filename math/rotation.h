@@ -4,6 +4,7 @@
 #ifndef TEAL_MATH_ROTATION_H
 #define TEAL_MATH_ROTATION_H
 
+#include "teal_export.h"
 #include <math.h>
 
 #include "math/mat3.h"
@@ -48,10 +49,10 @@ static inline teal_vec3 teal_rotation_apply_inverse(teal_rotation R_AB, teal_vec
 /** Rodrigues' formula: the rotation by angle (radians, right-handed) about
  *  axis, R = 1 + sin(t) [k]x + (1 - cos(t)) [k]x^2 with k = axis / |axis|.
  *  The axis is normalized here; a zero (or non-finite) axis gives identity. */
-teal_rotation teal_rotation_from_axis_angle(teal_vec3 axis, double angle);
+TEAL_API teal_rotation teal_rotation_from_axis_angle(teal_vec3 axis, double angle);
 
 /** The axis (unit) and angle in [0, pi] of R; for angle 0 the axis is +z. */
-void teal_rotation_to_axis_angle(teal_rotation R, teal_vec3 *axis, double *angle);
+TEAL_API void teal_rotation_to_axis_angle(teal_rotation R, teal_vec3 *axis, double *angle);
 
 /** The rotation of quaternion q. q need not be unit (it is scaled by 1/|q|^2);
  *  it must be nonzero. */
@@ -68,23 +69,23 @@ static inline teal_rotation teal_rotation_from_quaternion(teal_quaternion q) {
 
 /** The unit quaternion of R by Shepperd's method (pivot on the largest of the
  *  trace and the diagonal, so no division by a small number), with w >= 0. */
-teal_quaternion teal_rotation_to_quaternion(teal_rotation R);
+TEAL_API teal_quaternion teal_rotation_to_quaternion(teal_rotation R);
 
 /** R from roll-pitch-yaw angles rpy = (r, p, y), Drake's convention: extrinsic
  *  X-Y-Z (rotate by r about the fixed x axis, then p about the fixed y, then y
  *  about the fixed z), i.e. R = Rz(y) Ry(p) Rx(r). */
-teal_rotation teal_rotation_from_rpy(teal_vec3 rpy);
+TEAL_API teal_rotation teal_rotation_from_rpy(teal_vec3 rpy);
 
 /** Roll-pitch-yaw of R (convention as teal_rotation_from_rpy) with roll and
  *  yaw in [-pi, pi] and pitch in [-pi/2, pi/2]. Yaw and pitch are computed
  *  consistently with the chosen roll, so from_rpy(to_rpy(R)) reproduces R to
  *  rounding even near gimbal lock (|pitch| = pi/2), where roll and yaw are not
  *  unique (an exact lock gives roll 0). */
-teal_vec3 teal_rotation_to_rpy(teal_rotation R);
+TEAL_API teal_vec3 teal_rotation_to_rpy(teal_rotation R);
 
 /** 1 if every entry of R R' - 1 is within tol in magnitude, all entries are
  *  finite and det R > 0 (a proper rotation); else 0. */
-int teal_rotation_is_orthonormal(teal_rotation R, double tol);
+TEAL_API int teal_rotation_is_orthonormal(teal_rotation R, double tol);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,8 @@
 #ifndef TEAL_MATH_SMALL_DENSE_H
 #define TEAL_MATH_SMALL_DENSE_H
 
+#include "teal_export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -15,24 +17,24 @@ extern "C" {
 /** In-place Cholesky A = L L' of the n x n symmetric A: L is written to the
  *  lower triangle and the strict upper triangle is zeroed. Pivot k fails
  *  when it is not finite or not above min_pivot. */
-int teal_small_cholesky(double *A, int n, double min_pivot);
+TEAL_API int teal_small_cholesky(double *A, int n, double min_pivot);
 
 /** Solves L L' x = b in place (b becomes x) with the factor of
  *  teal_small_cholesky. */
-void teal_small_cholesky_solve(const double *L, int n, double *b);
+TEAL_API void teal_small_cholesky_solve(const double *L, int n, double *b);
 
 /** inv = (L L')^-1 (n x n), column by column, from the factor of
  *  teal_small_cholesky; n <= 64. */
-void teal_small_cholesky_inverse(const double *L, int n, double *inv);
+TEAL_API void teal_small_cholesky_inverse(const double *L, int n, double *inv);
 
 /** In-place LU with partial pivoting, P A = L U (unit lower L): piv[k] is
  *  the row swapped with row k at step k. Pivot k fails when it is zero or
  *  not finite. */
-int teal_small_lu_factor(double *A, int n, int *piv);
+TEAL_API int teal_small_lu_factor(double *A, int n, int *piv);
 
 /** Solves A x = b in place (b becomes x) with the factor of
  *  teal_small_lu_factor. */
-void teal_small_lu_solve(const double *LU, int n, const int *piv, double *b);
+TEAL_API void teal_small_lu_solve(const double *LU, int n, const int *piv, double *b);
 
 #ifdef __cplusplus
 }

@@ -58,6 +58,16 @@ if [ -s "$tmp/unmarked" ]; then
   sed 's/^/  /' "$tmp/unmarked"
   status=1
 fi
+# teal.h is the whole public API: it includes every public header.
+find math framework solvers systems geometry multibody -name '*.h' ! -name '*_internal.h' |
+  sort | while read -r header; do
+    grep -qx "#include \"$header\"" teal.h || echo "$header"
+  done >"$tmp/not_umbrella"
+if [ -s "$tmp/not_umbrella" ]; then
+  echo "exports: public headers missing from teal.h:"
+  sed 's/^/  /' "$tmp/not_umbrella"
+  status=1
+fi
 if [ "$status" -eq 0 ]; then
   echo "exports: ok ($(wc -l <"$tmp/exported") symbols, all declared)"
 fi

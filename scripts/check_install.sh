@@ -17,7 +17,8 @@ prefix="$work/prefix"
 echo "== install $build_dir into a temporary prefix =="
 cmake --install "$build_dir" --prefix "$prefix" > "$work/install.log"
 
-for header in teal.h framework/system.h systems/analysis/simulator.h multibody/plant_system.h geometry/scene_graph.h; do
+for header in teal.h teal_export.h math/transform.h framework/system.h systems/analysis/simulator.h \
+    multibody/plant/plant_system.h multibody/algorithms/data.h geometry/scene_graph/scene_graph.h; do
   if [ ! -f "$prefix/include/teal/$header" ]; then
     echo "check_install: include/teal/$header was not installed" >&2
     exit 1

@@ -11,6 +11,8 @@
 #ifndef TEAL_SOLVERS_CONTROL_H
 #define TEAL_SOLVERS_CONTROL_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 
 #ifdef __cplusplus
@@ -18,28 +20,28 @@ extern "C" {
 #endif
 
 /** Controllability matrix [B, AB, ..., A^(n-1) B] (n x n m). */
-int teal_controllability_matrix(const double *A, const double *B, int n, int m, double *Cm,
-                                teal_error *err);
+TEAL_API int teal_controllability_matrix(const double *A, const double *B, int n, int m, double *Cm,
+                                         teal_error *err);
 
 /** Observability matrix [C; CA; ...; C A^(n-1)] (n p x n). */
-int teal_observability_matrix(const double *A, const double *C, int n, int p, double *Om,
-                              teal_error *err);
+TEAL_API int teal_observability_matrix(const double *A, const double *C, int n, int p, double *Om,
+                                       teal_error *err);
 
 /** Rank tests of the two matrices above (tol as for teal_dense_rank); *result 1/0. */
-int teal_is_controllable(const double *A, const double *B, int n, int m, double tol,
-                         int *result, teal_error *err);
-int teal_is_observable(const double *A, const double *C, int n, int p, double tol,
-                       int *result, teal_error *err);
+TEAL_API int teal_is_controllable(const double *A, const double *B, int n, int m, double tol,
+                                  int *result, teal_error *err);
+TEAL_API int teal_is_observable(const double *A, const double *C, int n, int p, double tol,
+                                int *result, teal_error *err);
 
 /** PBH tests: (A, B) is stabilizable when rank [A - lambda I, B] = n for
  *  every eigenvalue lambda of A outside the stable region (Re >= 0 for
  *  continuous, |lambda| >= 1 for discrete); detectable is the dual with C.
  *  margin (may be NULL) receives the smallest singular value found in
  *  those tests, normalized by max(1, |[A B]|). */
-int teal_is_stabilizable(const double *A, const double *B, int n, int m, int discrete,
-                         double tol, int *result, double *margin, teal_error *err);
-int teal_is_detectable(const double *A, const double *C, int n, int p, int discrete,
-                       double tol, int *result, double *margin, teal_error *err);
+TEAL_API int teal_is_stabilizable(const double *A, const double *B, int n, int m, int discrete,
+                                  double tol, int *result, double *margin, teal_error *err);
+TEAL_API int teal_is_detectable(const double *A, const double *C, int n, int p, int discrete,
+                                double tol, int *result, double *margin, teal_error *err);
 
 #ifdef __cplusplus
 }

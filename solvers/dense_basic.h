@@ -10,6 +10,8 @@
 #ifndef TEAL_SOLVERS_DENSE_BASIC_H
 #define TEAL_SOLVERS_DENSE_BASIC_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 
 #ifdef __cplusplus
@@ -18,17 +20,18 @@ extern "C" {
 
 /** C = alpha op(A) op(B) + beta C with op = transpose when the flag is set;
  *  op(A) is m x k, op(B) is k x n (CBLAS dgemm). */
-int teal_dense_gemm(int trans_a, int trans_b, int m, int n, int k, double alpha, const double *A,
-              const double *B, double beta, double *C, teal_error *err);
+TEAL_API int teal_dense_gemm(int trans_a, int trans_b, int m, int n, int k, double alpha,
+                             const double *A, const double *B, double beta, double *C,
+                             teal_error *err);
 
 /** Nonzero when every entry of the m x n matrix is finite. */
-int teal_dense_all_finite(const double *A, int m, int n);
+TEAL_API int teal_dense_all_finite(const double *A, int m, int n);
 
 /** Frobenius norm of an m x n matrix. */
-double teal_dense_norm_fro(const double *A, int m, int n);
+TEAL_API double teal_dense_norm_fro(const double *A, int m, int n);
 
 /** Nonzero when A (n x n) is symmetric to |A - A'| <= tol max(1, |A|) entrywise. */
-int teal_dense_is_symmetric(const double *A, int n, double tol);
+TEAL_API int teal_dense_is_symmetric(const double *A, int n, double tol);
 
 #ifdef __cplusplus
 }

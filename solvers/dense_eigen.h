@@ -10,6 +10,8 @@
 #ifndef TEAL_SOLVERS_DENSE_EIGEN_H
 #define TEAL_SOLVERS_DENSE_EIGEN_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 
 #ifdef __cplusplus
@@ -18,10 +20,11 @@ extern "C" {
 
 /** Eigen-decomposition of a symmetric matrix: w ascending, V (may be NULL)
  *  holds the eigenvectors in its columns. A is not modified. */
-int teal_dense_sym_eigen(const double *A, int n, double *w, double *V, teal_error *err);
+TEAL_API int teal_dense_sym_eigen(const double *A, int n, double *w, double *V, teal_error *err);
 
 /** Eigenvalues of a general square matrix (wr + i wi), unordered. */
-int teal_dense_eigenvalues(const double *A, int n, double *wr, double *wi, teal_error *err);
+TEAL_API int teal_dense_eigenvalues(const double *A, int n, double *wr, double *wi,
+                                    teal_error *err);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,8 @@
 #ifndef TEAL_SOLVERS_DENSE_FACTOR_H
 #define TEAL_SOLVERS_DENSE_FACTOR_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 
 #ifdef __cplusplus
@@ -18,19 +20,20 @@ extern "C" {
 
 /** Cholesky A = L L' in place (lower triangle becomes L, upper zeroed);
  *  TEAL_ESINGULAR when A is not symmetric positive definite. */
-int teal_dense_cholesky_factor(double *A, int n, teal_error *err);
+TEAL_API int teal_dense_cholesky_factor(double *A, int n, teal_error *err);
 
 /** Solves A X = B with the factor from teal_dense_cholesky_factor; B is n x nrhs
  *  and becomes X. */
-int teal_dense_cholesky_solve(const double *L, int n, double *B, int nrhs, teal_error *err);
+TEAL_API int teal_dense_cholesky_solve(const double *L, int n, double *B, int nrhs,
+                                       teal_error *err);
 
 /** Solves A X = B for a general square A (n x n, LU with pivoting); B is
  *  n x nrhs and becomes X; A is not modified. TEAL_ESINGULAR when singular. */
-int teal_dense_solve(const double *A, int n, double *B, int nrhs, teal_error *err);
+TEAL_API int teal_dense_solve(const double *A, int n, double *B, int nrhs, teal_error *err);
 
 /** Thin QR of an m x n matrix (m >= n): Q is m x n with orthonormal
  *  columns, R is n x n upper triangular. */
-int teal_dense_qr(const double *A, int m, int n, double *Q, double *R, teal_error *err);
+TEAL_API int teal_dense_qr(const double *A, int m, int n, double *Q, double *R, teal_error *err);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,8 @@
 #ifndef TEAL_SOLVERS_DENSE_SVD_H
 #define TEAL_SOLVERS_DENSE_SVD_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 
 #ifdef __cplusplus
@@ -18,16 +20,16 @@ extern "C" {
 
 /** SVD A = U diag(s) Vt of an m x n matrix: U m x m, s min(m,n)
  *  (descending), Vt n x n. U or Vt may be NULL when not wanted. */
-int teal_dense_svd(const double *A, int m, int n, double *U, double *s, double *Vt,
-                   teal_error *err);
+TEAL_API int teal_dense_svd(const double *A, int m, int n, double *U, double *s, double *Vt,
+                            teal_error *err);
 
 /** Numerical rank: singular values above tol (tol < 0: max(m,n) eps s_max). */
-int teal_dense_rank(const double *A, int m, int n, double tol, int *rank, teal_error *err);
+TEAL_API int teal_dense_rank(const double *A, int m, int n, double tol, int *rank, teal_error *err);
 
 /** Moore-Penrose pseudo-inverse (n x m) dropping singular values <= tol
  *  (tol < 0 as for teal_dense_rank); rank may be NULL. */
-int teal_dense_pinv(const double *A, int m, int n, double tol, double *Ainv, int *rank,
-              teal_error *err);
+TEAL_API int teal_dense_pinv(const double *A, int m, int n, double tol, double *Ainv, int *rank,
+                             teal_error *err);
 
 #ifdef __cplusplus
 }

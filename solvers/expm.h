@@ -9,6 +9,8 @@
 #ifndef TEAL_SOLVERS_EXPM_H
 #define TEAL_SOLVERS_EXPM_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 
 #ifdef __cplusplus
@@ -18,7 +20,7 @@ extern "C" {
 /** Matrix exponential E = exp(A) of an n x n matrix: A is scaled by a
  *  power of two, GSL's truncated Taylor series (Moler-Van Loan) runs at
  *  double precision, and the result is squared back. */
-int teal_expm(const double *A, int n, double *E, teal_error *err);
+TEAL_API int teal_expm(const double *A, int n, double *E, teal_error *err);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,8 @@
 #ifndef TEAL_SOLVERS_LYAPUNOV_H
 #define TEAL_SOLVERS_LYAPUNOV_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 
 #ifdef __cplusplus
@@ -18,13 +20,13 @@ extern "C" {
 /** Continuous Lyapunov equation A X + X A' + Q = 0 (Q symmetric) by
  *  Bartels-Stewart on the Schur form; TEAL_ESINGULAR when A and -A' share
  *  an eigenvalue. X is n x n symmetric. */
-int teal_lyapunov_continuous(const double *A, const double *Q, int n, double *X,
-                             teal_error *err);
+TEAL_API int teal_lyapunov_continuous(const double *A, const double *Q, int n, double *X,
+                                      teal_error *err);
 
 /** Discrete Lyapunov equation A X A' - X + Q = 0; TEAL_ESINGULAR when some
  *  eigenvalue pair of A has lambda_i lambda_j = 1. */
-int teal_lyapunov_discrete(const double *A, const double *Q, int n, double *X,
-                           teal_error *err);
+TEAL_API int teal_lyapunov_discrete(const double *A, const double *Q, int n, double *X,
+                                    teal_error *err);
 
 #ifdef __cplusplus
 }

@@ -15,6 +15,8 @@
 #ifndef TEAL_SOLVERS_RICCATI_H
 #define TEAL_SOLVERS_RICCATI_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "solvers/riccati_residual.h"
 
@@ -23,12 +25,12 @@ extern "C" {
 #endif
 
 /** Continuous-time algebraic Riccati equation. */
-int teal_care(const double *A, const double *B, const double *Q, const double *R,
-              const double *N, int n, int m, double *X, double *residual, teal_error *err);
+TEAL_API int teal_care(const double *A, const double *B, const double *Q, const double *R,
+                       const double *N, int n, int m, double *X, double *residual, teal_error *err);
 
 /** Discrete-time algebraic Riccati equation. */
-int teal_dare(const double *A, const double *B, const double *Q, const double *R,
-              const double *N, int n, int m, double *X, double *residual, teal_error *err);
+TEAL_API int teal_dare(const double *A, const double *B, const double *Q, const double *R,
+                       const double *N, int n, int m, double *X, double *residual, teal_error *err);
 
 #ifdef __cplusplus
 }

@@ -3,15 +3,17 @@
 #ifndef TEAL_SOLVERS_RICCATI_RESIDUAL_H
 #define TEAL_SOLVERS_RICCATI_RESIDUAL_H
 
+#include "teal_export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
 
 /** Relative residuals of a candidate X (for tests and refinement). */
-double teal_care_residual(const double *A, const double *B, const double *Q, const double *R,
-                          const double *N, int n, int m, const double *X);
-double teal_dare_residual(const double *A, const double *B, const double *Q, const double *R,
-                          const double *N, int n, int m, const double *X);
+TEAL_API double teal_care_residual(const double *A, const double *B, const double *Q,
+                                   const double *R, const double *N, int n, int m, const double *X);
+TEAL_API double teal_dare_residual(const double *A, const double *B, const double *Q,
+                                   const double *R, const double *N, int n, int m, const double *X);
 
 #ifdef __cplusplus
 }

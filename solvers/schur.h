@@ -10,6 +10,8 @@
 #ifndef TEAL_SOLVERS_SCHUR_H
 #define TEAL_SOLVERS_SCHUR_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 
 #ifdef __cplusplus
@@ -25,16 +27,16 @@ typedef enum teal_eig_region {
 /** Real Schur form A = Z T Z' with the eigenvalues in region first: T (in
  *  place of A) is quasi-upper-triangular, Z orthogonal (n x n), *nsel the
  *  number of eigenvalues in region (wr/wi may be NULL). */
-int teal_schur_ordered(double *A, int n, double *Z, teal_eig_region region, int *nsel,
-                       double *wr, double *wi, teal_error *err);
+TEAL_API int teal_schur_ordered(double *A, int n, double *Z, teal_eig_region region, int *nsel,
+                                double *wr, double *wi, teal_error *err);
 
 /** Generalized real Schur form (QZ) of the pencil (A, B): A = Q S Z',
  *  B = Q T Z' with the generalized eigenvalues alpha/beta in region first
  *  (an infinite eigenvalue, beta = 0, is never selected); S and T replace A
  *  and B; Q, Z orthogonal n x n; *nsel as above. Q may be NULL when only the
  *  right deflating vectors Z are wanted (it is then not computed). */
-int teal_qz_ordered(double *A, double *B, int n, double *Q, double *Z, teal_eig_region region,
-                    int *nsel, teal_error *err);
+TEAL_API int teal_qz_ordered(double *A, double *B, int n, double *Q, double *Z,
+                             teal_eig_region region, int *nsel, teal_error *err);
 
 #ifdef __cplusplus
 }

@@ -2,6 +2,8 @@
 #ifndef TEAL_GEOMETRY_AABB_H
 #define TEAL_GEOMETRY_AABB_H
 
+#include "teal_export.h"
+
 #include "geometry/shapes/shape.h"
 #include "math/transform.h"
 
@@ -20,16 +22,16 @@ typedef struct teal_aabb {
  *  half-spaces get the infinite box. Returns TEAL_EINVAL (NULL, bad kind,
  *  convex without vertices), TEAL_ENONFINITE (pose) or TEAL_EUNSUPPORTED
  *  (mesh). */
-int teal_shape_aabb(const teal_shape *shape, teal_transform X_WG, teal_aabb *out);
+TEAL_API int teal_shape_aabb(const teal_shape *shape, teal_transform X_WG, teal_aabb *out);
 
 /** The box grown by margin >= 0 on every side. */
-teal_aabb teal_aabb_inflate(teal_aabb box, double margin);
+TEAL_API teal_aabb teal_aabb_inflate(teal_aabb box, double margin);
 
 /** Nonzero when the closed boxes a and b intersect (touching counts). */
-int teal_aabb_overlap(const teal_aabb *a, const teal_aabb *b);
+TEAL_API int teal_aabb_overlap(const teal_aabb *a, const teal_aabb *b);
 
 /** Nonzero when the box extends to infinity along some axis. */
-int teal_aabb_is_unbounded(const teal_aabb *box);
+TEAL_API int teal_aabb_is_unbounded(const teal_aabb *box);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,8 @@
 #ifndef TEAL_GEOMETRY_BROADPHASE_H
 #define TEAL_GEOMETRY_BROADPHASE_H
 
+#include "teal_export.h"
+
 #include "geometry/proximity/aabb.h"
 #include "geometry/proximity/collision_filter.h"
 
@@ -41,10 +43,10 @@ typedef struct teal_broadphase teal_broadphase;
 
 /** A broadphase for n geometries; NULL with err filled on n < 0 or no
  *  memory. */
-teal_broadphase *teal_broadphase_new(int n, teal_error *err);
+TEAL_API teal_broadphase *teal_broadphase_new(int n, teal_error *err);
 
 /** Frees the broadphase (NULL is allowed). */
-void teal_broadphase_free(teal_broadphase *bp);
+TEAL_API void teal_broadphase_free(teal_broadphase *bp);
 
 /** Finds the candidate pairs of the n boxes (boxes[g] of geometry g): pairs
  *  whose boxes intersect and that filter allows (filter NULL: all pairs; else
@@ -52,12 +54,12 @@ void teal_broadphase_free(teal_broadphase *bp);
  *  when capacity is 0) and their count in *num_stored; the rest are counted
  *  in the stats' overflow. Returns TEAL_OK (also on overflow), TEAL_EINVAL,
  *  TEAL_ESIZE (filter size) or TEAL_ENONFINITE (a NaN in a box). */
-int teal_broadphase_find_pairs(teal_broadphase *bp, const teal_aabb *boxes,
-                               const teal_collision_filter *filter, teal_geometry_pair *pairs,
-                               int capacity, int *num_stored);
+TEAL_API int teal_broadphase_find_pairs(teal_broadphase *bp, const teal_aabb *boxes,
+                                        const teal_collision_filter *filter,
+                                        teal_geometry_pair *pairs, int capacity, int *num_stored);
 
 /** The counters (valid until the broadphase is freed). */
-const teal_broadphase_stats *teal_broadphase_get_stats(const teal_broadphase *bp);
+TEAL_API const teal_broadphase_stats *teal_broadphase_get_stats(const teal_broadphase *bp);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,7 @@
 #ifndef TEAL_GEOMETRY_COLLISION_FILTER_H
 #define TEAL_GEOMETRY_COLLISION_FILTER_H
 
+#include "teal_export.h"
 #include <stdint.h>
 
 #include "framework/error.h"
@@ -26,32 +27,35 @@ typedef struct teal_collision_filter teal_collision_filter;
 
 /** A filter for n >= 0 geometries, geometry g on frame frame_ids[g] (copied;
  *  NULL when n is 0). NULL with err filled on bad arguments or no memory. */
-teal_collision_filter *teal_collision_filter_new(int n, const int *frame_ids, teal_error *err);
+TEAL_API teal_collision_filter *teal_collision_filter_new(int n, const int *frame_ids,
+                                                          teal_error *err);
 
 /** Frees the filter (NULL is allowed). */
-void teal_collision_filter_free(teal_collision_filter *f);
+TEAL_API void teal_collision_filter_free(teal_collision_filter *f);
 
 /** The number of geometries. */
-int teal_collision_filter_size(const teal_collision_filter *f);
+TEAL_API int teal_collision_filter_size(const teal_collision_filter *f);
 
 /** The frame of geometry g (-1 on a bad index). */
-int teal_collision_filter_frame(const teal_collision_filter *f, int g);
+TEAL_API int teal_collision_filter_frame(const teal_collision_filter *f, int g);
 
 /** Excludes (exclude != 0) or re-admits (exclude == 0) the pair a, b
  *  (either order). TEAL_EINVAL on bad indices or a == b. */
-int teal_collision_filter_exclude_pair(teal_collision_filter *f, int a, int b, int exclude);
+TEAL_API int teal_collision_filter_exclude_pair(teal_collision_filter *f, int a, int b,
+                                                int exclude);
 
 /** Excludes every pair of one geometry on frame_a and one on frame_b (for
  *  instance two welded bodies); a frame with no geometries is fine. */
-int teal_collision_filter_exclude_frame_pair(teal_collision_filter *f, int frame_a, int frame_b);
+TEAL_API int teal_collision_filter_exclude_frame_pair(teal_collision_filter *f, int frame_a,
+                                                      int frame_b);
 
 /** Sets the group bits and the mask of groups geometry g collides with. */
-int teal_collision_filter_set_group(teal_collision_filter *f, int g, uint32_t group,
-                                    uint32_t mask);
+TEAL_API int teal_collision_filter_set_group(teal_collision_filter *f, int g, uint32_t group,
+                                             uint32_t mask);
 
 /** Nonzero when geometries a and b form a candidate pair (see above); 0
  *  also for bad indices. */
-int teal_collision_filter_allows(const teal_collision_filter *f, int a, int b);
+TEAL_API int teal_collision_filter_allows(const teal_collision_filter *f, int a, int b);
 
 #ifdef __cplusplus
 }

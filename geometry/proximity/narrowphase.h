@@ -41,6 +41,8 @@
 #ifndef TEAL_GEOMETRY_NARROWPHASE_H
 #define TEAL_GEOMETRY_NARROWPHASE_H
 
+#include "teal_export.h"
+
 #include "geometry/shapes/shape.h"
 #include "math/transform.h"
 
@@ -84,36 +86,38 @@ typedef struct teal_signed_distance {
  *  TEAL_EINVAL (NULL argument, bad kind, convex without vertices),
  *  TEAL_ENONFINITE (non-finite pose) or TEAL_EUNSUPPORTED (half-space pair,
  *  mesh). */
-int teal_shape_pair_penetration(const teal_shape *a, teal_transform X_WA, const teal_shape *b,
-                                teal_transform X_WB, teal_penetration *out, int *overlapping);
+TEAL_API int teal_shape_pair_penetration(const teal_shape *a, teal_transform X_WA,
+                                         const teal_shape *b, teal_transform X_WB,
+                                         teal_penetration *out, int *overlapping);
 
 /** Signed distance of shape a at X_WA and shape b at X_WB (errors as
  *  teal_shape_pair_penetration). A half-space pair is measured from the
  *  boundary plane: negative for the part of the shape below it. */
-int teal_shape_pair_signed_distance(const teal_shape *a, teal_transform X_WA,
-                                    const teal_shape *b, teal_transform X_WB,
-                                    teal_signed_distance *out);
+TEAL_API int teal_shape_pair_signed_distance(const teal_shape *a, teal_transform X_WA,
+                                             const teal_shape *b, teal_transform X_WB,
+                                             teal_signed_distance *out);
 
 /** Penetration by GJK and EPA whatever the kinds (both must be bounded and
  *  convex, otherwise TEAL_EUNSUPPORTED): the general path, also used to
  *  cross-check the closed forms. Same contract as
  *  teal_shape_pair_penetration. */
-int teal_convex_pair_penetration(const teal_shape *a, teal_transform X_WA, const teal_shape *b,
-                                 teal_transform X_WB, teal_penetration *out, int *overlapping);
+TEAL_API int teal_convex_pair_penetration(const teal_shape *a, teal_transform X_WA,
+                                          const teal_shape *b, teal_transform X_WB,
+                                          teal_penetration *out, int *overlapping);
 
 /** Signed distance by GJK (separated) and EPA (overlapping) whatever the
  *  kinds (both bounded and convex). */
-int teal_convex_pair_signed_distance(const teal_shape *a, teal_transform X_WA,
-                                     const teal_shape *b, teal_transform X_WB,
-                                     teal_signed_distance *out);
+TEAL_API int teal_convex_pair_signed_distance(const teal_shape *a, teal_transform X_WA,
+                                              const teal_shape *b, teal_transform X_WB,
+                                              teal_signed_distance *out);
 
 /** Nonzero when the pair of kinds (in either order) has a closed form for
  *  penetration in the dispatch table (0 for GJK/EPA pairs and unsupported
  *  ones). */
-int teal_narrowphase_is_analytic(teal_shape_kind a, teal_shape_kind b);
+TEAL_API int teal_narrowphase_is_analytic(teal_shape_kind a, teal_shape_kind b);
 
 /** Nonzero when the pair of kinds (in either order) is supported at all. */
-int teal_narrowphase_is_supported(teal_shape_kind a, teal_shape_kind b);
+TEAL_API int teal_narrowphase_is_supported(teal_shape_kind a, teal_shape_kind b);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,8 @@
 #ifndef TEAL_GEOMETRY_QUERY_RESULT_H
 #define TEAL_GEOMETRY_QUERY_RESULT_H
 
+#include "teal_export.h"
+
 #include "framework/value.h"
 #include "math/vec3.h"
 
@@ -29,13 +31,13 @@ typedef struct teal_point_pair_list {
 } teal_point_pair_list;
 
 /** Value type "teal_point_pair_list". */
-extern const teal_value_type teal_point_pair_list_type;
+TEAL_API extern const teal_value_type teal_point_pair_list_type;
 
 /** Makes room for at least cap pairs (keeps the entries). */
-int teal_point_pair_list_reserve(teal_point_pair_list *l, int cap);
+TEAL_API int teal_point_pair_list_reserve(teal_point_pair_list *l, int cap);
 
 /** Appends one pair, doubling the capacity when full. */
-int teal_point_pair_list_push(teal_point_pair_list *l, const teal_point_pair *pair);
+TEAL_API int teal_point_pair_list_push(teal_point_pair_list *l, const teal_point_pair *pair);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,8 @@
 #ifndef TEAL_GEOMETRY_POSE_LIST_H
 #define TEAL_GEOMETRY_POSE_LIST_H
 
+#include "teal_export.h"
+
 #include "framework/value.h"
 #include "math/transform.h"
 
@@ -21,11 +23,11 @@ typedef struct teal_transform_list {
 } teal_transform_list;
 
 /** Its value type ("teal_transform_list"). */
-extern const teal_value_type teal_transform_list_type;
+TEAL_API extern const teal_value_type teal_transform_list_type;
 
 /** Makes room for n poses (allocates only when cap < n) and sets n.
  *  TEAL_ENOMEM, or TEAL_EINVAL for n < 0 or a NULL list. */
-int teal_transform_list_resize(teal_transform_list *l, int n);
+TEAL_API int teal_transform_list_resize(teal_transform_list *l, int n);
 
 #ifdef __cplusplus
 }

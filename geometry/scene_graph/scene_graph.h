@@ -21,6 +21,7 @@
 #ifndef TEAL_GEOMETRY_SCENE_GRAPH_H
 #define TEAL_GEOMETRY_SCENE_GRAPH_H
 
+#include "teal_export.h"
 #include <stdint.h>
 
 #include "framework/context.h"
@@ -40,73 +41,74 @@ typedef struct teal_scene_graph teal_scene_graph;
 
 /** A new empty scene graph named name (NULL: "scene_graph"); NULL with err
  *  filled when out of memory. */
-teal_scene_graph *teal_scene_graph_new(const char *name, teal_error *err);
+TEAL_API teal_scene_graph *teal_scene_graph_new(const char *name, teal_error *err);
 
 /** Frees the scene graph (and its system unless a builder or diagram owns
  *  it). NULL is allowed. */
-void teal_scene_graph_free(teal_scene_graph *sg);
+TEAL_API void teal_scene_graph_free(teal_scene_graph *sg);
 
 /** The sticky error record. */
-const teal_error *teal_scene_graph_error(const teal_scene_graph *sg);
+TEAL_API const teal_error *teal_scene_graph_error(const teal_scene_graph *sg);
 
 /** Registers a source; returns its id. */
-int teal_scene_graph_register_source(teal_scene_graph *sg, const char *name);
+TEAL_API int teal_scene_graph_register_source(teal_scene_graph *sg, const char *name);
 
 /** Registers a frame of source; returns its frame id (global). Its index in
  *  the source's pose list is the number of frames the source had before. */
-int teal_scene_graph_register_frame(teal_scene_graph *sg, int source, const char *name);
+TEAL_API int teal_scene_graph_register_frame(teal_scene_graph *sg, int source, const char *name);
 
 /** Registers a geometry on frame (pose X_FG); returns its geometry id.
  *  Proximity geometry needs valid props (TEAL_EINVAL otherwise) and may
  *  not be a mesh; illustration geometry takes rgba (NULL: grey). */
-int teal_scene_graph_register_geometry(teal_scene_graph *sg, int frame, teal_transform X_FG,
-                                       const teal_shape *shape, const char *name,
-                                       teal_geometry_role role,
-                                       const teal_proximity_properties *props,
-                                       const double rgba[4]);
+TEAL_API int teal_scene_graph_register_geometry(teal_scene_graph *sg, int frame,
+                                                teal_transform X_FG, const teal_shape *shape,
+                                                const char *name, teal_geometry_role role,
+                                                const teal_proximity_properties *props,
+                                                const double rgba[4]);
 
 /** Sets the collision group bits of a geometry and the mask of groups it
  *  collides with (default group 1, mask all ones): a pair is a candidate
  *  only when (group_a & mask_b) and (group_b & mask_a) are both nonzero. */
-int teal_scene_graph_set_collision_group(teal_scene_graph *sg, int geometry, uint32_t group,
-                                         uint32_t mask);
+TEAL_API int teal_scene_graph_set_collision_group(teal_scene_graph *sg, int geometry,
+                                                  uint32_t group, uint32_t mask);
 
 /** Excludes collisions between the geometries of two frames. */
-int teal_scene_graph_exclude_frame_pair(teal_scene_graph *sg, int frame_a, int frame_b);
+TEAL_API int teal_scene_graph_exclude_frame_pair(teal_scene_graph *sg, int frame_a, int frame_b);
 
 /** Ends registration and builds the system. */
-int teal_scene_graph_finalize(teal_scene_graph *sg);
+TEAL_API int teal_scene_graph_finalize(teal_scene_graph *sg);
 
 /** The system (NULL before finalize) and the scene graph of a system made
  *  by teal_scene_graph_finalize (NULL for any other system). */
-teal_system *teal_scene_graph_system(teal_scene_graph *sg);
-teal_scene_graph *teal_scene_graph_from_system(const teal_system *sys);
+TEAL_API teal_system *teal_scene_graph_system(teal_scene_graph *sg);
+TEAL_API teal_scene_graph *teal_scene_graph_from_system(const teal_system *sys);
 
 /** Port indices (negative status on a bad source or before finalize). */
-int teal_scene_graph_source_pose_port(const teal_scene_graph *sg, int source);
-int teal_scene_graph_query_output_port(const teal_scene_graph *sg);
+TEAL_API int teal_scene_graph_source_pose_port(const teal_scene_graph *sg, int source);
+TEAL_API int teal_scene_graph_query_output_port(const teal_scene_graph *sg);
 
 /* ---- model queries ------------------------------------------------------ */
 
-int teal_scene_graph_num_sources(const teal_scene_graph *sg);
-int teal_scene_graph_num_frames(const teal_scene_graph *sg);
-int teal_scene_graph_num_geometries(const teal_scene_graph *sg);
+TEAL_API int teal_scene_graph_num_sources(const teal_scene_graph *sg);
+TEAL_API int teal_scene_graph_num_frames(const teal_scene_graph *sg);
+TEAL_API int teal_scene_graph_num_geometries(const teal_scene_graph *sg);
 /** Frame of a geometry, source of a frame, index of a frame in its source's
  *  pose list (-1 on a bad id). */
-int teal_scene_graph_geometry_frame(const teal_scene_graph *sg, int geometry);
-int teal_scene_graph_frame_source(const teal_scene_graph *sg, int frame);
-int teal_scene_graph_frame_index(const teal_scene_graph *sg, int frame);
+TEAL_API int teal_scene_graph_geometry_frame(const teal_scene_graph *sg, int geometry);
+TEAL_API int teal_scene_graph_frame_source(const teal_scene_graph *sg, int frame);
+TEAL_API int teal_scene_graph_frame_index(const teal_scene_graph *sg, int frame);
 /** Name, shape, pose in frame, role and properties of a geometry (NULL on a
  *  bad id). */
-const char *teal_scene_graph_geometry_name(const teal_scene_graph *sg, int geometry);
-const teal_shape *teal_scene_graph_geometry_shape(const teal_scene_graph *sg, int geometry);
-const teal_transform *teal_scene_graph_geometry_pose_in_frame(const teal_scene_graph *sg,
-                                                              int geometry);
-const teal_proximity_properties *teal_scene_graph_geometry_proximity(const teal_scene_graph *sg,
-                                                                     int geometry);
+TEAL_API const char *teal_scene_graph_geometry_name(const teal_scene_graph *sg, int geometry);
+TEAL_API const teal_shape *teal_scene_graph_geometry_shape(const teal_scene_graph *sg,
+                                                           int geometry);
+TEAL_API const teal_transform *
+teal_scene_graph_geometry_pose_in_frame(const teal_scene_graph *sg, int geometry);
+TEAL_API const teal_proximity_properties *
+teal_scene_graph_geometry_proximity(const teal_scene_graph *sg, int geometry);
 /** Nonzero when geometries a and b may collide (both proximity, not on
  *  one frame, not excluded). */
-int teal_scene_graph_pair_is_candidate(const teal_scene_graph *sg, int a, int b);
+TEAL_API int teal_scene_graph_pair_is_candidate(const teal_scene_graph *sg, int a, int b);
 
 /* ---- queries in a context ---------------------------------------------------- */
 

@@ -3,6 +3,7 @@
 #ifndef TEAL_GEOMETRY_SCENE_GRAPH_SCENE_GRAPH_QUERY_H
 #define TEAL_GEOMETRY_SCENE_GRAPH_SCENE_GRAPH_QUERY_H
 
+#include "teal_export.h"
 #include <stdint.h>
 #include "framework/context.h"
 #include "framework/system.h"
@@ -19,13 +20,14 @@ extern "C" {
 
 /** X_WG of every geometry (num_geometries entries), cached. ctx is the
  *  scene graph's context or one above it. */
-int teal_scene_graph_eval_geometry_poses(const teal_scene_graph *sg, const teal_context *ctx,
-                                         const teal_transform **X_WG);
+TEAL_API int teal_scene_graph_eval_geometry_poses(const teal_scene_graph *sg,
+                                                  const teal_context *ctx,
+                                                  const teal_transform **X_WG);
 
 /** The cached point-pair penetrations (same list as the query port). */
-int teal_scene_graph_eval_point_pair_penetrations(const teal_scene_graph *sg,
-                                                  const teal_context *ctx,
-                                                  const teal_point_pair_list **pairs);
+TEAL_API int teal_scene_graph_eval_point_pair_penetrations(const teal_scene_graph *sg,
+                                                           const teal_context *ctx,
+                                                           const teal_point_pair_list **pairs);
 
 /** The work counters of the broadphase in ctx's latest point-pair query
  *  (zeros before the first): candidate pairs (proximity pairs whose boxes
@@ -33,17 +35,18 @@ int teal_scene_graph_eval_point_pair_penetrations(const teal_scene_graph *sg,
  *  tests of the sweep, sort moves, the sweep axis and the overflow total.
  *  TEAL_EINVAL for a NULL argument or a context that does not hold the
  *  scene graph, TEAL_ESTATE before finalize. */
-int teal_scene_graph_broadphase_stats(const teal_scene_graph *sg, const teal_context *ctx,
-                                      teal_broadphase_stats *stats);
+TEAL_API int teal_scene_graph_broadphase_stats(const teal_scene_graph *sg, const teal_context *ctx,
+                                               teal_broadphase_stats *stats);
 
 /** Warning counter of ctx's queries: narrowphase answers returned as best
  *  estimates (GJK/EPA limits) plus times the pair buffer had to grow. */
-long teal_scene_graph_warning_count(const teal_scene_graph *sg, const teal_context *ctx);
+TEAL_API long teal_scene_graph_warning_count(const teal_scene_graph *sg, const teal_context *ctx);
 
 /** Signed distance between geometries a and b (both proximity) with the
  *  witness points p_WCa, p_WCb (may be NULL): negative when they overlap. */
-int teal_scene_graph_signed_distance(const teal_scene_graph *sg, const teal_context *ctx, int a,
-                                     int b, double *distance, teal_vec3 *p_WCa, teal_vec3 *p_WCb);
+TEAL_API int teal_scene_graph_signed_distance(const teal_scene_graph *sg, const teal_context *ctx,
+                                              int a, int b, double *distance, teal_vec3 *p_WCa,
+                                              teal_vec3 *p_WCb);
 
 #ifdef __cplusplus
 }

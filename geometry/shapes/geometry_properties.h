@@ -3,6 +3,8 @@
 #ifndef TEAL_GEOMETRY_GEOMETRY_PROPERTIES_H
 #define TEAL_GEOMETRY_GEOMETRY_PROPERTIES_H
 
+#include "teal_export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -22,12 +24,12 @@ typedef struct teal_proximity_properties {
 } teal_proximity_properties;
 
 /** Properties with the given friction and default stiffness/dissipation. */
-teal_proximity_properties teal_proximity_properties_make(double static_friction,
-                                                         double dynamic_friction);
+TEAL_API teal_proximity_properties
+teal_proximity_properties_make(double static_friction, double dynamic_friction);
 
 /** 1 when the properties are valid (static >= dynamic >= 0 finite,
  *  stiffness > 0 or NaN, dissipation >= 0 or NaN), else 0. */
-int teal_proximity_properties_valid(const teal_proximity_properties *p);
+TEAL_API int teal_proximity_properties_valid(const teal_proximity_properties *p);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,8 @@
 #ifndef TEAL_GEOMETRY_SHAPE_H
 #define TEAL_GEOMETRY_SHAPE_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "math/vec3.h"
 
@@ -46,33 +48,33 @@ typedef struct teal_shape {
 
 /** Constructors; they validate the dimensions (finite, > 0) and return
  *  TEAL_OK or TEAL_EINVAL with a message in err (may be NULL). */
-int teal_shape_sphere(double radius, teal_shape *out, teal_error *err);
-int teal_shape_box(double x, double y, double z, teal_shape *out, teal_error *err);
-int teal_shape_cylinder(double radius, double length, teal_shape *out, teal_error *err);
-int teal_shape_capsule(double radius, double length, teal_shape *out, teal_error *err);
-int teal_shape_ellipsoid(double a, double b, double c, teal_shape *out, teal_error *err);
-int teal_shape_half_space(teal_shape *out);
+TEAL_API int teal_shape_sphere(double radius, teal_shape *out, teal_error *err);
+TEAL_API int teal_shape_box(double x, double y, double z, teal_shape *out, teal_error *err);
+TEAL_API int teal_shape_cylinder(double radius, double length, teal_shape *out, teal_error *err);
+TEAL_API int teal_shape_capsule(double radius, double length, teal_shape *out, teal_error *err);
+TEAL_API int teal_shape_ellipsoid(double a, double b, double c, teal_shape *out, teal_error *err);
+TEAL_API int teal_shape_half_space(teal_shape *out);
 /** A convex hull of n >= 4 non-coplanar vertices (copied). */
-int teal_shape_convex(const teal_vec3 *vertices, int n, teal_shape *out, teal_error *err);
+TEAL_API int teal_shape_convex(const teal_vec3 *vertices, int n, teal_shape *out, teal_error *err);
 /** A named mesh (visual only), uniform scale > 0 (filename copied). */
-int teal_shape_mesh(const char *filename, double scale, teal_shape *out, teal_error *err);
+TEAL_API int teal_shape_mesh(const char *filename, double scale, teal_shape *out, teal_error *err);
 
 /** 1 when the shape's kind and dimensions are valid (as the constructors
  *  check them; for hand-filled shapes), else 0. */
-int teal_shape_is_valid(const teal_shape *shape);
+TEAL_API int teal_shape_is_valid(const teal_shape *shape);
 
 /** Deep copy (dst must not hold owned memory). */
-int teal_shape_copy(teal_shape *dst, const teal_shape *src);
+TEAL_API int teal_shape_copy(teal_shape *dst, const teal_shape *src);
 /** Releases what the shape owns (vertices, filename). */
-void teal_shape_release(teal_shape *shape);
+TEAL_API void teal_shape_release(teal_shape *shape);
 
 /** Radius of the smallest ball about the shape's origin Go that holds it:
  *  INFINITY for a half-space and a mesh (whose extent is unknown), -1 for
  *  NULL or a convex shape without vertices. */
-double teal_shape_bounding_radius(const teal_shape *shape);
+TEAL_API double teal_shape_bounding_radius(const teal_shape *shape);
 
 /** The kind's name ("sphere", ...). */
-const char *teal_shape_kind_name(teal_shape_kind kind);
+TEAL_API const char *teal_shape_kind_name(teal_shape_kind kind);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,8 @@
 #ifndef TEAL_GEOMETRY_SUPPORT_H
 #define TEAL_GEOMETRY_SUPPORT_H
 
+#include "teal_export.h"
+
 #include "geometry/shapes/shape.h"
 #include "math/transform.h"
 
@@ -26,23 +28,23 @@ extern "C" {
 /** Nonzero when the shape is bounded and convex (it has a support
  *  mapping): sphere, box, cylinder, capsule, ellipsoid, convex with
  *  vertices. Half-spaces and meshes have none. */
-int teal_shape_has_support(const teal_shape *shape);
+TEAL_API int teal_shape_has_support(const teal_shape *shape);
 
 /** Support point of the shape in its own frame G along d_G (need not be
  *  unit; a zero d_G gives a point of the shape). The shape must have a
  *  support mapping (teal_shape_has_support); otherwise Go is returned. */
-teal_vec3 teal_shape_support(const teal_shape *shape, teal_vec3 d_G);
+TEAL_API teal_vec3 teal_shape_support(const teal_shape *shape, teal_vec3 d_G);
 
 /** Support point of the shape's core in G along d_G (the centre of a
  *  sphere, the axis segment of a capsule, the shape itself otherwise). */
-teal_vec3 teal_shape_core_support(const teal_shape *shape, teal_vec3 d_G);
+TEAL_API teal_vec3 teal_shape_core_support(const teal_shape *shape, teal_vec3 d_G);
 
 /** The margin: the radius of a sphere or capsule, 0 for the other shapes. */
-double teal_shape_margin(const teal_shape *shape);
+TEAL_API double teal_shape_margin(const teal_shape *shape);
 
 /** Nonzero when the core has no volume (a sphere's point, a capsule's
  *  segment), so a Minkowski difference of two such cores is flat. */
-int teal_shape_core_is_thin(const teal_shape *shape);
+TEAL_API int teal_shape_core_is_thin(const teal_shape *shape);
 
 /** A shape posed in the world, seen through its support mapping: with
  *  use_core set the core's support is returned, else the whole shape's. */
@@ -54,10 +56,10 @@ typedef struct teal_support_map {
 
 /** Nonzero when every direction has a single support point: a point (a
  *  sphere's core) or a strictly convex set (a whole sphere, an ellipsoid). */
-int teal_support_map_is_strict(const teal_support_map *m);
+TEAL_API int teal_support_map_is_strict(const teal_support_map *m);
 
 /** Support point in the world along d_W of the mapped shape (or core). */
-teal_vec3 teal_support_map_point(const teal_support_map *m, teal_vec3 d_W);
+TEAL_API teal_vec3 teal_support_map_point(const teal_support_map *m, teal_vec3 d_W);
 
 #ifdef __cplusplus
 }

@@ -4,6 +4,8 @@
 #ifndef TEAL_MULTIBODY_ALGORITHMS_ABA_H
 #define TEAL_MULTIBODY_ALGORITHMS_ABA_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "multibody/tree/plant_model.h"
 #include "multibody/algorithms/data.h"
@@ -18,7 +20,8 @@ extern "C" {
  *  leaves a valid factorization of its q). TEAL_ESINGULAR if some articulated
  *  joint inertia is not positive definite (e.g. a point mass on its own
  *  revolute axis). */
-int teal_mb_articulated_factor(const teal_plant *plant, teal_mb_data *data, const double *q);
+TEAL_API int teal_mb_articulated_factor(const teal_plant *plant, teal_mb_data *data,
+                                        const double *q);
 
 /** x = M(q)^-1 (rhs + J(q)' F_Bo_W) in O(n) with the factorization of the
  *  latest teal_mb_articulated_factor or teal_mb_forward_dynamics call (two
@@ -28,8 +31,9 @@ int teal_mb_articulated_factor(const teal_plant *plant, teal_mb_data *data, cons
  *  failed, or data has since seen another q).
  *  As M^-1 is linear, forward dynamics for a new actuation tau2 follows from
  *  an earlier result: vdot(tau2) = vdot(tau1) + M^-1 (tau2 - tau1). */
-int teal_mb_articulated_solve(const teal_plant *plant, teal_mb_data *data, const double *rhs,
-                              const teal_spatial_vector *F_Bo_W, double *x);
+TEAL_API int teal_mb_articulated_solve(const teal_plant *plant, teal_mb_data *data,
+                                       const double *rhs, const teal_spatial_vector *F_Bo_W,
+                                       double *x);
 
 /** Forward dynamics (articulated-body algorithm, three O(n) passes):
  *  vdot = M^-1 (tau_g + tau + J' F_app - C v), gravity included, tau (nv) the
@@ -38,13 +42,13 @@ int teal_mb_articulated_solve(const teal_plant *plant, teal_mb_data *data, const
  *  none). Leaves the factorization of M(q) in data for
  *  teal_mb_articulated_solve. TEAL_ESINGULAR if some articulated joint
  *  inertia is not positive definite. */
-int teal_mb_forward_dynamics_ex(const teal_plant *plant, teal_mb_data *data, const double *q,
-                                const double *v, const double *tau,
-                                const teal_spatial_vector *F_app_Bo_W, double *vdot);
+TEAL_API int teal_mb_forward_dynamics_ex(const teal_plant *plant, teal_mb_data *data,
+                                         const double *q, const double *v, const double *tau,
+                                         const teal_spatial_vector *F_app_Bo_W, double *vdot);
 
 /** teal_mb_forward_dynamics_ex without applied spatial forces. */
-int teal_mb_forward_dynamics(const teal_plant *plant, teal_mb_data *data, const double *q,
-                             const double *v, const double *tau, double *vdot);
+TEAL_API int teal_mb_forward_dynamics(const teal_plant *plant, teal_mb_data *data, const double *q,
+                                      const double *v, const double *tau, double *vdot);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,8 @@
 #ifndef TEAL_MULTIBODY_ALGORITHMS_CRBA_H
 #define TEAL_MULTIBODY_ALGORITHMS_CRBA_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "multibody/tree/plant_model.h"
 #include "multibody/algorithms/data.h"
@@ -14,15 +16,17 @@ extern "C" {
 
 /** The mass matrix M(q) (nv x nv, row-major, symmetric) by the
  *  composite-rigid-body algorithm. */
-int teal_mb_mass_matrix(const teal_plant *plant, teal_mb_data *data, const double *q, double *M);
+TEAL_API int teal_mb_mass_matrix(const teal_plant *plant, teal_mb_data *data, const double *q,
+                                 double *M);
 
 /** The diagonal blocks of M(q) by the composite-rigid-body algorithm
  *  (teal_mb_trees_block_size doubles into blocks): the same numbers as the
  *  matching entries of teal_mb_mass_matrix, in O(sum m_t^2) memory and
  *  work. Argument errors as for teal_mb_mass_matrix, plus TEAL_EINVAL for
  *  trees made for another plant. */
-int teal_mb_mass_matrix_blocks(const teal_plant *plant, teal_mb_data *data,
-                               const teal_mb_trees *trees, const double *q, double *blocks);
+TEAL_API int teal_mb_mass_matrix_blocks(const teal_plant *plant, teal_mb_data *data,
+                                        const teal_mb_trees *trees, const double *q,
+                                        double *blocks);
 
 #ifdef __cplusplus
 }

@@ -49,6 +49,8 @@
 #ifndef TEAL_MULTIBODY_ALGORITHMS_DATA_H
 #define TEAL_MULTIBODY_ALGORITHMS_DATA_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "math/vec3.h"
 #include "multibody/tree/plant_model.h"
@@ -64,22 +66,22 @@ typedef struct teal_mb_data teal_mb_data;
  *  (TEAL_EINVAL, TEAL_ESTATE, TEAL_ENOMEM) with the reason in err (may be
  *  NULL). Everything the algorithms need is allocated here, once. Gravity
  *  starts as teal_plant_gravity(plant). */
-teal_mb_data *teal_mb_data_new(const teal_plant *plant, teal_error *err);
+TEAL_API teal_mb_data *teal_mb_data_new(const teal_plant *plant, teal_error *err);
 
 /** Frees data (NULL is allowed). */
-void teal_mb_data_free(teal_mb_data *data);
+TEAL_API void teal_mb_data_free(teal_mb_data *data);
 
 /** The error record of the latest call on data (code TEAL_OK if the latest
  *  call succeeded). */
-const teal_error *teal_mb_data_error(const teal_mb_data *data);
+TEAL_API const teal_error *teal_mb_data_error(const teal_mb_data *data);
 
 /** Sets the gravity every later call on data uses (finite; the plant system
  *  sets it from its context parameter). TEAL_EINVAL for a NULL data,
  *  TEAL_ENONFINITE for a NaN/Inf g_W (nothing is changed). */
-int teal_mb_data_set_gravity(teal_mb_data *data, teal_vec3 g_W);
+TEAL_API int teal_mb_data_set_gravity(teal_mb_data *data, teal_vec3 g_W);
 
 /** The gravity data uses (zero for a NULL data). */
-teal_vec3 teal_mb_data_gravity(const teal_mb_data *data);
+TEAL_API teal_vec3 teal_mb_data_gravity(const teal_mb_data *data);
 
 #ifdef __cplusplus
 }

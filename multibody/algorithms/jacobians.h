@@ -36,6 +36,8 @@
 #ifndef TEAL_MULTIBODY_JACOBIANS_H
 #define TEAL_MULTIBODY_JACOBIANS_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "multibody/algorithms/data.h"
 #include "multibody/tree/forest.h"
@@ -55,46 +57,49 @@ typedef enum teal_jacobian_wrt {
  *  Jacobian of the point Q at p_FQ fixed on frame_F, measured in frame_A and
  *  expressed in frame_E. Columns of joints outside the paths from F and A to
  *  their common ancestor are zero. */
-int teal_mb_jacobian_spatial_velocity(const teal_plant *plant, teal_mb_data *data, const double *q,
-                                      teal_jacobian_wrt wrt, int frame_F, teal_vec3 p_FQ,
-                                      int frame_A, int frame_E, double *J);
+TEAL_API int teal_mb_jacobian_spatial_velocity(const teal_plant *plant, teal_mb_data *data,
+                                               const double *q, teal_jacobian_wrt wrt, int frame_F,
+                                               teal_vec3 p_FQ, int frame_A, int frame_E, double *J);
 
 /** Js_w_AF_E (3 x n, row-major): the angular velocity Jacobian of frame_F
  *  measured in frame_A, expressed in frame_E (rows 0..2 of the spatial one). */
-int teal_mb_jacobian_angular_velocity(const teal_plant *plant, teal_mb_data *data, const double *q,
-                                      teal_jacobian_wrt wrt, int frame_F, int frame_A, int frame_E,
-                                      double *J);
+TEAL_API int teal_mb_jacobian_angular_velocity(const teal_plant *plant, teal_mb_data *data,
+                                               const double *q, teal_jacobian_wrt wrt, int frame_F,
+                                               int frame_A, int frame_E, double *J);
 
 /** Js_v_AFq_E (3 x n, row-major): the translational velocity Jacobian of Q
  *  (rows 3..5 of the spatial one). */
-int teal_mb_jacobian_translational_velocity(const teal_plant *plant, teal_mb_data *data,
-                                            const double *q, teal_jacobian_wrt wrt, int frame_F,
-                                            teal_vec3 p_FQ, int frame_A, int frame_E, double *J);
+TEAL_API int teal_mb_jacobian_translational_velocity(const teal_plant *plant, teal_mb_data *data,
+                                                     const double *q, teal_jacobian_wrt wrt,
+                                                     int frame_F, teal_vec3 p_FQ, int frame_A,
+                                                     int frame_E, double *J);
 
 /** AvBias_AFq_E = Jvdot v: the spatial acceleration of Q (at p_FQ on frame_F)
  *  measured in frame_A, expressed in frame_E, at vdot = 0. O(n). */
-int teal_mb_bias_spatial_acceleration(const teal_plant *plant, teal_mb_data *data, const double *q,
-                                      const double *v, int frame_F, teal_vec3 p_FQ, int frame_A,
-                                      int frame_E, teal_spatial_vector *AsBias_AFq_E);
+TEAL_API int teal_mb_bias_spatial_acceleration(const teal_plant *plant, teal_mb_data *data,
+                                               const double *q, const double *v, int frame_F,
+                                               teal_vec3 p_FQ, int frame_A, int frame_E,
+                                               teal_spatial_vector *AsBias_AFq_E);
 
 /** avBias_AFq_E: the translational part of the bias spatial acceleration. */
-int teal_mb_bias_translational_acceleration(const teal_plant *plant, teal_mb_data *data,
-                                            const double *q, const double *v, int frame_F,
-                                            teal_vec3 p_FQ, int frame_A, int frame_E,
-                                            teal_vec3 *aBias_AFq_E);
+TEAL_API int teal_mb_bias_translational_acceleration(const teal_plant *plant, teal_mb_data *data,
+                                                     const double *q, const double *v, int frame_F,
+                                                     teal_vec3 p_FQ, int frame_A, int frame_E,
+                                                     teal_vec3 *aBias_AFq_E);
 
 /** J u: V_WB for every body (num_bodies entries, indexed by body, world
  *  first and zero), the spatial velocities at the body origins in W produced
  *  by the generalized velocity u (nv). O(n). */
-int teal_mb_jacobian_apply(const teal_plant *plant, teal_mb_data *data, const double *q,
-                           const double *u, teal_spatial_vector *V_WB);
+TEAL_API int teal_mb_jacobian_apply(const teal_plant *plant, teal_mb_data *data, const double *q,
+                                    const double *u, teal_spatial_vector *V_WB);
 
 /** J' F: the generalized force tau (nv) of the per-body spatial forces
  *  F_Bo_W (num_bodies entries, indexed by body; moments about each body
  *  origin, in W; the world entry is ignored), so that tau . u =
  *  sum_B F_Bo_W[B] . V_WB(u). One inward pass, O(n). */
-int teal_mb_jacobian_apply_transpose(const teal_plant *plant, teal_mb_data *data, const double *q,
-                                     const teal_spatial_vector *F_Bo_W, double *tau);
+TEAL_API int teal_mb_jacobian_apply_transpose(const teal_plant *plant, teal_mb_data *data,
+                                              const double *q, const teal_spatial_vector *F_Bo_W,
+                                              double *tau);
 
 /** Adds sign times the translational velocity Jacobian of the point of
  *  body fixed at p_WQ (in W), restricted to the dofs of body's tree, into J
@@ -105,9 +110,9 @@ int teal_mb_jacobian_apply_transpose(const teal_plant *plant, teal_mb_data *data
  *  pass in all. TEAL_ESTATE when data holds no position stage, TEAL_EINVAL
  *  for a bad body, a NULL pointer or trees of another plant,
  *  TEAL_ENONFINITE for a NaN/Inf p_WQ. */
-int teal_mb_tree_point_jacobian(const teal_plant *plant, teal_mb_data *data,
-                                const teal_mb_trees *trees, int body, teal_vec3 p_WQ, double sign,
-                                double *J);
+TEAL_API int teal_mb_tree_point_jacobian(const teal_plant *plant, teal_mb_data *data,
+                                         const teal_mb_trees *trees, int body, teal_vec3 p_WQ,
+                                         double sign, double *J);
 
 #ifdef __cplusplus
 }

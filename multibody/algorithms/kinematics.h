@@ -7,6 +7,8 @@
 #ifndef TEAL_MULTIBODY_KINEMATICS_H
 #define TEAL_MULTIBODY_KINEMATICS_H
 
+#include "teal_export.h"
+
 #include "multibody/tree/plant_model.h"
 
 #ifdef __cplusplus
@@ -15,12 +17,14 @@ extern "C" {
 
 /** X_WB for every body (num_bodies entries) from q (nq values), one outward
  *  pass: X_WB = X_WP X_PF X_FM(q) X_BM^-1. */
-int teal_plant_calc_body_poses(const teal_plant *plant, const double *q, teal_transform *X_WB);
+TEAL_API int teal_plant_calc_body_poses(const teal_plant *plant, const double *q,
+                                        teal_transform *X_WB);
 
 /** X_WB and V_WB for every body from q and v in one outward pass. X_WB may be
  *  given as scratch for the poses; both arrays have num_bodies entries. */
-int teal_plant_calc_body_velocities(const teal_plant *plant, const double *q, const double *v,
-                                    teal_transform *X_WB, teal_spatial_vector *V_WB);
+TEAL_API int teal_plant_calc_body_velocities(const teal_plant *plant, const double *q,
+                                             const double *v, teal_transform *X_WB,
+                                             teal_spatial_vector *V_WB);
 
 /** X_WB, V_WB and A_WB for every body from q, v and vdot in one outward pass
  *  (num_bodies entries each; X_WB and V_WB serve as scratch for the poses
@@ -28,18 +32,19 @@ int teal_plant_calc_body_velocities(const teal_plant *plant, const double *q, co
  *  spatial acceleration of body b's origin Bo measured in W, expressed in W:
  *  the time derivative in W of V_WB[b] along the motion. TEAL_EINVAL for a
  *  NULL argument, TEAL_ESTATE for a plant that is not finalized. */
-int teal_plant_calc_body_accelerations(const teal_plant *plant, const double *q, const double *v,
-                                       const double *vdot, teal_transform *X_WB,
-                                       teal_spatial_vector *V_WB, teal_spatial_vector *A_WB);
+TEAL_API int teal_plant_calc_body_accelerations(const teal_plant *plant, const double *q,
+                                                const double *v, const double *vdot,
+                                                teal_transform *X_WB, teal_spatial_vector *V_WB,
+                                                teal_spatial_vector *A_WB);
 
 /** X_AB between two frames, given the body poses X_WB from
  *  teal_plant_calc_body_poses. */
-int teal_plant_calc_relative_transform(const teal_plant *plant, const teal_transform *X_WB,
-                                       int frame_A, int frame_B, teal_transform *X_AB);
+TEAL_API int teal_plant_calc_relative_transform(const teal_plant *plant, const teal_transform *X_WB,
+                                                int frame_A, int frame_B, teal_transform *X_AB);
 
 /** p_WQ: the world position of point Q given by p_FQ in frame F. */
-int teal_plant_calc_point_in_world(const teal_plant *plant, const teal_transform *X_WB,
-                                   int frame_F, teal_vec3 p_FQ, teal_vec3 *p_WQ);
+TEAL_API int teal_plant_calc_point_in_world(const teal_plant *plant, const teal_transform *X_WB,
+                                            int frame_F, teal_vec3 p_FQ, teal_vec3 *p_WQ);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,8 @@
 #ifndef TEAL_MULTIBODY_ALGORITHMS_MASS_INVERSE_H
 #define TEAL_MULTIBODY_ALGORITHMS_MASS_INVERSE_H
 
+#include "teal_export.h"
+
 #include "multibody/algorithms/data.h"
 #include "multibody/tree/plant_model.h"
 
@@ -18,19 +20,20 @@ extern "C" {
  *  by the composite-rigid-body algorithm, each by Cholesky, kept in data.
  *  TEAL_ESINGULAR, naming the tree and pivot, when a block is not positive
  *  definite; argument errors as teal_mb_mass_matrix. */
-int teal_mb_mass_blocks_factorize(const teal_plant *plant, teal_mb_data *data, const double *q);
+TEAL_API int teal_mb_mass_blocks_factorize(const teal_plant *plant, teal_mb_data *data,
+                                           const double *q);
 
 /** The blocks of M(q) (teal_mb_trees_block_size doubles, by tree) of the
  *  latest teal_mb_mass_blocks_factorize, or NULL if data holds none for its
  *  position stage. */
-const double *teal_mb_data_mass_blocks(const teal_mb_data *data);
+TEAL_API const double *teal_mb_data_mass_blocks(const teal_mb_data *data);
 
 /** x = M(q)^-1 b (nv values; x may alias b) with the latest factorization
  *  data holds for its position stage. TEAL_ESTATE when there is none (no
  *  factorization yet, the latest failed, or data has since seen another
  *  q), TEAL_EINVAL for NULL pointers, TEAL_ENONFINITE for a NaN/Inf b. */
-int teal_mb_mass_inverse(const teal_plant *plant, teal_mb_data *data, const double *b,
-                         double *x);
+TEAL_API int teal_mb_mass_inverse(const teal_plant *plant, teal_mb_data *data, const double *b,
+                                  double *x);
 
 #ifdef __cplusplus
 }

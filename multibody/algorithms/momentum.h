@@ -31,6 +31,8 @@
 #ifndef TEAL_MULTIBODY_MOMENTUM_H
 #define TEAL_MULTIBODY_MOMENTUM_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "multibody/algorithms/data.h"
 #include "multibody/tree/plant_model.h"
@@ -40,42 +42,44 @@ extern "C" {
 #endif
 
 /** The total mass of the selection (> 0). */
-int teal_mb_total_mass(const teal_plant *plant, teal_mb_data *data, const int *instances,
-                       int num_instances, double *mass);
+TEAL_API int teal_mb_total_mass(const teal_plant *plant, teal_mb_data *data, const int *instances,
+                                int num_instances, double *mass);
 
 /** p_WScm: the center of mass of the selection, from Wo, in W. */
-int teal_mb_center_of_mass_position(const teal_plant *plant, teal_mb_data *data, const double *q,
-                                    const int *instances, int num_instances, teal_vec3 *p_WScm);
+TEAL_API int teal_mb_center_of_mass_position(const teal_plant *plant, teal_mb_data *data,
+                                             const double *q, const int *instances,
+                                             int num_instances, teal_vec3 *p_WScm);
 
 /** v_WScm: the velocity in W of the center of mass of the selection, in W. */
-int teal_mb_center_of_mass_velocity(const teal_plant *plant, teal_mb_data *data, const double *q,
-                                    const double *v, const int *instances, int num_instances,
-                                    teal_vec3 *v_WScm);
+TEAL_API int teal_mb_center_of_mass_velocity(const teal_plant *plant, teal_mb_data *data,
+                                             const double *q, const double *v, const int *instances,
+                                             int num_instances, teal_vec3 *v_WScm);
 
 /** Jv_v_WScm (3 x nv, row-major): v_WScm = J v. One inward pass collects each
  *  subtree's selected mass and first moment; a joint's column is then the
  *  motion of that subtree's selected center of mass, scaled by its share of
  *  the mass. */
-int teal_mb_center_of_mass_jacobian(const teal_plant *plant, teal_mb_data *data, const double *q,
-                                    const int *instances, int num_instances, double *Jv_v_WScm);
+TEAL_API int teal_mb_center_of_mass_jacobian(const teal_plant *plant, teal_mb_data *data,
+                                             const double *q, const int *instances,
+                                             int num_instances, double *Jv_v_WScm);
 
 /** L_WSP_W: the spatial momentum [angular about P; linear] of the selection
  *  in W about the point P at p_WoP_W, expressed in W. */
-int teal_mb_spatial_momentum(const teal_plant *plant, teal_mb_data *data, const double *q,
-                             const double *v, const int *instances, int num_instances,
-                             teal_vec3 p_WoP_W, teal_spatial_vector *L_WSP_W);
+TEAL_API int teal_mb_spatial_momentum(const teal_plant *plant, teal_mb_data *data, const double *q,
+                                      const double *v, const int *instances, int num_instances,
+                                      teal_vec3 p_WoP_W, teal_spatial_vector *L_WSP_W);
 
 /** The power of gravity on all bodies, sum_B m_B g . v_WBcm = -d(PE)/dt. */
-int teal_mb_conservative_power(const teal_plant *plant, teal_mb_data *data, const double *q,
-                               const double *v, double *power);
+TEAL_API int teal_mb_conservative_power(const teal_plant *plant, teal_mb_data *data,
+                                        const double *q, const double *v, double *power);
 
 /** The power tau . v + sum_B F_Bo_W[B] . V_WB of generalized forces tau (nv;
  *  NULL: none) and per-body spatial forces F_Bo_W (num_bodies entries indexed
  *  by body, about each body origin, in W; the world entry is ignored; NULL:
  *  none). */
-int teal_mb_nonconservative_power(const teal_plant *plant, teal_mb_data *data, const double *q,
-                                  const double *v, const double *tau,
-                                  const teal_spatial_vector *F_Bo_W, double *power);
+TEAL_API int teal_mb_nonconservative_power(const teal_plant *plant, teal_mb_data *data,
+                                           const double *q, const double *v, const double *tau,
+                                           const teal_spatial_vector *F_Bo_W, double *power);
 
 #ifdef __cplusplus
 }

@@ -4,6 +4,8 @@
 #ifndef TEAL_MULTIBODY_ALGORITHMS_RNEA_H
 #define TEAL_MULTIBODY_ALGORITHMS_RNEA_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "multibody/tree/plant_model.h"
 #include "multibody/algorithms/data.h"
@@ -18,24 +20,25 @@ extern "C" {
  *  F_app_Bo_W (num_bodies, see the file comment) may be NULL (zero). q has nq
  *  values (quaternions are used as given; normalize them first), v and vdot
  *  nv values. tau may not alias the inputs. */
-int teal_mb_inverse_dynamics_ex(const teal_plant *plant, teal_mb_data *data, const double *q,
-                                const double *v, const double *vdot, const double *tau_applied,
-                                const teal_spatial_vector *F_app_Bo_W, double *tau);
+TEAL_API int teal_mb_inverse_dynamics_ex(const teal_plant *plant, teal_mb_data *data,
+                                         const double *q, const double *v, const double *vdot,
+                                         const double *tau_applied,
+                                         const teal_spatial_vector *F_app_Bo_W, double *tau);
 
 /** teal_mb_inverse_dynamics_ex without applied spatial forces. */
-int teal_mb_inverse_dynamics(const teal_plant *plant, teal_mb_data *data, const double *q,
-                             const double *v, const double *vdot, const double *tau_applied,
-                             double *tau);
+TEAL_API int teal_mb_inverse_dynamics(const teal_plant *plant, teal_mb_data *data, const double *q,
+                                      const double *v, const double *vdot,
+                                      const double *tau_applied, double *tau);
 
 /** The bias term C(q, v) v (nv): RNEA with vdot = 0 and no gravity. */
-int teal_mb_bias_term(const teal_plant *plant, teal_mb_data *data, const double *q, const double *v,
-                      double *Cv);
+TEAL_API int teal_mb_bias_term(const teal_plant *plant, teal_mb_data *data, const double *q,
+                               const double *v, double *Cv);
 
 /** The generalized gravity forces tau_g(q) (nv), the right-hand-side sign:
  *  tau_g = -RNEA(q, v = 0, vdot = 0) with gravity; for a pendulum hanging
  *  from a hinge tau_g = -m g l sin(theta). */
-int teal_mb_gravity_forces(const teal_plant *plant, teal_mb_data *data, const double *q,
-                           double *tau_g);
+TEAL_API int teal_mb_gravity_forces(const teal_plant *plant, teal_mb_data *data, const double *q,
+                                    double *tau_g);
 
 /** Joint reaction forces (Drake's reaction_forces output): for every joint j
  *  (num_joints entries, indexed by joint index, floating joints added at
@@ -48,14 +51,15 @@ int teal_mb_gravity_forces(const teal_plant *plant, teal_mb_data *data, const do
  *  F_app_Bo_W (may be NULL) alone, by the RNEA backward pass, so pass the
  *  vdot of the actual motion (e.g. from teal_mb_forward_dynamics_ex with the
  *  same applied forces). */
-int teal_mb_reaction_forces(const teal_plant *plant, teal_mb_data *data, const double *q,
-                            const double *v, const double *vdot,
-                            const teal_spatial_vector *F_app_Bo_W, teal_spatial_vector *F_CJc_Jc);
+TEAL_API int teal_mb_reaction_forces(const teal_plant *plant, teal_mb_data *data, const double *q,
+                                     const double *v, const double *vdot,
+                                     const teal_spatial_vector *F_app_Bo_W,
+                                     teal_spatial_vector *F_CJc_Jc);
 
 /** Mv = M(q) v (nv) in O(n) without forming M (RNEA with the accelerations v,
  *  no velocity terms and no gravity). Mv may not alias v. */
-int teal_mb_mass_matrix_times(const teal_plant *plant, teal_mb_data *data, const double *q,
-                              const double *v, double *Mv);
+TEAL_API int teal_mb_mass_matrix_times(const teal_plant *plant, teal_mb_data *data, const double *q,
+                                       const double *v, double *Mv);
 
 #ifdef __cplusplus
 }

@@ -4,6 +4,8 @@
 #ifndef TEAL_MULTIBODY_ALGORITHMS_STAGES_H
 #define TEAL_MULTIBODY_ALGORITHMS_STAGES_H
 
+#include "teal_export.h"
+
 #include "multibody/algorithms/data.h"
 #include "multibody/tree/plant_model.h"
 
@@ -14,12 +16,12 @@ extern "C" {
 /** The position stage at q (nq values): body poses, reference points,
  *  motion subspaces and inertias, unless data already holds them for this
  *  very q. Invalidates the articulated factorization when q changes. */
-int teal_mb_position_stage(const teal_plant *plant, teal_mb_data *data, const double *q);
+TEAL_API int teal_mb_position_stage(const teal_plant *plant, teal_mb_data *data, const double *q);
 
 /** The position stage at q, then the velocity stage at (q, v): spatial
  *  velocities, velocity-product accelerations and gyroscopic forces. */
-int teal_mb_velocity_stage(const teal_plant *plant, teal_mb_data *data, const double *q,
-                           const double *v);
+TEAL_API int teal_mb_velocity_stage(const teal_plant *plant, teal_mb_data *data, const double *q,
+                                    const double *v);
 
 #ifdef __cplusplus
 }

@@ -50,6 +50,8 @@
 #ifndef TEAL_MULTIBODY_PLANT_CONTACT_H
 #define TEAL_MULTIBODY_PLANT_CONTACT_H
 
+#include "teal_export.h"
+
 #include "framework/diagram.h"
 #include "geometry/scene_graph/scene_graph.h"
 #include "multibody/tree/plant_model.h"
@@ -77,35 +79,35 @@ typedef struct teal_contact_results {
 } teal_contact_results;
 
 /** Value type "teal_contact_results". */
-extern const teal_value_type teal_contact_results_type;
+TEAL_API extern const teal_value_type teal_contact_results_type;
 
 /** Makes room for cap contacts (keeps the entries). */
-int teal_contact_results_reserve(teal_contact_results *r, int cap);
+TEAL_API int teal_contact_results_reserve(teal_contact_results *r, int cap);
 
 /** Contact settings, before finalize: penetration allowance (m, > 0) and
  *  stiction tolerance (m/s, > 0). */
-int teal_plant_set_penetration_allowance(teal_plant *plant, double allowance);
-int teal_plant_set_stiction_tolerance(teal_plant *plant, double v_stiction);
-double teal_plant_penetration_allowance(const teal_plant *plant);
-double teal_plant_stiction_tolerance(const teal_plant *plant);
+TEAL_API int teal_plant_set_penetration_allowance(teal_plant *plant, double allowance);
+TEAL_API int teal_plant_set_stiction_tolerance(teal_plant *plant, double v_stiction);
+TEAL_API double teal_plant_penetration_allowance(const teal_plant *plant);
+TEAL_API double teal_plant_stiction_tolerance(const teal_plant *plant);
 
 /** The contact time scale sqrt(delta / g) (Drake's
  *  get_contact_penalty_method_time_scale). */
-double teal_plant_contact_time_scale(const teal_plant *plant);
+TEAL_API double teal_plant_contact_time_scale(const teal_plant *plant);
 
 /** The cached contact results in ctx (the plant's context or one above). */
-int teal_plant_eval_contact_results(const teal_plant *plant, const teal_context *ctx,
-                                    const teal_contact_results **results);
+TEAL_API int teal_plant_eval_contact_results(const teal_plant *plant, const teal_context *ctx,
+                                             const teal_contact_results **results);
 
 /** Warning counter of the plant in ctx (its context or one above): times a
  *  discrete step had to grow its contact or island buffers inside the step
  *  (they are sized at initialization for every contact the scene graph can
  *  report and for the largest kinematic tree; an island coupling several
  *  trees through contact can need more). -1 on bad arguments. */
-long teal_plant_warning_count(const teal_plant *plant, const teal_context *ctx);
+TEAL_API long teal_plant_warning_count(const teal_plant *plant, const teal_context *ctx);
 
 /** Net contact force on body (in W, summed over its contacts) from results. */
-teal_vec3 teal_contact_results_net_force(const teal_contact_results *results, int body);
+TEAL_API teal_vec3 teal_contact_results_net_force(const teal_contact_results *results, int body);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,8 @@
 #ifndef TEAL_MULTIBODY_PLANT_GEOMETRY_H
 #define TEAL_MULTIBODY_PLANT_GEOMETRY_H
 
+#include "teal_export.h"
+
 #include "geometry/shapes/geometry_properties.h"
 #include "geometry/shapes/shape.h"
 #include "multibody/tree/plant_model.h"
@@ -30,20 +32,21 @@ typedef struct teal_plant_geometry {
 
 /** Registers collision geometry on body; returns its index (>= 0) or a
  *  negative status (sticky plant error, as for the other adds). */
-int teal_plant_register_collision_geometry(teal_plant *plant, int body, teal_transform X_BG,
-                                           const teal_shape *shape, const char *name,
-                                           const teal_proximity_properties *props);
+TEAL_API int teal_plant_register_collision_geometry(teal_plant *plant, int body,
+                                                    teal_transform X_BG, const teal_shape *shape,
+                                                    const char *name,
+                                                    const teal_proximity_properties *props);
 
 /** Registers visual geometry with a color (rgba in [0, 1]; NULL: grey). */
-int teal_plant_register_visual_geometry(teal_plant *plant, int body, teal_transform X_BG,
-                                        const teal_shape *shape, const char *name,
-                                        const double rgba[4]);
+TEAL_API int teal_plant_register_visual_geometry(teal_plant *plant, int body, teal_transform X_BG,
+                                                 const teal_shape *shape, const char *name,
+                                                 const double rgba[4]);
 
 /** Number of registered geometries (both roles). */
-int teal_plant_num_geometries(const teal_plant *plant);
+TEAL_API int teal_plant_num_geometries(const teal_plant *plant);
 
 /** Geometry i, or NULL on a bad index. */
-const teal_plant_geometry *teal_plant_get_geometry(const teal_plant *plant, int i);
+TEAL_API const teal_plant_geometry *teal_plant_get_geometry(const teal_plant *plant, int i);
 
 #ifdef __cplusplus
 }

@@ -34,6 +34,8 @@
 #ifndef TEAL_MULTIBODY_CONTROLLERS_INVERSE_DYNAMICS_H
 #define TEAL_MULTIBODY_CONTROLLERS_INVERSE_DYNAMICS_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "framework/system.h"
 #include "multibody/tree/plant_model.h"
@@ -60,8 +62,8 @@ enum {
  *  err (may be NULL) set: TEAL_EINVAL (NULL plant, unknown mode),
  *  TEAL_ESTATE (plant not finalized), TEAL_ESIZE (a plant with nv = 0),
  *  TEAL_ENOMEM. */
-teal_system *teal_inverse_dynamics_new(const char *name, const teal_plant *plant,
-                                       teal_inverse_dynamics_mode mode, teal_error *err);
+TEAL_API teal_system *teal_inverse_dynamics_new(const char *name, const teal_plant *plant,
+                                                teal_inverse_dynamics_mode mode, teal_error *err);
 
 #ifdef __cplusplus
 }

@@ -29,6 +29,8 @@
 #ifndef TEAL_MULTIBODY_CONTROLLERS_INVERSE_DYNAMICS_CONTROLLER_H
 #define TEAL_MULTIBODY_CONTROLLERS_INVERSE_DYNAMICS_CONTROLLER_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "framework/system.h"
 #include "multibody/tree/plant_model.h"
@@ -52,11 +54,12 @@ enum {
  *  be NULL) set: TEAL_EINVAL (NULL plant or gains, a negative gain),
  *  TEAL_ESTATE (plant not finalized), TEAL_ESIZE (nq != nv, nv = 0 or
  *  n != nv), TEAL_ENONFINITE (NaN/Inf gains), TEAL_ENOMEM. */
-teal_system *teal_inverse_dynamics_controller_new(const char *name, const teal_plant *plant,
-                                                  const double *kp, const double *ki,
-                                                  const double *kd, int n,
-                                                  int has_reference_acceleration,
-                                                  teal_error *err);
+TEAL_API teal_system *teal_inverse_dynamics_controller_new(const char *name,
+                                                           const teal_plant *plant,
+                                                           const double *kp, const double *ki,
+                                                           const double *kd, int n,
+                                                           int has_reference_acceleration,
+                                                           teal_error *err);
 
 #ifdef __cplusplus
 }

@@ -30,6 +30,8 @@
 #ifndef TEAL_MULTIBODY_CONTROLLERS_JOINT_STIFFNESS_CONTROLLER_H
 #define TEAL_MULTIBODY_CONTROLLERS_JOINT_STIFFNESS_CONTROLLER_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "framework/system.h"
 #include "multibody/tree/plant_model.h"
@@ -51,9 +53,9 @@ enum {
  *  NULL) set: TEAL_EINVAL (NULL plant or gains, a negative gain),
  *  TEAL_ESTATE (plant not finalized), TEAL_ESIZE (nq != nv, nv = 0, or
  *  n != nv), TEAL_ENONFINITE (NaN/Inf gains), TEAL_ENOMEM. */
-teal_system *teal_joint_stiffness_controller_new(const char *name, const teal_plant *plant,
-                                                 const double *kp, const double *kd, int n,
-                                                 teal_error *err);
+TEAL_API teal_system *teal_joint_stiffness_controller_new(const char *name, const teal_plant *plant,
+                                                          const double *kp, const double *kd, int n,
+                                                          teal_error *err);
 
 #ifdef __cplusplus
 }

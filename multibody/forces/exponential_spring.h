@@ -54,6 +54,8 @@
 #ifndef TEAL_MULTIBODY_EXPONENTIAL_SPRING_H
 #define TEAL_MULTIBODY_EXPONENTIAL_SPRING_H
 
+#include "teal_export.h"
+
 #include "framework/context.h"
 #include "framework/error.h"
 #include "framework/system.h"
@@ -82,18 +84,18 @@ typedef struct teal_exponential_spring_params {
 #define TEAL_EXPONENTIAL_SPRING_NUM_PARAMS 10
 
 /** Fills p with Simbody's defaults (listed with the fields). */
-void teal_exponential_spring_params_default(teal_exponential_spring_params *p);
+TEAL_API void teal_exponential_spring_params_default(teal_exponential_spring_params *p);
 
 /** Sets cxy = 2 sqrt(kxy mass): critical damping of the friction spring for
  *  a body of that mass (> 0). TEAL_EINVAL on a bad mass or kxy. */
-int teal_exponential_spring_params_set_critical_damping(teal_exponential_spring_params *p,
-                                                        double mass);
+TEAL_API int
+teal_exponential_spring_params_set_critical_damping(teal_exponential_spring_params *p, double mass);
 
 /** TEAL_OK when every parameter is finite and within the range given with
  *  its field, else TEAL_EINVAL (TEAL_ENONFINITE for NaN or Inf) with a
  *  message naming the parameter in err (may be NULL). */
-int teal_exponential_spring_params_check(const teal_exponential_spring_params *p,
-                                         teal_error *err);
+TEAL_API int teal_exponential_spring_params_check(const teal_exponential_spring_params *p,
+                                                  teal_error *err);
 
 /** Creates a spring between station p_BS of body (1 <= body < number of
  *  bodies of plant) and the plane z = 0 of X_WF (orthonormal rotation,
@@ -101,10 +103,10 @@ int teal_exponential_spring_params_check(const teal_exponential_spring_params *p
  *  S = 0: call teal_exponential_spring_reset_anchor before a simulation that
  *  starts in contact. Returns NULL on error with the reason in err (may be
  *  NULL). */
-teal_system *teal_exponential_spring_new(const char *name, const teal_plant *plant, int body,
-                                         teal_vec3 p_BS, teal_transform X_WF,
-                                         const teal_exponential_spring_params *params,
-                                         teal_error *err);
+TEAL_API teal_system *teal_exponential_spring_new(const char *name, const teal_plant *plant,
+                                                  int body, teal_vec3 p_BS, teal_transform X_WF,
+                                                  const teal_exponential_spring_params *params,
+                                                  teal_error *err);
 
 /** Everything one evaluation computes (Simbody's getters), in F unless
  *  marked _W. */
@@ -131,33 +133,33 @@ typedef struct teal_exponential_spring_data {
 
 /** The cached data of the spring in ctx (borrowed, valid until the context
  *  changes). Evaluates the spring's inputs. */
-int teal_exponential_spring_eval(const teal_system *spring, const teal_context *ctx,
-                                 const teal_exponential_spring_data **data);
+TEAL_API int teal_exponential_spring_eval(const teal_system *spring, const teal_context *ctx,
+                                          const teal_exponential_spring_data **data);
 
 /** Moves the anchor onto the station's projection on the plane (no elastic
  *  friction force): Simbody's resetAnchorPoint. Evaluates the inputs. */
-int teal_exponential_spring_reset_anchor(const teal_system *spring, teal_context *ctx);
+TEAL_API int teal_exponential_spring_reset_anchor(const teal_system *spring, teal_context *ctx);
 
 /** Sets the anchor p0 (x, y in F, finite) and Sliding (in [0, 1]). */
-int teal_exponential_spring_set_state(const teal_system *spring, teal_context *ctx, double p0_x,
-                                      double p0_y, double sliding);
+TEAL_API int teal_exponential_spring_set_state(const teal_system *spring, teal_context *ctx,
+                                               double p0_x, double p0_y, double sliding);
 
 /** Reads the anchor and Sliding from the state (pointers may be NULL). */
-int teal_exponential_spring_get_state(const teal_system *spring, const teal_context *ctx,
-                                      double *p0_x, double *p0_y, double *sliding);
+TEAL_API int teal_exponential_spring_get_state(const teal_system *spring, const teal_context *ctx,
+                                               double *p0_x, double *p0_y, double *sliding);
 
 /** Replaces the parameters in ctx after teal_exponential_spring_params_check. */
-int teal_exponential_spring_set_params(const teal_system *spring, teal_context *ctx,
-                                       const teal_exponential_spring_params *params);
+TEAL_API int teal_exponential_spring_set_params(const teal_system *spring, teal_context *ctx,
+                                                const teal_exponential_spring_params *params);
 
 /** Reads the parameters held by ctx. */
-int teal_exponential_spring_get_params(const teal_system *spring, const teal_context *ctx,
-                                       teal_exponential_spring_params *params);
+TEAL_API int teal_exponential_spring_get_params(const teal_system *spring, const teal_context *ctx,
+                                                teal_exponential_spring_params *params);
 
 /** Body index, station p_BS and plane pose X_WF of a spring (any pointer
  *  may be NULL). TEAL_EINVAL when spring is not an exponential spring. */
-int teal_exponential_spring_geometry(const teal_system *spring, int *body, teal_vec3 *p_BS,
-                                     teal_transform *X_WF);
+TEAL_API int teal_exponential_spring_geometry(const teal_system *spring, int *body, teal_vec3 *p_BS,
+                                              teal_transform *X_WF);
 
 #ifdef __cplusplus
 }

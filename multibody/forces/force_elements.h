@@ -20,6 +20,8 @@
 #ifndef TEAL_MULTIBODY_FORCE_ELEMENTS_H
 #define TEAL_MULTIBODY_FORCE_ELEMENTS_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "multibody/math/spatial.h"
 
@@ -40,27 +42,28 @@ typedef enum teal_force_element_kind {
  *  Q (p_BQ in body B's frame), bodies distinct, with free_length > 0,
  *  stiffness >= 0 and damping >= 0. The tension is k (l - l0) + d ldot
  *  along the line P-Q. Returns the element index. */
-int teal_plant_add_linear_spring_damper(struct teal_plant *plant, int body_A, teal_vec3 p_AP,
-                                        int body_B, teal_vec3 p_BQ, double free_length,
-                                        double stiffness, double damping);
+TEAL_API int teal_plant_add_linear_spring_damper(struct teal_plant *plant, int body_A,
+                                                 teal_vec3 p_AP, int body_B, teal_vec3 p_BQ,
+                                                 double free_length, double stiffness,
+                                                 double damping);
 
 /** Adds a torsional spring tau = k (nominal_angle - q) on a revolute joint
  *  (stiffness >= 0). Returns the element index. */
-int teal_plant_add_revolute_spring(struct teal_plant *plant, int joint, double nominal_angle,
-                                   double stiffness);
+TEAL_API int teal_plant_add_revolute_spring(struct teal_plant *plant, int joint,
+                                            double nominal_angle, double stiffness);
 
 /** Adds a linear bushing between frames A and C (on different bodies) with
  *  per-axis stiffness and damping (all >= 0), see the file comment.
  *  Returns the element index. */
-int teal_plant_add_linear_bushing_rpy(struct teal_plant *plant, int frame_A, int frame_C,
-                                      teal_vec3 torque_stiffness, teal_vec3 torque_damping,
-                                      teal_vec3 force_stiffness, teal_vec3 force_damping);
+TEAL_API int teal_plant_add_linear_bushing_rpy(struct teal_plant *plant, int frame_A, int frame_C,
+                                               teal_vec3 torque_stiffness, teal_vec3 torque_damping,
+                                               teal_vec3 force_stiffness, teal_vec3 force_damping);
 
 /** Number of force elements. */
-int teal_plant_num_force_elements(const struct teal_plant *plant);
+TEAL_API int teal_plant_num_force_elements(const struct teal_plant *plant);
 
 /** Kind of element i, or -1 on a bad index. */
-int teal_plant_force_element_kind(const struct teal_plant *plant, int i);
+TEAL_API int teal_plant_force_element_kind(const struct teal_plant *plant, int i);
 
 /** Adds the forces of every element, from q, v and the body poses X_WB and
  *  velocities V_WB (by body index, as teal_plant_calc_body_velocities gives
@@ -69,14 +72,16 @@ int teal_plant_force_element_kind(const struct teal_plant *plant, int i);
  *  cleared. TEAL_ESINGULAR (message in err, may be NULL) for a
  *  spring-damper of zero length or a bushing at gimbal lock; the elements
  *  before the failing one have then already been added. */
-int teal_plant_calc_force_elements(const struct teal_plant *plant, const double *q,
-                                   const double *v, const teal_transform *X_WB,
-                                   const teal_spatial_vector *V_WB, teal_spatial_vector *F_Bo_W,
-                                   double *tau, teal_error *err);
+TEAL_API int teal_plant_calc_force_elements(const struct teal_plant *plant, const double *q,
+                                            const double *v, const teal_transform *X_WB,
+                                            const teal_spatial_vector *V_WB,
+                                            teal_spatial_vector *F_Bo_W, double *tau,
+                                            teal_error *err);
 
 /** Energy stored in the elements' springs at q with body poses X_WB. */
-int teal_plant_force_elements_potential_energy(const struct teal_plant *plant, const double *q,
-                                               const teal_transform *X_WB, double *pe);
+TEAL_API int teal_plant_force_elements_potential_energy(const struct teal_plant *plant,
+                                                        const double *q, const teal_transform *X_WB,
+                                                        double *pe);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,8 @@
 #ifndef TEAL_MULTIBODY_FORCES_SPATIAL_FORCE_ADDER_H
 #define TEAL_MULTIBODY_FORCES_SPATIAL_FORCE_ADDER_H
 
+#include "teal_export.h"
+
 #include "framework/context.h"
 #include "framework/error.h"
 #include "framework/system.h"
@@ -20,7 +22,8 @@ extern "C" {
  *  lists). Its output list is sized by an initialization event, so a
  *  simulation allocates nothing once initialized. Returns NULL on error
  *  with the reason in err (may be NULL). */
-teal_system *teal_spatial_force_adder_new(const char *name, int num_inputs, teal_error *err);
+TEAL_API teal_system *teal_spatial_force_adder_new(const char *name, int num_inputs,
+                                                   teal_error *err);
 
 #ifdef __cplusplus
 }

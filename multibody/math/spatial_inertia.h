@@ -13,6 +13,8 @@
 #ifndef TEAL_MULTIBODY_SPATIAL_INERTIA_H
 #define TEAL_MULTIBODY_SPATIAL_INERTIA_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "multibody/math/spatial_mat6.h"
 #include "math/transform.h"
@@ -40,35 +42,36 @@ static inline teal_spatial_inertia teal_spatial_inertia_make(double mass, teal_v
 /** M_SP_E from the mass, the center of mass p_PScm_E and the rotational
  *  inertia about the center of mass I_SScm_E (parallel axis theorem:
  *  I_SP = I_SScm + m (|p|^2 1 - p p')). */
-teal_spatial_inertia teal_spatial_inertia_from_central(double mass, teal_vec3 p_PScm_E,
-                                                       teal_mat3 I_SScm_E);
+TEAL_API teal_spatial_inertia
+teal_spatial_inertia_from_central(double mass, teal_vec3 p_PScm_E, teal_mat3 I_SScm_E);
 
 /** A solid sphere of the given radius about its center: I = 2/5 m r^2 1. */
-teal_spatial_inertia teal_spatial_inertia_solid_sphere(double mass, double radius);
+TEAL_API teal_spatial_inertia teal_spatial_inertia_solid_sphere(double mass, double radius);
 
 /** A solid box with full side lengths (lx, ly, lz) along its axes, about its
  *  center: I_xx = m (ly^2 + lz^2) / 12 and cyclically. */
-teal_spatial_inertia teal_spatial_inertia_solid_box(double mass, double lx, double ly,
-                                                    double lz);
+TEAL_API teal_spatial_inertia
+teal_spatial_inertia_solid_box(double mass, double lx, double ly, double lz);
 
 /** A solid cylinder of the given radius and length with its axis along z,
  *  about its center: I_zz = m r^2 / 2, I_xx = I_yy = m (3 r^2 + L^2) / 12. */
-teal_spatial_inertia teal_spatial_inertia_solid_cylinder(double mass, double radius,
-                                                         double length);
+TEAL_API teal_spatial_inertia
+teal_spatial_inertia_solid_cylinder(double mass, double radius, double length);
 
 /** A thin rod of the given length along axis (normalized here; a zero axis
  *  gives a zero inertia), about its center: I = m L^2 / 12 (1 - u u'). */
-teal_spatial_inertia teal_spatial_inertia_thin_rod(double mass, double length, teal_vec3 axis);
+TEAL_API teal_spatial_inertia teal_spatial_inertia_thin_rod(double mass, double length,
+                                                            teal_vec3 axis);
 
 /** A point mass located at p_PQ_E, about P: I = m (|p|^2 1 - p p'). */
-teal_spatial_inertia teal_spatial_inertia_point_mass(double mass, teal_vec3 p_PQ_E);
+TEAL_API teal_spatial_inertia teal_spatial_inertia_point_mass(double mass, teal_vec3 p_PQ_E);
 
 /** The rotational inertia about the center of mass, I_SScm_E. */
-teal_mat3 teal_spatial_inertia_central(const teal_spatial_inertia *M);
+TEAL_API teal_mat3 teal_spatial_inertia_central(const teal_spatial_inertia *M);
 
 /** The eigenvalues of the symmetric part of I in ascending order (cyclic
  *  Jacobi; accurate to a few ulps of the largest, also when repeated). */
-void teal_inertia_principal_moments(teal_mat3 I, double moments[3]);
+TEAL_API void teal_inertia_principal_moments(teal_mat3 I, double moments[3]);
 
 /** Checks that M is physically valid: mass finite and > 0, center of mass and
  *  inertia finite, I symmetric, and the central inertia positive semidefinite
@@ -76,35 +79,35 @@ void teal_inertia_principal_moments(teal_mat3 I, double moments[3]);
  *  all to a tolerance of 1e-12 times the scale of I_SP and m |p|^2. Zero
  *  central moments are accepted (point masses, thin rods). Returns TEAL_OK,
  *  TEAL_ENONFINITE or TEAL_EINVAL, with a message in err (may be NULL). */
-int teal_spatial_inertia_check(const teal_spatial_inertia *M, teal_error *err);
+TEAL_API int teal_spatial_inertia_check(const teal_spatial_inertia *M, teal_error *err);
 
 /** Shifts M_SP_E to M_SQ_E, about the point Q at p_PQ_E from P (the parallel
  *  axis theorem applied through the center of mass). */
-teal_spatial_inertia teal_spatial_inertia_shift(const teal_spatial_inertia *M_SP_E,
-                                                teal_vec3 p_PQ_E);
+TEAL_API teal_spatial_inertia teal_spatial_inertia_shift(const teal_spatial_inertia *M_SP_E,
+                                                         teal_vec3 p_PQ_E);
 
 /** Re-expresses M_SP_E in frame F: p_F = R_FE p_E, I_F = R_FE I_E R_FE'. */
-teal_spatial_inertia teal_spatial_inertia_reexpress(const teal_spatial_inertia *M_SP_E,
-                                                    teal_rotation R_FE);
+TEAL_API teal_spatial_inertia
+teal_spatial_inertia_reexpress(const teal_spatial_inertia *M_SP_E, teal_rotation R_FE);
 
 /** The inertia of the union of two bodies given about the same point and in
  *  the same frame: masses and rotational inertias add, the center of mass is
  *  the mass-weighted mean (zero if the total mass is zero). */
-teal_spatial_inertia teal_spatial_inertia_add(const teal_spatial_inertia *a,
-                                              const teal_spatial_inertia *b);
+TEAL_API teal_spatial_inertia teal_spatial_inertia_add(const teal_spatial_inertia *a,
+                                                       const teal_spatial_inertia *b);
 
 /** Spatial momentum about P: h_SP_E = M_SP_E V_ASP_E, where V gives the
  *  velocity of the body point coincident with P. */
-teal_spatial_vector teal_spatial_inertia_apply(const teal_spatial_inertia *M,
-                                               teal_spatial_vector V);
+TEAL_API teal_spatial_vector teal_spatial_inertia_apply(const teal_spatial_inertia *M,
+                                                        teal_spatial_vector V);
 
 /** The 6x6 matrix [I  m [p]x; -m [p]x  m 1] ([angular; linear] order). */
-teal_mat6 teal_spatial_inertia_to_mat6(const teal_spatial_inertia *M);
+TEAL_API teal_mat6 teal_spatial_inertia_to_mat6(const teal_spatial_inertia *M);
 
 /** Kinetic energy 0.5 V . (M V) (independent of the about-point and frame
  *  when V is shifted and re-expressed consistently with M). */
-double teal_spatial_inertia_kinetic_energy(const teal_spatial_inertia *M,
-                                           teal_spatial_vector V);
+TEAL_API double teal_spatial_inertia_kinetic_energy(const teal_spatial_inertia *M,
+                                                    teal_spatial_vector V);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,8 @@
 #ifndef TEAL_MULTIBODY_SPATIAL_MAT6_H
 #define TEAL_MULTIBODY_SPATIAL_MAT6_H
 
+#include "teal_export.h"
+
 #include "math/transform.h"
 #include "math/vec3.h"
 #include "multibody/math/spatial_vector.h"
@@ -37,43 +39,43 @@ static inline teal_mat6 teal_mat6_zero(void) {
 }
 
 /** The identity matrix. */
-teal_mat6 teal_mat6_identity(void);
+TEAL_API teal_mat6 teal_mat6_identity(void);
 
 /** The block matrix [a b; c d]. */
-teal_mat6 teal_mat6_from_blocks(teal_mat3 a, teal_mat3 b, teal_mat3 c, teal_mat3 d);
+TEAL_API teal_mat6 teal_mat6_from_blocks(teal_mat3 a, teal_mat3 b, teal_mat3 c, teal_mat3 d);
 
 /** Block (bi, bj) of M, bi and bj in {0, 1} (0: angular, 1: linear). */
-teal_mat3 teal_mat6_block(const teal_mat6 *M, int bi, int bj);
+TEAL_API teal_mat3 teal_mat6_block(const teal_mat6 *M, int bi, int bj);
 
 /** A + B. */
-teal_mat6 teal_mat6_add(const teal_mat6 *A, const teal_mat6 *B);
+TEAL_API teal_mat6 teal_mat6_add(const teal_mat6 *A, const teal_mat6 *B);
 
 /** s * A. */
-teal_mat6 teal_mat6_scale(const teal_mat6 *A, double s);
+TEAL_API teal_mat6 teal_mat6_scale(const teal_mat6 *A, double s);
 
 /** A B. */
-teal_mat6 teal_mat6_mul(const teal_mat6 *A, const teal_mat6 *B);
+TEAL_API teal_mat6 teal_mat6_mul(const teal_mat6 *A, const teal_mat6 *B);
 
 /** A'. */
-teal_mat6 teal_mat6_transpose(const teal_mat6 *A);
+TEAL_API teal_mat6 teal_mat6_transpose(const teal_mat6 *A);
 
 /** M s. */
-teal_spatial_vector teal_mat6_apply(const teal_mat6 *M, teal_spatial_vector s);
+TEAL_API teal_spatial_vector teal_mat6_apply(const teal_mat6 *M, teal_spatial_vector s);
 
 /** Largest absolute entry of A - B. */
-double teal_mat6_max_abs_diff(const teal_mat6 *A, const teal_mat6 *B);
+TEAL_API double teal_mat6_max_abs_diff(const teal_mat6 *A, const teal_mat6 *B);
 
 /** The motion transform A_X_B of X_AB (see the file comment). */
-teal_mat6 teal_mat6_motion_transform(teal_transform X_AB);
+TEAL_API teal_mat6 teal_mat6_motion_transform(teal_transform X_AB);
 
 /** The force transform A_X*_B = (A_X_B)^-T of X_AB (see the file comment). */
-teal_mat6 teal_mat6_force_transform(teal_transform X_AB);
+TEAL_API teal_mat6 teal_mat6_force_transform(teal_transform X_AB);
 
 /** crm(V) = [[w]x 0; [v]x [w]x]: crm(V) m = teal_spatial_cross_motion(V, m). */
-teal_mat6 teal_mat6_cross_motion(teal_spatial_vector V);
+TEAL_API teal_mat6 teal_mat6_cross_motion(teal_spatial_vector V);
 
 /** crf(V) = -crm(V)' = [[w]x [v]x; 0 [w]x]: crf(V) f = teal_spatial_cross_force(V, f). */
-teal_mat6 teal_mat6_cross_force(teal_spatial_vector V);
+TEAL_API teal_mat6 teal_mat6_cross_force(teal_spatial_vector V);
 
 /** A_X_B m_B without forming the matrix: a motion vector taken at Bo and
  *  expressed in B, returned taken at Ao and expressed in A. */

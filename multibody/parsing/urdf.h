@@ -95,6 +95,8 @@
 #ifndef TEAL_MULTIBODY_PARSING_URDF_H
 #define TEAL_MULTIBODY_PARSING_URDF_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "multibody/tree/plant_model.h"
 
@@ -117,21 +119,21 @@ typedef struct teal_urdf_report {
 /** Parses the URDF file at path into a new model instance of the
  *  unfinalized plant, named instance_name (NULL: the robot's name). Returns
  *  the instance index (>= 0) or a negative status with a message in err. */
-int teal_urdf_load_file(teal_plant *plant, const char *path, const char *instance_name,
-                        teal_error *err);
+TEAL_API int teal_urdf_load_file(teal_plant *plant, const char *path, const char *instance_name,
+                                 teal_error *err);
 
 /** As teal_urdf_load_file, for a NUL-terminated URDF document in memory
  *  (messages name the source "<string>"). */
-int teal_urdf_load_string(teal_plant *plant, const char *xml, const char *instance_name,
-                          teal_error *err);
+TEAL_API int teal_urdf_load_string(teal_plant *plant, const char *xml, const char *instance_name,
+                                   teal_error *err);
 
 /** teal_urdf_load_file that also fills report (may be NULL; zeroed first). */
-int teal_urdf_load_file_ex(teal_plant *plant, const char *path, const char *instance_name,
-                           teal_urdf_report *report, teal_error *err);
+TEAL_API int teal_urdf_load_file_ex(teal_plant *plant, const char *path, const char *instance_name,
+                                    teal_urdf_report *report, teal_error *err);
 
 /** teal_urdf_load_string that also fills report (may be NULL; zeroed first). */
-int teal_urdf_load_string_ex(teal_plant *plant, const char *xml, const char *instance_name,
-                             teal_urdf_report *report, teal_error *err);
+TEAL_API int teal_urdf_load_string_ex(teal_plant *plant, const char *xml, const char *instance_name,
+                                      teal_urdf_report *report, teal_error *err);
 
 #ifdef __cplusplus
 }

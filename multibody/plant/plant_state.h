@@ -4,6 +4,8 @@
 #ifndef TEAL_MULTIBODY_PLANT_PLANT_STATE_H
 #define TEAL_MULTIBODY_PLANT_PLANT_STATE_H
 
+#include "teal_export.h"
+
 #include "framework/context.h"
 #include "framework/system.h"
 #include "multibody/tree/plant_model.h"
@@ -16,49 +18,56 @@ extern "C" {
 
 /** Copies q (nq values) out of / into the context. Setting checks the size
  *  n and rejects NaN/Inf (TEAL_ENONFINITE). */
-int teal_plant_get_positions(const teal_plant *plant, const teal_context *ctx, double *q, int n);
+TEAL_API int teal_plant_get_positions(const teal_plant *plant, const teal_context *ctx, double *q,
+                                      int n);
 
-int teal_plant_set_positions(const teal_plant *plant, teal_context *ctx, const double *q, int n);
+TEAL_API int teal_plant_set_positions(const teal_plant *plant, teal_context *ctx, const double *q,
+                                      int n);
 
 /** The same for v (nv values). */
-int teal_plant_get_velocities(const teal_plant *plant, const teal_context *ctx, double *v, int n);
+TEAL_API int teal_plant_get_velocities(const teal_plant *plant, const teal_context *ctx, double *v,
+                                       int n);
 
-int teal_plant_set_velocities(const teal_plant *plant, teal_context *ctx, const double *v, int n);
+TEAL_API int teal_plant_set_velocities(const teal_plant *plant, teal_context *ctx, const double *v,
+                                       int n);
 
 /** The same for x = [q; v] (nq + nv values). */
-int teal_plant_get_state(const teal_plant *plant, const teal_context *ctx, double *x, int n);
+TEAL_API int teal_plant_get_state(const teal_plant *plant, const teal_context *ctx, double *x,
+                                  int n);
 
-int teal_plant_set_state(const teal_plant *plant, teal_context *ctx, const double *x, int n);
+TEAL_API int teal_plant_set_state(const teal_plant *plant, teal_context *ctx, const double *x,
+                                  int n);
 
 /** Sets gravity in the context (finite). */
-int teal_plant_set_gravity_in_context(const teal_plant *plant, teal_context *ctx, teal_vec3 g_W);
+TEAL_API int teal_plant_set_gravity_in_context(const teal_plant *plant, teal_context *ctx,
+                                               teal_vec3 g_W);
 
 /** Free bodies (a quaternion-floating inboard joint from the world, as
  *  finalize adds to bodies without a joint): set the pose X_WB or the
  *  spatial velocity V_WB ([w; v_Bo] in W) of body in the context.
  *  TEAL_EINVAL when body is not free. */
-int teal_plant_set_free_body_pose(const teal_plant *plant, teal_context *ctx, int body,
-                                  teal_transform X_WB);
+TEAL_API int teal_plant_set_free_body_pose(const teal_plant *plant, teal_context *ctx, int body,
+                                           teal_transform X_WB);
 
-int teal_plant_set_free_body_spatial_velocity(const teal_plant *plant, teal_context *ctx,
-                                              int body, teal_spatial_vector V_WB);
+TEAL_API int teal_plant_set_free_body_spatial_velocity(const teal_plant *plant, teal_context *ctx,
+                                                       int body, teal_spatial_vector V_WB);
 
 /** X_WB of every body (num_bodies entries, by body index). */
-int teal_plant_eval_body_poses(const teal_plant *plant, const teal_context *ctx,
-                               const teal_transform **X_WB);
+TEAL_API int teal_plant_eval_body_poses(const teal_plant *plant, const teal_context *ctx,
+                                        const teal_transform **X_WB);
 
 /** V_WB of every body. */
-int teal_plant_eval_body_velocities(const teal_plant *plant, const teal_context *ctx,
-                                    const teal_spatial_vector **V_WB);
+TEAL_API int teal_plant_eval_body_velocities(const teal_plant *plant, const teal_context *ctx,
+                                             const teal_spatial_vector **V_WB);
 
 /** The mass matrix (nv x nv, row-major). */
-int teal_plant_eval_mass_matrix(const teal_plant *plant, const teal_context *ctx,
-                                const double **M);
+TEAL_API int teal_plant_eval_mass_matrix(const teal_plant *plant, const teal_context *ctx,
+                                         const double **M);
 
 /** Generalized accelerations (nv): ABA in continuous mode, (v+ - v) / h in
  *  discrete mode. */
-int teal_plant_eval_generalized_acceleration(const teal_plant *plant, const teal_context *ctx,
-                                             const double **vdot);
+TEAL_API int teal_plant_eval_generalized_acceleration(const teal_plant *plant,
+                                                      const teal_context *ctx, const double **vdot);
 
 #ifdef __cplusplus
 }

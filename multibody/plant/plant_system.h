@@ -42,6 +42,8 @@
 #ifndef TEAL_MULTIBODY_PLANT_SYSTEM_H
 #define TEAL_MULTIBODY_PLANT_SYSTEM_H
 
+#include "teal_export.h"
+
 #include "framework/context.h"
 #include "framework/system.h"
 #include "multibody/tree/plant_model.h"
@@ -52,41 +54,41 @@ extern "C" {
 #endif
 
 /** The plant's system (NULL before finalize). */
-teal_system *teal_plant_system(teal_plant *plant);
+TEAL_API teal_system *teal_plant_system(teal_plant *plant);
 
 /** The plant of a system made by teal_plant_finalize, or NULL for any other
  *  system. */
-teal_plant *teal_plant_from_system(const teal_system *sys);
+TEAL_API teal_plant *teal_plant_from_system(const teal_system *sys);
 
 /* ---- port indices (negative status before finalize or on a bad instance) */
 
-int teal_plant_actuation_input_port(const teal_plant *plant);
-int teal_plant_instance_actuation_input_port(const teal_plant *plant, int instance);
-int teal_plant_applied_generalized_force_input_port(const teal_plant *plant);
-int teal_plant_applied_spatial_force_input_port(const teal_plant *plant);
-int teal_plant_state_output_port(const teal_plant *plant);
-int teal_plant_instance_state_output_port(const teal_plant *plant, int instance);
-int teal_plant_generalized_acceleration_output_port(const teal_plant *plant);
-int teal_plant_body_poses_output_port(const teal_plant *plant);
-int teal_plant_body_spatial_velocities_output_port(const teal_plant *plant);
-int teal_plant_body_spatial_accelerations_output_port(const teal_plant *plant);
-int teal_plant_reaction_forces_output_port(const teal_plant *plant);
+TEAL_API int teal_plant_actuation_input_port(const teal_plant *plant);
+TEAL_API int teal_plant_instance_actuation_input_port(const teal_plant *plant, int instance);
+TEAL_API int teal_plant_applied_generalized_force_input_port(const teal_plant *plant);
+TEAL_API int teal_plant_applied_spatial_force_input_port(const teal_plant *plant);
+TEAL_API int teal_plant_state_output_port(const teal_plant *plant);
+TEAL_API int teal_plant_instance_state_output_port(const teal_plant *plant, int instance);
+TEAL_API int teal_plant_generalized_acceleration_output_port(const teal_plant *plant);
+TEAL_API int teal_plant_body_poses_output_port(const teal_plant *plant);
+TEAL_API int teal_plant_body_spatial_velocities_output_port(const teal_plant *plant);
+TEAL_API int teal_plant_body_spatial_accelerations_output_port(const teal_plant *plant);
+TEAL_API int teal_plant_reaction_forces_output_port(const teal_plant *plant);
 
 /* ---- state in a context ------------------------------------------------ */
 
 /* ---- cached results (borrowed, valid until the context changes) ---------- */
 
 /** Port indices (negative status before finalize or on a bad instance). */
-int teal_plant_geometry_query_input_port(const teal_plant *plant);
+TEAL_API int teal_plant_geometry_query_input_port(const teal_plant *plant);
 
-int teal_plant_geometry_pose_output_port(const teal_plant *plant);
+TEAL_API int teal_plant_geometry_pose_output_port(const teal_plant *plant);
 
-int teal_plant_contact_results_output_port(const teal_plant *plant);
+TEAL_API int teal_plant_contact_results_output_port(const teal_plant *plant);
 
-int teal_plant_generalized_contact_forces_output_port(const teal_plant *plant);
+TEAL_API int teal_plant_generalized_contact_forces_output_port(const teal_plant *plant);
 
-int teal_plant_instance_generalized_contact_forces_output_port(const teal_plant *plant,
-                                                               int instance);
+TEAL_API int
+teal_plant_instance_generalized_contact_forces_output_port(const teal_plant *plant, int instance);
 
 #ifdef __cplusplus
 }

@@ -8,6 +8,8 @@
 #ifndef TEAL_MULTIBODY_PLANT_VALUES_H
 #define TEAL_MULTIBODY_PLANT_VALUES_H
 
+#include "teal_export.h"
+
 #include "framework/value.h"
 #include "geometry/scene_graph/pose_list.h"
 #include "multibody/math/spatial.h"
@@ -37,17 +39,17 @@ typedef struct teal_applied_spatial_force_list {
 } teal_applied_spatial_force_list;
 
 /** Value types of the lists ("teal_transform_list", ...). */
-extern const teal_value_type teal_spatial_vector_list_type;
-extern const teal_value_type teal_applied_spatial_force_list_type;
+TEAL_API extern const teal_value_type teal_spatial_vector_list_type;
+TEAL_API extern const teal_value_type teal_applied_spatial_force_list_type;
 
 /** Makes room for n entries (allocates only when cap < n) and sets the
  *  count to n. TEAL_ENOMEM or TEAL_EINVAL (n < 0) on failure. */
-int teal_spatial_vector_list_resize(teal_spatial_vector_list *l, int n);
-int teal_applied_spatial_force_list_resize(teal_applied_spatial_force_list *l, int n);
+TEAL_API int teal_spatial_vector_list_resize(teal_spatial_vector_list *l, int n);
+TEAL_API int teal_applied_spatial_force_list_resize(teal_applied_spatial_force_list *l, int n);
 
 /** Appends one applied force (grows the list as needed). */
-int teal_applied_spatial_force_list_push(teal_applied_spatial_force_list *l, int body,
-                                         teal_vec3 p_BoBq_B, teal_spatial_vector F_Bq_W);
+TEAL_API int teal_applied_spatial_force_list_push(teal_applied_spatial_force_list *l, int body,
+                                                  teal_vec3 p_BoBq_B, teal_spatial_vector F_Bq_W);
 
 #ifdef __cplusplus
 }

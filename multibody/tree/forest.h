@@ -19,6 +19,7 @@
 #ifndef TEAL_MULTIBODY_TREES_H
 #define TEAL_MULTIBODY_TREES_H
 
+#include "teal_export.h"
 #include <stddef.h>
 
 #include "framework/error.h"
@@ -44,32 +45,33 @@ typedef struct teal_mb_trees {
 /** The trees of a finalized plant; NULL on failure (TEAL_EINVAL for a NULL
  *  plant, TEAL_ESTATE before finalize, TEAL_ENOMEM) with the reason in err
  *  (may be NULL). */
-teal_mb_trees *teal_mb_trees_new(const teal_plant *plant, teal_error *err);
+TEAL_API teal_mb_trees *teal_mb_trees_new(const teal_plant *plant, teal_error *err);
 
 /** Frees the partition (NULL is allowed). */
-void teal_mb_trees_free(teal_mb_trees *trees);
+TEAL_API void teal_mb_trees_free(teal_mb_trees *trees);
 
 /** Doubles of all blocks of M together: sum over trees of m_t^2. */
-size_t teal_mb_trees_block_size(const teal_mb_trees *trees);
+TEAL_API size_t teal_mb_trees_block_size(const teal_mb_trees *trees);
 
 /** Dofs of tree t (0 for a bad t). */
-int teal_mb_trees_tree_nv(const teal_mb_trees *trees, int t);
+TEAL_API int teal_mb_trees_tree_nv(const teal_mb_trees *trees, int t);
 
 /** Factors every block in place by Cholesky, M_t = L_t L_t' (lower
  *  triangle L_t, upper zeroed). TEAL_ESINGULAR (with the tree in err, may
  *  be NULL) when a block is not positive definite, TEAL_EINVAL for NULL
  *  arguments. */
-int teal_mb_mass_blocks_factor(const teal_mb_trees *trees, double *blocks, teal_error *err);
+TEAL_API int teal_mb_mass_blocks_factor(const teal_mb_trees *trees, double *blocks,
+                                        teal_error *err);
 
 /** x = M_t^-1 x for tree t (x holds m_t values in local order) with the
  *  factors of teal_mb_mass_blocks_factor. TEAL_EINVAL for a bad t or a NULL
  *  pointer. */
-int teal_mb_mass_block_solve(const teal_mb_trees *trees, const double *factors, int t,
-                             double *x, teal_error *err);
+TEAL_API int teal_mb_mass_block_solve(const teal_mb_trees *trees, const double *factors, int t,
+                                      double *x, teal_error *err);
 
 /** The trees of a finalized plant, made by teal_plant_finalize (NULL for a
  *  NULL or unfinalized plant). */
-const teal_mb_trees *teal_plant_forest(const teal_plant *plant);
+TEAL_API const teal_mb_trees *teal_plant_forest(const teal_plant *plant);
 
 #ifdef __cplusplus
 }

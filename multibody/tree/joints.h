@@ -34,6 +34,8 @@
 #ifndef TEAL_MULTIBODY_JOINTS_H
 #define TEAL_MULTIBODY_JOINTS_H
 
+#include "teal_export.h"
+
 #include "multibody/math/spatial.h"
 
 #ifdef __cplusplus
@@ -88,15 +90,16 @@ typedef struct teal_joint_type {
 } teal_joint_type;
 
 /** The table of kind (NULL if kind is out of range). */
-const teal_joint_type *teal_joint_type_get(teal_joint_kind kind);
+TEAL_API const teal_joint_type *teal_joint_type_get(teal_joint_kind kind);
 
 /** V_FM_F = H v for one joint, without forming H in the caller. */
-teal_spatial_vector teal_joint_velocity(const teal_joint_type *t, const teal_joint_params *p,
-                                        const double *q, const double *v);
+TEAL_API teal_spatial_vector teal_joint_velocity(const teal_joint_type *t,
+                                                 const teal_joint_params *p, const double *q,
+                                                 const double *v);
 
 /** qdot = N(q) v for one joint. */
-void teal_joint_qdot(const teal_joint_type *t, const teal_joint_params *p, const double *q,
-                     const double *v, double *qdot);
+TEAL_API void teal_joint_qdot(const teal_joint_type *t, const teal_joint_params *p, const double *q,
+                              const double *v, double *qdot);
 
 #ifdef __cplusplus
 }

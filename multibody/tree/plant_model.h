@@ -25,6 +25,8 @@
 #ifndef TEAL_MULTIBODY_PLANT_MODEL_H
 #define TEAL_MULTIBODY_PLANT_MODEL_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "multibody/tree/joints.h"
 #include "multibody/math/spatial.h"
@@ -46,100 +48,101 @@ typedef struct teal_plant teal_plant;
 /** A new empty plant; time_step 0 for continuous, > 0 for discrete. NULL on
  *  failure (non-finite or negative time_step: TEAL_EINVAL; TEAL_ENOMEM) with
  *  the reason in err (may be NULL). Gravity defaults to (0, 0, -9.81). */
-teal_plant *teal_plant_new(double time_step, teal_error *err);
+TEAL_API teal_plant *teal_plant_new(double time_step, teal_error *err);
 
 /** Frees the plant (NULL is allowed). */
-void teal_plant_free(teal_plant *plant);
+TEAL_API void teal_plant_free(teal_plant *plant);
 
 /** The sticky error record (code TEAL_OK when none). */
-const teal_error *teal_plant_error(const teal_plant *plant);
+TEAL_API const teal_error *teal_plant_error(const teal_plant *plant);
 
 /** The time step given to teal_plant_new. */
-double teal_plant_time_step(const teal_plant *plant);
+TEAL_API double teal_plant_time_step(const teal_plant *plant);
 
 /** Adds a model instance; returns its index. */
-int teal_plant_add_model_instance(teal_plant *plant, const char *name);
+TEAL_API int teal_plant_add_model_instance(teal_plant *plant, const char *name);
 
 /** Adds a rigid body with spatial inertia M_BBo_B (about its origin, in its
  *  frame) to model instance; returns the body index. The inertia must pass
  *  teal_spatial_inertia_check (mass finite and > 0). */
-int teal_plant_add_rigid_body(teal_plant *plant, const char *name, int instance,
-                              const teal_spatial_inertia *M_BBo_B);
+TEAL_API int teal_plant_add_rigid_body(teal_plant *plant, const char *name, int instance,
+                                       const teal_spatial_inertia *M_BBo_B);
 
 /** Adds a frame F fixed to parent frame P at pose X_PF; returns the frame
  *  index. Its model instance is that of the parent frame. */
-int teal_plant_add_frame(teal_plant *plant, const char *name, int parent_frame,
-                         teal_transform X_PF);
+TEAL_API int teal_plant_add_frame(teal_plant *plant, const char *name, int parent_frame,
+                                  teal_transform X_PF);
 
 /** Adds a joint of type kind from parent_frame (F) to child_frame (M).
  *  axis (expressed in F and M, normalized here; must be nonzero and finite)
  *  is required for revolute, prismatic and screw and ignored otherwise (may
  *  be NULL then); pitch (finite) is used by screw only. The joint belongs to
  *  the child body's model instance. Returns the joint index. */
-int teal_plant_add_joint(teal_plant *plant, const char *name, teal_joint_kind kind,
-                         int parent_frame, int child_frame, const teal_vec3 *axis, double pitch);
+TEAL_API int teal_plant_add_joint(teal_plant *plant, const char *name, teal_joint_kind kind,
+                                  int parent_frame, int child_frame, const teal_vec3 *axis,
+                                  double pitch);
 
 /** Sets the viscous damping of each of the joint's nv velocities (>= 0). */
-int teal_plant_set_joint_damping(teal_plant *plant, int joint, const double *damping);
+TEAL_API int teal_plant_set_joint_damping(teal_plant *plant, int joint, const double *damping);
 
 /** Sets position limits for each of the joint's nq positions (lower <= upper;
  *  infinities allowed). Defaults: -inf, +inf. */
-int teal_plant_set_joint_position_limits(teal_plant *plant, int joint, const double *lower,
-                                         const double *upper);
+TEAL_API int teal_plant_set_joint_position_limits(teal_plant *plant, int joint, const double *lower,
+                                                  const double *upper);
 
 /** Sets velocity limits for each of the joint's nv velocities. */
-int teal_plant_set_joint_velocity_limits(teal_plant *plant, int joint, const double *lower,
-                                         const double *upper);
+TEAL_API int teal_plant_set_joint_velocity_limits(teal_plant *plant, int joint, const double *lower,
+                                                  const double *upper);
 
 /** Sets the effort limit (> 0, may be inf) of each of the joint's nv velocities. */
-int teal_plant_set_joint_effort_limits(teal_plant *plant, int joint, const double *limit);
+TEAL_API int teal_plant_set_joint_effort_limits(teal_plant *plant, int joint, const double *limit);
 
 /** Adds an actuator on a single-dof joint (nv = 1) with effort_limit > 0 (may
  *  be inf); returns the actuator index (also its index in u). */
-int teal_plant_add_joint_actuator(teal_plant *plant, const char *name, int joint,
-                                  double effort_limit);
+TEAL_API int teal_plant_add_joint_actuator(teal_plant *plant, const char *name, int joint,
+                                           double effort_limit);
 
 /** Sets gravity (finite), allowed also after finalize. */
-int teal_plant_set_gravity(teal_plant *plant, teal_vec3 g_W);
+TEAL_API int teal_plant_set_gravity(teal_plant *plant, teal_vec3 g_W);
 
 /** Gravity in the world frame. */
-teal_vec3 teal_plant_gravity(const teal_plant *plant);
+TEAL_API teal_vec3 teal_plant_gravity(const teal_plant *plant);
 
 /* ---- lookups: index >= 0, or TEAL_ENOTFOUND with a message in err (may be
  * NULL; the plant's sticky error is not touched). instance < 0 searches all
  * instances and returns the first match in index order. */
 
-int teal_plant_get_model_instance_by_name(const teal_plant *plant, const char *name,
+TEAL_API int teal_plant_get_model_instance_by_name(const teal_plant *plant, const char *name,
+                                                   teal_error *err);
+TEAL_API int teal_plant_get_body_by_name(const teal_plant *plant, const char *name, int instance,
+                                         teal_error *err);
+TEAL_API int teal_plant_get_frame_by_name(const teal_plant *plant, const char *name, int instance,
                                           teal_error *err);
-int teal_plant_get_body_by_name(const teal_plant *plant, const char *name, int instance,
-                                teal_error *err);
-int teal_plant_get_frame_by_name(const teal_plant *plant, const char *name, int instance,
-                                 teal_error *err);
-int teal_plant_get_joint_by_name(const teal_plant *plant, const char *name, int instance,
-                                 teal_error *err);
-int teal_plant_get_actuator_by_name(const teal_plant *plant, const char *name, int instance,
-                                    teal_error *err);
+TEAL_API int teal_plant_get_joint_by_name(const teal_plant *plant, const char *name, int instance,
+                                          teal_error *err);
+TEAL_API int teal_plant_get_actuator_by_name(const teal_plant *plant, const char *name,
+                                             int instance, teal_error *err);
 
 /* ---- element queries (valid before and after finalize; an out-of-range
  * index gives -1 or NULL) ---- */
 
-int teal_plant_num_model_instances(const teal_plant *plant);
-int teal_plant_num_bodies(const teal_plant *plant); /**< including the world */
-int teal_plant_num_frames(const teal_plant *plant); /**< body frames included */
-int teal_plant_num_joints(
+TEAL_API int teal_plant_num_model_instances(const teal_plant *plant);
+TEAL_API int teal_plant_num_bodies(const teal_plant *plant); /**< including the world */
+TEAL_API int teal_plant_num_frames(const teal_plant *plant); /**< body frames included */
+TEAL_API int teal_plant_num_joints(
     const teal_plant *plant); /**< after finalize: with added floating joints */
-int teal_plant_num_actuators(const teal_plant *plant);
-const char *teal_plant_body_name(const teal_plant *plant, int body);
-const char *teal_plant_frame_name(const teal_plant *plant, int frame);
-const char *teal_plant_joint_name(const teal_plant *plant, int joint);
-int teal_plant_body_frame(const teal_plant *plant, int body);
-int teal_plant_body_instance(const teal_plant *plant, int body);
-int teal_plant_frame_body(const teal_plant *plant, int frame);
+TEAL_API int teal_plant_num_actuators(const teal_plant *plant);
+TEAL_API const char *teal_plant_body_name(const teal_plant *plant, int body);
+TEAL_API const char *teal_plant_frame_name(const teal_plant *plant, int frame);
+TEAL_API const char *teal_plant_joint_name(const teal_plant *plant, int joint);
+TEAL_API int teal_plant_body_frame(const teal_plant *plant, int body);
+TEAL_API int teal_plant_body_instance(const teal_plant *plant, int body);
+TEAL_API int teal_plant_frame_body(const teal_plant *plant, int frame);
 /** X_BF: the pose of frame in its body's frame (identity pointer NULL on a bad index). */
-const teal_transform *teal_plant_frame_pose_in_body(const teal_plant *plant, int frame);
-int teal_plant_joint_kind(const teal_plant *plant, int joint);
-int teal_plant_joint_parent_body(const teal_plant *plant, int joint);
-int teal_plant_joint_child_body(const teal_plant *plant, int joint);
+TEAL_API const teal_transform *teal_plant_frame_pose_in_body(const teal_plant *plant, int frame);
+TEAL_API int teal_plant_joint_kind(const teal_plant *plant, int joint);
+TEAL_API int teal_plant_joint_parent_body(const teal_plant *plant, int joint);
+TEAL_API int teal_plant_joint_child_body(const teal_plant *plant, int joint);
 
 /* ---- the finalized model (0 / NULL before finalize) ---- */
 

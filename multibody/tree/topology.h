@@ -4,6 +4,8 @@
 #ifndef TEAL_MULTIBODY_TREE_TOPOLOGY_H
 #define TEAL_MULTIBODY_TREE_TOPOLOGY_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "multibody/tree/joints.h"
 #include "multibody/math/spatial.h"
@@ -17,51 +19,51 @@ extern "C" {
  *  joint to the world (named "$world_<body>"), rejects kinematic loops
  *  (TEAL_EINVAL naming the joints), orders the tree, and builds the arrays
  *  below. Returns TEAL_OK or the (sticky) error; TEAL_ESTATE if called twice. */
-int teal_plant_finalize(teal_plant *plant);
+TEAL_API int teal_plant_finalize(teal_plant *plant);
 
 /** 1 once finalized. */
-int teal_plant_is_finalized(const teal_plant *plant);
+TEAL_API int teal_plant_is_finalized(const teal_plant *plant);
 
-int teal_plant_nq(const teal_plant *plant);
+TEAL_API int teal_plant_nq(const teal_plant *plant);
 
-int teal_plant_nv(const teal_plant *plant);
+TEAL_API int teal_plant_nv(const teal_plant *plant);
 
-int teal_plant_nu(const teal_plant *plant);
+TEAL_API int teal_plant_nu(const teal_plant *plant);
 
 /** Number of tree nodes (= number of bodies, world included). */
-int teal_plant_num_nodes(const teal_plant *plant);
+TEAL_API int teal_plant_num_nodes(const teal_plant *plant);
 
 /** Body of node k, and node of a body. */
-int teal_plant_node_body(const teal_plant *plant, int k);
+TEAL_API int teal_plant_node_body(const teal_plant *plant, int k);
 
-int teal_plant_body_node(const teal_plant *plant, int body);
+TEAL_API int teal_plant_body_node(const teal_plant *plant, int body);
 
 /** Joint (index) of a body's inboard mobilizer after finalize (-1 for world). */
-int teal_plant_body_joint(const teal_plant *plant, int body);
+TEAL_API int teal_plant_body_joint(const teal_plant *plant, int body);
 
 /** q and v offsets of a joint after finalize (-1 on a bad index). */
-int teal_plant_joint_q_start(const teal_plant *plant, int joint);
+TEAL_API int teal_plant_joint_q_start(const teal_plant *plant, int joint);
 
-int teal_plant_joint_v_start(const teal_plant *plant, int joint);
+TEAL_API int teal_plant_joint_v_start(const teal_plant *plant, int joint);
 
 /** Effort limit of actuator a (> 0, may be inf), or NAN on a bad index. */
-double teal_plant_actuator_effort_limit(const teal_plant *plant, int actuator);
+TEAL_API double teal_plant_actuator_effort_limit(const teal_plant *plant, int actuator);
 
 /** v index driven by actuator a after finalize. */
-int teal_plant_actuator_v_index(const teal_plant *plant, int actuator);
+TEAL_API int teal_plant_actuator_v_index(const teal_plant *plant, int actuator);
 
 /** The actuation matrix B (nv x nu, row-major) with tau_u = B u (Drake's
  *  MakeActuationMatrix): B[v_index(a)][a] = 1. TEAL_ESTATE before finalize. */
-int teal_plant_make_actuation_matrix(const teal_plant *plant, double *B);
+TEAL_API int teal_plant_make_actuation_matrix(const teal_plant *plant, double *B);
 
 /** Writes the default q (nq values) of the finalized plant. */
-int teal_plant_default_q(const teal_plant *plant, double *q);
+TEAL_API int teal_plant_default_q(const teal_plant *plant, double *q);
 
 /** Normalizes every quaternion in q (nq values) in place. */
-int teal_plant_normalize_q(const teal_plant *plant, double *q);
+TEAL_API int teal_plant_normalize_q(const teal_plant *plant, double *q);
 
 /** The finalized arrays (NULL before finalize). */
-const teal_plant_tree *teal_plant_get_tree(const teal_plant *plant);
+TEAL_API const teal_plant_tree *teal_plant_get_tree(const teal_plant *plant);
 
 #ifdef __cplusplus
 }

@@ -4,6 +4,8 @@
 #ifndef TEAL_SYSTEMS_ANALYSIS_FINITE_DIFFERENCE_H
 #define TEAL_SYSTEMS_ANALYSIS_FINITE_DIFFERENCE_H
 
+#include "teal_export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -27,8 +29,9 @@ typedef int (*teal_fd_fn)(const double *x, double *out, void *user);
  *  m entries (fm is unused for forward differences and may be NULL). Stops
  *  at the first failing evaluation and returns its status (the columns
  *  before it are written, x is restored). */
-int teal_fd_jacobian(teal_fd_scheme scheme, teal_fd_fn f, void *user, double *x, int n, int m,
-                     double rel_step, const double *fx, double *fp, double *fm, double *J);
+TEAL_API int teal_fd_jacobian(teal_fd_scheme scheme, teal_fd_fn f, void *user, double *x, int n,
+                              int m, double rel_step, const double *fx, double *fp, double *fm,
+                              double *J);
 
 #ifdef __cplusplus
 }

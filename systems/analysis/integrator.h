@@ -10,6 +10,8 @@
 #ifndef TEAL_SYSTEMS_ANALYSIS_INTEGRATOR_H
 #define TEAL_SYSTEMS_ANALYSIS_INTEGRATOR_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "systems/analysis/integrator_implicit_euler.h"
 #include "systems/analysis/integrator_radau.h"
@@ -63,29 +65,29 @@ typedef struct teal_integrator_counts {
 
 /** Creates an instance of type for an ODE of the given sizes; NULL on
  *  failure with err filled (may be NULL). */
-teal_integrator *teal_integrator_new(const teal_integrator_type *type, int nq, int nv, int nz,
-                                     teal_error *err);
-void teal_integrator_free(teal_integrator *integ);
+TEAL_API teal_integrator *teal_integrator_new(const teal_integrator_type *type, int nq, int nv,
+                                              int nz, teal_error *err);
+TEAL_API void teal_integrator_free(teal_integrator *integ);
 
-const teal_integrator_type *teal_integrator_get_type(const teal_integrator *integ);
+TEAL_API const teal_integrator_type *teal_integrator_get_type(const teal_integrator *integ);
 
 /** One step; see teal_integrator_type.step. Sizes must match the instance. */
-int teal_integrator_step(teal_integrator *integ, const teal_ode *ode, double t, double h,
-                         const double *x0, double *x1, double *xerr);
+TEAL_API int teal_integrator_step(teal_integrator *integ, const teal_ode *ode, double t, double h,
+                                  const double *x0, double *x1, double *xerr);
 
 /** Dense output of the last successful step (TEAL_EUNSUPPORTED when the
  *  method has none, TEAL_ESTATE before any step). */
-int teal_integrator_interpolate(const teal_integrator *integ, double theta, double *x);
+TEAL_API int teal_integrator_interpolate(const teal_integrator *integ, double theta, double *x);
 
 /** Forgets derivatives carried between steps (call when the state or the
  *  inputs changed outside the integrator, e.g. after events). */
-void teal_integrator_reset(teal_integrator *integ);
+TEAL_API void teal_integrator_reset(teal_integrator *integ);
 
 /** The instance's counters. */
-teal_integrator_counts teal_integrator_get_counts(const teal_integrator *integ);
+TEAL_API teal_integrator_counts teal_integrator_get_counts(const teal_integrator *integ);
 
 /** The message of the last failed step. */
-const teal_error *teal_integrator_error(const teal_integrator *integ);
+TEAL_API const teal_error *teal_integrator_error(const teal_integrator *integ);
 
 #ifdef __cplusplus
 }

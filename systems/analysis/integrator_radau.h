@@ -3,6 +3,8 @@
 #ifndef TEAL_SYSTEMS_ANALYSIS_INTEGRATOR_RADAU_H
 #define TEAL_SYSTEMS_ANALYSIS_INTEGRATOR_RADAU_H
 
+#include "teal_export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -15,7 +17,7 @@ typedef struct teal_integrator_type teal_integrator_type;
  *  matrix factored once per step; Hairer & Wanner's embedded third-order
  *  estimate filtered by (I - h gamma0 J)^-1 (error order 3); dense output
  *  from the collocation polynomial. */
-extern const teal_integrator_type *const teal_integrator_radau3;
+TEAL_API extern const teal_integrator_type *const teal_integrator_radau3;
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,8 @@
 #ifndef TEAL_SYSTEMS_ANALYSIS_LINEARIZE_H
 #define TEAL_SYSTEMS_ANALYSIS_LINEARIZE_H
 
+#include "teal_export.h"
+
 #include "framework/context.h"
 #include "framework/system.h"
 #include "systems/primitives/linear_system.h"
@@ -34,39 +36,39 @@ typedef struct teal_linearize_options {
 } teal_linearize_options;
 
 /** Fills the defaults. */
-void teal_linearize_options_init(teal_linearize_options *opts);
+TEAL_API void teal_linearize_options_init(teal_linearize_options *opts);
 
 /** The matrices of the first-order approximation about ctx, written into
  *  arrays from teal_alloc that the caller releases with
  *  teal_linear_system_matrices_free: x' (or x[k+1]) = A x + B u + f0,
  *  y = C x + D u + y0 in deviation-free form (f0, y0 make it exact at the
  *  operating point). opts may be NULL for the defaults. */
-int teal_linearize_matrices(const teal_system *sys, const teal_context *ctx,
-                            const teal_linearize_options *opts, teal_linear_system_matrices *out,
-                            teal_error *err);
+TEAL_API int teal_linearize_matrices(const teal_system *sys, const teal_context *ctx,
+                                     const teal_linearize_options *opts,
+                                     teal_linear_system_matrices *out, teal_error *err);
 
 /** Releases the arrays of teal_linearize_matrices. */
-void teal_linear_system_matrices_free(teal_linear_system_matrices *m);
+TEAL_API void teal_linear_system_matrices_free(teal_linear_system_matrices *m);
 
 /** A LinearSystem (A, B, C, D) about an equilibrium (see
  *  equilibrium_tolerance); NULL with err filled on failure. The model is
  *  in deviation coordinates x - x0, u - u0, y - y0 as in Drake. */
-teal_system *teal_linearize(const teal_system *sys, const teal_context *ctx,
-                            const teal_linearize_options *opts, teal_error *err);
+TEAL_API teal_system *teal_linearize(const teal_system *sys, const teal_context *ctx,
+                                     const teal_linearize_options *opts, teal_error *err);
 
 /** An AffineSystem valid about any operating point (no equilibrium
  *  required): x' = A x + B u + f0, y = C x + D u + y0 in absolute
  *  coordinates. */
-teal_system *teal_first_order_taylor_approximation(const teal_system *sys,
-                                                   const teal_context *ctx,
-                                                   const teal_linearize_options *opts,
-                                                   teal_error *err);
+TEAL_API teal_system *teal_first_order_taylor_approximation(const teal_system *sys,
+                                                            const teal_context *ctx,
+                                                            const teal_linearize_options *opts,
+                                                            teal_error *err);
 
 /** Zero-order-hold discretization of x' = A x + B u with step h:
  *  Ad = exp(A h), Bd = integral_0^h exp(A s) ds B (both from one matrix
  *  exponential of [[A, B], [0, 0]] h). */
-int teal_discretize_zoh(const double *A, const double *B, int n, int m, double h, double *Ad,
-                        double *Bd, teal_error *err);
+TEAL_API int teal_discretize_zoh(const double *A, const double *B, int n, int m, double h,
+                                 double *Ad, double *Bd, teal_error *err);
 
 #ifdef __cplusplus
 }

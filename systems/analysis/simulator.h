@@ -24,6 +24,8 @@
 #ifndef TEAL_SYSTEMS_ANALYSIS_SIMULATOR_H
 #define TEAL_SYSTEMS_ANALYSIS_SIMULATOR_H
 
+#include "teal_export.h"
+
 #include "framework/context.h"
 #include "framework/system.h"
 #include "systems/analysis/integrator.h"
@@ -39,22 +41,23 @@ extern "C" {
  *  simulator owns a default context; otherwise it borrows ctx (which must
  *  be a root context of sys). NULL on failure with err filled. The default
  *  integrator is RK3 with error control at accuracy 1e-4. */
-teal_simulator *teal_simulator_new(const teal_system *sys, teal_context *ctx, teal_error *err);
-void teal_simulator_free(teal_simulator *sim);
+TEAL_API teal_simulator *teal_simulator_new(const teal_system *sys, teal_context *ctx,
+                                            teal_error *err);
+TEAL_API void teal_simulator_free(teal_simulator *sim);
 
 /** The context being advanced (owned or borrowed). */
-teal_context *teal_simulator_context(teal_simulator *sim);
-const teal_system *teal_simulator_system(const teal_simulator *sim);
+TEAL_API teal_context *teal_simulator_context(teal_simulator *sim);
+TEAL_API const teal_system *teal_simulator_system(const teal_simulator *sim);
 
 /** The message of the last failed setting, initialize or advance_to. */
-const teal_error *teal_simulator_error(const teal_simulator *sim);
+TEAL_API const teal_error *teal_simulator_error(const teal_simulator *sim);
 
 /** Statistics since initialize (step sizes are 0 when no integration step
  *  was taken, e.g. for purely discrete systems). */
-teal_sim_stats teal_simulator_get_stats(const teal_simulator *sim);
+TEAL_API teal_sim_stats teal_simulator_get_stats(const teal_simulator *sim);
 
 /** The integrator instance (for its counters); never NULL for a valid sim. */
-const teal_integrator *teal_simulator_integrator(const teal_simulator *sim);
+TEAL_API const teal_integrator *teal_simulator_integrator(const teal_simulator *sim);
 
 #ifdef __cplusplus
 }

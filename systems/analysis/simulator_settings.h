@@ -4,6 +4,8 @@
 #ifndef TEAL_SYSTEMS_ANALYSIS_SIMULATOR_SETTINGS_H
 #define TEAL_SYSTEMS_ANALYSIS_SIMULATOR_SETTINGS_H
 
+#include "teal_export.h"
+
 #include "systems/analysis/integrator.h"
 #include "systems/analysis/simulator_types.h"
 
@@ -13,28 +15,28 @@ extern "C" {
 
 /** Chooses the integrator (before initialize, or it re-initializes the
  *  workspace). Methods without an error estimate run at fixed steps. */
-int teal_simulator_set_integrator(teal_simulator *sim, const teal_integrator_type *type);
+TEAL_API int teal_simulator_set_integrator(teal_simulator *sim, const teal_integrator_type *type);
 /** Fixed steps of size h (> 0) even for error-estimating methods. */
-int teal_simulator_set_fixed_step(teal_simulator *sim, double h);
+TEAL_API int teal_simulator_set_fixed_step(teal_simulator *sim, double h);
 /** Error-controlled steps meeting this accuracy (weighted infinity norm of
  *  the local error estimate); also the context's accuracy. */
-int teal_simulator_set_accuracy(teal_simulator *sim, double accuracy);
+TEAL_API int teal_simulator_set_accuracy(teal_simulator *sim, double accuracy);
 /** Largest step (default 0.1 s; also the first step of error control). */
-int teal_simulator_set_max_step(teal_simulator *sim, double h);
+TEAL_API int teal_simulator_set_max_step(teal_simulator *sim, double h);
 /** Smallest step error control may take before failing with
  *  TEAL_ESTEPSIZE (default 1e-14 s). */
-int teal_simulator_set_min_step(teal_simulator *sim, double h);
+TEAL_API int teal_simulator_set_min_step(teal_simulator *sim, double h);
 /** Floor of the relative error weights of v and z (default 1): an entry
  *  counts its error relative to max(|x_i|, floor); q counts absolutely. */
-int teal_simulator_set_error_floor(teal_simulator *sim, double floor);
+TEAL_API int teal_simulator_set_error_floor(teal_simulator *sim, double floor);
 /** Time tolerance of witness zero-crossing isolation (default 1e-8 s). */
-int teal_simulator_set_witness_tolerance(teal_simulator *sim, double dt);
+TEAL_API int teal_simulator_set_witness_tolerance(teal_simulator *sim, double dt);
 /** Run forced publishes after every step (Drake's publish_every_time_step). */
-int teal_simulator_set_publish_every_step(teal_simulator *sim, int on);
+TEAL_API int teal_simulator_set_publish_every_step(teal_simulator *sim, int on);
 /** Pace the run to this multiple of real time (0: as fast as possible). */
-int teal_simulator_set_target_realtime_rate(teal_simulator *sim, double rate);
+TEAL_API int teal_simulator_set_target_realtime_rate(teal_simulator *sim, double rate);
 /** Sets (or clears, with NULL) the monitor. */
-int teal_simulator_set_monitor(teal_simulator *sim, teal_monitor_fn fn, void *user);
+TEAL_API int teal_simulator_set_monitor(teal_simulator *sim, teal_monitor_fn fn, void *user);
 
 #ifdef __cplusplus
 }

@@ -7,6 +7,8 @@
 #ifndef TEAL_SYSTEMS_CONTROLLERS_LQR_H
 #define TEAL_SYSTEMS_CONTROLLERS_LQR_H
 
+#include "teal_export.h"
+
 #include "framework/context.h"
 #include "framework/system.h"
 
@@ -18,9 +20,9 @@ extern "C" {
  *  selects the DARE. Q must be symmetric positive semidefinite, R symmetric
  *  positive definite (TEAL_EINVAL / TEAL_ESINGULAR otherwise, with messages
  *  in err, which may be NULL). */
-int teal_lqr(const double *A, const double *B, const double *Q, const double *R,
-             const double *N, int n, int m, int discrete, double *K, double *S,
-             teal_error *err);
+TEAL_API int teal_lqr(const double *A, const double *B, const double *Q, const double *R,
+                      const double *N, int n, int m, int discrete, double *K, double *S,
+                      teal_error *err);
 
 /** Linearizes sys about ctx (its input port input_port is u, fixed in ctx
  *  to u0; x0 is the context's state, an equilibrium) and returns the
@@ -29,10 +31,10 @@ int teal_lqr(const double *A, const double *B, const double *Q, const double *R,
  *  discrete state for a discrete plant) and whose output "y" is u. The
  *  controller is continuous (no state) in both cases. K and S (may be NULL)
  *  receive the gain and the Riccati solution when non-NULL. */
-teal_system *teal_lqr_controller_new(const char *name, const teal_system *sys,
-                                     const teal_context *ctx, int input_port, const double *Q,
-                                     const double *R, const double *N, double *K, double *S,
-                                     teal_error *err);
+TEAL_API teal_system *teal_lqr_controller_new(const char *name, const teal_system *sys,
+                                              const teal_context *ctx, int input_port,
+                                              const double *Q, const double *R, const double *N,
+                                              double *K, double *S, teal_error *err);
 
 #ifdef __cplusplus
 }

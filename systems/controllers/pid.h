@@ -31,6 +31,8 @@
 #ifndef TEAL_SYSTEMS_CONTROLLERS_PID_H
 #define TEAL_SYSTEMS_CONTROLLERS_PID_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "framework/system.h"
 
@@ -55,15 +57,15 @@ typedef struct teal_pid_config {
  *  with gains kp, ki, kd (n finite values each, copied). Returns NULL with
  *  err (may be NULL) set: TEAL_ESIZE (n), TEAL_EINVAL (NULL gains),
  *  TEAL_ENONFINITE (NaN/Inf gains), TEAL_ENOMEM. */
-teal_system *teal_pid_new(const char *name, const double *kp, const double *ki,
-                          const double *kd, int n, teal_error *err);
+TEAL_API teal_system *teal_pid_new(const char *name, const double *kp, const double *ki,
+                                   const double *kd, int n, teal_error *err);
 
 /** As teal_pid_new with options (config may be NULL: plain). Further
  *  errors: TEAL_EINVAL (negative tau, a lower limit above its upper
  *  limit), TEAL_ENONFINITE (NaN/Inf tau, NaN limits). */
-teal_system *teal_pid_new_ex(const char *name, const double *kp, const double *ki,
-                             const double *kd, int n, const teal_pid_config *config,
-                             teal_error *err);
+TEAL_API teal_system *teal_pid_new_ex(const char *name, const double *kp, const double *ki,
+                                      const double *kd, int n, const teal_pid_config *config,
+                                      teal_error *err);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,8 @@
 #ifndef TEAL_SYSTEMS_PRIMITIVES_CONSTANT_VECTOR_SOURCE_H
 #define TEAL_SYSTEMS_PRIMITIVES_CONSTANT_VECTOR_SOURCE_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "framework/system.h"
 
@@ -19,8 +21,8 @@ enum { TEAL_CONSTANT_VECTOR_SOURCE_VALUE = 0 };
  *  (empty) analytic Jacobian. Returns NULL on bad parameters (n < 1:
  *  TEAL_ESIZE; value NULL: TEAL_EINVAL; NaN/Inf: TEAL_ENONFINITE) with the
  *  reason in err (may be NULL). */
-teal_system *teal_constant_vector_source_new(const char *name, const double *value, int n,
-                                             teal_error *err);
+TEAL_API teal_system *teal_constant_vector_source_new(const char *name, const double *value, int n,
+                                                      teal_error *err);
 
 #ifdef __cplusplus
 }

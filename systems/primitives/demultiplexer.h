@@ -2,6 +2,8 @@
 #ifndef TEAL_SYSTEMS_PRIMITIVES_DEMULTIPLEXER_H
 #define TEAL_SYSTEMS_PRIMITIVES_DEMULTIPLEXER_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "framework/system.h"
 
@@ -16,8 +18,8 @@ extern "C" {
  *  Returns NULL on bad parameters (num_outputs < 1 or a size < 1:
  *  TEAL_ESIZE; output_sizes NULL: TEAL_EINVAL) with the reason in err (may
  *  be NULL). */
-teal_system *teal_demultiplexer_new(const char *name, const int *output_sizes, int num_outputs,
-                                    teal_error *err);
+TEAL_API teal_system *teal_demultiplexer_new(const char *name, const int *output_sizes,
+                                             int num_outputs, teal_error *err);
 
 #ifdef __cplusplus
 }

@@ -22,6 +22,8 @@
 #ifndef TEAL_SYSTEMS_PRIMITIVES_DISCRETE_DERIVATIVE_H
 #define TEAL_SYSTEMS_PRIMITIVES_DISCRETE_DERIVATIVE_H
 
+#include "teal_export.h"
+
 #include "framework/context.h"
 #include "framework/error.h"
 #include "framework/system.h"
@@ -34,22 +36,24 @@ extern "C" {
  *  period h (finite, > 0), suppressing the initial transient. Returns NULL
  *  with err (may be NULL) set: TEAL_ESIZE (n), TEAL_EINVAL (period <= 0),
  *  TEAL_ENONFINITE (NaN/Inf period), TEAL_ENOMEM. */
-teal_system *teal_discrete_derivative_new(const char *name, int n, double period,
-                                          teal_error *err);
+TEAL_API teal_system *teal_discrete_derivative_new(const char *name, int n, double period,
+                                                   teal_error *err);
 
 /** As teal_discrete_derivative_new, choosing whether the initial transient
  *  is suppressed (nonzero: as the default constructor; 0: no counter
  *  state, output u[0] / h on the first period). */
-teal_system *teal_discrete_derivative_new_ex(const char *name, int n, double period,
-                                             int suppress_initial_transient, teal_error *err);
+TEAL_API teal_system *teal_discrete_derivative_new_ex(const char *name, int n, double period,
+                                                      int suppress_initial_transient,
+                                                      teal_error *err);
 
 /** Sets the sample history in ctx (the system's own context or one of a
  *  diagram containing it): u[k] = u_n and u[k-1] = u_n_minus_1 (n values
  *  each), and marks two samples as taken, so the output is live at once.
  *  TEAL_EINVAL for NULL arguments or when sys is not a discrete derivative,
  *  TEAL_ENOTFOUND when sys is not in ctx. */
-int teal_discrete_derivative_set_input_history(const teal_system *sys, teal_context *ctx,
-                                               const double *u_n, const double *u_n_minus_1);
+TEAL_API int teal_discrete_derivative_set_input_history(const teal_system *sys, teal_context *ctx,
+                                                        const double *u_n,
+                                                        const double *u_n_minus_1);
 
 #ifdef __cplusplus
 }

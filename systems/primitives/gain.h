@@ -2,6 +2,8 @@
 #ifndef TEAL_SYSTEMS_PRIMITIVES_GAIN_H
 #define TEAL_SYSTEMS_PRIMITIVES_GAIN_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "framework/system.h"
 
@@ -13,7 +15,7 @@ extern "C" {
  *  (direct feedthrough). Declares the analytic Jacobian (D = k I). Returns
  *  NULL on bad parameters (n < 1: TEAL_ESIZE; k not finite:
  *  TEAL_ENONFINITE) with the reason in err (may be NULL). */
-teal_system *teal_gain_new(const char *name, double k, int n, teal_error *err);
+TEAL_API teal_system *teal_gain_new(const char *name, double k, int n, teal_error *err);
 
 #ifdef __cplusplus
 }

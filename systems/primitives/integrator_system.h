@@ -5,6 +5,8 @@
 #ifndef TEAL_SYSTEMS_PRIMITIVES_INTEGRATOR_SYSTEM_H
 #define TEAL_SYSTEMS_PRIMITIVES_INTEGRATOR_SYSTEM_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "framework/system.h"
 
@@ -18,12 +20,12 @@ extern "C" {
  *  Declares the analytic Jacobian (A = 0, B = I, C = I, D = 0). Returns
  *  NULL on bad parameters (n < 1: TEAL_ESIZE) with the reason in err (may
  *  be NULL). Set another state in the context, or use the variant below. */
-teal_system *teal_integrator_system_new(const char *name, int n, teal_error *err);
+TEAL_API teal_system *teal_integrator_system_new(const char *name, int n, teal_error *err);
 
 /** As teal_integrator_system_new with default state z0 (n finite doubles,
  *  copied; NULL means zeros; NaN/Inf: TEAL_ENONFINITE). */
-teal_system *teal_integrator_system_new_with_initial(const char *name, const double *z0, int n,
-                                                     teal_error *err);
+TEAL_API teal_system *
+teal_integrator_system_new_with_initial(const char *name, const double *z0, int n, teal_error *err);
 
 #ifdef __cplusplus
 }

@@ -17,6 +17,8 @@
 #ifndef TEAL_SYSTEMS_PRIMITIVES_LINEAR_SYSTEM_H
 #define TEAL_SYSTEMS_PRIMITIVES_LINEAR_SYSTEM_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "framework/system.h"
 
@@ -43,22 +45,23 @@ typedef struct teal_linear_system_matrices {
  *  reason in err (may be NULL): negative sizes (TEAL_ESIZE), a missing
  *  matrix or a negative time_period (TEAL_EINVAL), NaN/Inf entries or
  *  time_period (TEAL_ENONFINITE). */
-teal_system *teal_linear_system_new(const char *name, const double *A, const double *B,
-                                    const double *C, const double *D, int nx, int nu, int ny,
-                                    double time_period, teal_error *err);
+TEAL_API teal_system *teal_linear_system_new(const char *name, const double *A, const double *B,
+                                             const double *C, const double *D, int nx, int nu,
+                                             int ny, double time_period, teal_error *err);
 
 /** Creates the affine system xdot (or x[n+1]) = A x + B u + f0,
  *  y = C x + D u + y0. As teal_linear_system_new; f0 and y0 may also be
  *  NULL (zeros). */
-teal_system *teal_affine_system_new(const char *name, const double *A, const double *B,
-                                    const double *f0, const double *C, const double *D,
-                                    const double *y0, int nx, int nu, int ny,
-                                    double time_period, teal_error *err);
+TEAL_API teal_system *teal_affine_system_new(const char *name, const double *A, const double *B,
+                                             const double *f0, const double *C, const double *D,
+                                             const double *y0, int nx, int nu, int ny,
+                                             double time_period, teal_error *err);
 
 /** Creates an affine system from a filled-in model (same rules as
  *  teal_affine_system_new). */
-teal_system *teal_affine_system_from(const char *name, const teal_linear_system_matrices *m,
-                                     teal_error *err);
+TEAL_API teal_system *teal_affine_system_from(const char *name,
+                                              const teal_linear_system_matrices *m,
+                                              teal_error *err);
 
 /** Reads back the model of a system made by teal_linear_system_new,
  *  teal_affine_system_new, teal_affine_system_from or teal_matrix_gain_new.
@@ -66,10 +69,10 @@ teal_system *teal_affine_system_from(const char *name, const teal_linear_system_
  *  y0 are zeros for linear systems). Returns TEAL_EINVAL when sys is NULL or
  *  is not such a system (recognized by its type tag, so any system may be
  *  passed). */
-int teal_linear_system_get(const teal_system *sys, teal_linear_system_matrices *out);
+TEAL_API int teal_linear_system_get(const teal_system *sys, teal_linear_system_matrices *out);
 
 /** Nonzero when sys was made by one of the constructors above. */
-int teal_is_linear_system(const teal_system *sys);
+TEAL_API int teal_is_linear_system(const teal_system *sys);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,8 @@
 #ifndef TEAL_SYSTEMS_PRIMITIVES_MATRIX_GAIN_H
 #define TEAL_SYSTEMS_PRIMITIVES_MATRIX_GAIN_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "framework/system.h"
 
@@ -15,8 +17,8 @@ extern "C" {
  *  when D has a nonzero entry. Declares the analytic Jacobian (D). Returns
  *  NULL on bad parameters (ny or nu < 1: TEAL_ESIZE; D NULL: TEAL_EINVAL;
  *  NaN/Inf: TEAL_ENONFINITE) with the reason in err (may be NULL). */
-teal_system *teal_matrix_gain_new(const char *name, const double *D, int ny, int nu,
-                                  teal_error *err);
+TEAL_API teal_system *teal_matrix_gain_new(const char *name, const double *D, int ny, int nu,
+                                           teal_error *err);
 
 #ifdef __cplusplus
 }

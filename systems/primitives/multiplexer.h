@@ -2,6 +2,8 @@
 #ifndef TEAL_SYSTEMS_PRIMITIVES_MULTIPLEXER_H
 #define TEAL_SYSTEMS_PRIMITIVES_MULTIPLEXER_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "framework/system.h"
 
@@ -15,8 +17,8 @@ extern "C" {
  *  identity block at the rows of u_i). Returns NULL on bad parameters
  *  (num_inputs < 1 or a size < 1: TEAL_ESIZE; input_sizes NULL:
  *  TEAL_EINVAL) with the reason in err (may be NULL). */
-teal_system *teal_multiplexer_new(const char *name, const int *input_sizes, int num_inputs,
-                                  teal_error *err);
+TEAL_API teal_system *teal_multiplexer_new(const char *name, const int *input_sizes, int num_inputs,
+                                           teal_error *err);
 
 #ifdef __cplusplus
 }

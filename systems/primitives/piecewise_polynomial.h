@@ -29,6 +29,8 @@
 #ifndef TEAL_SYSTEMS_PRIMITIVES_PIECEWISE_POLYNOMIAL_H
 #define TEAL_SYSTEMS_PRIMITIVES_PIECEWISE_POLYNOMIAL_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 
 #ifdef __cplusplus
@@ -60,70 +62,66 @@ typedef enum teal_spline_end {
  *  component r on segment s at coeffs[(s * rows + r) * (degree + 1) + j]
  *  (powers of t - breaks[s]). Returns NULL on error with err (may be NULL)
  *  filled. */
-teal_piecewise_polynomial *teal_piecewise_polynomial_new(const double *breaks, int nbreaks,
-                                                         int rows, int degree,
-                                                         const double *coeffs,
-                                                         teal_error *err);
+TEAL_API teal_piecewise_polynomial *
+teal_piecewise_polynomial_new(const double *breaks, int nbreaks, int rows, int degree,
+                              const double *coeffs, teal_error *err);
 
 /** Piecewise constant: segment k holds sample k (k < nbreaks - 1). The last
  *  sample is checked but only marks the end time: by the rule above, t >=
  *  breaks[nbreaks-1] gives sample nbreaks - 2 (as in Drake). nbreaks >= 2. */
-teal_piecewise_polynomial *teal_piecewise_polynomial_zero_order_hold(const double *breaks,
-                                                                     const double *samples,
-                                                                     int nbreaks, int rows,
-                                                                     teal_error *err);
+TEAL_API teal_piecewise_polynomial *
+teal_piecewise_polynomial_zero_order_hold(const double *breaks, const double *samples, int nbreaks,
+                                          int rows, teal_error *err);
 
 /** Piecewise linear through the samples (continuous). nbreaks >= 2. */
-teal_piecewise_polynomial *teal_piecewise_polynomial_first_order_hold(const double *breaks,
-                                                                      const double *samples,
-                                                                      int nbreaks, int rows,
-                                                                      teal_error *err);
+TEAL_API teal_piecewise_polynomial *
+teal_piecewise_polynomial_first_order_hold(const double *breaks, const double *samples, int nbreaks,
+                                           int rows, teal_error *err);
 
 /** Cubic spline through the samples with continuous first and second
  *  derivatives at every interior break, and the given end conditions
  *  (see teal_spline_end). nbreaks >= 2. Each component is solved
  *  separately (a diagonally dominant tridiagonal system, O(nbreaks)). */
-teal_piecewise_polynomial *teal_piecewise_polynomial_cubic_spline(const double *breaks,
-                                                                  const double *samples,
-                                                                  int nbreaks, int rows,
-                                                                  teal_spline_end end,
-                                                                  teal_error *err);
+TEAL_API teal_piecewise_polynomial *
+teal_piecewise_polynomial_cubic_spline(const double *breaks, const double *samples, int nbreaks,
+                                       int rows, teal_spline_end end, teal_error *err);
 
 /** Deep copy; NULL (with err) when pp is NULL or memory runs out. */
-teal_piecewise_polynomial *teal_piecewise_polynomial_copy(const teal_piecewise_polynomial *pp,
-                                                          teal_error *err);
+TEAL_API teal_piecewise_polynomial *
+teal_piecewise_polynomial_copy(const teal_piecewise_polynomial *pp, teal_error *err);
 
 /** Releases a trajectory (NULL is ignored). */
-void teal_piecewise_polynomial_free(teal_piecewise_polynomial *pp);
+TEAL_API void teal_piecewise_polynomial_free(teal_piecewise_polynomial *pp);
 
 /** Number of components (rows of the value), 0 for NULL. */
-int teal_piecewise_polynomial_rows(const teal_piecewise_polynomial *pp);
+TEAL_API int teal_piecewise_polynomial_rows(const teal_piecewise_polynomial *pp);
 
 /** Number of segments (nbreaks - 1), 0 for NULL. */
-int teal_piecewise_polynomial_num_segments(const teal_piecewise_polynomial *pp);
+TEAL_API int teal_piecewise_polynomial_num_segments(const teal_piecewise_polynomial *pp);
 
 /** Highest stored power (0 hold, 1 linear, 3 cubic), -1 for NULL. */
-int teal_piecewise_polynomial_degree(const teal_piecewise_polynomial *pp);
+TEAL_API int teal_piecewise_polynomial_degree(const teal_piecewise_polynomial *pp);
 
 /** The num_segments + 1 breaks (borrowed), NULL for NULL. */
-const double *teal_piecewise_polynomial_breaks(const teal_piecewise_polynomial *pp);
+TEAL_API const double *teal_piecewise_polynomial_breaks(const teal_piecewise_polynomial *pp);
 
 /** First break (NaN for NULL). */
-double teal_piecewise_polynomial_start_time(const teal_piecewise_polynomial *pp);
+TEAL_API double teal_piecewise_polynomial_start_time(const teal_piecewise_polynomial *pp);
 
 /** Last break (NaN for NULL). */
-double teal_piecewise_polynomial_end_time(const teal_piecewise_polynomial *pp);
+TEAL_API double teal_piecewise_polynomial_end_time(const teal_piecewise_polynomial *pp);
 
 /** Writes the rows values at time t into out (held outside the breaks, see
  *  above). TEAL_EINVAL for NULL arguments, TEAL_ENONFINITE for NaN t. */
-int teal_piecewise_polynomial_value(const teal_piecewise_polynomial *pp, double t, double *out);
+TEAL_API int teal_piecewise_polynomial_value(const teal_piecewise_polynomial *pp, double t,
+                                             double *out);
 
 /** Writes the order-th time derivative (order >= 0; 0 is the value) at t
  *  into out. Orders above the degree give zeros, and so does any order >= 1
  *  outside [start, end]. TEAL_EINVAL for NULL arguments or order < 0,
  *  TEAL_ENONFINITE for NaN t. */
-int teal_piecewise_polynomial_derivative(const teal_piecewise_polynomial *pp, double t,
-                                         int order, double *out);
+TEAL_API int teal_piecewise_polynomial_derivative(const teal_piecewise_polynomial *pp, double t,
+                                                  int order, double *out);
 
 #ifdef __cplusplus
 }

@@ -2,6 +2,8 @@
 #ifndef TEAL_SYSTEMS_PRIMITIVES_RAMP_H
 #define TEAL_SYSTEMS_PRIMITIVES_RAMP_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "framework/system.h"
 
@@ -17,8 +19,8 @@ extern "C" {
  *  Returns NULL on bad parameters (n < 1: TEAL_ESIZE; an array NULL:
  *  TEAL_EINVAL; NaN/Inf: TEAL_ENONFINITE) with the reason in err (may be
  *  NULL). */
-teal_system *teal_ramp_new(const char *name, const double *slope, double start_time,
-                           const double *initial_value, int n, teal_error *err);
+TEAL_API teal_system *teal_ramp_new(const char *name, const double *slope, double start_time,
+                                    const double *initial_value, int n, teal_error *err);
 
 #ifdef __cplusplus
 }

@@ -25,6 +25,7 @@
 #ifndef TEAL_SYSTEMS_PRIMITIVES_RANDOM_SOURCE_H
 #define TEAL_SYSTEMS_PRIMITIVES_RANDOM_SOURCE_H
 
+#include "teal_export.h"
 #include <stdint.h>
 
 #include "framework/context.h"
@@ -48,26 +49,26 @@ typedef struct teal_rng {
 
 /** One step of splitmix64: advances *state by the golden-ratio increment
  *  and returns the mixed value. */
-uint64_t teal_splitmix64_next(uint64_t *state);
+TEAL_API uint64_t teal_splitmix64_next(uint64_t *state);
 
 /** Seeds rng: its four words are four splitmix64 outputs from seed. */
-void teal_rng_seed(teal_rng *rng, uint64_t seed);
+TEAL_API void teal_rng_seed(teal_rng *rng, uint64_t seed);
 
 /** Next 64-bit output of xoshiro256**. */
-uint64_t teal_rng_next(teal_rng *rng);
+TEAL_API uint64_t teal_rng_next(teal_rng *rng);
 
 /** Uniform double in [0, 1) from the top 53 bits of one output. */
-double teal_rng_uniform(teal_rng *rng);
+TEAL_API double teal_rng_uniform(teal_rng *rng);
 
 /** Fills out[0..n) with samples of kind (see the Box-Muller layout above). */
-void teal_rng_fill(teal_rng *rng, teal_noise_kind kind, double *out, int n);
+TEAL_API void teal_rng_fill(teal_rng *rng, teal_noise_kind kind, double *out, int n);
 
 /** Creates a finalized random source of n >= 1 values of the given kind,
  *  redrawn every period seconds (finite, > 0), from seed. Returns NULL with
  *  err (may be NULL) set: TEAL_ESIZE (n), TEAL_EINVAL (unknown kind,
  *  period <= 0), TEAL_ENONFINITE (NaN/Inf period), TEAL_ENOMEM. */
-teal_system *teal_random_source_new(const char *name, teal_noise_kind kind, int n,
-                                    double period, uint64_t seed, teal_error *err);
+TEAL_API teal_system *teal_random_source_new(const char *name, teal_noise_kind kind, int n,
+                                             double period, uint64_t seed, teal_error *err);
 
 /** Restarts the sequence of source sys in ctx (its own context or one of a
  *  diagram containing it) from seed, as a fresh context of a source built
@@ -75,7 +76,7 @@ teal_system *teal_random_source_new(const char *name, teal_noise_kind kind, int 
  *  sample becomes sample 0 of the new sequence. TEAL_EINVAL for NULL
  *  arguments or when sys is not a random source, TEAL_ENOTFOUND when sys
  *  is not in ctx. */
-int teal_random_source_set_seed(const teal_system *sys, teal_context *ctx, uint64_t seed);
+TEAL_API int teal_random_source_set_seed(const teal_system *sys, teal_context *ctx, uint64_t seed);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,8 @@
 #ifndef TEAL_SYSTEMS_PRIMITIVES_SATURATION_H
 #define TEAL_SYSTEMS_PRIMITIVES_SATURATION_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "framework/system.h"
 
@@ -23,8 +25,8 @@ enum {
  *  when min_i < u_i < max_i, else 0. Returns NULL on bad parameters (n < 1:
  *  TEAL_ESIZE; min or max NULL, or min[i] > max[i]: TEAL_EINVAL; NaN:
  *  TEAL_ENONFINITE) with the reason in err (may be NULL). */
-teal_system *teal_saturation_new(const char *name, const double *min, const double *max, int n,
-                                 teal_error *err);
+TEAL_API teal_system *teal_saturation_new(const char *name, const double *min, const double *max,
+                                          int n, teal_error *err);
 
 /** Creates a saturation whose limits are the input ports "min" and "max"
  *  (n doubles each, after "u"); y depends on all three inputs. Evaluating
@@ -33,7 +35,7 @@ teal_system *teal_saturation_new(const char *name, const double *min, const doub
  *  d_i = 1 when min_i < u_i < max_i; for min, d_i = 1 when u_i < min_i; for
  *  max, d_i = 1 when u_i > max_i (else 0). Returns NULL when n < 1
  *  (TEAL_ESIZE) with the reason in err (may be NULL). */
-teal_system *teal_saturation_variable_new(const char *name, int n, teal_error *err);
+TEAL_API teal_system *teal_saturation_variable_new(const char *name, int n, teal_error *err);
 
 #ifdef __cplusplus
 }

@@ -3,6 +3,8 @@
 #ifndef TEAL_SYSTEMS_PRIMITIVES_SINE_H
 #define TEAL_SYSTEMS_PRIMITIVES_SINE_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "framework/system.h"
 
@@ -23,8 +25,9 @@ enum {
  *  only. Declares the (empty) analytic Jacobian. Returns NULL on bad
  *  parameters (n < 1: TEAL_ESIZE; an array NULL: TEAL_EINVAL; NaN/Inf:
  *  TEAL_ENONFINITE) with the reason in err (may be NULL). */
-teal_system *teal_sine_new(const char *name, const double *amplitude, const double *frequency,
-                           const double *phase, int n, teal_error *err);
+TEAL_API teal_system *teal_sine_new(const char *name, const double *amplitude,
+                                    const double *frequency, const double *phase, int n,
+                                    teal_error *err);
 
 #ifdef __cplusplus
 }

@@ -2,6 +2,8 @@
 #ifndef TEAL_SYSTEMS_PRIMITIVES_STEP_H
 #define TEAL_SYSTEMS_PRIMITIVES_STEP_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "framework/system.h"
 
@@ -15,8 +17,8 @@ extern "C" {
  *  (empty) analytic Jacobian. Returns NULL on bad parameters (n < 1:
  *  TEAL_ESIZE; an array NULL: TEAL_EINVAL; NaN/Inf: TEAL_ENONFINITE) with
  *  the reason in err (may be NULL). */
-teal_system *teal_step_new(const char *name, double step_time, const double *initial_value,
-                           const double *final_value, int n, teal_error *err);
+TEAL_API teal_system *teal_step_new(const char *name, double step_time, const double *initial_value,
+                                    const double *final_value, int n, teal_error *err);
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,8 @@
 #ifndef TEAL_SYSTEMS_PRIMITIVES_TRAJECTORY_SOURCE_H
 #define TEAL_SYSTEMS_PRIMITIVES_TRAJECTORY_SOURCE_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "framework/system.h"
 #include "systems/primitives/piecewise_polynomial.h"
@@ -25,12 +27,13 @@ extern "C" {
  *  output_derivative_order (0 <= order <= TEAL_TRAJECTORY_SOURCE_MAX_ORDER).
  *  Returns NULL with err (may be NULL) set: TEAL_EINVAL for a NULL
  *  trajectory or a bad order, TEAL_ENOMEM. */
-teal_system *teal_trajectory_source_new(const char *name, const teal_piecewise_polynomial *traj,
-                                        int output_derivative_order, teal_error *err);
+TEAL_API teal_system *teal_trajectory_source_new(const char *name,
+                                                 const teal_piecewise_polynomial *traj,
+                                                 int output_derivative_order, teal_error *err);
 
 /** The source's own copy of the trajectory (borrowed, lives as long as
  *  sys), or NULL when sys is not a trajectory source. */
-const teal_piecewise_polynomial *teal_trajectory_source_trajectory(const teal_system *sys);
+TEAL_API const teal_piecewise_polynomial *teal_trajectory_source_trajectory(const teal_system *sys);
 
 #ifdef __cplusplus
 }

@@ -28,6 +28,8 @@
 #ifndef TEAL_SYSTEMS_PRIMITIVES_VECTOR_LOG_SINK_H
 #define TEAL_SYSTEMS_PRIMITIVES_VECTOR_LOG_SINK_H
 
+#include "teal_export.h"
+
 #include "framework/context.h"
 #include "framework/error.h"
 #include "framework/system.h"
@@ -50,27 +52,28 @@ typedef struct teal_vector_log {
  *  (<= 0), plus on forced and initialization publishes. Returns NULL with
  *  err (may be NULL) set: TEAL_ESIZE (n), TEAL_ENONFINITE (NaN/Inf
  *  period), TEAL_ENOMEM. */
-teal_system *teal_vector_log_sink_new(const char *name, int n, double publish_period,
-                                      teal_error *err);
+TEAL_API teal_system *teal_vector_log_sink_new(const char *name, int n, double publish_period,
+                                               teal_error *err);
 
 /** The log of sink sys in ctx: the sink's own context or a context of a
  *  diagram containing it. NULL when sys is not a log sink or not in ctx.
  *  Borrowed: the pointer stays valid as long as the context; the arrays it
  *  points to stay valid until the log next grows (a record beyond the
  *  capacity, reserve, or a copy into this context). */
-const teal_vector_log *teal_vector_log_sink_log(const teal_system *sys, const teal_context *ctx);
+TEAL_API const teal_vector_log *teal_vector_log_sink_log(const teal_system *sys,
+                                                         const teal_context *ctx);
 
 /** Empties the log of sys in ctx, keeping its capacity. TEAL_EINVAL for
  *  NULL arguments or when sys is not a log sink, TEAL_ENOTFOUND when sys
  *  is not in ctx. */
-int teal_vector_log_sink_clear(const teal_system *sys, teal_context *ctx);
+TEAL_API int teal_vector_log_sink_clear(const teal_system *sys, teal_context *ctx);
 
 /** Makes room for at least capacity samples in total (capacity >= 0), so
  *  that recording that many allocates nothing. Reserve in the context that
  *  records: a clone copies the samples, and the capacity only when the
  *  copy has to allocate. Errors as for clear, plus TEAL_EINVAL
  *  (capacity < 0), TEAL_ESIZE (too large), TEAL_ENOMEM. */
-int teal_vector_log_sink_reserve(const teal_system *sys, teal_context *ctx, int capacity);
+TEAL_API int teal_vector_log_sink_reserve(const teal_system *sys, teal_context *ctx, int capacity);
 
 /** Writes the log as CSV to path: a header row "time,<name 0>,..." (names
  *  from signal_names, log->size strings; NULL: y0, y1, ...; names holding
@@ -80,8 +83,8 @@ int teal_vector_log_sink_reserve(const teal_system *sys, teal_context *ctx, int 
  *  the default name. TEAL_EINVAL for NULL log or path,
  *  TEAL_EIO when the file cannot be opened or written (the message names
  *  the path and the reason). err may be NULL. */
-int teal_vector_log_write_csv(const teal_vector_log *log, const char *path,
-                              const char *const *signal_names, teal_error *err);
+TEAL_API int teal_vector_log_write_csv(const teal_vector_log *log, const char *path,
+                                       const char *const *signal_names, teal_error *err);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,8 @@
 #ifndef TEAL_SYSTEMS_PRIMITIVES_ZERO_ORDER_HOLD_H
 #define TEAL_SYSTEMS_PRIMITIVES_ZERO_ORDER_HOLD_H
 
+#include "teal_export.h"
+
 #include "framework/error.h"
 #include "framework/system.h"
 #include "framework/value.h"
@@ -32,8 +34,8 @@ extern "C" {
  *  periodic discrete update copies "u" into it. On bad parameters returns
  *  NULL with err (may be NULL) set to TEAL_ESIZE (n), TEAL_ENONFINITE
  *  (NaN/Inf period or offset) or TEAL_EINVAL (period <= 0, offset < 0). */
-teal_system *teal_zero_order_hold_new(const char *name, double period, double offset, int n,
-                                      teal_error *err);
+TEAL_API teal_system *teal_zero_order_hold_new(const char *name, double period, double offset,
+                                               int n, teal_error *err);
 
 /** Creates a finalized abstract zero-order hold for values of `type`, which
  *  must outlive the system (it is referenced, not copied) and needs a name
@@ -41,8 +43,9 @@ teal_system *teal_zero_order_hold_new(const char *name, double period, double of
  *  the type's default value); a periodic unrestricted update copies "u"
  *  into it through the type's copy hook. Errors as for the vector hold,
  *  plus TEAL_EINVAL for a NULL or unnamed type. */
-teal_system *teal_zero_order_hold_abstract_new(const char *name, double period, double offset,
-                                               const teal_value_type *type, teal_error *err);
+TEAL_API teal_system *teal_zero_order_hold_abstract_new(const char *name, double period,
+                                                        double offset, const teal_value_type *type,
+                                                        teal_error *err);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,13 @@
+/* TEAL_API marks the declarations that make up Teal's public API: the
+ * shared library is built with -fvisibility=hidden and exports only these
+ * (scripts/check_exports.sh holds it to that). */
+#ifndef TEAL_EXPORT_H
+#define TEAL_EXPORT_H
+
+#if defined(__GNUC__) || defined(__clang__)
+#define TEAL_API __attribute__((visibility("default")))
+#else
+#define TEAL_API
+#endif
+
+#endif
