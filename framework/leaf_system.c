@@ -161,10 +161,9 @@ static int add_cache_decl(teal_system *sys, const char *name, int size, const te
   return sys->ncache++;
 }
 
-static int declare_output(teal_system *sys, const char *name, int size, const teal_value_type *type,
-                          teal_vector_calc_fn vcalc, teal_abstract_calc_fn acalc, void *user,
-                          const teal_ticket *prereqs, int nprereqs) {
-  const char *what = type ? "declare abstract output" : "declare vector output";
+/* The checks every output declaration starts with: open system, valid and
+ * unused name, room for one more port. */
+static int output_guard(teal_system *sys, const char *name, const char *what) {
   int rc = declare_guard(sys, what);
   if (rc || (rc = check_name(sys, name, what))) {
     return rc;
@@ -178,6 +177,12 @@ static int declare_output(teal_system *sys, const char *name, int size, const te
     return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
                                  sys->name);
   }
+  return TEAL_OK;
+}
+
+/* Appends output port name whose value is cache declaration slot; returns
+ * its index. */
+static int add_output_port(teal_system *sys, const char *name, int slot, const char *what) {
   teal_output_port *port = teal_calloc(1, sizeof *port);
   char *dup = teal_strdup(name);
   if (!port || !dup) {
@@ -186,22 +191,38 @@ static int declare_output(teal_system *sys, const char *name, int size, const te
     return teal_error_set_sticky(&sys->err, TEAL_ENOMEM, "%s on system '%s': out of memory", what,
                                  sys->name);
   }
-  int slot = add_cache_decl(sys, name, size, type, vcalc, acalc, user, prereqs, nprereqs, what);
-  if (slot < 0) {
-    teal_free(port);
-    teal_free(dup);
-    return slot;
-  }
+  const teal_cache_decl *d = &sys->cache[slot];
   port->system = sys;
   port->index = sys->noutputs;
   port->name = dup;
-  port->is_abstract = type != NULL;
-  port->size = type ? 0 : size;
-  port->type = type;
+  port->is_abstract = d->is_abstract;
+  port->size = d->size;
+  port->type = d->type;
   port->cache_index = slot;
   port->child = port->child_port = -1;
   sys->outputs[sys->noutputs] = port;
   return sys->noutputs++;
+}
+
+static int declare_output(teal_system *sys, const char *name, int size, const teal_value_type *type,
+                          teal_vector_calc_fn vcalc, teal_abstract_calc_fn acalc, void *user,
+                          const teal_ticket *prereqs, int nprereqs) {
+  const char *what = type ? "declare abstract output" : "declare vector output";
+  int rc = output_guard(sys, name, what);
+  if (rc) {
+    return rc;
+  }
+  int slot = add_cache_decl(sys, name, size, type, vcalc, acalc, user, prereqs, nprereqs, what);
+  if (slot < 0) {
+    return slot;
+  }
+  rc = add_output_port(sys, name, slot, what);
+  if (rc < 0) {
+    sys->ncache--; /* the declaration belongs to no port: drop it */
+    teal_free(sys->cache[slot].name);
+    teal_free(sys->cache[slot].prereqs);
+  }
+  return rc;
 }
 
 int teal_leaf_declare_vector_output(teal_system *sys, const char *name, int size,
@@ -407,6 +428,20 @@ static int declare_entry(teal_system *sys, const char *name, int size, const tea
   }
   sys->entry_cache[sys->nentries] = slot;
   return sys->nentries++;
+}
+
+int teal_leaf_declare_output_from_cache_entry(teal_system *sys, const char *name, int entry) {
+  const char *what = "declare output from cache entry";
+  int rc = output_guard(sys, name, what);
+  if (rc) {
+    return rc;
+  }
+  if (entry < 0 || entry >= sys->nentries) {
+    return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
+                                 "%s '%s' on system '%s': no cache entry %d (%d declared)", what,
+                                 name, sys->name, entry, sys->nentries);
+  }
+  return add_output_port(sys, name, sys->entry_cache[entry], what);
 }
 
 int teal_leaf_declare_cache_entry(teal_system *sys, const char *name, int size,

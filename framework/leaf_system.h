@@ -62,6 +62,14 @@ TEAL_API int teal_leaf_declare_abstract_state(teal_system *sys, const teal_value
  *  its index. */
 TEAL_API int teal_leaf_declare_numeric_parameter(teal_system *sys, int size, const double *p0);
 
+/** Declares an output port whose value IS cache entry entry (an index from
+ *  teal_leaf_declare_cache_entry or its abstract version): same size or
+ *  type, same prerequisites, one slot, so evaluating the port evaluates the
+ *  entry and nothing is copied. Returns the port index; TEAL_EINVAL for an
+ *  entry not declared yet, and the usual name errors. */
+TEAL_API int teal_leaf_declare_output_from_cache_entry(teal_system *sys, const char *name,
+                                                       int entry);
+
 /** Declares a vector cache entry; returns its index for teal_ticket_cache
  *  and teal_eval_cache_entry. prereqs as for outputs. */
 TEAL_API int teal_leaf_declare_cache_entry(teal_system *sys, const char *name, int size,

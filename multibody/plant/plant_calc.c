@@ -413,17 +413,6 @@ int teal_plant_output_instance_state(const teal_system *sys, const teal_context 
   return TEAL_OK;
 }
 
-int teal_plant_output_vdot(const teal_system *sys, const teal_context *ctx, double *out,
-                           void *user) {
-  const teal_plant *p = user;
-  const double *vdot;
-  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_vdot, (const void **)&vdot);
-  if (rc == TEAL_OK) {
-    memcpy(out, vdot, (size_t)p->nv * sizeof(double));
-  }
-  return rc;
-}
-
 /* Copies n entries of elem bytes from a cache entry into a list value. */
 static int entry_to_list(const teal_system *sys, const teal_context *ctx, int entry, int n,
                          size_t elem, void *list, int (*resize)(void *, int)) {

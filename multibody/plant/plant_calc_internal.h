@@ -91,8 +91,6 @@ int teal_plant_output_state(const teal_system *sys, const teal_context *ctx, dou
                             void *user);
 int teal_plant_output_instance_state(const teal_system *sys, const teal_context *ctx, double *out,
                                      void *user);
-int teal_plant_output_vdot(const teal_system *sys, const teal_context *ctx, double *out,
-                           void *user);
 int teal_plant_output_poses(const teal_system *sys, const teal_context *ctx, void *out,
                             void *user);
 int teal_plant_output_velocities(const teal_system *sys, const teal_context *ctx, void *out,

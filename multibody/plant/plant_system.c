@@ -284,8 +284,7 @@ static void declare_contact_outputs(teal_system *sys, teal_plant *p) {
   s->out_geometry_pose = teal_leaf_declare_abstract_output(
       sys, "geometry_pose", &teal_transform_list_type, teal_plant_output_poses, p, pos, npos);
   s->out_contacts =
-      teal_leaf_declare_abstract_output(sys, "contact_results", &teal_contact_results_type,
-                                        teal_plant_output_contact_results, p, NULL, 0);
+      teal_leaf_declare_output_from_cache_entry(sys, "contact_results", s->ce_contacts);
   s->out_gcf =
       teal_leaf_declare_vector_output(sys, "generalized_contact_forces", p->nv,
                                       teal_plant_output_generalized_contact_forces, p, NULL, 0);
@@ -311,8 +310,8 @@ static void declare_outputs(teal_system *sys, teal_plant *p) {
         sys, name, s->inst_q_count[i] + s->inst_v_count[i], teal_plant_output_instance_state,
         &s->out_state_inst[i], vel, nvel);
   }
-  s->out_vdot = teal_leaf_declare_vector_output(sys, "generalized_acceleration", p->nv,
-                                                teal_plant_output_vdot, p, NULL, 0);
+  s->out_vdot =
+      teal_leaf_declare_output_from_cache_entry(sys, "generalized_acceleration", s->ce_vdot);
   s->out_poses = teal_leaf_declare_abstract_output(sys, "body_poses", &teal_transform_list_type,
                                                    teal_plant_output_poses, p, pos, npos);
   s->out_vels = teal_leaf_declare_abstract_output(sys, "body_spatial_velocities",

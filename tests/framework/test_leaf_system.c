@@ -1,10 +1,12 @@
 /* Tests of leaf systems (framework/leaf_system.c): declaring and querying
- * ports, the user free hook, size queries, names and type tags. */
+ * ports, outputs that are cache entries, the user free hook, size queries,
+ * names and type tags. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "framework/context.h"
 #include "framework/error.h"
 #include "framework/system.h"
 #include "framework/ticket.h"
@@ -288,6 +290,73 @@ START_TEST(test_type_tag) {
 }
 END_TEST
 
+/* ---- outputs that are cache entries ------------------------------------- */
+
+static int doubling_calls;
+
+/* out = 2 u, counting the calls */
+static int doubling_calc(const teal_system *sys, const teal_context *ctx, double *out,
+                         void *user) {
+  (void)user;
+  const double *u;
+  int rc = teal_eval_vector_input(sys, ctx, 0, &u);
+  for (int i = 0; rc == TEAL_OK && i < 2; i++) {
+    out[i] = 2.0 * u[i];
+  }
+  doubling_calls++;
+  return rc;
+}
+
+START_TEST(test_output_from_cache_entry_shares_its_slot) {
+  teal_system *s = teal_leaf_new("doubler", NULL, NULL);
+  ck_assert_int_eq(teal_leaf_declare_vector_input(s, "u", 2), 0);
+  int entry = teal_leaf_declare_cache_entry(s, "twice", 2, doubling_calc, NULL, NULL, 0);
+  ck_assert_int_ge(entry, 0);
+  int port = teal_leaf_declare_output_from_cache_entry(s, "y", entry);
+  ck_assert_int_eq(port, 0);
+  ck_assert_int_eq(teal_output_port_size(teal_system_output_port(s, port)), 2);
+  ck_assert_int_eq(teal_leaf_finalize(s), TEAL_OK);
+  teal_context *ctx = teal_context_new(s, NULL);
+  const double u[2] = {1.5, -4.0};
+  ck_assert_int_eq(teal_context_fix_input(ctx, 0, u, 2), TEAL_OK);
+  doubling_calls = 0;
+  const double *y, *e;
+  ck_assert_int_eq(teal_eval_vector_output(s, ctx, port, &y), TEAL_OK);
+  ck_assert_int_eq(teal_eval_cache_entry(s, ctx, entry, (const void **)&e), TEAL_OK);
+  ck_assert_ptr_eq(y, e); /* one value, no copy */
+  ck_assert_int_eq(doubling_calls, 1);
+  ck_assert(y[0] == 3.0 && y[1] == -8.0);
+  /* Calc writes into caller memory */
+  double out[2];
+  ck_assert_int_eq(teal_calc_vector_output(s, ctx, port, out), TEAL_OK);
+  ck_assert(out[0] == 3.0 && out[1] == -8.0);
+  /* the entry's prerequisites hold for the port */
+  const double u2[2] = {0.5, 0.25};
+  ck_assert_int_eq(teal_context_fix_input(ctx, 0, u2, 2), TEAL_OK);
+  ck_assert_int_eq(teal_eval_vector_output(s, ctx, port, &y), TEAL_OK);
+  ck_assert(y[0] == 1.0 && y[1] == 0.5);
+  teal_context_free(ctx);
+  teal_system_free(s);
+}
+END_TEST
+
+START_TEST(test_output_from_cache_entry_errors) {
+  teal_system *s = teal_leaf_new("bad", NULL, NULL);
+  ck_assert_int_eq(teal_leaf_declare_output_from_cache_entry(s, "y", 0), TEAL_EINVAL);
+  ck_assert_ptr_nonnull(strstr(teal_system_error(s)->message, "no cache entry 0"));
+  teal_system_free(s);
+  s = teal_leaf_new("dup", NULL, NULL);
+  int entry = teal_leaf_declare_cache_entry(s, "twice", 2, doubling_calc, NULL, NULL, 0);
+  ck_assert_int_eq(teal_leaf_declare_output_from_cache_entry(s, "y", entry), 0);
+  ck_assert_int_eq(teal_leaf_declare_output_from_cache_entry(s, "y", entry), TEAL_EDUPLICATE);
+  teal_system_free(s);
+  s = teal_leaf_new("neg", NULL, NULL);
+  ck_assert_int_eq(teal_leaf_declare_output_from_cache_entry(s, "y", -1), TEAL_EINVAL);
+  ck_assert_int_eq(teal_leaf_declare_output_from_cache_entry(NULL, "y", 0) < 0, 1);
+  teal_system_free(s);
+}
+END_TEST
+
 static Suite *leaf_system_suite(void) {
   Suite *s = suite_create("leaf_system");
   TCase *tc = tcase_create("ports");
@@ -301,6 +370,11 @@ static Suite *leaf_system_suite(void) {
   tcase_add_test(tc, test_invalid_port_names);
   tcase_add_test(tc, test_default_name);
   tcase_add_test(tc, test_slash_in_leaf_name_rejected);
+  suite_add_tcase(s, tc);
+
+  tc = tcase_create("outputs from cache entries");
+  tcase_add_test(tc, test_output_from_cache_entry_shares_its_slot);
+  tcase_add_test(tc, test_output_from_cache_entry_errors);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("queries");
