@@ -1,7 +1,8 @@
 /* Private to multibody/: the plant system's callbacks and per-context
- * scratch, shared by plant_system.c (declarations), plant_calc.c (cache
- * entries, outputs, hooks), plant_state.c (context access) and
- * plant_discrete.c (the time-step update). */
+ * scratch, shared by plant_system.c (declarations and the stage table),
+ * plant_scratch.c (the scratch), plant_calc.c (the stages), plant_outputs.c,
+ * plant_hooks.c, plant_state.c (context access) and plant_discrete.c (the
+ * time-step update). */
 #ifndef TEAL_MULTIBODY_PLANT_CALC_INTERNAL_H
 #define TEAL_MULTIBODY_PLANT_CALC_INTERNAL_H
 
@@ -69,6 +70,9 @@ void teal_plant_qv(const teal_plant *p, const teal_context *ctx, const double **
 const teal_context *teal_plant_own_context(const teal_plant *p, const teal_context *ctx);
 /* The scratch of ctx, its data pointed at the context's gravity parameter. */
 teal_plant_scratch *teal_plant_get_scratch(const teal_plant *p, const teal_context *ctx);
+
+/* Reports that ctx holds no multibody data for the plant (TEAL_ENOMEM). */
+int teal_plant_no_scratch(const teal_context *ctx);
 
 /* cache entries */
 int teal_plant_calc_poses(const teal_system *sys, const teal_context *ctx, void *out, void *user);

@@ -1,0 +1,113 @@
+/* The plant's system hooks: time derivatives, quaternion projection, the
+ * v <-> qdot maps and the energies (see plant_system.h). */
+#include <math.h>
+#include <string.h>
+
+#include "multibody/algorithms/energy.h"
+#include "multibody/plant/plant_calc_internal.h"
+#include "multibody/tree/topology.h"
+
+/* ---- hooks ------------------------------------------------------------------------- */
+
+void teal_plant_map_v_to_qdot(const teal_plant *p, const double *q, const double *v,
+                              double *qdot) {
+  const teal_plant_tree *t = &p->tree;
+  for (int k = 1; k < t->num_nodes; k++) {
+    if (t->nq[k]) {
+      teal_joint_qdot(t->type[k], &t->params[k], q + t->q_start[k], v + t->v_start[k],
+                      qdot + t->q_start[k]);
+    }
+  }
+}
+
+int teal_plant_derivatives(const teal_system *sys, const teal_context *ctx,
+                           teal_continuous_view *xdot, void *user) {
+  const teal_plant *p = user;
+  const double *vdot, *q, *v;
+  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_vdot, (const void **)&vdot);
+  if (rc) {
+    return rc;
+  }
+  teal_plant_qv(p, ctx, &q, &v);
+  teal_plant_map_v_to_qdot(p, q, v, xdot->q);
+  memcpy(xdot->v, vdot, (size_t)p->nv * sizeof(double));
+  return TEAL_OK;
+}
+
+int teal_plant_project(const teal_system *sys, const teal_context *ctx, teal_continuous_view *x,
+                       void *user) {
+  (void)sys;
+  int rc = teal_plant_normalize_q(user, x->q);
+  return rc ? teal_context_report_error(ctx, rc, "plant: a quaternion in q is zero or not "
+                                        "finite and cannot be normalized")
+            : TEAL_OK;
+}
+
+int teal_plant_v_to_qdot(const teal_system *sys, const teal_context *ctx, const double *v,
+                         double *qdot, void *user) {
+  (void)sys;
+  const double *q, *vv;
+  teal_plant_qv(user, ctx, &q, &vv);
+  teal_plant_map_v_to_qdot(user, q, v, qdot);
+  return TEAL_OK;
+}
+
+int teal_plant_qdot_to_v(const teal_system *sys, const teal_context *ctx, const double *qdot,
+                         double *v, void *user) {
+  (void)sys;
+  const teal_plant *p = user;
+  const teal_plant_tree *t = &p->tree;
+  const double *q, *vv;
+  teal_plant_qv(p, ctx, &q, &vv);
+  for (int k = 1; k < t->num_nodes; k++) {
+    int nq = t->nq[k], nv = t->nv[k];
+    double Np[TEAL_JOINT_MAX_NV * TEAL_JOINT_MAX_NQ];
+    if (!nv) {
+      continue;
+    }
+    t->type[k]->Nplus(&t->params[k], q + t->q_start[k], Np);
+    for (int r = 0; r < nv; r++) {
+      double acc = 0.0;
+      for (int c = 0; c < nq; c++) {
+        acc += Np[r * nq + c] * qdot[t->q_start[k] + c];
+      }
+      v[t->v_start[k] + r] = acc;
+    }
+  }
+  return TEAL_OK;
+}
+
+int teal_plant_potential_energy_cb(const teal_system *sys, const teal_context *ctx, double *pe,
+                                   void *user) {
+  const teal_plant *p = user;
+  teal_plant_scratch *s = teal_plant_get_scratch(p, ctx);
+  if (!s) {
+    return teal_plant_no_scratch(ctx);
+  }
+  const double *q, *v;
+  const teal_transform *X;
+  teal_plant_qv(p, ctx, &q, &v);
+  double e_gravity = 0.0, e_springs = 0.0;
+  int rc = teal_mb_potential_energy(p, s->data, q, &e_gravity);
+  if (rc == TEAL_OK) {
+    rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_poses, (const void **)&X);
+  }
+  if (rc == TEAL_OK) {
+    rc = teal_plant_force_elements_potential_energy(p, q, X, &e_springs);
+  }
+  *pe = e_gravity + e_springs;
+  return rc;
+}
+
+int teal_plant_kinetic_energy_cb(const teal_system *sys, const teal_context *ctx, double *ke,
+                                 void *user) {
+  (void)sys;
+  const teal_plant *p = user;
+  teal_plant_scratch *s = teal_plant_get_scratch(p, ctx);
+  if (!s) {
+    return teal_plant_no_scratch(ctx);
+  }
+  const double *q, *v;
+  teal_plant_qv(p, ctx, &q, &v);
+  return teal_mb_kinetic_energy(p, s->data, q, v, ke);
+}

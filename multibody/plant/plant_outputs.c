@@ -1,0 +1,109 @@
+/* The plant's output ports that are not plain cache entries: the state,
+ * per-instance state, body lists and reaction forces (see plant_system.h). */
+#include <math.h>
+#include <string.h>
+
+#include "multibody/algorithms/rnea.h"
+#include "multibody/plant/plant_calc_internal.h"
+#include "multibody/plant/plant_system.h"
+
+/* ---- outputs ------------------------------------------------------------------------- */
+
+int teal_plant_output_state(const teal_system *sys, const teal_context *ctx, double *out,
+                            void *user) {
+  (void)sys;
+  const teal_plant *p = user;
+  const double *q, *v;
+  teal_plant_qv(p, ctx, &q, &v);
+  memcpy(out, q, (size_t)p->nq * sizeof(double));
+  memcpy(out + p->nq, v, (size_t)p->nv * sizeof(double));
+  return TEAL_OK;
+}
+
+int teal_plant_output_instance_state(const teal_system *sys, const teal_context *ctx, double *out,
+                                     void *user) {
+  const teal_plant *p = teal_plant_from_system(sys);
+  const int *port = user;
+  int i = (int)(port - p->sys.out_state_inst);
+  const plant_sys *s = &p->sys;
+  const double *q, *v;
+  teal_plant_qv(p, ctx, &q, &v);
+  int nq = s->inst_q_count[i];
+  for (int r = 0; r < nq; r++) {
+    out[r] = q[s->q_list[s->inst_q_start[i] + r]];
+  }
+  for (int r = 0; r < s->inst_v_count[i]; r++) {
+    out[nq + r] = v[s->v_list[s->inst_v_start[i] + r]];
+  }
+  return TEAL_OK;
+}
+
+/* Copies n entries of elem bytes from a cache entry into a list value. */
+static int entry_to_list(const teal_system *sys, const teal_context *ctx, int entry, int n,
+                         size_t elem, void *list, int (*resize)(void *, int)) {
+  const void *src;
+  int rc = teal_eval_cache_entry(sys, ctx, entry, &src);
+  if (rc == TEAL_OK && (rc = resize(list, n)) != TEAL_OK) {
+    rc = teal_context_report_error(ctx, rc, "plant: out of memory for an output list");
+  }
+  if (rc == TEAL_OK) {
+    /* every list value starts with {int n, cap; T *data} */
+    void *data = *(void **)((char *)list + 2 * sizeof(int));
+    memcpy(data, src, (size_t)n * elem);
+  }
+  return rc;
+}
+
+static int resize_transforms(void *l, int n) {
+  return teal_transform_list_resize(l, n);
+}
+static int resize_vectors(void *l, int n) {
+  return teal_spatial_vector_list_resize(l, n);
+}
+
+int teal_plant_output_poses(const teal_system *sys, const teal_context *ctx, void *out,
+                            void *user) {
+  const teal_plant *p = user;
+  return entry_to_list(sys, ctx, p->sys.ce_poses, p->bodies.n, sizeof(teal_transform), out,
+                       resize_transforms);
+}
+
+int teal_plant_output_velocities(const teal_system *sys, const teal_context *ctx, void *out,
+                                 void *user) {
+  const teal_plant *p = user;
+  return entry_to_list(sys, ctx, p->sys.ce_vels, p->bodies.n, sizeof(teal_spatial_vector), out,
+                       resize_vectors);
+}
+
+int teal_plant_output_accelerations(const teal_system *sys, const teal_context *ctx, void *out,
+                                    void *user) {
+  const teal_plant *p = user;
+  return entry_to_list(sys, ctx, p->sys.ce_accs, p->bodies.n, sizeof(teal_spatial_vector), out,
+                       resize_vectors);
+}
+
+int teal_plant_output_reactions(const teal_system *sys, const teal_context *ctx, void *out,
+                                void *user) {
+  const teal_plant *p = user;
+  teal_plant_scratch *s = teal_plant_get_scratch(p, ctx);
+  if (!s) {
+    return teal_plant_no_scratch(ctx);
+  }
+  const double *vdot, *tau, *q, *v;
+  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_vdot, (const void **)&vdot);
+  if (rc == TEAL_OK) {
+    rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_forces, (const void **)&tau);
+  }
+  teal_spatial_vector_list *list = out;
+  if (rc == TEAL_OK && teal_spatial_vector_list_resize(list, p->joints.n) != TEAL_OK) {
+    rc = teal_context_report_error(ctx, TEAL_ENOMEM, "plant: out of memory for reaction forces");
+  }
+  if (rc) {
+    return rc;
+  }
+  teal_plant_qv(p, ctx, &q, &v);
+  const teal_spatial_vector *F = (const teal_spatial_vector *)(tau + p->nv);
+  rc = teal_mb_reaction_forces(p, s->data, q, v, vdot, F, list->V);
+  return rc ? teal_context_report_error(ctx, rc, "plant: %s", teal_mb_data_error(s->data)->message)
+            : TEAL_OK;
+}
