@@ -1,4 +1,5 @@
-/* Growable arrays: capacity doubling through the allocation hooks. */
+/* Growable arrays: capacity doubling (or an exact reserve) through the
+ * allocation hooks. */
 #include <string.h>
 
 #include "framework/alloc.h"
@@ -13,7 +14,14 @@ int teal_grow(void **data, int *cap, int need, size_t elem) {
   while (ncap < need) {
     ncap *= 2;
   }
-  void *p = teal_calloc((size_t)ncap, elem);
+  return teal_reserve(data, cap, ncap, elem);
+}
+
+int teal_reserve(void **data, int *cap, int need, size_t elem) {
+  if (need <= *cap) {
+    return TEAL_OK;
+  }
+  void *p = teal_calloc((size_t)need, elem);
   if (!p) {
     return TEAL_ENOMEM;
   }
@@ -22,6 +30,6 @@ int teal_grow(void **data, int *cap, int need, size_t elem) {
     teal_free(*data);
   }
   *data = p;
-  *cap = ncap;
+  *cap = need;
   return TEAL_OK;
 }

@@ -1,6 +1,6 @@
 /* Growable arrays (growable.c): one allocation helper for the arrays that
  * declarations and builders append to, so that no source grows memory by
- * hand.
+ * hand, and its exact form for values with a reserve call of their own.
  *
  * An array is a pointer plus an int capacity (and, kept by the caller, an
  * int count). Grow it before appending:
@@ -34,6 +34,15 @@ TEAL_API int teal_grow(void **data, int *cap, int need, size_t elem);
 /** Typed form of teal_grow for an lvalue pointer `data` and int lvalue
  *  `cap`: TEAL_GROW(sys->items, sys->cap_items, sys->nitems + 1). */
 #define TEAL_GROW(data, cap, need) teal_grow((void **)&(data), &(cap), (need), sizeof *(data))
+
+/** teal_grow with an exact capacity: when *cap < need, *data moves to an
+ *  array of exactly need elements (the first *cap copied, the rest zeroed)
+ *  and *cap becomes need. For lists whose capacity users set (a public
+ *  reserve) or whose growth a caller counts. */
+TEAL_API int teal_reserve(void **data, int *cap, int need, size_t elem);
+
+/** Typed form of teal_reserve, like TEAL_GROW. */
+#define TEAL_RESERVE(data, cap, need) teal_reserve((void **)&(data), &(cap), (need), sizeof *(data))
 
 #ifdef __cplusplus
 }

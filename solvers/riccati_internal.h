@@ -1,6 +1,5 @@
-/* Internals shared by the Riccati sources (riccati.c, riccati_care.c,
- * riccati_dare.c, riccati_residual.c). Not installed. All matrices are
- * row-major. */
+/* Internals shared by the Riccati sources (riccati.c and
+ * riccati_residual.c). Not installed. All matrices are row-major. */
 #ifndef TEAL_SOLVERS_RICCATI_INTERNAL_H
 #define TEAL_SOLVERS_RICCATI_INTERNAL_H
 

@@ -1,7 +1,7 @@
 /* bench_contact_spheres's parts (see bench/contact_spheres.c): the scene,
  * the two engines' rows and the tables. */
-#ifndef TEAL_BENCH_CONTACT_SPHERES_H
-#define TEAL_BENCH_CONTACT_SPHERES_H
+#ifndef TEAL_BENCH_CONTACT_SPHERES_SPHERES_H
+#define TEAL_BENCH_CONTACT_SPHERES_SPHERES_H
 
 #include "common/mujoco_model.h"
 #include "geometry/scene_graph/scene_graph_query.h"

@@ -1,7 +1,7 @@
 /* bench_multibody_chain's parts (see bench/multibody_chain.c): the models,
  * the two engines' rows and the tables. */
-#ifndef TEAL_BENCH_MULTIBODY_CHAIN_H
-#define TEAL_BENCH_MULTIBODY_CHAIN_H
+#ifndef TEAL_BENCH_MULTIBODY_CHAIN_CHAIN_H
+#define TEAL_BENCH_MULTIBODY_CHAIN_CHAIN_H
 
 #include "common/mujoco_model.h"
 #include "multibody/algorithms/aba.h"

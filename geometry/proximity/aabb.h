@@ -1,6 +1,6 @@
 /* Axis-aligned bounding boxes of posed shapes, for the broadphase. */
-#ifndef TEAL_GEOMETRY_AABB_H
-#define TEAL_GEOMETRY_AABB_H
+#ifndef TEAL_GEOMETRY_PROXIMITY_AABB_H
+#define TEAL_GEOMETRY_PROXIMITY_AABB_H
 
 #include "teal_export.h"
 

@@ -10,8 +10,8 @@
  * sort first and pair with every box. The broadphase allocates only in
  * _new; pairs go into a caller buffer and those that do not fit are
  * counted, not stored. */
-#ifndef TEAL_GEOMETRY_BROADPHASE_H
-#define TEAL_GEOMETRY_BROADPHASE_H
+#ifndef TEAL_GEOMETRY_PROXIMITY_BROADPHASE_H
+#define TEAL_GEOMETRY_PROXIMITY_BROADPHASE_H
 
 #include "teal_export.h"
 

@@ -10,8 +10,8 @@
  *    mask all ones, so everything collides; group 0 disables a geometry).
  * Exclusions are kept in a symmetric bitset of n (n - 1) / 2 bits allocated
  * at creation (n = 1000 takes 62 KB); nothing is allocated afterwards. */
-#ifndef TEAL_GEOMETRY_COLLISION_FILTER_H
-#define TEAL_GEOMETRY_COLLISION_FILTER_H
+#ifndef TEAL_GEOMETRY_PROXIMITY_COLLISION_FILTER_H
+#define TEAL_GEOMETRY_PROXIMITY_COLLISION_FILTER_H
 
 #include "teal_export.h"
 #include <stdint.h>

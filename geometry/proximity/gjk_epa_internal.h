@@ -13,8 +13,8 @@
  *  - Polishing (polish.c) refines the direction of either answer on curved
  *    parts of M by Newton steps on the support height.
  * Everything lives in fixed-size arrays; nothing is allocated. */
-#ifndef TEAL_GEOMETRY_GJK_EPA_INTERNAL_H
-#define TEAL_GEOMETRY_GJK_EPA_INTERNAL_H
+#ifndef TEAL_GEOMETRY_PROXIMITY_GJK_EPA_INTERNAL_H
+#define TEAL_GEOMETRY_PROXIMITY_GJK_EPA_INTERNAL_H
 
 #include "geometry/shapes/support.h"
 

@@ -38,8 +38,8 @@
  * Queries allocate nothing and keep no state (the EPA polytope lives on the
  * stack, about 25 KB); they are safe to call from several threads. The
  * rotations in the poses must be proper rotations (not checked). */
-#ifndef TEAL_GEOMETRY_NARROWPHASE_H
-#define TEAL_GEOMETRY_NARROWPHASE_H
+#ifndef TEAL_GEOMETRY_PROXIMITY_NARROWPHASE_H
+#define TEAL_GEOMETRY_PROXIMITY_NARROWPHASE_H
 
 #include "teal_export.h"
 

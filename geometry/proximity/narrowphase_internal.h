@@ -1,7 +1,7 @@
 /* The narrowphase pair functions behind the dispatch table (private to
  * geometry/). */
-#ifndef TEAL_GEOMETRY_NARROWPHASE_INTERNAL_H
-#define TEAL_GEOMETRY_NARROWPHASE_INTERNAL_H
+#ifndef TEAL_GEOMETRY_PROXIMITY_NARROWPHASE_INTERNAL_H
+#define TEAL_GEOMETRY_PROXIMITY_NARROWPHASE_INTERNAL_H
 
 #include "geometry/proximity/narrowphase.h"
 

@@ -5,25 +5,13 @@
 
 #include "framework/alloc.h"
 #include "framework/error.h"
+#include "framework/growable.h"
 
 int teal_point_pair_list_reserve(teal_point_pair_list *l, int cap) {
   if (!l || cap < 0) {
     return TEAL_EINVAL;
   }
-  if (cap <= l->cap) {
-    return TEAL_OK;
-  }
-  teal_point_pair *p = teal_calloc((size_t)cap, sizeof(*p));
-  if (!p) {
-    return TEAL_ENOMEM;
-  }
-  if (l->n) {
-    memcpy(p, l->pairs, (size_t)l->n * sizeof(*p));
-  }
-  teal_free(l->pairs);
-  l->pairs = p;
-  l->cap = cap;
-  return TEAL_OK;
+  return TEAL_RESERVE(l->pairs, l->cap, cap);
 }
 
 int teal_point_pair_list_push(teal_point_pair_list *l, const teal_point_pair *pair) {
@@ -31,7 +19,7 @@ int teal_point_pair_list_push(teal_point_pair_list *l, const teal_point_pair *pa
     return TEAL_EINVAL;
   }
   if (l->n == l->cap) {
-    int rc = teal_point_pair_list_reserve(l, l->cap ? 2 * l->cap : 16);
+    int rc = TEAL_GROW(l->pairs, l->cap, l->cap ? l->n + 1 : 16); /* doubling, from 16 */
     if (rc) {
       return rc;
     }

@@ -1,7 +1,7 @@
 /* The scene graph's query output: point-pair penetrations (Drake's
  * PenetrationAsPointPair) between proximity geometries. */
-#ifndef TEAL_GEOMETRY_QUERY_RESULT_H
-#define TEAL_GEOMETRY_QUERY_RESULT_H
+#ifndef TEAL_GEOMETRY_PROXIMITY_QUERY_RESULT_H
+#define TEAL_GEOMETRY_PROXIMITY_QUERY_RESULT_H
 
 #include "teal_export.h"
 

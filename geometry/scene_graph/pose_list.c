@@ -5,25 +5,17 @@
 
 #include "framework/alloc.h"
 #include "framework/error.h"
+#include "framework/growable.h"
 
 int teal_transform_list_resize(teal_transform_list *l, int n) {
   if (!l || n < 0) {
     return TEAL_EINVAL;
   }
-  if (n > l->cap) {
-    teal_transform *X = teal_calloc((size_t)n, sizeof(*X));
-    if (!X) {
-      return TEAL_ENOMEM;
-    }
-    if (l->n) {
-      memcpy(X, l->X, (size_t)l->n * sizeof(*X));
-    }
-    teal_free(l->X);
-    l->X = X;
-    l->cap = n;
+  int rc = TEAL_RESERVE(l->X, l->cap, n);
+  if (rc == TEAL_OK) {
+    l->n = n;
   }
-  l->n = n;
-  return TEAL_OK;
+  return rc;
 }
 
 static int copy_poses(void *dst, const void *src) {

@@ -4,8 +4,8 @@
  * The list owns a heap array of capacity cap holding n poses; the copy hook
  * grows the destination only when it lacks room, so copies inside a step do
  * not allocate once the list has its size. */
-#ifndef TEAL_GEOMETRY_POSE_LIST_H
-#define TEAL_GEOMETRY_POSE_LIST_H
+#ifndef TEAL_GEOMETRY_SCENE_GRAPH_POSE_LIST_H
+#define TEAL_GEOMETRY_SCENE_GRAPH_POSE_LIST_H
 
 #include "teal_export.h"
 

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "framework/growable.h"
+#include "framework/leaf_util.h"
 #include "geometry/scene_graph/scene_graph_internal.h"
 
 static const char scene_graph_tag = 0;
@@ -62,25 +64,6 @@ const teal_error *teal_scene_graph_error(const teal_scene_graph *sg) {
   return sg ? &sg->err : NULL;
 }
 
-/* Grows an array of elem-byte entries to hold one more; NULL when out of
- * memory. */
-static void *grow(void **data, int n, int *cap, size_t elem) {
-  if (n == *cap) {
-    int c = *cap ? 2 * *cap : 8;
-    void *m = teal_calloc((size_t)c, elem);
-    if (!m) {
-      return NULL;
-    }
-    if (n) {
-      memcpy(m, *data, (size_t)n * elem);
-    }
-    teal_free(*data);
-    *data = m;
-    *cap = c;
-  }
-  return (char *)*data + (size_t)n * elem;
-}
-
 static int fail(teal_scene_graph *sg, int code, const char *fmt, const char *arg) {
   return teal_error_set_sticky(&sg->err, code, fmt, arg ? arg : "(null)");
 }
@@ -106,9 +89,8 @@ int teal_scene_graph_register_source(teal_scene_graph *sg, const char *name) {
       return fail(sg, TEAL_EDUPLICATE, "scene graph: source '%s' already exists", name);
     }
   }
-  sg_source *s = name ? grow((void **)&sg->sources, sg->nsources, &sg->cap_sources,
-                             sizeof(*s))
-                      : NULL;
+  int grown = name ? TEAL_GROW(sg->sources, sg->cap_sources, sg->nsources + 1) : TEAL_EINVAL;
+  sg_source *s = grown == TEAL_OK ? &sg->sources[sg->nsources] : NULL;
   char *nm = s ? teal_strdup(name) : NULL;
   if (!nm) {
     return fail(sg, name ? TEAL_ENOMEM : TEAL_EINVAL, "scene graph: cannot add source '%s'",
@@ -126,7 +108,8 @@ int teal_scene_graph_register_frame(teal_scene_graph *sg, int source, const char
   if (source < 0 || source >= sg->nsources || !name) {
     return fail(sg, TEAL_EINVAL, "scene graph: frame '%s' needs a valid source and name", name);
   }
-  sg_frame *f = grow((void **)&sg->frames, sg->nframes, &sg->cap_frames, sizeof(*f));
+  int grown = TEAL_GROW(sg->frames, sg->cap_frames, sg->nframes + 1);
+  sg_frame *f = grown == TEAL_OK ? &sg->frames[sg->nframes] : NULL;
   char *nm = f ? teal_strdup(name) : NULL;
   if (!nm) {
     return fail(sg, TEAL_ENOMEM, "scene graph: out of memory adding frame '%s'", name);
@@ -166,7 +149,8 @@ int teal_scene_graph_register_geometry(teal_scene_graph *sg, int frame, teal_tra
   if (rc || (rc = check_geometry(sg, frame, shape, name, role, props))) {
     return rc;
   }
-  sg_geometry *g = grow((void **)&sg->geoms, sg->ngeoms, &sg->cap_geoms, sizeof(*g));
+  int grown = TEAL_GROW(sg->geoms, sg->cap_geoms, sg->ngeoms + 1);
+  sg_geometry *g = grown == TEAL_OK ? &sg->geoms[sg->ngeoms] : NULL;
   char *nm = g ? teal_strdup(name) : NULL;
   if (!nm || teal_shape_copy(&g->shape, shape) != TEAL_OK) {
     teal_free(nm);
@@ -206,10 +190,11 @@ int teal_scene_graph_exclude_frame_pair(teal_scene_graph *sg, int a, int b) {
   if (a < 0 || b < 0 || a >= sg->nframes || b >= sg->nframes) {
     return fail(sg, TEAL_EINVAL, "scene graph: exclude_frame_pair: bad frame id%s", "");
   }
-  int *e = grow((void **)&sg->excluded, sg->nexcluded, &sg->cap_excluded, 2 * sizeof(int));
-  if (!e) {
+  /* two ints an entry */
+  if (teal_grow((void **)&sg->excluded, &sg->cap_excluded, sg->nexcluded + 1, 2 * sizeof(int))) {
     return fail(sg, TEAL_ENOMEM, "scene graph: out of memory%s", "");
   }
+  int *e = sg->excluded + 2 * sg->nexcluded;
   e[0] = a < b ? a : b;
   e[1] = a < b ? b : a;
   sg->nexcluded++;
@@ -361,6 +346,10 @@ teal_system *teal_scene_graph_system(teal_scene_graph *sg) {
 
 teal_scene_graph *teal_scene_graph_from_system(const teal_system *sys) {
   return sys && teal_system_type_tag(sys) == &scene_graph_tag ? teal_system_user(sys) : NULL;
+}
+
+const teal_context *teal_sg_own_context(const teal_scene_graph *sg, const teal_context *ctx) {
+  return sg ? teal_leaf_util_own_context(sg->system, &scene_graph_tag, ctx, NULL) : NULL;
 }
 
 int teal_scene_graph_source_pose_port(const teal_scene_graph *sg, int source) {

@@ -18,8 +18,8 @@
  * system; from then the system owns the scene graph, as with the plant
  * (teal_scene_graph_free frees the system unless a builder or diagram owns
  * it). Errors are sticky as in the plant. */
-#ifndef TEAL_GEOMETRY_SCENE_GRAPH_H
-#define TEAL_GEOMETRY_SCENE_GRAPH_H
+#ifndef TEAL_GEOMETRY_SCENE_GRAPH_SCENE_GRAPH_H
+#define TEAL_GEOMETRY_SCENE_GRAPH_SCENE_GRAPH_H
 
 #include "teal_export.h"
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* Private to geometry/: the scene graph's records, shared by scene_graph.c
  * (registration, system) and scene_graph_query.c (queries). */
-#ifndef TEAL_GEOMETRY_SCENE_GRAPH_INTERNAL_H
-#define TEAL_GEOMETRY_SCENE_GRAPH_INTERNAL_H
+#ifndef TEAL_GEOMETRY_SCENE_GRAPH_SCENE_GRAPH_INTERNAL_H
+#define TEAL_GEOMETRY_SCENE_GRAPH_SCENE_GRAPH_INTERNAL_H
 
 #include <stdint.h>
 
@@ -77,7 +77,8 @@ int teal_sg_output_query(const teal_system *sys, const teal_context *ctx, void *
  * are wired) so that its lists get their room before the first step. */
 int teal_sg_size_outputs(const teal_system *sys, const teal_context *ctx, void *user);
 
-/* The scene graph's own context within ctx (NULL if none). */
+/* The scene graph's own context within ctx (teal_leaf_util_own_context
+ * with its tag; NULL if none). */
 const teal_context *teal_sg_own_context(const teal_scene_graph *sg, const teal_context *ctx);
 
 #endif

@@ -6,16 +6,10 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "framework/growable.h"
 #include "geometry/proximity/narrowphase.h"
 #include "geometry/scene_graph/scene_graph_internal.h"
 #include "geometry/scene_graph/scene_graph_query.h"
-
-const teal_context *teal_sg_own_context(const teal_scene_graph *sg, const teal_context *ctx) {
-  if (!sg || !sg->system || !ctx) {
-    return NULL;
-  }
-  return teal_context_system(ctx) == sg->system ? ctx : teal_context_subcontext(ctx, sg->system);
-}
 
 /* ---- the broadphase scratch ------------------------------------------------------ */
 
@@ -25,17 +19,6 @@ static void scratch_free(void *value) {
   teal_free(s->boxes);
   teal_free(s->pairs);
   memset(s, 0, sizeof(*s));
-}
-
-static int grow_pairs(sg_scratch *s, int cap) {
-  teal_geometry_pair *p = teal_calloc((size_t)cap, sizeof(*p));
-  if (!p) {
-    return TEAL_ENOMEM;
-  }
-  teal_free(s->pairs);
-  s->pairs = p;
-  s->cap = cap;
-  return TEAL_OK;
 }
 
 /* A context's scratch is made from the model {sg}; copies between existing
@@ -50,7 +33,7 @@ static int scratch_copy(void *dst, const void *src) {
   d->sg = s->sg;
   d->bp = teal_broadphase_new(n, NULL);
   d->boxes = teal_calloc((size_t)n + 1, sizeof(*d->boxes));
-  if (!d->bp || !d->boxes || grow_pairs(d, 4 * n + 64) != TEAL_OK) {
+  if (!d->bp || !d->boxes || TEAL_RESERVE(d->pairs, d->cap, 4 * n + 64) != TEAL_OK) {
     scratch_free(d);
     return TEAL_ENOMEM;
   }
@@ -142,7 +125,7 @@ static int broadphase(const teal_scene_graph *sg, sg_scratch *s, const teal_tran
       return rc;
     }
     s->growths++;
-    if ((rc = grow_pairs(s, 2 * st->num_pairs)) != TEAL_OK) {
+    if ((rc = TEAL_RESERVE(s->pairs, s->cap, 2 * st->num_pairs)) != TEAL_OK) {
       return rc;
     }
   }

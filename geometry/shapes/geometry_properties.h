@@ -1,7 +1,7 @@
 /* Geometry roles and contact properties (Drake's ProximityProperties and
  * IllustrationProperties, reduced to the values Teal uses). */
-#ifndef TEAL_GEOMETRY_GEOMETRY_PROPERTIES_H
-#define TEAL_GEOMETRY_GEOMETRY_PROPERTIES_H
+#ifndef TEAL_GEOMETRY_SHAPES_GEOMETRY_PROPERTIES_H
+#define TEAL_GEOMETRY_SHAPES_GEOMETRY_PROPERTIES_H
 
 #include "teal_export.h"
 

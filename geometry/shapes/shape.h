@@ -7,8 +7,8 @@
  * normal is +z); a convex polytope the convex hull of its vertices (given in
  * G, copied by teal_shape_convex and owned by the shape). Meshes are only
  * named (for visuals) and take no part in queries. */
-#ifndef TEAL_GEOMETRY_SHAPE_H
-#define TEAL_GEOMETRY_SHAPE_H
+#ifndef TEAL_GEOMETRY_SHAPES_SHAPE_H
+#define TEAL_GEOMETRY_SHAPES_SHAPE_H
 
 #include "teal_export.h"
 

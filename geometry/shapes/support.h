@@ -13,8 +13,8 @@
  * largest (zero up to a rotation's rounding) picks the middle of the shape
  * along that axis (a box face centre, a cylinder cap centre), so the
  * support of a face-on box is the centre of that face. */
-#ifndef TEAL_GEOMETRY_SUPPORT_H
-#define TEAL_GEOMETRY_SUPPORT_H
+#ifndef TEAL_GEOMETRY_SHAPES_SUPPORT_H
+#define TEAL_GEOMETRY_SHAPES_SUPPORT_H
 
 #include "teal_export.h"
 

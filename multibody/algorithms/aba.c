@@ -1,7 +1,7 @@
 /* Articulated-body inertias: the factorization of M(q), the O(n) solve
  * x = M^-1 (rhs + J' F) and forward dynamics (ABA) built from the same node
- * kernels (see dynamics.h; the formulation about a tree point O is in
- * dynamics_internal.h).
+ * kernels (see data.h; the formulation about a tree point O is in
+ * data_internal.h).
  *
  * Per node k, inward: P_k (the articulated inertia, starting from I_k),
  * U = P S, D = S' U, Ud = U D^-1 and the inertia passed to the parent

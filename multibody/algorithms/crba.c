@@ -1,5 +1,5 @@
-/* The mass matrix by the composite-rigid-body algorithm (see dynamics.h; the
- * formulation about a tree point O is in dynamics_internal.h). */
+/* The mass matrix by the composite-rigid-body algorithm (see data.h; the
+ * formulation about a tree point O is in data_internal.h). */
 #include <string.h>
 
 #include "multibody/algorithms/crba.h"

@@ -37,8 +37,8 @@
  * An algorithm brings in the stages it needs. The position stage is kept for
  * the latest q and recomputed only when q changes (compared bit for bit), so
  * stand-alone callers never compute it twice; the factorization stays valid
- * until a call brings in a different q, and teal_mb_mass_inverse (aba.h)
- * reuses it.
+ * until a call brings in a different q, and teal_mb_mass_inverse
+ * (mass_inverse.h) reuses it.
  *
  * Every function validates its arguments: TEAL_EINVAL for a NULL pointer, a
  * zero quaternion in q or data made for another plant, TEAL_ESTATE for a
@@ -75,8 +75,9 @@ TEAL_API void teal_mb_data_free(teal_mb_data *data);
  *  call succeeded). */
 TEAL_API const teal_error *teal_mb_data_error(const teal_mb_data *data);
 
-/** Sets the gravity every later call on data uses (finite; the plant system
- *  sets it from its context parameter). TEAL_EINVAL for a NULL data,
+/** Sets the gravity every later call on data uses (finite), in place of the
+ *  model's, which data reads until then (the plant system instead points
+ *  data at its context's gravity parameter). TEAL_EINVAL for a NULL data,
  *  TEAL_ENONFINITE for a NaN/Inf g_W (nothing is changed). */
 TEAL_API int teal_mb_data_set_gravity(teal_mb_data *data, teal_vec3 g_W);
 

@@ -113,7 +113,7 @@ static void put_block(const teal_plant_tree *t, int k, const double *q, teal_jac
 static int fill_jacobian(const teal_plant *plant, teal_mb_data *data, const teal_plant_tree *t,
                          const double *q, teal_jacobian_wrt wrt, int frame_F, teal_vec3 p_FQ,
                          int frame_A, int frame_E, int r0, int nr, double *J) {
-  int st = teal_plant_calc_body_poses(plant, q, data->X_WB);
+  int st = teal_mb_body_poses(plant, q, data->X_WB);
   if (st) {
     return teal_error_set(&data->err, st, "teal_mb_jacobian: kinematics failed");
   }
@@ -218,7 +218,7 @@ static teal_spatial_vector node_acceleration(const teal_mb_data *data, const tea
 /* Poses, velocities and accelerations of every body into data (by body). */
 static int acceleration_pass(const teal_plant *plant, teal_mb_data *data, const teal_plant_tree *t,
                              const double *q, const double *v, const double *vdot) {
-  int st = teal_plant_calc_body_velocities(plant, q, v, data->X_WB, data->V_WB);
+  int st = teal_mb_body_velocities(plant, q, v, data->X_WB, data->V_WB);
   if (st) {
     return teal_error_set(&data->err, st, "teal_mb_jacobian: kinematics failed");
   }
@@ -316,7 +316,7 @@ int teal_mb_jacobian_apply(const teal_plant *plant, teal_mb_data *data, const do
       (st = teal_mb_data_check_out(data, fn, "V_WB", V_WB))) {
     return st;
   }
-  if ((st = teal_plant_calc_body_velocities(plant, q, u, data->X_WB, V_WB))) {
+  if ((st = teal_mb_body_velocities(plant, q, u, data->X_WB, V_WB))) {
     return teal_error_set(&data->err, st, "%s: kinematics failed", fn);
   }
   return TEAL_OK;
@@ -372,7 +372,7 @@ int teal_mb_jacobian_apply_transpose(const teal_plant *plant, teal_mb_data *data
       (st = teal_mb_data_check_out(data, fn, "tau", tau))) {
     return st;
   }
-  if ((st = teal_plant_calc_body_poses(plant, q, data->X_WB))) {
+  if ((st = teal_mb_body_poses(plant, q, data->X_WB))) {
     return teal_error_set(&data->err, st, "%s: kinematics failed", fn);
   }
   for (int k = 1; k < t->num_nodes; k++) {

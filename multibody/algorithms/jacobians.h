@@ -33,8 +33,8 @@
  * that is not finalized, TEAL_ENONFINITE for a NaN/Inf input (the message in
  * data's error record names the argument). None allocates once data
  * exists; they are not thread-safe on shared data. */
-#ifndef TEAL_MULTIBODY_JACOBIANS_H
-#define TEAL_MULTIBODY_JACOBIANS_H
+#ifndef TEAL_MULTIBODY_ALGORITHMS_JACOBIANS_H
+#define TEAL_MULTIBODY_ALGORITHMS_JACOBIANS_H
 
 #include "teal_export.h"
 

@@ -11,7 +11,7 @@ static teal_transform node_pose(const teal_plant_tree *t, int k, const double *q
   return teal_transform_compose(teal_transform_compose(t->X_PF[k], *X_FM), *X_MB);
 }
 
-int teal_plant_calc_body_poses(const teal_plant *plant, const double *q, teal_transform *X_WB) {
+int teal_mb_body_poses(const teal_plant *plant, const double *q, teal_transform *X_WB) {
   const teal_plant_tree *t = plant ? teal_plant_get_tree(plant) : NULL;
   if (!t) {
     return plant ? TEAL_ESTATE : TEAL_EINVAL;
@@ -37,7 +37,7 @@ static teal_spatial_vector relative_velocity(const teal_plant_tree *t, int k, co
   return teal_spatial_vector_reexpress(R_WF, teal_spatial_velocity_shift(V_FM, p_MoBo_F));
 }
 
-int teal_plant_calc_body_velocities(const teal_plant *plant, const double *q, const double *v,
+int teal_mb_body_velocities(const teal_plant *plant, const double *q, const double *v,
                                     teal_transform *X_WB, teal_spatial_vector *V_WB) {
   const teal_plant_tree *t = plant ? teal_plant_get_tree(plant) : NULL;
   if (!t) {
@@ -90,7 +90,7 @@ static teal_spatial_vector compose_acceleration(teal_spatial_vector A_WP, teal_v
   return teal_spatial_vector_add(A, teal_spatial_vector_make(ang, lin));
 }
 
-int teal_plant_calc_body_accelerations(const teal_plant *plant, const double *q, const double *v,
+int teal_mb_body_accelerations(const teal_plant *plant, const double *q, const double *v,
                                        const double *vdot, teal_transform *X_WB,
                                        teal_spatial_vector *V_WB, teal_spatial_vector *A_WB) {
   const teal_plant_tree *t = plant ? teal_plant_get_tree(plant) : NULL;

@@ -4,8 +4,8 @@
  * velocity of body b's origin Bo measured in W, expressed in W ([angular;
  * linear]). All functions return TEAL_EINVAL / TEAL_ESTATE on a bad plant or
  * index and allocate nothing. */
-#ifndef TEAL_MULTIBODY_KINEMATICS_H
-#define TEAL_MULTIBODY_KINEMATICS_H
+#ifndef TEAL_MULTIBODY_ALGORITHMS_KINEMATICS_H
+#define TEAL_MULTIBODY_ALGORITHMS_KINEMATICS_H
 
 #include "teal_export.h"
 
@@ -17,12 +17,12 @@ extern "C" {
 
 /** X_WB for every body (num_bodies entries) from q (nq values), one outward
  *  pass: X_WB = X_WP X_PF X_FM(q) X_BM^-1. */
-TEAL_API int teal_plant_calc_body_poses(const teal_plant *plant, const double *q,
+TEAL_API int teal_mb_body_poses(const teal_plant *plant, const double *q,
                                         teal_transform *X_WB);
 
 /** X_WB and V_WB for every body from q and v in one outward pass. X_WB may be
  *  given as scratch for the poses; both arrays have num_bodies entries. */
-TEAL_API int teal_plant_calc_body_velocities(const teal_plant *plant, const double *q,
+TEAL_API int teal_mb_body_velocities(const teal_plant *plant, const double *q,
                                              const double *v, teal_transform *X_WB,
                                              teal_spatial_vector *V_WB);
 
@@ -32,13 +32,13 @@ TEAL_API int teal_plant_calc_body_velocities(const teal_plant *plant, const doub
  *  spatial acceleration of body b's origin Bo measured in W, expressed in W:
  *  the time derivative in W of V_WB[b] along the motion. TEAL_EINVAL for a
  *  NULL argument, TEAL_ESTATE for a plant that is not finalized. */
-TEAL_API int teal_plant_calc_body_accelerations(const teal_plant *plant, const double *q,
+TEAL_API int teal_mb_body_accelerations(const teal_plant *plant, const double *q,
                                                 const double *v, const double *vdot,
                                                 teal_transform *X_WB, teal_spatial_vector *V_WB,
                                                 teal_spatial_vector *A_WB);
 
 /** X_AB between two frames, given the body poses X_WB from
- *  teal_plant_calc_body_poses. */
+ *  teal_mb_body_poses. */
 TEAL_API int teal_plant_calc_relative_transform(const teal_plant *plant, const teal_transform *X_WB,
                                                 int frame_A, int frame_B, teal_transform *X_AB);
 

@@ -33,8 +33,8 @@ static const teal_plant_tree *begin(const teal_plant *plant, teal_mb_data *data,
 /* Poses (and, if need_v, velocities) of every body into data. */
 static int kinematics(const teal_plant *plant, teal_mb_data *data, const char *fn, const double *q,
                       const double *v, int need_v) {
-  int st = need_v ? teal_plant_calc_body_velocities(plant, q, v, data->X_WB, data->V_WB)
-                  : teal_plant_calc_body_poses(plant, q, data->X_WB);
+  int st = need_v ? teal_mb_body_velocities(plant, q, v, data->X_WB, data->V_WB)
+                  : teal_mb_body_poses(plant, q, data->X_WB);
   return st ? teal_error_set(&data->err, st, "%s: kinematics failed", fn) : TEAL_OK;
 }
 

@@ -19,7 +19,7 @@
  * power of gravity (teal_plant_gravity) on every body, equal to -d(PE)/dt
  * with PE from teal_mb_potential_energy and to tau_g . v; and the power of
  * given generalized forces tau and body spatial forces F_Bo_W. Joint damping
- * is not included (as in dynamics.h; add -d v to tau to account for it).
+ * is not included (as in data.h; add -d v to tau to account for it).
  * Along a motion from teal_mb_forward_dynamics with actuation tau,
  * d(KE)/dt = conservative + non-conservative power.
  *
@@ -28,8 +28,8 @@
  * that is not finalized, TEAL_ENONFINITE for a NaN/Inf input (the message in
  * data's error record names it). No function allocates once data
  * exists; they are not thread-safe on shared data. */
-#ifndef TEAL_MULTIBODY_MOMENTUM_H
-#define TEAL_MULTIBODY_MOMENTUM_H
+#ifndef TEAL_MULTIBODY_ALGORITHMS_MOMENTUM_H
+#define TEAL_MULTIBODY_ALGORITHMS_MOMENTUM_H
 
 #include "teal_export.h"
 

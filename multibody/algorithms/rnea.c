@@ -1,7 +1,7 @@
 /* The recursive Newton-Euler family: inverse dynamics with applied forces,
  * the bias term, gravity forces, the operator M v and joint reaction forces
- * (see dynamics.h; the formulation about a tree point O is in
- * dynamics_internal.h). */
+ * (see data.h; the formulation about a tree point O is in
+ * data_internal.h). */
 #include "multibody/algorithms/data_internal.h"
 #include "multibody/algorithms/rnea.h"
 

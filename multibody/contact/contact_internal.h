@@ -1,8 +1,8 @@
 /* Private to multibody/: the contact model shared by plant_contact.c
- * (continuous law, results, ports) and plant_contact_discrete.c (the
- * implicit discrete contact step). See plant_contact.h for the model. */
-#ifndef TEAL_MULTIBODY_PLANT_CONTACT_INTERNAL_H
-#define TEAL_MULTIBODY_PLANT_CONTACT_INTERNAL_H
+ * (continuous law, results, ports) and discrete_contact.c (the implicit
+ * discrete contact step). See plant_contact.h for the model. */
+#ifndef TEAL_MULTIBODY_CONTACT_CONTACT_INTERNAL_H
+#define TEAL_MULTIBODY_CONTACT_CONTACT_INTERNAL_H
 
 #include "geometry/proximity/query_result.h"
 #include "multibody/plant/plant_calc_internal.h"
@@ -41,8 +41,6 @@ void teal_contact_add_forces(const teal_contact_results *r, const teal_transform
 /* Cache entry and outputs (plant_contact.c). */
 int teal_plant_calc_contact_results(const teal_system *sys, const teal_context *ctx, void *out,
                                     void *user);
-int teal_plant_output_contact_results(const teal_system *sys, const teal_context *ctx, void *out,
-                                      void *user);
 int teal_plant_output_generalized_contact_forces(const teal_system *sys, const teal_context *ctx,
                                                  double *out, void *user);
 int teal_plant_output_instance_generalized_contact_forces(const teal_system *sys,

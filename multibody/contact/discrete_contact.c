@@ -550,7 +550,7 @@ int teal_plant_contact_forces_at(const teal_plant *p, teal_plant_scratch *s,
                                  const teal_context *ctx, const double *q,
                                  const teal_point_pair_list *pairs, const double *v_next,
                                  teal_contact_results *r) {
-  int rc = teal_plant_calc_body_velocities(p, q, v_next, s->X, s->V);
+  int rc = teal_mb_body_velocities(p, q, v_next, s->X, s->V);
   double h = p->time_step, eps = discrete_regularization(p);
   r->n = 0;
   for (int i = 0; rc == TEAL_OK && i < pairs->n; i++) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "framework/growable.h"
 #include "multibody/algorithms/jacobians.h"
 #include "multibody/contact/contact_internal.h"
 #include "multibody/plant/plant_system.h"
@@ -14,20 +15,7 @@ int teal_contact_results_reserve(teal_contact_results *r, int cap) {
   if (!r || cap < 0) {
     return TEAL_EINVAL;
   }
-  if (cap <= r->cap) {
-    return TEAL_OK;
-  }
-  teal_contact_info *c = teal_calloc((size_t)cap, sizeof(*c));
-  if (!c) {
-    return TEAL_ENOMEM;
-  }
-  if (r->n) {
-    memcpy(c, r->c, (size_t)r->n * sizeof(*c));
-  }
-  teal_free(r->c);
-  r->c = c;
-  r->cap = cap;
-  return TEAL_OK;
+  return TEAL_RESERVE(r->c, r->cap, cap);
 }
 
 static int copy_results(void *dst, const void *src) {
@@ -275,14 +263,6 @@ int teal_plant_calc_contact_results(const teal_system *sys, const teal_context *
 }
 
 /* ---- outputs ------------------------------------------------------------------------ */
-
-int teal_plant_output_contact_results(const teal_system *sys, const teal_context *ctx, void *out,
-                                      void *user) {
-  const teal_plant *p = user;
-  const teal_contact_results *r;
-  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_contacts, (const void **)&r);
-  return rc ? rc : copy_results(out, r);
-}
 
 int teal_plant_output_generalized_contact_forces(const teal_system *sys, const teal_context *ctx,
                                                  double *out, void *user) {

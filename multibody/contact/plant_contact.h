@@ -41,14 +41,14 @@
  *     from the current velocities; v* is the free-motion velocity (joint
  *     limits are enforced afterwards). M is kept as its per-tree blocks
  *     and each island of trees coupled by contacts is solved on its own
- *     (multibody/trees.h), so free bodies cost O(1) each.
+ *     (multibody/tree/forest.h), so free bodies cost O(1) each.
  *
  * Ports added by finalize: input geometry_query (teal_point_pair_list);
  * outputs geometry_pose (teal_transform_list, X_WB by body index),
  * contact_results (teal_contact_results), generalized_contact_forces (nv)
  * and <instance>_generalized_contact_forces. */
-#ifndef TEAL_MULTIBODY_PLANT_CONTACT_H
-#define TEAL_MULTIBODY_PLANT_CONTACT_H
+#ifndef TEAL_MULTIBODY_CONTACT_PLANT_CONTACT_H
+#define TEAL_MULTIBODY_CONTACT_PLANT_CONTACT_H
 
 #include "teal_export.h"
 

@@ -6,8 +6,8 @@
  * graph connected later can take them over. Registration is allowed before
  * finalize only; names must be unique per body and role. Collision geometry
  * requires Coulomb friction (static >= dynamic >= 0), as in Drake. */
-#ifndef TEAL_MULTIBODY_PLANT_GEOMETRY_H
-#define TEAL_MULTIBODY_PLANT_GEOMETRY_H
+#ifndef TEAL_MULTIBODY_CONTACT_PLANT_GEOMETRY_H
+#define TEAL_MULTIBODY_CONTACT_PLANT_GEOMETRY_H
 
 #include "teal_export.h"
 

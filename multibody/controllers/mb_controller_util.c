@@ -145,7 +145,7 @@ int teal_mbc_applied_forces(const teal_system *sys, const teal_context *ctx, tea
     return TEAL_OK;
   }
   memset(s->F, 0, (size_t)nb * sizeof(*s->F));
-  int rc = teal_plant_calc_body_velocities(p, q, v, s->X, s->V);
+  int rc = teal_mb_body_velocities(p, q, v, s->X, s->V);
   if (rc) {
     return teal_context_report_error(ctx, rc, "'%s': body velocities of the model failed",
                                      teal_system_name(sys));

@@ -404,21 +404,6 @@ static int is_spring(const teal_system *sys) {
   return sys && teal_system_type_tag(sys) == &k_tag;
 }
 
-/* The spring's own context within ctx (ctx itself or a subcontext), or NULL. */
-static const teal_context *own_context(const teal_system *sys, const teal_context *ctx) {
-  if (!is_spring(sys) || !ctx) {
-    return NULL;
-  }
-  return teal_context_system(ctx) == sys ? ctx : teal_context_subcontext(ctx, sys);
-}
-
-static teal_context *own_context_mut(const teal_system *sys, teal_context *ctx) {
-  if (!is_spring(sys) || !ctx) {
-    return NULL;
-  }
-  return teal_context_system(ctx) == sys ? ctx : teal_context_subcontext_mut(ctx, sys);
-}
-
 /* Reports a missing spring or context on ctx (when there is one). */
 static int bad_call(const teal_system *sys, const teal_context *ctx, const char *what) {
   if (!ctx) {
@@ -431,7 +416,7 @@ static int bad_call(const teal_system *sys, const teal_context *ctx, const char 
 
 int teal_exponential_spring_eval(const teal_system *spring, const teal_context *ctx,
                                  const teal_exponential_spring_data **data) {
-  const teal_context *own = own_context(spring, ctx);
+  const teal_context *own = teal_leaf_util_own_context(spring, &k_tag, ctx, NULL);
   if (!own || !data) {
     return bad_call(spring, ctx, "eval");
   }
@@ -439,7 +424,7 @@ int teal_exponential_spring_eval(const teal_system *spring, const teal_context *
 }
 
 int teal_exponential_spring_reset_anchor(const teal_system *spring, teal_context *ctx) {
-  teal_context *own = own_context_mut(spring, ctx);
+  teal_context *own = teal_leaf_util_own_context_mut(spring, &k_tag, ctx, NULL);
   if (!own) {
     return bad_call(spring, ctx, "reset_anchor");
   }
@@ -457,7 +442,7 @@ int teal_exponential_spring_reset_anchor(const teal_system *spring, teal_context
 
 int teal_exponential_spring_set_state(const teal_system *spring, teal_context *ctx, double p0_x,
                                       double p0_y, double sliding) {
-  teal_context *own = own_context_mut(spring, ctx);
+  teal_context *own = teal_leaf_util_own_context_mut(spring, &k_tag, ctx, NULL);
   if (!own) {
     return bad_call(spring, ctx, "set_state");
   }
@@ -476,7 +461,7 @@ int teal_exponential_spring_set_state(const teal_system *spring, teal_context *c
 
 int teal_exponential_spring_get_state(const teal_system *spring, const teal_context *ctx,
                                       double *p0_x, double *p0_y, double *sliding) {
-  const teal_context *own = own_context(spring, ctx);
+  const teal_context *own = teal_leaf_util_own_context(spring, &k_tag, ctx, NULL);
   if (!own) {
     return bad_call(spring, ctx, "get_state");
   }
@@ -495,7 +480,7 @@ int teal_exponential_spring_get_state(const teal_system *spring, const teal_cont
 
 int teal_exponential_spring_set_params(const teal_system *spring, teal_context *ctx,
                                        const teal_exponential_spring_params *params) {
-  teal_context *own = own_context_mut(spring, ctx);
+  teal_context *own = teal_leaf_util_own_context_mut(spring, &k_tag, ctx, NULL);
   if (!own) {
     return bad_call(spring, ctx, "set_params");
   }
@@ -512,7 +497,7 @@ int teal_exponential_spring_set_params(const teal_system *spring, teal_context *
 
 int teal_exponential_spring_get_params(const teal_system *spring, const teal_context *ctx,
                                        teal_exponential_spring_params *params) {
-  const teal_context *own = own_context(spring, ctx);
+  const teal_context *own = teal_leaf_util_own_context(spring, &k_tag, ctx, NULL);
   if (!own || !params) {
     return bad_call(spring, ctx, "get_params");
   }

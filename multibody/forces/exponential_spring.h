@@ -51,8 +51,8 @@
  *
  * Functions taking a context accept the spring's own context or any context
  * above it (the spring's subcontext is then looked up). */
-#ifndef TEAL_MULTIBODY_EXPONENTIAL_SPRING_H
-#define TEAL_MULTIBODY_EXPONENTIAL_SPRING_H
+#ifndef TEAL_MULTIBODY_FORCES_EXPONENTIAL_SPRING_H
+#define TEAL_MULTIBODY_FORCES_EXPONENTIAL_SPRING_H
 
 #include "teal_export.h"
 

@@ -17,8 +17,8 @@
  * that tau . w_AC = Q . rpydot exactly; the reaction acts on A at the same
  * point. N is singular at pitch = +-pi/2 (gimbal lock): evaluation then
  * returns TEAL_ESINGULAR. */
-#ifndef TEAL_MULTIBODY_FORCE_ELEMENTS_H
-#define TEAL_MULTIBODY_FORCE_ELEMENTS_H
+#ifndef TEAL_MULTIBODY_FORCES_FORCE_ELEMENTS_H
+#define TEAL_MULTIBODY_FORCES_FORCE_ELEMENTS_H
 
 #include "teal_export.h"
 
@@ -66,7 +66,7 @@ TEAL_API int teal_plant_num_force_elements(const struct teal_plant *plant);
 TEAL_API int teal_plant_force_element_kind(const struct teal_plant *plant, int i);
 
 /** Adds the forces of every element, from q, v and the body poses X_WB and
- *  velocities V_WB (by body index, as teal_plant_calc_body_velocities gives
+ *  velocities V_WB (by body index, as teal_mb_body_velocities gives
  *  them), into F_Bo_W (spatial forces at each body origin in W, by body
  *  index) and tau (nv generalized forces). Both arrays are accumulated, not
  *  cleared. TEAL_ESINGULAR (message in err, may be NULL) for a

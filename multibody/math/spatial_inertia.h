@@ -10,8 +10,8 @@
  * so the spatial momentum about P is h = M V = [I w + m p x v; m (v + w x p)].
  * Shape constructors return inertias about the shape's center (its center of
  * mass) in the shape's own axes; shift and re-express them as needed. */
-#ifndef TEAL_MULTIBODY_SPATIAL_INERTIA_H
-#define TEAL_MULTIBODY_SPATIAL_INERTIA_H
+#ifndef TEAL_MULTIBODY_MATH_SPATIAL_INERTIA_H
+#define TEAL_MULTIBODY_MATH_SPATIAL_INERTIA_H
 
 #include "teal_export.h"
 

@@ -14,8 +14,8 @@
  *            to the same force about Ao in A: tau_Ao = R tau_Bo + p x (R f).
  * These are Simbody's (3.10) and (3.12). Featherstone's B_X_A is the inverse
  * (teal_transform_inverse), and (A_X*_B F) . (A_X_B V) = F . V. */
-#ifndef TEAL_MULTIBODY_SPATIAL_MAT6_H
-#define TEAL_MULTIBODY_SPATIAL_MAT6_H
+#ifndef TEAL_MULTIBODY_MATH_SPATIAL_MAT6_H
+#define TEAL_MULTIBODY_MATH_SPATIAL_MAT6_H
 
 #include "teal_export.h"
 

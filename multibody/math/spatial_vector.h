@@ -7,8 +7,8 @@
  * expressed in E. Motion-type vectors (V, A) and force-type vectors (F, h)
  * are dual: F . V is power. Shifting moves the reference point on the same
  * rigid body; re-expressing changes only the frame of the measure numbers. */
-#ifndef TEAL_MULTIBODY_SPATIAL_VECTOR_H
-#define TEAL_MULTIBODY_SPATIAL_VECTOR_H
+#ifndef TEAL_MULTIBODY_MATH_SPATIAL_VECTOR_H
+#define TEAL_MULTIBODY_MATH_SPATIAL_VECTOR_H
 
 #include <math.h>
 

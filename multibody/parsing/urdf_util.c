@@ -8,24 +8,15 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "framework/growable.h"
 #include "multibody/parsing/urdf_internal.h"
 
 /* ---- lists and the string pool ------------------------------------------ */
 
 void *urdf_push(urdf_model *m, urdf_list *l, size_t elem) {
-  if (l->n == l->cap) {
-    int cap = l->cap ? 2 * l->cap : 8;
-    void *data = teal_calloc((size_t)cap, elem);
-    if (!data) {
-      urdf_fail(m, NULL, TEAL_ENOMEM, "out of memory");
-      return NULL;
-    }
-    if (l->n) {
-      memcpy(data, l->data, (size_t)l->n * elem);
-    }
-    teal_free(l->data);
-    l->data = data;
-    l->cap = cap;
+  if (teal_grow(&l->data, &l->cap, l->n + 1, elem) != TEAL_OK) {
+    urdf_fail(m, NULL, TEAL_ENOMEM, "out of memory");
+    return NULL;
   }
   void *e = (char *)l->data + (size_t)l->n * elem;
   memset(e, 0, elem);

@@ -20,7 +20,7 @@ int teal_plant_calc_poses(const teal_system *sys, const teal_context *ctx, void 
   const teal_plant *p = user;
   const double *q, *v;
   teal_plant_qv(p, ctx, &q, &v);
-  return teal_plant_calc_body_poses(p, q, out);
+  return teal_mb_body_poses(p, q, out);
 }
 
 int teal_plant_calc_velocities(const teal_system *sys, const teal_context *ctx, void *out,
@@ -33,7 +33,7 @@ int teal_plant_calc_velocities(const teal_system *sys, const teal_context *ctx, 
   }
   const double *q, *v;
   teal_plant_qv(p, ctx, &q, &v);
-  return teal_plant_calc_body_velocities(p, q, v, s->X, out);
+  return teal_mb_body_velocities(p, q, v, s->X, out);
 }
 
 int teal_plant_calc_mass_matrix(const teal_system *sys, const teal_context *ctx, double *out,
@@ -278,5 +278,5 @@ int teal_plant_calc_accelerations(const teal_system *sys, const teal_context *ct
     return rc;
   }
   teal_plant_qv(p, ctx, &q, &v);
-  return teal_plant_calc_body_accelerations(p, q, v, vdot, s->X, s->V, out);
+  return teal_mb_body_accelerations(p, q, v, vdot, s->X, s->V, out);
 }

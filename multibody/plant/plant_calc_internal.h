@@ -3,8 +3,8 @@
  * plant_scratch.c (the scratch), plant_calc.c (the stages), plant_outputs.c,
  * plant_hooks.c, plant_state.c (context access) and plant_discrete.c (the
  * time-step update). */
-#ifndef TEAL_MULTIBODY_PLANT_CALC_INTERNAL_H
-#define TEAL_MULTIBODY_PLANT_CALC_INTERNAL_H
+#ifndef TEAL_MULTIBODY_PLANT_PLANT_CALC_INTERNAL_H
+#define TEAL_MULTIBODY_PLANT_PLANT_CALC_INTERNAL_H
 
 #include "framework/context.h"
 #include "framework/system.h"
@@ -29,7 +29,7 @@ typedef struct teal_plant_scratch {
   double *lambda, *target, *sign; /* [nlimits] each */
   int *active;                 /* [nlimits] indices into limit_dofs */
   /* contact; only for discrete plants
-   * with collision geometry (plant_contact_discrete.c) */
+   * with collision geometry (contact/discrete_contact.c) */
   const struct teal_mb_trees *trees;           /* the plant's forest */
   double *rhs, *zero;                          /* [nv] free-motion forces, zeros */
   double *res, *step, *v_try, *r_try;          /* [nv] each, island vectors */
@@ -53,7 +53,7 @@ int teal_plant_scratch_reserve_contacts(teal_plant_scratch *s, int nc);
 
 /* The discrete contact buffers with room for nc contacts (all of them
  * allocated here, so that a step allocates nothing unless it outgrows
- * them), and their release (plant_contact_discrete.c). */
+ * them), and their release (contact/discrete_contact.c). */
 int teal_plant_contact_scratch_alloc(teal_plant_scratch *s, const teal_plant *p, int nc);
 void teal_plant_contact_scratch_free(teal_plant_scratch *s);
 

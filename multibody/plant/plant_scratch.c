@@ -69,13 +69,6 @@ static int scratch_copy(void *dst, const void *src) {
 const teal_value_type teal_plant_scratch_type = {"teal_plant_scratch", sizeof(teal_plant_scratch),
                                                  NULL, scratch_copy, scratch_free};
 
-const teal_context *teal_plant_own_context(const teal_plant *p, const teal_context *ctx) {
-  if (!p || !p->system || !ctx) {
-    return NULL;
-  }
-  return teal_context_system(ctx) == p->system ? ctx : teal_context_subcontext(ctx, p->system);
-}
-
 teal_plant_scratch *teal_plant_get_scratch(const teal_plant *p, const teal_context *ctx) {
   teal_plant_scratch *s = teal_context_scratch_mut(ctx, p->sys.scratch);
   if (!s || !s->data) {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "framework/leaf_util.h"
 #include "multibody/contact/contact_internal.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/tree/topology.h"
@@ -369,6 +370,10 @@ int teal_plant_system_create(teal_plant *p) {
 
 teal_system *teal_plant_system(teal_plant *p) {
   return p ? p->system : NULL;
+}
+
+const teal_context *teal_plant_own_context(const teal_plant *p, const teal_context *ctx) {
+  return p ? teal_leaf_util_own_context(p->system, &plant_tag, ctx, NULL) : NULL;
 }
 
 teal_plant *teal_plant_from_system(const teal_system *sys) {

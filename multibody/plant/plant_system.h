@@ -39,8 +39,8 @@
  *
  * Functions taking a context accept the plant's own context or any
  * context above it (the plant's subcontext is then looked up). */
-#ifndef TEAL_MULTIBODY_PLANT_SYSTEM_H
-#define TEAL_MULTIBODY_PLANT_SYSTEM_H
+#ifndef TEAL_MULTIBODY_PLANT_PLANT_SYSTEM_H
+#define TEAL_MULTIBODY_PLANT_PLANT_SYSTEM_H
 
 #include "teal_export.h"
 

@@ -5,30 +5,10 @@
 
 #include "framework/alloc.h"
 #include "framework/error.h"
-
-/* Grows the array *data (elem bytes per entry, capacity *cap) to hold n. */
-static int grow(void **data, int *cap, int n, size_t elem) {
-  if (n < 0) {
-    return TEAL_EINVAL;
-  }
-  if (n <= *cap) {
-    return TEAL_OK;
-  }
-  void *m = teal_calloc((size_t)n, elem);
-  if (!m) {
-    return TEAL_ENOMEM;
-  }
-  if (*data && *cap) {
-    memcpy(m, *data, (size_t)*cap * elem);
-  }
-  teal_free(*data);
-  *data = m;
-  *cap = n;
-  return TEAL_OK;
-}
+#include "framework/growable.h"
 
 int teal_spatial_vector_list_resize(teal_spatial_vector_list *l, int n) {
-  int rc = l ? grow((void **)&l->V, &l->cap, n, sizeof(*l->V)) : TEAL_EINVAL;
+  int rc = l && n >= 0 ? TEAL_RESERVE(l->V, l->cap, n) : TEAL_EINVAL;
   if (rc == TEAL_OK) {
     l->n = n;
   }
@@ -36,7 +16,7 @@ int teal_spatial_vector_list_resize(teal_spatial_vector_list *l, int n) {
 }
 
 int teal_applied_spatial_force_list_resize(teal_applied_spatial_force_list *l, int n) {
-  int rc = l ? grow((void **)&l->f, &l->cap, n, sizeof(*l->f)) : TEAL_EINVAL;
+  int rc = l && n >= 0 ? TEAL_RESERVE(l->f, l->cap, n) : TEAL_EINVAL;
   if (rc == TEAL_OK) {
     l->n = n;
   }
@@ -48,12 +28,9 @@ int teal_applied_spatial_force_list_push(teal_applied_spatial_force_list *l, int
   if (!l) {
     return TEAL_EINVAL;
   }
-  int n = l->n;
-  if (n == l->cap) {
-    int rc = grow((void **)&l->f, &l->cap, n ? 2 * n : 4, sizeof(*l->f));
-    if (rc) {
-      return rc;
-    }
+  int n = l->n, rc = TEAL_GROW(l->f, l->cap, n + 1);
+  if (rc) {
+    return rc;
   }
   l->f[n] = (teal_applied_spatial_force){body, p_BoBq_B, F_Bq_W};
   l->n = n + 1;

@@ -1,12 +1,12 @@
-/* Abstract values carried by the plant's ports (poses: geometry/pose_list.h):
+/* Abstract values carried by the plant's ports (poses: geometry/scene_graph/pose_list.h):
  * lists of spatial vectors (velocities, accelerations, forces) and of externally applied
  * spatial forces (Drake's ExternallyAppliedSpatialForce).
  *
  * Each list owns a heap array of capacity cap holding n entries. The copy
  * hooks grow the destination only when it lacks room, so copies inside a
  * simulation step do not allocate once the lists have their size. */
-#ifndef TEAL_MULTIBODY_PLANT_VALUES_H
-#define TEAL_MULTIBODY_PLANT_VALUES_H
+#ifndef TEAL_MULTIBODY_PLANT_PLANT_VALUES_H
+#define TEAL_MULTIBODY_PLANT_PLANT_VALUES_H
 
 #include "teal_export.h"
 

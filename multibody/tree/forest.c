@@ -1,6 +1,6 @@
-/* Kinematic trees, the Cholesky factors of the blocks of M and per-tree
- * point Jacobians (see trees.h). The block CRBA is in inertia.c beside the
- * dense one. */
+/* Kinematic trees and the Cholesky factors of the blocks of M (see
+ * forest.h). The block CRBA is in algorithms/crba.c beside the dense one,
+ * the per-tree point Jacobians in algorithms/jacobians.c. */
 #include "multibody/tree/forest.h"
 
 #include <math.h>

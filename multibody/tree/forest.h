@@ -16,8 +16,8 @@
  * in that list. Tree t's block of M is the m_t x m_t row-major matrix at
  * blocks + block_start[t], m_t = dof_start[t + 1] - dof_start[t], in that
  * local order. */
-#ifndef TEAL_MULTIBODY_TREES_H
-#define TEAL_MULTIBODY_TREES_H
+#ifndef TEAL_MULTIBODY_TREE_FOREST_H
+#define TEAL_MULTIBODY_TREE_FOREST_H
 
 #include "teal_export.h"
 #include <stddef.h>

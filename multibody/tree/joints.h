@@ -31,8 +31,8 @@
  *   quaternion_floating  q = (w, x, y, z, px, py, pz); v = (w_FM_F, v_FMo_F),
  *                        angular velocity and the velocity of Mo, both in F.
  * The unit axis a is used by revolute, prismatic and screw only. */
-#ifndef TEAL_MULTIBODY_JOINTS_H
-#define TEAL_MULTIBODY_JOINTS_H
+#ifndef TEAL_MULTIBODY_TREE_JOINTS_H
+#define TEAL_MULTIBODY_TREE_JOINTS_H
 
 #include "teal_export.h"
 

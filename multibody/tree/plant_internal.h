@@ -1,8 +1,8 @@
 /* Private to multibody/: the plant's records and model arrays, shared by
  * plant_model.c (bodies, frames, joints, actuators), force_elements.c and
  * plant_system.c. */
-#ifndef TEAL_MULTIBODY_PLANT_INTERNAL_H
-#define TEAL_MULTIBODY_PLANT_INTERNAL_H
+#ifndef TEAL_MULTIBODY_TREE_PLANT_INTERNAL_H
+#define TEAL_MULTIBODY_TREE_PLANT_INTERNAL_H
 
 #include "framework/value.h"
 #include "multibody/forces/force_elements.h"

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "framework/growable.h"
 #include "framework/system.h"
 #include "multibody/tree/forest.h"
 #include "multibody/tree/plant_internal.h"
@@ -16,18 +17,8 @@
 
 /* Appends one zeroed element of size elem; returns its pointer or NULL. */
 void *teal_plant_list_push(teal_plant_list *l, size_t elem) {
-  if (l->n == l->cap) {
-    int cap = l->cap ? 2 * l->cap : 8;
-    void *data = teal_calloc((size_t)cap, elem);
-    if (!data) {
-      return NULL;
-    }
-    if (l->n) {
-      memcpy(data, l->data, (size_t)l->n * elem);
-    }
-    teal_free(l->data);
-    l->data = data;
-    l->cap = cap;
+  if (teal_grow(&l->data, &l->cap, l->n + 1, elem) != TEAL_OK) {
+    return NULL;
   }
   void *e = (char *)l->data + (size_t)l->n * elem;
   memset(e, 0, elem);

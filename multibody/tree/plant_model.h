@@ -22,8 +22,8 @@
  * the new index (>= 0) or a negative status. After teal_plant_finalize, adds
  * and setters of the model return TEAL_ESTATE. Names must be unique among
  * elements of the same kind within a model instance. */
-#ifndef TEAL_MULTIBODY_PLANT_MODEL_H
-#define TEAL_MULTIBODY_PLANT_MODEL_H
+#ifndef TEAL_MULTIBODY_TREE_PLANT_MODEL_H
+#define TEAL_MULTIBODY_TREE_PLANT_MODEL_H
 
 #include "teal_export.h"
 

@@ -60,7 +60,7 @@ void ts_fe_set_free(const teal_plant *p, int body, teal_transform X_WB, teal_spa
 
 int ts_fe_calc_all(const teal_plant *p, const double *q, const double *v, teal_transform *X,
                    teal_spatial_vector *V, teal_spatial_vector *F, double *tau, teal_error *err) {
-  ck_assert_int_eq(teal_plant_calc_body_velocities(p, q, v, X, V), TEAL_OK);
+  ck_assert_int_eq(teal_mb_body_velocities(p, q, v, X, V), TEAL_OK);
   for (int b = 0; b < teal_plant_num_bodies(p); b++) {
     F[b] = teal_spatial_vector_zero();
   }
@@ -88,7 +88,7 @@ double ts_fe_element_power(const teal_plant *p, const double *q, const double *v
 double ts_fe_element_energy(const teal_plant *p, const double *q) {
   teal_transform X[TS_FE_MAXB];
   double pe = -1.0;
-  ck_assert_int_eq(teal_plant_calc_body_poses(p, q, X), TEAL_OK);
+  ck_assert_int_eq(teal_mb_body_poses(p, q, X), TEAL_OK);
   ck_assert_int_eq(teal_plant_force_elements_potential_energy(p, q, X, &pe), TEAL_OK);
   return pe;
 }

@@ -69,7 +69,7 @@ teal_rotation ts_urdf_rot(double x, double y, double z, double angle) {
 teal_transform ts_urdf_world_pose(const teal_plant *p, const char *name, const double *q) {
   teal_transform X_WB[16], X;
   ck_assert_int_le(teal_plant_num_bodies(p), 16);
-  ck_assert_int_eq(teal_plant_calc_body_poses(p, q, X_WB), TEAL_OK);
+  ck_assert_int_eq(teal_mb_body_poses(p, q, X_WB), TEAL_OK);
   int f = teal_plant_get_frame_by_name(p, name, -1, NULL);
   ck_assert_msg(f >= 0, "no frame %s", name);
   ck_assert_int_eq(teal_plant_calc_relative_transform(p, X_WB, TEAL_WORLD_FRAME, f, &X), TEAL_OK);

@@ -2,7 +2,7 @@
  * against M vdot + C v - tau_g, energy and spatial-momentum conservation
  * along the ABA motion, RK4 energy conservation, the articulated
  * factorization and M^-1 solves (against the CRBA matrix and a dense solve,
- * valid exactly while the workspace stays at its q), applied spatial forces
+ * valid exactly while data stays at its q), applied spatial forces
  * against J' F, and a singular articulated inertia. */
 #include <check.h>
 #include <math.h>
@@ -99,7 +99,7 @@ static teal_spatial_vector total_momentum(const teal_plant *p, const double *q, 
   const teal_plant_tree *t = teal_plant_get_tree(p);
   teal_transform X[32];
   teal_spatial_vector V[32], h = teal_spatial_vector_zero();
-  ck_assert_int_eq(teal_plant_calc_body_velocities(p, q, v, X, V), TEAL_OK);
+  ck_assert_int_eq(teal_mb_body_velocities(p, q, v, X, V), TEAL_OK);
   for (int k = 1; k < t->num_nodes; k++) {
     int b = teal_plant_node_body(p, k);
     teal_spatial_inertia M = teal_spatial_inertia_reexpress(&t->M_BBo_B[k], X[b].R);
@@ -148,7 +148,7 @@ static void jacobian_transpose_times(const teal_plant *p, const double *q,
   teal_spatial_vector V[32];
   for (int i = 0; i < nv; i++) {
     e[i] = 1.0;
-    ck_assert_int_eq(teal_plant_calc_body_velocities(p, q, e, X, V), TEAL_OK);
+    ck_assert_int_eq(teal_mb_body_velocities(p, q, e, X, V), TEAL_OK);
     e[i] = 0.0;
     tau[i] = 0.0;
     for (int b = 1; b < nb; b++) {
@@ -208,7 +208,7 @@ START_TEST(test_articulated_solve) {
 }
 END_TEST
 
-/* The factorization is valid exactly while the workspace stays at its q. */
+/* The factorization is valid exactly while data stays at its q. */
 START_TEST(test_factorization_validity) {
   teal_plant *p = ts_mb_dyn_make_tree(TS_MB_DYN_TREE, 41);
   int nv = teal_plant_nv(p);

@@ -71,7 +71,7 @@ static void calc_qdot(const teal_plant *p, const double *q, const double *v, dou
 static void relative_point(const teal_plant *p, const double *q, int F, teal_vec3 p_FQ, int A,
                            teal_vec3 *p_AQ, teal_rotation *R_AF) {
   teal_transform X_WB[MAXB], X_AF;
-  ck_assert_int_eq(teal_plant_calc_body_poses(p, q, X_WB), TEAL_OK);
+  ck_assert_int_eq(teal_mb_body_poses(p, q, X_WB), TEAL_OK);
   ck_assert_int_eq(teal_plant_calc_relative_transform(p, X_WB, A, F, &X_AF), TEAL_OK);
   *p_AQ = teal_transform_apply(X_AF, p_FQ);
   *R_AF = X_AF.R;
@@ -98,7 +98,7 @@ START_TEST(test_jv_matches_point_velocity) {
     teal_transform X_WB[MAXB];
     sv V_WB[MAXB];
     ck_assert_int_eq(ts_mb_rand_state(p, &s, q, v, 1.5), TEAL_OK);
-    ck_assert_int_eq(teal_plant_calc_body_velocities(p, q, v, X_WB, V_WB), TEAL_OK);
+    ck_assert_int_eq(teal_mb_body_velocities(p, q, v, X_WB, V_WB), TEAL_OK);
     for (int trial = 0; trial < 12; trial++) {
       int F = (int)(ts_rand_next(&s) % (unsigned)nf), E = (int)(ts_rand_next(&s) % (unsigned)nf);
       int A = trial % 3 == 0 ? TEAL_WORLD_FRAME : (int)(ts_rand_next(&s) % (unsigned)nf);
@@ -247,7 +247,7 @@ START_TEST(test_transpose_is_adjoint) {
     }
     /* J u is the velocity pass */
     ck_assert_int_eq(teal_mb_jacobian_apply(p, ws, q, u, V), TEAL_OK);
-    ck_assert_int_eq(teal_plant_calc_body_velocities(p, q, u, X_WB, V2), TEAL_OK);
+    ck_assert_int_eq(teal_mb_body_velocities(p, q, u, X_WB, V2), TEAL_OK);
     /* F . (J u) = (J' F) . u; the world's entry is ignored */
     ck_assert_int_eq(teal_mb_jacobian_apply_transpose(p, ws, q, F, tau), TEAL_OK);
     double lhs = 0.0, rhs = 0.0;
@@ -293,7 +293,7 @@ START_TEST(test_frames_reexpress) {
     double q[MAXN], J[6 * MAXN], JF[6 * MAXN], JA[6 * MAXN];
     teal_transform X_WB[MAXB];
     ck_assert_int_eq(ts_mb_rand_state(p, &s, q, NULL, 1.5), TEAL_OK);
-    ck_assert_int_eq(teal_plant_calc_body_poses(p, q, X_WB), TEAL_OK);
+    ck_assert_int_eq(teal_mb_body_poses(p, q, X_WB), TEAL_OK);
     for (int trial = 0; trial < 8; trial++) {
       int F = (int)(ts_rand_next(&s) % (unsigned)nf), A = (int)(ts_rand_next(&s) % (unsigned)nf);
       int E = (int)(ts_rand_next(&s) % (unsigned)nf);
@@ -392,7 +392,7 @@ START_TEST(test_bias_acceleration) {
       ck_assert_int_eq(teal_mb_bias_spatial_acceleration(p, ws, q, v, F, p_FQ, A, E, &bE), 0);
       ck_assert_int_eq(teal_mb_bias_translational_acceleration(p, ws, q, v, F, p_FQ, A, E, &aE),
                        TEAL_OK);
-      ck_assert_int_eq(teal_plant_calc_body_poses(p, q, X_WB), TEAL_OK);
+      ck_assert_int_eq(teal_mb_body_poses(p, q, X_WB), TEAL_OK);
       ck_assert_int_eq(teal_plant_calc_relative_transform(p, X_WB, E, A, &X_EA), TEAL_OK);
       sv b2 = teal_spatial_vector_reexpress(X_EA.R, bA);
       ck_assert_double_le(teal_spatial_vector_max_abs_diff(b2, bE), 1e-12 * (1 + vmax(bE.v, 6)));
@@ -565,7 +565,7 @@ START_TEST(test_no_allocations) {
 END_TEST
 
 /* Every allocation failure in the constructor gives TEAL_ENOMEM and leaks nothing. */
-START_TEST(test_workspace_out_of_memory) {
+START_TEST(test_data_out_of_memory) {
   teal_plant *p = topo_plant(1, 4);
   ts_alloc_install();
   for (long n = 0; n < 12; n++) {
@@ -600,7 +600,7 @@ int main(void) {
   tcase_add_test(tc, test_two_link_closed_form);
   tcase_add_test(tc, test_argument_checks);
   tcase_add_test(tc, test_no_allocations);
-  tcase_add_test(tc, test_workspace_out_of_memory);
+  tcase_add_test(tc, test_data_out_of_memory);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

@@ -24,7 +24,7 @@ START_TEST(test_double_pendulum) {
   ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
   teal_transform X[3];
   double q[2] = {0.4, -1.1};
-  ck_assert_int_eq(teal_plant_calc_body_poses(p, q, X), TEAL_OK);
+  ck_assert_int_eq(teal_mb_body_poses(p, q, X), TEAL_OK);
   int j1 = teal_plant_get_joint_by_name(p, "shoulder", -1, NULL);
   int j2 = teal_plant_get_joint_by_name(p, "elbow", -1, NULL);
   double t1 = q[teal_plant_joint_q_start(p, j1)], t2 = q[teal_plant_joint_q_start(p, j2)];
@@ -83,9 +83,9 @@ START_TEST(test_velocity_fd) {
   }
   teal_transform X[8], Xp[8], Xm[8];
   teal_spatial_vector V[8];
-  ck_assert_int_eq(teal_plant_calc_body_velocities(p, q, v, X, V), TEAL_OK);
-  teal_plant_calc_body_poses(p, qp, Xp);
-  teal_plant_calc_body_poses(p, qm, Xm);
+  ck_assert_int_eq(teal_mb_body_velocities(p, q, v, X, V), TEAL_OK);
+  teal_mb_body_poses(p, qp, Xp);
+  teal_mb_body_poses(p, qm, Xm);
   for (int b = 1; b < nb; b++) {
     teal_mat3 W = teal_mat3_mul(teal_mat3_scale(teal_mat3_sub(Xp[b].R, Xm[b].R), 0.5 / h),
                                 teal_mat3_transpose(X[b].R));
@@ -144,10 +144,10 @@ START_TEST(test_acceleration_fd) {
   }
   teal_transform X[10];
   teal_spatial_vector V[10], A[10], Vp[10], Vm[10], V0[10];
-  ck_assert_int_eq(teal_plant_calc_body_accelerations(p, q, v, vd, X, V, A), TEAL_OK);
-  ck_assert_int_eq(teal_plant_calc_body_velocities(p, qs[0], vs[0], X, Vp), TEAL_OK);
-  ck_assert_int_eq(teal_plant_calc_body_velocities(p, qs[1], vs[1], X, Vm), TEAL_OK);
-  ck_assert_int_eq(teal_plant_calc_body_velocities(p, q, v, X, V0), TEAL_OK);
+  ck_assert_int_eq(teal_mb_body_accelerations(p, q, v, vd, X, V, A), TEAL_OK);
+  ck_assert_int_eq(teal_mb_body_velocities(p, qs[0], vs[0], X, Vp), TEAL_OK);
+  ck_assert_int_eq(teal_mb_body_velocities(p, qs[1], vs[1], X, Vm), TEAL_OK);
+  ck_assert_int_eq(teal_mb_body_velocities(p, q, v, X, V0), TEAL_OK);
   for (int b = 0; b < nb; b++) {
     teal_spatial_vector fd =
         teal_spatial_vector_scale(teal_spatial_vector_sub(Vp[b], Vm[b]), 0.5 / h);
@@ -157,17 +157,17 @@ START_TEST(test_acceleration_fd) {
   }
   /* at rest with zero vdot every acceleration vanishes */
   double zero[64] = {0};
-  ck_assert_int_eq(teal_plant_calc_body_accelerations(p, q, zero, zero, X, V, A), TEAL_OK);
+  ck_assert_int_eq(teal_mb_body_accelerations(p, q, zero, zero, X, V, A), TEAL_OK);
   for (int b = 0; b < nb; b++) {
     ck_assert_double_eq(teal_spatial_vector_max_abs_diff(A[b], teal_spatial_vector_zero()), 0.0);
   }
   /* bad arguments */
   teal_plant *raw = teal_plant_new(0.0, NULL);
-  ck_assert_int_eq(teal_plant_calc_body_accelerations(NULL, q, v, vd, X, V, A), TEAL_EINVAL);
-  ck_assert_int_eq(teal_plant_calc_body_accelerations(raw, q, v, vd, X, V, A), TEAL_ESTATE);
-  ck_assert_int_eq(teal_plant_calc_body_accelerations(p, q, v, NULL, X, V, A), TEAL_EINVAL);
-  ck_assert_int_eq(teal_plant_calc_body_accelerations(p, q, v, vd, NULL, V, A), TEAL_EINVAL);
-  ck_assert_int_eq(teal_plant_calc_body_accelerations(p, q, v, vd, X, V, NULL), TEAL_EINVAL);
+  ck_assert_int_eq(teal_mb_body_accelerations(NULL, q, v, vd, X, V, A), TEAL_EINVAL);
+  ck_assert_int_eq(teal_mb_body_accelerations(raw, q, v, vd, X, V, A), TEAL_ESTATE);
+  ck_assert_int_eq(teal_mb_body_accelerations(p, q, v, NULL, X, V, A), TEAL_EINVAL);
+  ck_assert_int_eq(teal_mb_body_accelerations(p, q, v, vd, NULL, V, A), TEAL_EINVAL);
+  ck_assert_int_eq(teal_mb_body_accelerations(p, q, v, vd, X, V, NULL), TEAL_EINVAL);
   teal_plant_free(raw);
   teal_plant_free(p);
 }

@@ -49,7 +49,7 @@ static double by_hand_moment(const teal_plant *p, const double *q, const int *in
                              teal_vec3 *mp) {
   const teal_plant_tree *t = teal_plant_get_tree(p);
   teal_transform X[MAXB];
-  ck_assert_int_eq(teal_plant_calc_body_poses(p, q, X), TEAL_OK);
+  ck_assert_int_eq(teal_mb_body_poses(p, q, X), TEAL_OK);
   double m = 0.0;
   *mp = teal_vec3_zero();
   for (int k = 1; k < t->num_nodes; k++) {
@@ -82,7 +82,7 @@ START_TEST(test_single_body) {
   teal_transform X[2];
   sv V[2], L;
   ck_assert_int_eq(ts_mb_rand_state(p, &s, q, v, 1.5), TEAL_OK);
-  ck_assert_int_eq(teal_plant_calc_body_velocities(p, q, v, X, V), TEAL_OK);
+  ck_assert_int_eq(teal_mb_body_velocities(p, q, v, X, V), TEAL_OK);
   teal_vec3 p_cm, v_cm, c_W = teal_rotation_apply(X[b].R, c);
   ck_assert_int_eq(teal_mb_total_mass(p, ws, NULL, 0, &m), TEAL_OK);
   ck_assert_double_eq(m, 2.5);
@@ -500,7 +500,7 @@ START_TEST(test_no_allocations) {
 END_TEST
 
 /* Every allocation failure in the constructor gives TEAL_ENOMEM and leaks nothing. */
-START_TEST(test_workspace_out_of_memory) {
+START_TEST(test_data_out_of_memory) {
   teal_plant *p = topo_plant(1, 4, 2);
   ts_alloc_install();
   for (long n = 0; n < 12; n++) {
@@ -536,7 +536,7 @@ int main(void) {
   tcase_add_loop_test(tc, test_work_energy_balance, 0, nt);
   tcase_add_test(tc, test_argument_checks);
   tcase_add_test(tc, test_no_allocations);
-  tcase_add_test(tc, test_workspace_out_of_memory);
+  tcase_add_test(tc, test_data_out_of_memory);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

@@ -54,7 +54,7 @@ START_TEST(test_bias_term_properties) {
   teal_transform X[32];
   teal_spatial_vector V[32];
   double ke_ref = 0.0;
-  ck_assert_int_eq(teal_plant_calc_body_velocities(p, q, v, X, V), TEAL_OK);
+  ck_assert_int_eq(teal_mb_body_velocities(p, q, v, X, V), TEAL_OK);
   for (int k = 1; k < t->num_nodes; k++) {
     int b = teal_plant_node_body(p, k);
     teal_spatial_inertia Mw = teal_spatial_inertia_reexpress(&t->M_BBo_B[k], X[b].R);
@@ -146,7 +146,7 @@ START_TEST(test_reaction_force_balance) {
     ts_mb_dyn_rand_forces(&s, nb, F);
     ck_assert_int_eq(teal_mb_forward_dynamics_ex(p, ws, q, v, tau, F, vd), TEAL_OK);
     ck_assert_int_eq(teal_mb_reaction_forces(p, ws, q, v, vd, F, R), TEAL_OK);
-    ck_assert_int_eq(teal_plant_calc_body_accelerations(p, q, v, vd, X, V, A), TEAL_OK);
+    ck_assert_int_eq(teal_mb_body_accelerations(p, q, v, vd, X, V, A), TEAL_OK);
     teal_vec3 g = teal_plant_gravity(p);
     for (int b = 1; b < nb; b++) {
       const teal_spatial_inertia *M = &t->M_BBo_B[teal_plant_body_node(p, b)];

@@ -253,7 +253,7 @@ START_TEST(per_tree_step_solves_dense_equations) {
     }
   }
   teal_transform X[16];
-  ck_assert_int_eq(teal_plant_calc_body_poses(p, q, X), TEAL_OK);
+  ck_assert_int_eq(teal_mb_body_poses(p, q, X), TEAL_OK);
   for (int k = 0; k < 4; k++) {
     int bodies[2] = {c[k].body_B, c[k].body_A};
     fmax_abs = fmax(fmax_abs, teal_vec3_norm(c[k].f_Bc_W));

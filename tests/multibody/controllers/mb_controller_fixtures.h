@@ -2,8 +2,8 @@
  * 3-D chain of rods, Spong's acrobot, a floating base with an arm), input
  * and output helpers. Header-only (static inline functions), included by each test
  * program. */
-#ifndef TEAL_TESTS_CONTROLLERS_MB_MB_CONTROLLER_FIXTURES_H
-#define TEAL_TESTS_CONTROLLERS_MB_MB_CONTROLLER_FIXTURES_H
+#ifndef TEAL_TESTS_MULTIBODY_CONTROLLERS_MB_CONTROLLER_FIXTURES_H
+#define TEAL_TESTS_MULTIBODY_CONTROLLERS_MB_CONTROLLER_FIXTURES_H
 
 #include <check.h>
 #include <math.h>

@@ -301,7 +301,7 @@ START_TEST(clone_copy_and_caching_off) {
   for (int i = 0; i < 3; i++) {
     ck_assert_double_eq(a[i], b[i]);
   }
-  /* the clone has its own workspace: a new state there leaves ctx alone */
+  /* the clone has its own multibody data: a new state there leaves ctx alone */
   fx_fix(id, cl, "estimated_state", x2, 6);
   fx_output(id, cl, b, 3);
   fx_output(id, ctx, c, 3);
@@ -415,7 +415,7 @@ START_TEST(closed_loop_allocates_nothing) {
 END_TEST
 
 /* Every allocation failure while constructing the system or making a
- * context (whose scratch allocates a workspace) is reported and leaks
+ * context (whose scratch allocates multibody data) is reported and leaks
  * nothing (checked by ASan). */
 START_TEST(out_of_memory_is_reported) {
   teal_plant *p = fx_chain3(0, 0.1);

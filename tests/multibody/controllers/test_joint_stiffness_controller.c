@@ -285,7 +285,7 @@ START_TEST(bad_construction_arguments) {
 END_TEST
 
 /* Every allocation failure while constructing the system or making a
- * context (whose scratch allocates a workspace) is reported and leaks
+ * context (whose scratch allocates multibody data) is reported and leaks
  * nothing (checked by ASan). */
 START_TEST(out_of_memory_is_reported) {
   teal_plant *p = fx_chain3(0, 0.1);

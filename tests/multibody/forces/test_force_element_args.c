@@ -156,7 +156,7 @@ START_TEST(test_state_and_arguments) {
   ck_assert_int_eq(teal_plant_num_force_elements(f.p), 3);
   /* NULL arguments */
   ck_assert_int_eq(teal_plant_default_q(f.p, q), TEAL_OK);
-  ck_assert_int_eq(teal_plant_calc_body_velocities(f.p, q, v, X, V), TEAL_OK);
+  ck_assert_int_eq(teal_mb_body_velocities(f.p, q, v, X, V), TEAL_OK);
   ck_assert_int_eq(teal_plant_calc_force_elements(NULL, q, v, X, V, F, tau, &err), TEAL_EINVAL);
   ck_assert_int_eq(teal_plant_calc_force_elements(f.p, NULL, v, X, V, F, tau, &err), TEAL_EINVAL);
   ck_assert_int_eq(teal_plant_calc_force_elements(f.p, q, NULL, X, V, F, tau, &err), TEAL_EINVAL);

@@ -107,8 +107,8 @@ START_TEST(test_spring_damper_two_bodies) {
       teal_transform Xp[TS_FE_MAXB], Xm[TS_FE_MAXB];
       ck_assert_int_eq(ts_mb_step_q(p, q, v, h, qp), TEAL_OK);
       ck_assert_int_eq(ts_mb_step_q(p, q, v, -h, qm), TEAL_OK);
-      ck_assert_int_eq(teal_plant_calc_body_poses(p, qp, Xp), TEAL_OK);
-      ck_assert_int_eq(teal_plant_calc_body_poses(p, qm, Xm), TEAL_OK);
+      ck_assert_int_eq(teal_mb_body_poses(p, qp, Xp), TEAL_OK);
+      ck_assert_int_eq(teal_mb_body_poses(p, qm, Xm), TEAL_OK);
       double lp = teal_vec3_norm(teal_vec3_sub(teal_transform_apply(Xp[bb], p_BQ),
                                                teal_transform_apply(Xp[ba], p_AP)));
       double lm = teal_vec3_norm(teal_vec3_sub(teal_transform_apply(Xm[bb], p_BQ),
@@ -159,7 +159,7 @@ START_TEST(test_revolute_spring_torque) {
     memcpy(tau, tau0, sizeof tau);
     teal_transform X[TS_FE_MAXB];
     teal_spatial_vector V[TS_FE_MAXB], F[TS_FE_MAXB] = {{{0}}};
-    ck_assert_int_eq(teal_plant_calc_body_velocities(p, q, v, X, V), TEAL_OK);
+    ck_assert_int_eq(teal_mb_body_velocities(p, q, v, X, V), TEAL_OK);
     ck_assert_int_eq(teal_plant_calc_force_elements(p, q, v, X, V, F, tau, NULL), TEAL_OK);
     double expect = tau0[vi] + k * (q0 - q[qi]);
     ck_assert_double_eq_tol(tau[vi], expect, 1e-15 * (1.0 + fabs(expect)));

@@ -74,7 +74,7 @@ static void bushing_state(const bushing_fixture *f, unsigned *s, teal_transform 
     }
   }
   teal_transform X[TS_FE_MAXB], X_AC2;
-  ck_assert_int_eq(teal_plant_calc_body_poses(p, q, X), TEAL_OK);
+  ck_assert_int_eq(teal_mb_body_poses(p, q, X), TEAL_OK);
   ck_assert_int_eq(teal_plant_calc_relative_transform(p, X, f->fA, f->fC, &X_AC2), TEAL_OK);
   ck_assert_double_le(teal_mat3_max_abs_diff(X_AC2.R, X_AC.R), 1e-12);
   ck_assert_double_le(teal_vec3_norm(teal_vec3_sub(X_AC2.p, X_AC.p)), 1e-12);
@@ -93,7 +93,7 @@ static teal_transform rand_relative(unsigned *s) {
 static void bushing_coords(const bushing_fixture *f, const double *q, teal_vec3 *rpy,
                            teal_vec3 *p_A) {
   teal_transform X[TS_FE_MAXB], X_AC;
-  ck_assert_int_eq(teal_plant_calc_body_poses(f->m.p, q, X), TEAL_OK);
+  ck_assert_int_eq(teal_mb_body_poses(f->m.p, q, X), TEAL_OK);
   ck_assert_int_eq(teal_plant_calc_relative_transform(f->m.p, X, f->fA, f->fC, &X_AC), TEAL_OK);
   *rpy = teal_rotation_to_rpy(X_AC.R);
   *p_A = X_AC.p;

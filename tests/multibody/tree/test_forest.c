@@ -1,4 +1,4 @@
-/* Kinematic trees and the per-tree blocks of M (multibody/trees.h): on the
+/* Kinematic trees and the per-tree blocks of M (multibody/tree/forest.h): on the
  * random topologies (a chain, a tree with welds and floating joints, two
  * free subtrees) and a mixed plant (an arm on a welded base, free balls, a
  * welded box) the partition is consistent, M is zero between trees, the
@@ -226,7 +226,7 @@ START_TEST(point_jacobians_match_dense) {
     unsigned st = 9;
     ck_assert_int_eq(ts_mb_rand_state(p, &st, q, NULL, 1.0), TEAL_OK);
     ck_assert_int_eq(teal_mb_mass_matrix_blocks(p, ws, tr, q, blocks), TEAL_OK);
-    ck_assert_int_eq(teal_plant_calc_body_poses(p, q, X), TEAL_OK);
+    ck_assert_int_eq(teal_mb_body_poses(p, q, X), TEAL_OK);
     for (int b = 0; b < nb; b++) {
       teal_vec3 p_BQ = teal_vec3_make(0.1 * b, -0.2, 0.3), p_WQ = teal_transform_apply(X[b], p_BQ);
       ck_assert_int_eq(teal_mb_jacobian_translational_velocity(

@@ -19,7 +19,7 @@
 
 #define MAXN TS_MB_DYN_MAXN
 
-/* The q cache changes nothing: a fresh workspace per call gives bitwise the
+/* The q cache changes nothing: a fresh data object per call gives bitwise the
  * same results as one reused across different calls. */
 START_TEST(test_cache_transparent) {
   teal_plant *p = ts_mb_dyn_make_tree(TS_MB_DYN_TREE, 43);
@@ -50,8 +50,8 @@ START_TEST(test_cache_transparent) {
 }
 END_TEST
 
-/* A workspace's own gravity replaces the plant's in every function. */
-START_TEST(test_workspace_gravity) {
+/* Data's own gravity replaces the plant's in every function. */
+START_TEST(test_data_gravity) {
   teal_plant *p = ts_mb_dyn_make_tree(TS_MB_DYN_CHAIN, 12);
   int nv = teal_plant_nv(p);
   teal_mb_data *ws = teal_mb_data_new(p, NULL);
@@ -236,7 +236,7 @@ START_TEST(test_no_allocations) {
   ck_assert_int_eq(teal_mb_reaction_forces(p, ws, q, v, vdot, F, R), TEAL_OK);
   teal_transform X[16];
   teal_spatial_vector V[16], A[16];
-  ck_assert_int_eq(teal_plant_calc_body_accelerations(p, q, v, vdot, X, V, A), TEAL_OK);
+  ck_assert_int_eq(teal_mb_body_accelerations(p, q, v, vdot, X, V, A), TEAL_OK);
   v[0] = NAN; /* the error path does not allocate either */
   ck_assert_int_eq(teal_mb_forward_dynamics(p, ws, q, v, NULL, tau), TEAL_ENONFINITE);
   ck_assert_uint_eq(g_allocs, before);
@@ -252,7 +252,7 @@ int main(void) {
   TCase *tc = tcase_create("mb_data");
   tcase_set_timeout(tc, 60);
   tcase_add_test(tc, test_cache_transparent);
-  tcase_add_test(tc, test_workspace_gravity);
+  tcase_add_test(tc, test_data_gravity);
   tcase_add_test(tc, test_argument_checks);
   tcase_add_test(tc, test_no_allocations);
   suite_add_tcase(s, tc);

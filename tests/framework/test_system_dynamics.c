@@ -657,8 +657,8 @@ START_TEST(test_jacobian_unsupported) {
 }
 END_TEST
 
-static Suite *dynamics_suite(void) {
-  Suite *s = suite_create("dynamics");
+static Suite *system_dynamics_suite(void) {
+  Suite *s = suite_create("system_dynamics");
   TCase *tc = tcase_create("derivatives");
   tcase_add_test(tc, test_derivatives_layout_flat);
   tcase_add_test(tc, test_derivatives_on_subsystem_context);
@@ -685,7 +685,7 @@ static Suite *dynamics_suite(void) {
 }
 
 int main(void) {
-  SRunner *sr = srunner_create(dynamics_suite());
+  SRunner *sr = srunner_create(system_dynamics_suite());
   srunner_run_all(sr, CK_NORMAL);
   int failed = srunner_ntests_failed(sr);
   srunner_free(sr);
