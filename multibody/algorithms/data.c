@@ -70,6 +70,8 @@ static void layout_blocks(teal_mb_data *data, layout *L) {
   data->Mb = take(L, nblk + 1, sizeof(double));
   data->Lb = take(L, nblk + 1, sizeof(double));
   data->minv_x = take(L, (size_t)data->trees->max_nv + 1, sizeof(double));
+  data->zero_nv = take(L, (size_t)data->nv + 1, sizeof(double));
+  data->bias = take(L, (size_t)data->nv + 1, sizeof(double));
 }
 
 static int is_identity(teal_rotation R) {

@@ -77,6 +77,7 @@ struct teal_mb_data {
   const teal_mb_trees *trees; /* the plant's forest */
   double *Mb, *Lb;            /* [sum m_t^2] each */
   double *minv_x;             /* [max m_t] one tree's right-hand side */
+  double *zero_nv, *bias;     /* [nv] zeros, and -(the bias forces) of the block dynamics */
   unsigned long blocks_stamp; /* pos_stamp of the blocks, 0 if none */
   int minv_blocks;            /* the latest factorization was the blocks' */
   /* by body, in W at body origins: Jacobians and momentum */

@@ -6,6 +6,7 @@
 #include "multibody/algorithms/aba.h"
 #include "multibody/algorithms/crba.h"
 #include "multibody/algorithms/data_internal.h"
+#include "multibody/algorithms/rnea.h"
 
 /* 1 if a factorization made at stamp belongs to data's position stage. */
 static int current(const teal_mb_data *data, unsigned long stamp) {
@@ -46,6 +47,20 @@ static void blocks_solve(teal_mb_data *data, const double *b, double *x) {
       x[dofs[j]] = data->minv_x[j];
     }
   }
+}
+
+int teal_mb_forward_dynamics_blocks(const teal_plant *plant, teal_mb_data *data,
+                                    const double *q, const double *v, const double *tau,
+                                    const teal_spatial_vector *F_app_Bo_W, double *vdot) {
+  int rc = teal_mb_mass_blocks_factorize(plant, data, q);
+  if (rc == TEAL_OK) {
+    rc = teal_mb_inverse_dynamics_ex(plant, data, q, v, data->zero_nv, tau, F_app_Bo_W,
+                                     data->bias);
+  }
+  for (int i = 0; rc == TEAL_OK && i < data->nv; i++) {
+    data->bias[i] = -data->bias[i];
+  }
+  return rc ? rc : teal_mb_mass_inverse(plant, data, data->bias, vdot);
 }
 
 int teal_mb_mass_inverse(const teal_plant *plant, teal_mb_data *data, const double *b,

@@ -53,19 +53,10 @@ int teal_plant_size_outputs(const teal_system *sys, const teal_context *ctx, voi
 /* Defaults from the penetration allowance (called at finalize). */
 void teal_plant_contact_defaults(teal_plant *p);
 
-/* The free-motion accelerations of a discrete plant with contact scratch
- * (s->trees): as teal_mb_forward_dynamics_ex, by the Cholesky factors of
- * M's per-tree blocks (teal_mb_mass_blocks_factorize), which stay in the
- * multibody data for teal_plant_contact_step and teal_mb_mass_inverse.
- * Failures leave their message in the multibody data's error. */
-int teal_plant_free_motion(const teal_plant *p, teal_plant_scratch *s, const double *q,
-                           const double *v, const double *tau, const teal_spatial_vector *F,
-                           double *vdot);
-
 /* The discrete contact step (discrete_contact.c): from the free
  * velocity vstar, the next velocity v_next with the contact forces of the
  * query's pairs evaluated at v_next (Newton, see plant_contact.h), started
- * from the guess v0 (NULL: vstar). Call teal_plant_free_motion at q
+ * from the guess v0 (NULL: vstar). Call teal_mb_forward_dynamics_blocks at q
  * first: the step uses its blocks of M and kinematics. */
 int teal_plant_contact_step(const teal_plant *p, teal_plant_scratch *s, const teal_context *ctx,
                             const teal_point_pair_list *pairs,

@@ -103,14 +103,12 @@ int teal_plant_contact_scratch_alloc(teal_plant_scratch *s, const teal_plant *p,
   size_t nv = (size_t)p->nv;
   s->trees = teal_plant_forest(p);
   size_t nt = (size_t)s->trees->ntrees;
-  double *d = teal_calloc(8 * nv + 1, sizeof(double));
+  double *d = teal_calloc(6 * nv + 1, sizeof(double));
   s->uf = teal_calloc(6 * nt + 3, sizeof(int));
   if (!d || !s->uf || reserve_newton(s, s->trees->max_nv) != TEAL_OK) {
     teal_free(d);
     return TEAL_ENOMEM;
   }
-  s->rhs = d + 6 * nv;
-  s->zero = d + 7 * nv;
   s->res = d;
   s->step = d + nv;
   s->v_try = d + 2 * nv;
@@ -189,7 +187,7 @@ static int contact_jacobian(const teal_plant *p, teal_plant_scratch *s, int c) {
 }
 
 /* Fills the contacts, their parameters and Jacobians from the pairs (the
- * kinematics are those of teal_plant_free_motion's q in s->data). */
+ * kinematics are those of teal_mb_forward_dynamics_blocks's q in s->data). */
 static int prepare_contacts(const teal_plant *p, teal_plant_scratch *s,
                             const teal_point_pair_list *pairs) {
   int rc = TEAL_OK;
@@ -492,25 +490,6 @@ static int solve_island(const teal_plant *p, teal_plant_scratch *s, const teal_c
   return teal_context_report_error(ctx, rc, "plant: the discrete contact solve failed at t = %g "
                                    "(%s; residual %g, last step %g)", teal_context_time(ctx),
                                    teal_strerror(rc), norm, dv);
-}
-
-/* ---- free motion ---------------------------------------------------------------------- */
-
-/* vdot = M^-1 (tau + J' F + tau_g - C v) with M by its per-tree blocks: the
- * bias from one inverse-dynamics pass at vdot = 0, then M^-1 by the blocks'
- * Cholesky factors, which stay in data for the Newton matrices and the
- * joint-limit impulses. */
-int teal_plant_free_motion(const teal_plant *p, teal_plant_scratch *s, const double *q,
-                           const double *v, const double *tau, const teal_spatial_vector *F,
-                           double *vdot) {
-  int rc = teal_mb_mass_blocks_factorize(p, s->data, q);
-  if (rc == TEAL_OK) {
-    rc = teal_mb_inverse_dynamics_ex(p, s->data, q, v, s->zero, tau, F, s->rhs);
-  }
-  for (int i = 0; rc == TEAL_OK && i < p->nv; i++) {
-    s->rhs[i] = -s->rhs[i];
-  }
-  return rc ? rc : teal_mb_mass_inverse(p, s->data, s->rhs, vdot);
 }
 
 int teal_plant_contact_step(const teal_plant *p, teal_plant_scratch *s, const teal_context *ctx,

@@ -31,7 +31,6 @@ typedef struct teal_plant_scratch {
   /* contact; only for discrete plants
    * with collision geometry (contact/discrete_contact.c) */
   const struct teal_mb_trees *trees;           /* the plant's forest */
-  double *rhs, *zero;                          /* [nv] free-motion forces, zeros */
   double *res, *step, *v_try, *r_try;          /* [nv] each, island vectors */
   double *v_loc, *vstar_loc;                   /* [nv] each */
   double *A_newton;                            /* [newton_cap^2] island Newton matrix */

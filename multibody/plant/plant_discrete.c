@@ -128,7 +128,7 @@ int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ct
     return rc;
   }
   /* with contact scratch M is factored by trees; otherwise by articulated bodies */
-  rc = s->trees ? teal_plant_free_motion(p, s, q, v, forces, F, s->vstar)
+  rc = s->trees ? teal_mb_forward_dynamics_blocks(p, s->data, q, v, forces, F, s->vstar)
                 : teal_mb_forward_dynamics_ex(p, s->data, q, v, forces, F, s->vstar);
   for (int i = 0; rc == TEAL_OK && i < nv; i++) {
     s->vstar[i] = v[i] + h * s->vstar[i];

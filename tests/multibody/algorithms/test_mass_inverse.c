@@ -1,7 +1,8 @@
 /* Tests of teal_mb_mass_inverse and teal_mb_mass_blocks_factorize: both
  * back-ends give M^-1 b (checked as M x = b with the CRBA mass matrix), the
  * latest factorization is the one used, and a stale or missing one is
- * TEAL_ESTATE. */
+ * TEAL_ESTATE; forward dynamics by the blocks equals the articulated-body
+ * recursion. */
 #include <check.h>
 #include <math.h>
 #include <string.h>
@@ -12,6 +13,7 @@
 #include "multibody/algorithms/mass_inverse.h"
 #include "multibody/math/spatial_inertia.h"
 #include "multibody/tree/topology.h"
+#include "support/mb_dyn_fixtures.h"
 #include "support/mb_fixtures.h"
 
 #define NMAX 128
@@ -59,6 +61,39 @@ START_TEST(both_back_ends_solve_m_x_equals_b) {
     ck_assert_double_le(residual(p, data, q, x_blk, b), 1e-10);
     ck_assert_double_le(ts_mb_max_abs_diff(x_aba, x_blk, nv), 1e-10);
     (void)nq;
+    teal_mb_data_free(data);
+    teal_plant_free(p);
+  }
+}
+END_TEST
+
+START_TEST(block_forward_dynamics_matches_aba) {
+  for (int k = 0; k < ts_mb_num_topologies; k++) {
+    teal_plant *p = make_plant(k);
+    teal_mb_data *data = teal_mb_data_new(p, NULL);
+    int nv = teal_plant_nv(p), nb = teal_plant_num_bodies(p);
+    double q[NMAX], v[NMAX], tau[NMAX], vd_aba[NMAX], vd_blk[NMAX];
+    teal_spatial_vector F[64];
+    unsigned s = 21u + (unsigned)k;
+    ck_assert_int_eq(ts_mb_rand_state(p, &s, q, v, 1.0), TEAL_OK);
+    ts_mb_rand_vec(&s, tau, nv, 2.0);
+    ts_mb_dyn_rand_forces(&s, nb, F);
+    ck_assert_int_eq(teal_mb_forward_dynamics_ex(p, data, q, v, tau, F, vd_aba), TEAL_OK);
+    ck_assert_int_eq(teal_mb_forward_dynamics_blocks(p, data, q, v, tau, F, vd_blk), TEAL_OK);
+    ck_assert_double_le(ts_mb_max_abs_diff(vd_aba, vd_blk, nv),
+                        1e-10 * (1.0 + ts_mb_max_abs(vd_aba, nv)));
+    /* without applied forces */
+    ck_assert_int_eq(teal_mb_forward_dynamics_ex(p, data, q, v, NULL, NULL, vd_aba), TEAL_OK);
+    ck_assert_int_eq(teal_mb_forward_dynamics_blocks(p, data, q, v, NULL, NULL, vd_blk), TEAL_OK);
+    ck_assert_double_le(ts_mb_max_abs_diff(vd_aba, vd_blk, nv),
+                        1e-10 * (1.0 + ts_mb_max_abs(vd_aba, nv)));
+    /* the blocks stay for teal_mb_mass_inverse */
+    ck_assert_ptr_nonnull(teal_mb_data_mass_blocks(data));
+    /* bad input reaches the caller with data's message */
+    v[0] = NAN;
+    ck_assert_int_eq(teal_mb_forward_dynamics_blocks(p, data, q, v, NULL, NULL, vd_blk),
+                     TEAL_ENONFINITE);
+    ck_assert_ptr_nonnull(strstr(teal_mb_data_error(data)->message, "v[0]"));
     teal_mb_data_free(data);
     teal_plant_free(p);
   }
@@ -144,6 +179,7 @@ int main(void) {
   Suite *s = suite_create("mass_inverse");
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, both_back_ends_solve_m_x_equals_b);
+  tcase_add_test(tc, block_forward_dynamics_matches_aba);
   tcase_add_test(tc, the_latest_factorization_is_used);
   tcase_add_test(tc, no_or_stale_factorization_is_an_error);
   tcase_add_test(tc, an_indefinite_block_names_its_tree);
