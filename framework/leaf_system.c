@@ -368,8 +368,8 @@ static void *copy_model(teal_system *sys, const teal_value_type *type, const voi
     teal_free(copy);
     teal_error_set_sticky(&sys->err, rc,
                           "%s on system '%s': copying the model value of type "
-                          "'%s' failed",
-                          what, sys->name, type->name);
+                          "'%s' failed (%s)",
+                          what, sys->name, type->name, teal_strerror(rc));
     return NULL;
   }
   return copy;

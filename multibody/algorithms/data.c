@@ -128,7 +128,7 @@ teal_mb_data *teal_mb_data_new(const teal_plant *plant, teal_error *err) {
     return NULL;
   }
   const teal_plant_tree *t = teal_plant_get_tree(plant);
-  if (!t) {
+  if (!t || !teal_plant_forest(plant)) {
     teal_error_set(err, TEAL_ESTATE, "teal_mb_data_new: plant is not finalized");
     return NULL;
   }

@@ -399,7 +399,8 @@ int teal_mb_tree_point_jacobian(const teal_plant *plant, teal_mb_data *data,
       body >= trees->nb) {
     return teal_error_set(&data->err, TEAL_EINVAL, "%s: bad trees, body %d or NULL J", fn, body);
   }
-  if ((st = teal_mb_data_check_array(data, fn, "p_WQ", p_WQ.v, 3, 0))) {
+  if ((st = teal_mb_data_check_array(data, fn, "p_WQ", p_WQ.v, 3, 0)) ||
+      (st = teal_mb_data_check_array(data, fn, "sign", &sign, 1, 0))) {
     return st;
   }
   if (!data->pos_valid) {

@@ -2,8 +2,8 @@
  * the articulated-body one (teal_mb_articulated_factor and forward dynamics,
  * aba.h: O(n) per solve) or the Cholesky factors of M's per-tree blocks
  * (teal_mb_mass_blocks_factorize: for forests of small trees, such as the
- * free bodies of a contact scene). The latest factorization made for data's
- * position stage is the one used. */
+ * free bodies of a contact scene). The latest successful factorization made
+ * for data's position stage is the one used. */
 #ifndef TEAL_MULTIBODY_ALGORITHMS_MASS_INVERSE_H
 #define TEAL_MULTIBODY_ALGORITHMS_MASS_INVERSE_H
 
@@ -40,10 +40,10 @@ TEAL_API int teal_mb_forward_dynamics_blocks(const teal_plant *plant, teal_mb_da
                                              const double *tau,
                                              const teal_spatial_vector *F_app_Bo_W, double *vdot);
 
-/** x = M(q)^-1 b (nv values; x may alias b) with the latest factorization
- *  data holds for its position stage. TEAL_ESTATE when there is none (no
- *  factorization yet, the latest failed, or data has since seen another
- *  q), TEAL_EINVAL for NULL pointers, TEAL_ENONFINITE for a NaN/Inf b. */
+/** x = M(q)^-1 b (nv values; x may alias b) with the latest successful
+ *  factorization data holds for its position stage. TEAL_ESTATE when there
+ *  is none (no factorization yet, none succeeded at this q, or data has
+ *  since seen another q), TEAL_EINVAL for NULL pointers, TEAL_ENONFINITE for a NaN/Inf b. */
 TEAL_API int teal_mb_mass_inverse(const teal_plant *plant, teal_mb_data *data, const double *b,
                                   double *x);
 

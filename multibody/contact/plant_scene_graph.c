@@ -90,6 +90,11 @@ teal_scene_graph *teal_add_plant_and_scene_graph(teal_builder *b, teal_plant *p,
   if (!plant) {
     return fail(NULL, err, TEAL_ESTATE, "finalize the plant first");
   }
+  /* the builder owns what it is given, also when adding fails (it frees
+   * it): from here on the plant is the builder's, whatever happens below */
+  if (!teal_builder_add(b, plant)) {
+    return fail(NULL, err, teal_builder_error(b)->code, teal_builder_error(b)->message);
+  }
   teal_scene_graph *sg = teal_scene_graph_new("scene_graph", err);
   if (!sg) {
     return NULL;
@@ -99,8 +104,11 @@ teal_scene_graph *teal_add_plant_and_scene_graph(teal_builder *b, teal_plant *p,
     return fail(sg, err, rc, teal_scene_graph_error(sg)->message);
   }
   teal_system *sgs = teal_scene_graph_system(sg);
-  teal_builder_add(b, plant);
-  teal_builder_add(b, sgs);
+  if (!teal_builder_add(b, sgs)) {
+    teal_error_set(err, teal_builder_error(b)->code, "add_plant_and_scene_graph: %s",
+                   teal_builder_error(b)->message);
+    return NULL;
+  }
   teal_builder_connect(b, teal_system_output_port(plant, p->sys.out_geometry_pose),
                        teal_system_input_port(sgs, teal_scene_graph_source_pose_port(sg, 0)));
   teal_builder_connect(b, teal_system_output_port(sgs, teal_scene_graph_query_output_port(sg)),

@@ -14,10 +14,14 @@
 extern "C" {
 #endif
 
-/** Makes the plant's scene graph, adds plant and scene graph to builder
- *  (which then owns both) and connects them; see the file comment. Returns
- *  the scene graph (owned by the builder) or NULL with err filled (the
- *  builder's sticky error is set too). */
+/** Adds the finalized plant to builder, makes the plant's scene graph
+ *  (registering every geometry of the plant's bodies, with Drake's default
+ *  collision filters), adds it and connects the plant's geometry poses to
+ *  it and its query to the plant. Returns the scene graph (owned by the
+ *  builder) or NULL with err filled. Ownership: the builder takes a
+ *  finalized plant in every case, failure included (as teal_builder_add
+ *  does); a plant that is not finalized (TEAL_ESTATE) or a NULL argument
+ *  (TEAL_EINVAL) leaves the plant with the caller. */
 TEAL_API teal_scene_graph *teal_add_plant_and_scene_graph(teal_builder *builder, teal_plant *plant,
                                                           teal_error *err);
 

@@ -34,7 +34,7 @@ static int *plant_block(teal_plant *p, size_t n) {
 static int build_maps(teal_plant *p) {
   plant_sys *s = &p->sys;
   int ni = p->instances.n, nq = p->nq, nv = p->nv, nu = p->nu;
-  int *m = plant_block(p, 9 * (size_t)ni + (size_t)(nu + nq + 2 * nv));
+  int *m = plant_block(p, 10 * (size_t)ni + 1 + (size_t)(nu + nq + 2 * nv));
   if (!m) {
     return TEAL_ENOMEM;
   }
@@ -51,6 +51,7 @@ static int build_maps(teal_plant *p) {
   s->q_list = s->act_list + nu;
   s->v_list = s->q_list + nq;
   s->limit_dofs = s->v_list + nv;
+  s->u_tickets = s->limit_dofs + nv; /* [1 + ni], filled by declare_inputs */
   int na = 0, cq = 0, cv = 0;
   for (int i = 0; i < ni; i++) {
     s->inst_act_start[i] = na;
@@ -116,21 +117,6 @@ static int velocity_tickets(const teal_plant *p, teal_ticket *t) {
   return n;
 }
 
-/* Tickets of the actuation ports: the whole-plant one and one per
- * instance, in a new array (*t, NULL when out of memory). */
-static int actuation_tickets(const teal_plant *p, teal_ticket **t) {
-  int n = 1 + p->instances.n;
-  *t = teal_calloc((size_t)n, sizeof(teal_ticket));
-  if (!*t) {
-    return -1;
-  }
-  (*t)[0] = teal_ticket_input(p->sys.in_u);
-  for (int i = 0; i < p->instances.n; i++) {
-    (*t)[1 + i] = teal_ticket_input(p->sys.in_u_inst[i]);
-  }
-  return n;
-}
-
 static void declare_inputs(teal_system *sys, teal_plant *p) {
   plant_sys *s = &p->sys;
   s->in_u = teal_leaf_declare_vector_input(sys, "actuation", p->nu);
@@ -143,16 +129,18 @@ static void declare_inputs(teal_system *sys, teal_plant *p) {
   s->in_F = teal_leaf_declare_abstract_input(sys, "applied_spatial_force",
                                              &teal_applied_spatial_force_list_type);
   s->in_query = teal_leaf_declare_abstract_input(sys, "geometry_query", &teal_point_pair_list_type);
+  /* the actuation stage depends on the actuation ports alone */
+  s->u_tickets[0] = teal_ticket_input(s->in_u);
+  for (int i = 0; i < p->instances.n; i++) {
+    s->u_tickets[1 + i] = teal_ticket_input(s->in_u_inst[i]);
+  }
 }
 
-static void declare_state(teal_system *sys, teal_plant *p) {
+/* The state [q; v] from x0 (nq + nv defaults, v zero), its update, gravity
+ * and the per-context scratch. */
+static void declare_state(teal_system *sys, teal_plant *p, double *x0) {
   plant_sys *s = &p->sys;
   int nx = p->nq + p->nv;
-  double *x0 = teal_calloc((size_t)nx + 1, sizeof(double));
-  if (!x0) {
-    teal_leaf_declare_continuous_state(sys, -1, 0, 0, NULL); /* records an error */
-    return;
-  }
   teal_plant_default_q(p, x0);
   if (s->discrete) {
     teal_leaf_declare_discrete_state(sys, nx, x0);
@@ -163,7 +151,6 @@ static void declare_state(teal_system *sys, teal_plant *p) {
     teal_leaf_set_time_derivatives(sys, teal_plant_derivatives, p);
     teal_leaf_set_projection(sys, teal_plant_project, p);
   }
-  teal_free(x0);
   double g[3] = {p->gravity.v[0], p->gravity.v[1], p->gravity.v[2]};
   s->param_gravity = teal_leaf_declare_numeric_parameter(sys, 3, g);
   teal_plant_scratch model;
@@ -256,20 +243,19 @@ static void declare_stage(teal_system *sys, teal_plant *p, const plant_stage *st
     *slot = -1;
     return;
   }
-  teal_ticket t[3], *inputs = NULL;
+  teal_ticket t[3];
   int n = st->prereq == PREREQ_POSITION   ? position_tickets(p, t)
           : st->prereq == PREREQ_VELOCITY ? velocity_tickets(p, t)
                                           : 0;
   const teal_ticket *prereqs = n ? t : NULL;
   if (st->prereq == PREREQ_ACTUATION) {
-    n = actuation_tickets(p, &inputs); /* none (out of memory) records an error below */
-    prereqs = inputs;
+    n = 1 + p->instances.n;
+    prereqs = p->sys.u_tickets;
   }
   *slot = st->calc_vector ? teal_leaf_declare_cache_entry(sys, st->name, st->size(p),
                                                           st->calc_vector, p, prereqs, n)
                           : teal_leaf_declare_abstract_cache_entry(
                                 sys, st->name, st->type(p), st->calc_abstract, p, prereqs, n);
-  teal_free(inputs);
 }
 
 static void declare_cache(teal_system *sys, teal_plant *p) {
@@ -339,14 +325,17 @@ int teal_plant_system_create(teal_plant *p) {
   p->sys.discrete = p->time_step > 0.0;
   teal_plant_contact_defaults(p);
   int rc = build_maps(p);
-  teal_system *sys = rc ? NULL : teal_leaf_new("plant", p, release_plant);
+  double *x0 = rc ? NULL : teal_calloc((size_t)(p->nq + p->nv) + 1, sizeof(double));
+  teal_system *sys = x0 ? teal_leaf_new("plant", p, release_plant) : NULL;
   if (!sys) {
+    teal_free(x0);
     return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory building its system%s%s", NULL,
                            NULL);
   }
   set_types(p);
   declare_inputs(sys, p);
-  declare_state(sys, p);
+  declare_state(sys, p, x0);
+  teal_free(x0);
   declare_cache(sys, p);
   declare_outputs(sys, p);
   declare_contact_outputs(sys, p);

@@ -94,6 +94,7 @@ typedef struct plant_sys {
   int *inst_q_start, *inst_q_count, *q_list;
   int *inst_v_start, *inst_v_count, *v_list;
   int *limit_dofs; /* tree nodes of 1-dof joints with a finite position limit */
+  int *u_tickets;  /* [1 + instances] tickets of the actuation ports */
   int nlimits;
   /* contact ports and cache */
   int in_query, out_geometry_pose, out_contacts, out_gcf;

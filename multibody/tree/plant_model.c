@@ -104,10 +104,10 @@ static void free_names(teal_plant_list *l, size_t elem) {
 }
 
 void teal_plant_destroy(teal_plant *p) {
-  teal_mb_trees_free(p->forest);
   if (!p) {
     return;
   }
+  teal_mb_trees_free(p->forest);
   free_names(&p->instances, sizeof(instance_rec));
   free_names(&p->bodies, sizeof(body_rec));
   free_names(&p->frames, sizeof(frame_rec));

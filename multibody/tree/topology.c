@@ -198,10 +198,15 @@ int teal_plant_finalize(teal_plant *p) {
   p->finalized = 1;
   p->forest = teal_mb_trees_new(p, NULL);
   if (!p->forest) {
+    p->finalized = 0; /* a plant without its trees or system is not finalized */
     return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory building its trees%s%s", NULL,
                            NULL);
   }
-  return teal_plant_system_create(p);
+  rc = teal_plant_system_create(p);
+  if (rc != TEAL_OK) {
+    p->finalized = 0;
+  }
+  return rc;
 }
 
 /* ---- the finalized model ------------------------------------------------ */

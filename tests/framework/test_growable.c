@@ -64,12 +64,35 @@ START_TEST(test_out_of_memory_leaves_array) {
 }
 END_TEST
 
+START_TEST(test_bad_arguments_are_errors) {
+  int *a = NULL, cap = 0;
+  ck_assert_int_eq(teal_grow(NULL, &cap, 1, sizeof(int)), TEAL_EINVAL);
+  ck_assert_int_eq(teal_grow((void **)&a, NULL, 1, sizeof(int)), TEAL_EINVAL);
+  ck_assert_int_eq(teal_grow((void **)&a, &cap, -1, sizeof(int)), TEAL_EINVAL);
+  ck_assert_int_eq(teal_grow((void **)&a, &cap, 1, 0), TEAL_EINVAL);
+  ck_assert_int_eq(teal_reserve(NULL, &cap, 1, sizeof(int)), TEAL_EINVAL);
+  ck_assert_int_eq(teal_reserve((void **)&a, NULL, 1, sizeof(int)), TEAL_EINVAL);
+  int bad = -3;
+  ck_assert_int_eq(teal_reserve((void **)&a, &bad, 1, sizeof(int)), TEAL_EINVAL);
+  ck_assert_ptr_null(a);
+  ck_assert_int_eq(cap, 0);
+  /* sizes past what memory can hold fail as out of memory, without
+   * overflowing the capacity or the byte count */
+  ck_assert_int_eq(teal_reserve((void **)&a, &cap, 0x7fffffff, (size_t)-1 / 4), TEAL_ENOMEM);
+  int big = 0x40000001;
+  ck_assert_int_eq(teal_grow((void **)&a, &big, 0x7fffffff, (size_t)-1 / 4), TEAL_ENOMEM);
+  ck_assert_int_eq(big, 0x40000001);
+  ck_assert_ptr_null(a);
+}
+END_TEST
+
 static Suite *growable_suite(void) {
   Suite *s = suite_create("growable");
   TCase *tc = tcase_create("growth");
   tcase_add_test(tc, test_grow_doubles_from_four);
   tcase_add_test(tc, test_reserve_is_exact_and_keeps_entries);
   tcase_add_test(tc, test_out_of_memory_leaves_array);
+  tcase_add_test(tc, test_bad_arguments_are_errors);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -293,6 +293,8 @@ START_TEST(bad_arguments) {
   ck_assert_int_eq(teal_mb_tree_point_jacobian(p, ws, tr, ball, teal_vec3_make(0, NAN, 0), 1.0,
                                                J),
                    TEAL_ENONFINITE);
+  ck_assert_int_eq(teal_mb_tree_point_jacobian(p, ws, tr, ball, teal_vec3_zero(), NAN, J),
+                   TEAL_ENONFINITE);
   /* an anchored body adds nothing */
   ck_assert_int_eq(teal_mb_tree_point_jacobian(p, ws, tr, TEAL_WORLD_BODY, teal_vec3_zero(), 1.0,
                                                J),
