@@ -27,20 +27,31 @@ find math framework solvers systems geometry multibody -name '*.h' ! -name '*_in
 tr '\n' ' ' <"$tmp/public.h" | sed 's/;/;\n/g' | grep -o 'TEAL_API[^;]*;' |
   sed -E 's/\(.*//; s/\[.*//; s/[ ;]*$//; s/.*[^A-Za-z0-9_]//' | sort -u >"$tmp/declared"
 
-nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVW]$/ {print $3}' | sort -u >"$tmp/exported"
+# (the sanitizer runtimes add their own symbols to an instrumented build)
+nm -D --defined-only "$lib" | awk '$2 ~ /^[TDBRVW]$/ {print $3}' |
+  grep -Ev '^__(odr_asan|asan|ubsan|sanitizer|lsan)' | sort -u >"$tmp/exported" || true
 
 # Library-wide symbols that the shared library hides: none of them may be
 # declared in a public header (that would be API without TEAL_API).
 static_lib=$(dirname "$lib")/libteal.a
-if [ -f "$static_lib" ]; then
-  nm -g --defined-only "$static_lib" 2>/dev/null | awk 'NF == 3 {print $3}' | sort -u |
-    comm -23 - "$tmp/exported" >"$tmp/hidden"
-  while read -r name; do
-    if grep -Eq "(^|[^A-Za-z0-9_])${name}[[:space:]]*(\(|;|\[)" "$tmp/public.h"; then
-      echo "$name"
-    fi
-  done <"$tmp/hidden" >"$tmp/unmarked"
+if [ ! -f "$static_lib" ]; then
+  echo "exports: no $static_lib next to $lib; build both libraries first" >&2
+  exit 1
 fi
+nm -g --defined-only "$static_lib" 2>/dev/null | awk 'NF == 3 {print $3}' | sort -u |
+  comm -23 - "$tmp/exported" >"$tmp/hidden"
+while read -r name; do
+  if grep -Eq "(^|[^A-Za-z0-9_])${name}[[:space:]]*(\(|;|\[)" "$tmp/public.h"; then
+    echo "$name"
+  fi
+done <"$tmp/hidden" >"$tmp/unmarked"
+
+# A public prototype or extern object without TEAL_API, defined or not,
+# would be missing from libteal.so (declarations start at column 0).
+grep -E '^(extern[[:space:]]+)?(const[[:space:]]+|unsigned[[:space:]]+|struct[[:space:]]+)*[A-Za-z_][A-Za-z0-9_]*[[:space:]*]+teal_[A-Za-z0-9_]+[[:space:]]*(\(|;|\[)' \
+  "$tmp/public.h" | grep -Ev '^(static|typedef|TEAL_API)|^(struct|union|enum)[[:space:]]+[A-Za-z0-9_]+[[:space:]]*;' |
+  sed -E 's/^[^(;[]*[^A-Za-z0-9_](teal_[A-Za-z0-9_]+).*/\1/' >>"$tmp/unmarked" || true
+sort -u -o "$tmp/unmarked" "$tmp/unmarked"
 
 status=0
 if ! comm -23 "$tmp/exported" "$tmp/declared" >"$tmp/extra" || [ -s "$tmp/extra" ]; then

@@ -143,7 +143,7 @@ extern const int chain_sim_ref;
 
 /* ---- Teal (teal_engine.c) ------------------------------------------------------ */
 
-/* Kernel state: a workspace and the point, all allocated once. */
+/* Kernel state: the multibody data and the point, all allocated once. */
 typedef struct chain_teal_kernel {
   const teal_plant *plant;
   teal_mb_data *ws;
@@ -151,7 +151,7 @@ typedef struct chain_teal_kernel {
   double *q, *v, *vdot, *out, *mass;
 } chain_teal_kernel;
 
-/* Reports a failed Teal call with the workspace's message; returns rc. */
+/* Reports a failed Teal call with the multibody data's message; returns rc. */
 int chain_teal_check(int rc, const teal_mb_data *ws, const char *what);
 
 /* The model as a finalized Teal plant (NULL on failure, reported). */

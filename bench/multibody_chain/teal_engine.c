@@ -7,7 +7,7 @@
 #include "chain.h"
 #include "multibody/tree/topology.h"
 
-/* Reports a failed Teal call with the workspace's message; returns rc. */
+/* Reports a failed Teal call with the multibody data's message; returns rc. */
 int chain_teal_check(int rc, const teal_mb_data *ws, const char *what) {
   if (rc != TEAL_OK) {
     fprintf(stderr, "error: Teal %s: %s (%s)\n", what, teal_strerror(rc),
@@ -100,7 +100,7 @@ void *chain_teal_kernel_new(const bench_model *bm) {
   e->ws = teal_mb_data_new(bm->plant, &err);
   e->q = malloc((size_t)(4 * n + n * n) * sizeof(double));
   if (!e->ws || !e->q) {
-    fprintf(stderr, "error: Teal workspace: %s\n", e->ws ? "out of memory" : err.message);
+    fprintf(stderr, "error: Teal multibody data: %s\n", e->ws ? "out of memory" : err.message);
     chain_teal_kernel_free(e);
     return NULL;
   }
@@ -163,7 +163,7 @@ void *chain_teal_rk4_new(const bench_model *bm) {
   s->ws = teal_mb_data_new(bm->plant, &err);
   s->q0 = malloc((size_t)(12 * n) * sizeof(double));
   if (!s->ws || !s->q0) {
-    fprintf(stderr, "error: Teal workspace: %s\n", s->ws ? "out of memory" : err.message);
+    fprintf(stderr, "error: Teal multibody data: %s\n", s->ws ? "out of memory" : err.message);
     chain_teal_rk4_free(s);
     return NULL;
   }

@@ -1,4 +1,4 @@
-/* AABBs (geometry/aabb.c): for every bounded kind at random poses the box
+/* AABBs (geometry/proximity/aabb.c): for every bounded kind at random poses the box
  * is tight (each face touches the shape: it equals the support along that
  * world axis); half-spaces are unbounded; meshes and bad poses are refused;
  * overlap (closed), inflate and the unbounded test. */

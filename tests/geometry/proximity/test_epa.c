@@ -1,4 +1,4 @@
-/* EPA (geometry/epa.c): exact depth, normal and witness points on
+/* EPA (geometry/proximity/epa.c): exact depth, normal and witness points on
  * polytope differences (boxes, point in box) from any starting simplex
  * that holds the origin; a flat start is flagged, not a crash; on a curved
  * difference (deep, near-concentric balls, where the polytope runs out)

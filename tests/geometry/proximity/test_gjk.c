@@ -1,4 +1,4 @@
-/* GJK (geometry/gjk.c): the simplex sub-algorithm against brute force on
+/* GJK (geometry/proximity/gjk.c): the simplex sub-algorithm against brute force on
  * random segments, triangles and tetrahedra (the point it returns is in
  * the hull, its weights sum to 1 and no sampled point of the hull is
  * nearer the origin); GJK distances of boxes against closed forms, the

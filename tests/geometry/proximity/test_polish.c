@@ -1,4 +1,4 @@
-/* Polishing a direction (geometry/polish.c): on smooth differences Newton
+/* Polishing a direction (geometry/proximity/polish.c): on smooth differences Newton
  * steps reach the least support height from a rough start; across a kink
  * (a cylinder's straight side) only the curved direction is stepped; on a
  * flat face nothing gets worse; witness points follow the shape whose

@@ -1,4 +1,4 @@
-/* The scene graph system (geometry/scene_graph.h): registration, filters,
+/* The scene graph system (geometry/scene_graph/scene_graph.h): registration, filters,
  * pose inputs, the lazily evaluated point-pair query, signed distance and
  * bad inputs. */
 #include <check.h>

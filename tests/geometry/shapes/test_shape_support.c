@@ -1,4 +1,4 @@
-/* Support mappings (geometry/support.c): closed-form values per kind, ties
+/* Support mappings (geometry/shapes/support.c): closed-form values per kind, ties
  * towards the middle (also under rounding), the support point lies on the
  * shape and beats every sampled point of it along the direction, cores and
  * margins add up to the whole shape, and the posed (world) mapping. */

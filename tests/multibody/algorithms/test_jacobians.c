@@ -1,4 +1,4 @@
-/* Jacobians (multibody/jacobians.h) on random trees with every joint kind:
+/* Jacobians (multibody/algorithms/jacobians.h) on random trees with every joint kind:
  * J v against the kinematics, central differences of point positions and
  * orientations (for v and for arbitrary qdot), J' as the adjoint of J, frames
  * A and E against re-expression, the bias acceleration against a central

@@ -1,4 +1,4 @@
-/* Mass properties, momentum and power (multibody/momentum.h): a single body
+/* Mass properties, momentum and power (multibody/algorithms/momentum.h): a single body
  * in closed form, centers of mass of model-instance selections, the COM
  * velocity against central differences and the COM Jacobian, momentum
  * additivity and shifting, conservation under RK4 in zero gravity and the

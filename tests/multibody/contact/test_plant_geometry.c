@@ -1,4 +1,4 @@
-/* Geometry registration on plant bodies (multibody/plant_geometry.h). */
+/* Geometry registration on plant bodies (multibody/contact/plant_geometry.h). */
 #include <check.h>
 #include <math.h>
 #include <string.h>

@@ -80,7 +80,7 @@ static inline teal_plant *fx_chain3(int actuated, double damping) {
   return fx_chain_new(&o);
 }
 
-/* Spong's acrobot (as in tests/multibody/test_plant_system.c): hinges about
+/* Spong's acrobot (as in tests/multibody/plant/test_plant_system.c): hinges about
  * +y, links along -z at q = 0, damping 0.1 on both joints, the elbow
  * actuated. */
 static inline teal_plant *fx_acrobot_new(void) {

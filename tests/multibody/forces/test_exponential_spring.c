@@ -1,4 +1,4 @@
-/* Exponential spring contact (multibody/exponential_spring.h): the force law
+/* Exponential spring contact (multibody/forces/exponential_spring.h): the force law
  * against the document's equations at fixed inputs, a block of mass 1 on
  * one to four springs in a diagram with the plant and a spatial force adder
  * (rest height and weight, static friction on a shallow incline, kinetic

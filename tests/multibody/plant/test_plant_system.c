@@ -1,4 +1,4 @@
-/* The plant as a leaf system (multibody/plant_system.h): ports and sizes,
+/* The plant as a leaf system (multibody/plant/plant_system.h): ports and sizes,
  * state access, Spong's acrobot equations through the ports, feedthrough,
  * caching on/off, energy conservation with RK45, the torque-free symmetric
  * body with quaternion projection, LQR balance of the acrobot in continuous
