@@ -36,11 +36,9 @@ enum { TEAL_MB_F_UNROTATED = 1, TEAL_MB_M_UNROTATED = 2, TEAL_MB_M_AT_BO = 4 };
 
 struct teal_mb_data {
   const teal_plant *plant;
-  int nb, nn, nq, nv, nf, ni;
+  int nb, nn, nq, nv;
   teal_error err;
-  const double *gravity; /* 3 values: the model's, own_gravity, or a context's parameter */
-  teal_vec3 own_gravity; /* set by teal_mb_data_set_gravity */
-  void *buffer;          /* every array below, in one allocation */
+  void *buffer; /* every array below, in one allocation */
   /* constant per node, filled at creation (the model is immutable once
    * finalized) */
   int *body;            /* [nn] node -> body */
@@ -85,6 +83,10 @@ struct teal_mb_data {
   teal_spatial_vector *V_WB; /* [nb] */
   teal_spatial_vector *A_WB; /* [nb] */
   teal_spatial_vector *F;    /* [nn] by node: accumulated forces of J' F */
+  /* gravity and the sizes only the Jacobian and momentum functions use */
+  const double *gravity; /* 3 values: the model's, own_gravity, or a context's parameter */
+  teal_vec3 own_gravity; /* set by teal_mb_data_set_gravity */
+  int nf, ni;
   /* momentum selections */
   unsigned char *instance; /* [ni] instance selected */
   unsigned char *selected; /* [nn] node's body selected */
