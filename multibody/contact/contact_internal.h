@@ -47,7 +47,8 @@ int teal_plant_output_instance_generalized_contact_forces(const teal_system *sys
                                                           const teal_context *ctx, double *out,
                                                           void *user);
 
-/* Initialization publish sizing the geometry and contact output lists. */
+/* Initialization publish sizing the body and contact lists (the geometry
+ * pose output, the velocity stage, the contact results). */
 int teal_plant_size_outputs(const teal_system *sys, const teal_context *ctx, void *user);
 
 /* Defaults from the penetration allowance (called at finalize). */

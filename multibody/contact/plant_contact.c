@@ -218,9 +218,9 @@ static int continuous_results(const teal_system *sys, const teal_context *ctx,
                               teal_contact_results *r) {
   const teal_transform *X;
   const teal_spatial_vector *V;
-  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_poses, (const void **)&X);
+  int rc = teal_plant_eval_poses(sys, ctx, p, &X);
   if (rc == TEAL_OK) {
-    rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_vels, (const void **)&V);
+    rc = teal_plant_eval_velocities(sys, ctx, p, &V);
   }
   for (int i = 0; rc == TEAL_OK && i < pairs->n; i++) {
     contact_pair_params cp;
@@ -273,7 +273,7 @@ int teal_plant_output_generalized_contact_forces(const teal_system *sys, const t
   const double *q, *v;
   int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_contacts, (const void **)&r);
   if (rc == TEAL_OK) {
-    rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_poses, (const void **)&X);
+    rc = teal_plant_eval_poses(sys, ctx, p, &X);
   }
   if (rc) {
     return rc;
@@ -336,7 +336,11 @@ teal_vec3 teal_contact_results_net_force(const teal_contact_results *r, int body
 int teal_plant_size_outputs(const teal_system *sys, const teal_context *ctx, void *user) {
   const teal_plant *p = user;
   const void *value;
+  /* the kinematics stages are lists sized on first use: use them now */
   int rc = teal_eval_abstract_output(sys, ctx, p->sys.out_geometry_pose, &value);
+  if (rc == TEAL_OK) {
+    rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_vels, &value);
+  }
   int has = rc ? rc : teal_input_has_value(sys, ctx, p->sys.in_query);
   if (has == 1) {
     rc = teal_eval_abstract_output(sys, ctx, p->sys.out_contacts, &value);

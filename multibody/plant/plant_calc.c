@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "geometry/scene_graph/pose_list.h"
 #include "multibody/algorithms/aba.h"
 #include "multibody/algorithms/crba.h"
 #include "multibody/algorithms/kinematics.h"
@@ -15,12 +16,20 @@
 
 /* ---- kinematics ------------------------------------------------------------------ */
 
+/* Sizes a stage's list to one entry per body: it allocates the first time
+ * only (the initialization event sizes the kinematics lists). */
+static int size_list(const teal_context *ctx, int rc) {
+  return rc ? teal_context_report_error(ctx, rc, "plant: out of memory for a body list") : TEAL_OK;
+}
+
 int teal_plant_calc_poses(const teal_system *sys, const teal_context *ctx, void *out, void *user) {
   (void)sys;
   const teal_plant *p = user;
+  teal_transform_list *X = out;
+  int rc = size_list(ctx, teal_transform_list_resize(X, p->bodies.n));
   const double *q, *v;
   teal_plant_qv(p, ctx, &q, &v);
-  return teal_mb_body_poses(p, q, out);
+  return rc ? rc : teal_mb_body_poses(p, q, X->X);
 }
 
 int teal_plant_calc_velocities(const teal_system *sys, const teal_context *ctx, void *out,
@@ -31,9 +40,11 @@ int teal_plant_calc_velocities(const teal_system *sys, const teal_context *ctx, 
   if (!s) {
     return teal_plant_no_scratch(ctx);
   }
+  teal_spatial_vector_list *V = out;
+  int rc = size_list(ctx, teal_spatial_vector_list_resize(V, p->bodies.n));
   const double *q, *v;
   teal_plant_qv(p, ctx, &q, &v);
-  return teal_mb_body_velocities(p, q, v, s->X, out);
+  return rc ? rc : teal_mb_body_velocities(p, q, v, s->X, V->V);
 }
 
 int teal_plant_calc_mass_matrix(const teal_system *sys, const teal_context *ctx, double *out,
@@ -158,7 +169,7 @@ static int add_contact_forces(const teal_system *sys, const teal_context *ctx,
   const teal_transform *X;
   int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_contacts, (const void **)&r);
   if (rc == TEAL_OK && r->n) {
-    rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_poses, (const void **)&X);
+    rc = teal_plant_eval_poses(sys, ctx, p, &X);
     if (rc == TEAL_OK) {
       teal_contact_add_forces(r, X, F);
     }
@@ -176,10 +187,10 @@ static int eval_kinematics(const teal_system *sys, const teal_context *ctx, cons
   }
   int rc = TEAL_OK;
   if (has_F || p->forces.n) {
-    rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_poses, (const void **)X);
+    rc = teal_plant_eval_poses(sys, ctx, p, X);
   }
   if (rc == TEAL_OK && p->forces.n) {
-    rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_vels, (const void **)V);
+    rc = teal_plant_eval_velocities(sys, ctx, p, V);
   }
   return rc;
 }
@@ -272,11 +283,28 @@ int teal_plant_calc_accelerations(const teal_system *sys, const teal_context *ct
   if (!s) {
     return teal_plant_no_scratch(ctx);
   }
+  teal_spatial_vector_list *A = out;
   const double *vdot, *q, *v;
   int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_vdot, (const void **)&vdot);
-  if (rc) {
+  if (rc || (rc = size_list(ctx, teal_spatial_vector_list_resize(A, p->bodies.n)))) {
     return rc;
   }
   teal_plant_qv(p, ctx, &q, &v);
-  return teal_mb_body_accelerations(p, q, v, vdot, s->X, s->V, out);
+  return teal_mb_body_accelerations(p, q, v, vdot, s->X, s->V, A->V);
+}
+
+int teal_plant_eval_poses(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
+                          const teal_transform **X_WB) {
+  const teal_transform_list *l;
+  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_poses, (const void **)&l);
+  *X_WB = rc ? NULL : l->X;
+  return rc;
+}
+
+int teal_plant_eval_velocities(const teal_system *sys, const teal_context *ctx,
+                               const teal_plant *p, const teal_spatial_vector **V_WB) {
+  const teal_spatial_vector_list *l;
+  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_vels, (const void **)&l);
+  *V_WB = rc ? NULL : l->V;
+  return rc;
 }

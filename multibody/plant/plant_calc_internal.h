@@ -73,6 +73,13 @@ teal_plant_scratch *teal_plant_get_scratch(const teal_plant *p, const teal_conte
 /* Reports that ctx holds no multibody data for the plant (TEAL_ENOMEM). */
 int teal_plant_no_scratch(const teal_context *ctx);
 
+/* The body poses and velocities of the kinematics stages (cached lists) as
+ * arrays by body index. */
+int teal_plant_eval_poses(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
+                          const teal_transform **X_WB);
+int teal_plant_eval_velocities(const teal_system *sys, const teal_context *ctx,
+                               const teal_plant *p, const teal_spatial_vector **V_WB);
+
 /* cache entries */
 int teal_plant_calc_poses(const teal_system *sys, const teal_context *ctx, void *out, void *user);
 int teal_plant_calc_velocities(const teal_system *sys, const teal_context *ctx, void *out,
@@ -94,12 +101,6 @@ int teal_plant_output_state(const teal_system *sys, const teal_context *ctx, dou
                             void *user);
 int teal_plant_output_instance_state(const teal_system *sys, const teal_context *ctx, double *out,
                                      void *user);
-int teal_plant_output_poses(const teal_system *sys, const teal_context *ctx, void *out,
-                            void *user);
-int teal_plant_output_velocities(const teal_system *sys, const teal_context *ctx, void *out,
-                                 void *user);
-int teal_plant_output_accelerations(const teal_system *sys, const teal_context *ctx, void *out,
-                                    void *user);
 int teal_plant_output_reactions(const teal_system *sys, const teal_context *ctx, void *out,
                                 void *user);
 

@@ -90,7 +90,7 @@ int teal_plant_potential_energy_cb(const teal_system *sys, const teal_context *c
   double e_gravity = 0.0, e_springs = 0.0;
   int rc = teal_mb_potential_energy(p, s->data, q, &e_gravity);
   if (rc == TEAL_OK) {
-    rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_poses, (const void **)&X);
+    rc = teal_plant_eval_poses(sys, ctx, p, &X);
   }
   if (rc == TEAL_OK) {
     rc = teal_plant_force_elements_potential_energy(p, q, X, &e_springs);

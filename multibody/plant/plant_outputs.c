@@ -1,5 +1,5 @@
-/* The plant's output ports that are not plain cache entries: the state,
- * per-instance state, body lists and reaction forces (see plant_system.h). */
+/* The plant's output ports that are not cache entries themselves: the
+ * state, per-instance state and reaction forces (see plant_system.h). */
 #include <math.h>
 #include <string.h>
 
@@ -36,50 +36,6 @@ int teal_plant_output_instance_state(const teal_system *sys, const teal_context 
     out[nq + r] = v[s->v_list[s->inst_v_start[i] + r]];
   }
   return TEAL_OK;
-}
-
-/* Copies n entries of elem bytes from a cache entry into a list value. */
-static int entry_to_list(const teal_system *sys, const teal_context *ctx, int entry, int n,
-                         size_t elem, void *list, int (*resize)(void *, int)) {
-  const void *src;
-  int rc = teal_eval_cache_entry(sys, ctx, entry, &src);
-  if (rc == TEAL_OK && (rc = resize(list, n)) != TEAL_OK) {
-    rc = teal_context_report_error(ctx, rc, "plant: out of memory for an output list");
-  }
-  if (rc == TEAL_OK) {
-    /* every list value starts with {int n, cap; T *data} */
-    void *data = *(void **)((char *)list + 2 * sizeof(int));
-    memcpy(data, src, (size_t)n * elem);
-  }
-  return rc;
-}
-
-static int resize_transforms(void *l, int n) {
-  return teal_transform_list_resize(l, n);
-}
-static int resize_vectors(void *l, int n) {
-  return teal_spatial_vector_list_resize(l, n);
-}
-
-int teal_plant_output_poses(const teal_system *sys, const teal_context *ctx, void *out,
-                            void *user) {
-  const teal_plant *p = user;
-  return entry_to_list(sys, ctx, p->sys.ce_poses, p->bodies.n, sizeof(teal_transform), out,
-                       resize_transforms);
-}
-
-int teal_plant_output_velocities(const teal_system *sys, const teal_context *ctx, void *out,
-                                 void *user) {
-  const teal_plant *p = user;
-  return entry_to_list(sys, ctx, p->sys.ce_vels, p->bodies.n, sizeof(teal_spatial_vector), out,
-                       resize_vectors);
-}
-
-int teal_plant_output_accelerations(const teal_system *sys, const teal_context *ctx, void *out,
-                                    void *user) {
-  const teal_plant *p = user;
-  return entry_to_list(sys, ctx, p->sys.ce_accs, p->bodies.n, sizeof(teal_spatial_vector), out,
-                       resize_vectors);
 }
 
 int teal_plant_output_reactions(const teal_system *sys, const teal_context *ctx, void *out,

@@ -109,13 +109,23 @@ static int eval_entry(const teal_plant *p, const teal_context *ctx, int entry, c
 
 int teal_plant_eval_body_poses(const teal_plant *p, const teal_context *ctx,
                                const teal_transform **X_WB) {
-  return eval_entry(p, ctx, p ? p->sys.ce_poses : 0, (const void **)X_WB,
-                    "plant eval_body_poses");
+  const teal_transform_list *l = NULL;
+  int rc = eval_entry(p, ctx, p ? p->sys.ce_poses : 0, (const void **)(X_WB ? &l : NULL),
+                      "plant eval_body_poses");
+  if (rc == TEAL_OK) {
+    *X_WB = l->X;
+  }
+  return rc;
 }
 int teal_plant_eval_body_velocities(const teal_plant *p, const teal_context *ctx,
                                     const teal_spatial_vector **V_WB) {
-  return eval_entry(p, ctx, p ? p->sys.ce_vels : 0, (const void **)V_WB,
-                    "plant eval_body_velocities");
+  const teal_spatial_vector_list *l = NULL;
+  int rc = eval_entry(p, ctx, p ? p->sys.ce_vels : 0, (const void **)(V_WB ? &l : NULL),
+                      "plant eval_body_velocities");
+  if (rc == TEAL_OK) {
+    *V_WB = l->V;
+  }
+  return rc;
 }
 int teal_plant_eval_mass_matrix(const teal_plant *p, const teal_context *ctx, const double **M) {
   return eval_entry(p, ctx, p ? p->sys.ce_M : 0, (const void **)M, "plant eval_mass_matrix");

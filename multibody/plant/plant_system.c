@@ -93,11 +93,6 @@ static int build_maps(teal_plant *p) {
 
 static void set_types(teal_plant *p) {
   plant_sys *s = &p->sys;
-  int nb = p->bodies.n;
-  s->poses_type = (teal_value_type){"teal_plant_body_poses", (size_t)nb * sizeof(teal_transform),
-                                    NULL, NULL, NULL};
-  s->vels_type = (teal_value_type){"teal_plant_body_velocities",
-                                   (size_t)nb * sizeof(teal_spatial_vector), NULL, NULL, NULL};
   s->forces_type =
       (teal_value_type){"teal_plant_applied_forces", teal_plant_forces_bytes(p), NULL, NULL, NULL};
 }
@@ -195,11 +190,15 @@ static int step_size(const teal_plant *p) {
 static int vdot_size(const teal_plant *p) {
   return p->nv;
 }
+/* The kinematics stages are lists (one entry per body), so the body_*
+ * output ports can be those very entries. */
 static const teal_value_type *poses_type(const teal_plant *p) {
-  return &p->sys.poses_type;
+  (void)p;
+  return &teal_transform_list_type;
 }
 static const teal_value_type *vels_type(const teal_plant *p) {
-  return &p->sys.vels_type;
+  (void)p;
+  return &teal_spatial_vector_list_type;
 }
 static const teal_value_type *forces_type(const teal_plant *p) {
   return &p->sys.forces_type;
@@ -266,10 +265,8 @@ static void declare_cache(teal_system *sys, teal_plant *p) {
 
 static void declare_contact_outputs(teal_system *sys, teal_plant *p) {
   plant_sys *s = &p->sys;
-  teal_ticket pos[2];
-  int npos = position_tickets(p, pos);
-  s->out_geometry_pose = teal_leaf_declare_abstract_output(
-      sys, "geometry_pose", &teal_transform_list_type, teal_plant_output_poses, p, pos, npos);
+  s->out_geometry_pose =
+      teal_leaf_declare_output_from_cache_entry(sys, "geometry_pose", s->ce_poses);
   s->out_contacts =
       teal_leaf_declare_output_from_cache_entry(sys, "contact_results", s->ce_contacts);
   s->out_gcf =
@@ -286,8 +283,8 @@ static void declare_contact_outputs(teal_system *sys, teal_plant *p) {
 
 static void declare_outputs(teal_system *sys, teal_plant *p) {
   plant_sys *s = &p->sys;
-  teal_ticket pos[2], vel[3];
-  int npos = position_tickets(p, pos), nvel = velocity_tickets(p, vel);
+  teal_ticket vel[3];
+  int nvel = velocity_tickets(p, vel);
   s->out_state = teal_leaf_declare_vector_output(sys, "state", p->nq + p->nv,
                                                  teal_plant_output_state, p, vel, nvel);
   for (int i = 0; i < p->instances.n; i++) {
@@ -299,14 +296,11 @@ static void declare_outputs(teal_system *sys, teal_plant *p) {
   }
   s->out_vdot =
       teal_leaf_declare_output_from_cache_entry(sys, "generalized_acceleration", s->ce_vdot);
-  s->out_poses = teal_leaf_declare_abstract_output(sys, "body_poses", &teal_transform_list_type,
-                                                   teal_plant_output_poses, p, pos, npos);
-  s->out_vels = teal_leaf_declare_abstract_output(sys, "body_spatial_velocities",
-                                                  &teal_spatial_vector_list_type,
-                                                  teal_plant_output_velocities, p, vel, nvel);
-  s->out_accs = teal_leaf_declare_abstract_output(sys, "body_spatial_accelerations",
-                                                  &teal_spatial_vector_list_type,
-                                                  teal_plant_output_accelerations, p, NULL, 0);
+  s->out_poses = teal_leaf_declare_output_from_cache_entry(sys, "body_poses", s->ce_poses);
+  s->out_vels =
+      teal_leaf_declare_output_from_cache_entry(sys, "body_spatial_velocities", s->ce_vels);
+  s->out_accs =
+      teal_leaf_declare_output_from_cache_entry(sys, "body_spatial_accelerations", s->ce_accs);
   s->out_reactions =
       teal_leaf_declare_abstract_output(sys, "reaction_forces", &teal_spatial_vector_list_type,
                                         teal_plant_output_reactions, p, NULL, 0);

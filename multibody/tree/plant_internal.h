@@ -88,7 +88,7 @@ typedef struct plant_sys {
   /* cache entries, scratch, parameter */
   int ce_poses, ce_vels, ce_M, ce_u, ce_forces, ce_vdot, ce_step, ce_accs;
   int scratch, param_gravity;
-  teal_value_type poses_type, vels_type, forces_type;
+  teal_value_type forces_type;
   /* per instance: actuators, q and v indices (offsets into the arrays below) */
   int *inst_act_start, *inst_act_count, *act_list;
   int *inst_q_start, *inst_q_count, *q_list;

@@ -611,6 +611,47 @@ START_TEST(continuous_simulation_allocates_nothing) {
 }
 END_TEST
 
+/* Outputs that are stages are the stage's own value: the port and the
+ * plant's eval calls hand out the same memory (nothing is copied). */
+START_TEST(stage_outputs_are_the_stages) {
+  teal_plant *p = acrobot_new(0.0);
+  teal_system *sys = teal_plant_system(p);
+  teal_context *ctx = plant_context(p);
+  const double x[4] = {0.3, -0.2, 0.5, 0.1};
+  ck_assert_int_eq(teal_plant_set_state(p, ctx, x, 4), TEAL_OK);
+  const teal_transform_list *poses, *geometry;
+  const teal_spatial_vector_list *vels;
+  const teal_transform *X;
+  const teal_spatial_vector *V;
+  const double *vdot_port, *vdot;
+  ck_assert_int_eq(teal_eval_abstract_output(sys, ctx, teal_plant_body_poses_output_port(p),
+                                             (const void **)&poses),
+                   TEAL_OK);
+  ck_assert_int_eq(teal_eval_abstract_output(sys, ctx, teal_plant_geometry_pose_output_port(p),
+                                             (const void **)&geometry),
+                   TEAL_OK);
+  ck_assert_int_eq(
+      teal_eval_abstract_output(sys, ctx, teal_plant_body_spatial_velocities_output_port(p),
+                                (const void **)&vels),
+      TEAL_OK);
+  ck_assert_int_eq(teal_plant_eval_body_poses(p, ctx, &X), TEAL_OK);
+  ck_assert_int_eq(teal_plant_eval_body_velocities(p, ctx, &V), TEAL_OK);
+  ck_assert_ptr_eq(poses, geometry);
+  ck_assert_ptr_eq(poses->X, X);
+  ck_assert_ptr_eq(vels->V, V);
+  ck_assert_int_eq(poses->n, teal_plant_num_bodies(p));
+  ck_assert_int_eq(vels->n, teal_plant_num_bodies(p));
+  ck_assert_int_eq(
+      teal_eval_vector_output(sys, ctx, teal_plant_generalized_acceleration_output_port(p),
+                              &vdot_port),
+      TEAL_OK);
+  ck_assert_int_eq(teal_plant_eval_generalized_acceleration(p, ctx, &vdot), TEAL_OK);
+  ck_assert_ptr_eq(vdot_port, vdot);
+  teal_context_free(ctx);
+  teal_plant_free(p);
+}
+END_TEST
+
 static Suite *plant_system_suite(void) {
   Suite *s = suite_create("plant_system");
   TCase *tc = tcase_create("core");
@@ -630,6 +671,7 @@ static Suite *plant_system_suite(void) {
   tcase_add_test(tc, unconnected_context_and_bad_calls);
   tcase_add_test(tc, discrete_simulation_allocates_nothing);
   tcase_add_test(tc, continuous_simulation_allocates_nothing);
+  tcase_add_test(tc, stage_outputs_are_the_stages);
   suite_add_tcase(s, tc);
   return s;
 }
