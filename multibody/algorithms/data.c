@@ -188,6 +188,14 @@ void teal_mb_data_use_gravity(teal_mb_data *data, const double *g_W) {
   data->gravity = g_W;
 }
 
+void teal_mb_data_stage_by_owner(teal_mb_data *data) {
+  data->staged = 1;
+}
+
+void teal_mb_data_drop_position(teal_mb_data *data) {
+  data->pos_valid = 0;
+}
+
 teal_vec3 teal_mb_data_gravity(const teal_mb_data *data) {
   return data ? teal_mb_data_g(data) : teal_vec3_zero();
 }

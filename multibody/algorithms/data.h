@@ -34,11 +34,13 @@
  *                 (teal_mb_velocity_stage);
  *   factorization the articulated-body factorization of M(q)
  *                 (teal_mb_articulated_factor in aba.h).
- * An algorithm brings in the stages it needs. The position stage is kept for
- * the latest q and recomputed only when q changes (compared bit for bit), so
- * stand-alone callers never compute it twice; the factorization stays valid
- * until a call brings in a different q, and teal_mb_mass_inverse
- * (mass_inverse.h) reuses it.
+ * An algorithm brings in the stages it needs. For stand-alone data the
+ * position stage is kept for the latest q and recomputed only when q changes
+ * (compared bit for bit), so a caller never computes it twice. The plant
+ * system's data is staged by the plant instead: a cache entry that depends
+ * on q marks the stage, and the algorithms reuse it without comparing q.
+ * The factorization stays valid until the position stage changes, and
+ * teal_mb_mass_inverse (mass_inverse.h) reuses it.
  *
  * Every function validates its arguments: TEAL_EINVAL for a NULL pointer, a
  * zero quaternion in q or data made for another plant, TEAL_ESTATE for a

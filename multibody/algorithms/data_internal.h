@@ -51,6 +51,7 @@ struct teal_mb_data {
   /* position stage: valid for q_pos while pos_valid */
   double *q_pos; /* [nq] */
   int pos_valid;
+  int staged;              /* the owner drops the stage when q changes (no q compare) */
   unsigned long pos_stamp; /* bumped by every recomputation */
   teal_transform *X;       /* [nn] X_WB by node */
   teal_vec3 *O;            /* [nn] the reference point of the node's tree, in W */
@@ -183,6 +184,15 @@ static inline teal_spatial_vector teal_mb_force_about_O(const teal_mb_data *data
 static inline teal_vec3 teal_mb_data_g(const teal_mb_data *data) {
   return teal_vec3_make(data->gravity[0], data->gravity[1], data->gravity[2]);
 }
+
+/** Makes data staged by its owner: the owner (the plant system, from a
+ *  cache entry that depends on q) calls teal_mb_data_drop_position whenever
+ *  q changes, so the algorithms reuse the position stage without comparing q
+ *  (data.c). */
+void teal_mb_data_stage_by_owner(teal_mb_data *data);
+
+/** Forgets the position stage (and with it the factorizations). */
+void teal_mb_data_drop_position(teal_mb_data *data);
 
 /** Points data's gravity at g_W (3 values that outlive their use): the plant
  *  system lends its context's gravity parameter this way (data.c). */

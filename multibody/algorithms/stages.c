@@ -120,10 +120,31 @@ static void position_node(teal_mb_data *data, const teal_plant_tree *t, int k, c
   data->I[k] = inertia_about_O(data, t, k, X_WB, data->O[k]);
 }
 
+/* 1 when data already holds the position stage of q. Stand-alone data
+ * compares q bit for bit; data staged by its owner (the plant, whose cache
+ * entry drops the stage whenever q changes) trusts it, and a debug build
+ * still checks that the owner kept its word. */
+static int position_current(const teal_mb_data *data, const double *q, size_t bytes) {
+  if (!data->pos_valid) {
+    return 0;
+  }
+#ifdef NDEBUG
+  if (data->staged) {
+    return 1;
+  }
+#endif
+  return memcmp(data->q_pos, q, bytes) == 0;
+}
+
 int teal_mb_data_position(teal_mb_data *data, const teal_plant_tree *t, const double *q) {
   size_t bytes = sizeof(double) * (size_t)data->nq;
-  if (data->pos_valid && memcmp(data->q_pos, q, bytes) == 0) {
+  if (position_current(data, q, bytes)) {
     return TEAL_OK;
+  }
+  if (data->staged && data->pos_valid) {
+    return teal_error_set(&data->err, TEAL_ESTATE,
+                          "teal_mb: the owner's position stage is stale (q changed, the stage "
+                          "was not dropped)");
   }
   data->pos_valid = 0;
   data->factor_stamp = 0;

@@ -8,13 +8,32 @@
 #include "geometry/scene_graph/pose_list.h"
 #include "multibody/algorithms/aba.h"
 #include "multibody/algorithms/crba.h"
+#include "multibody/algorithms/data_internal.h"
 #include "multibody/algorithms/kinematics.h"
+#include "multibody/algorithms/stages.h"
 #include "multibody/contact/contact_internal.h"
 #include "multibody/forces/force_elements.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/plant/plant_values.h"
 
 /* ---- kinematics ------------------------------------------------------------------ */
+
+int teal_plant_calc_position_stage(const teal_system *sys, const teal_context *ctx, double *out,
+                                   void *user) {
+  (void)sys;
+  const teal_plant *p = user;
+  teal_plant_scratch *s = teal_plant_get_scratch(p, ctx);
+  if (!s) {
+    return teal_plant_no_scratch(ctx);
+  }
+  const double *q, *v;
+  teal_plant_qv(p, ctx, &q, &v);
+  teal_mb_data_drop_position(s->data); /* q changed: the data's stage is stale */
+  int rc = teal_mb_position_stage(p, s->data, q);
+  out[0] = rc == TEAL_OK;
+  return rc ? teal_context_report_error(ctx, rc, "plant: %s", teal_mb_data_error(s->data)->message)
+            : TEAL_OK;
+}
 
 /* Sizes a stage's list to one entry per body: it allocates the first time
  * only (the initialization event sizes the kinematics lists). */
@@ -49,15 +68,15 @@ int teal_plant_calc_velocities(const teal_system *sys, const teal_context *ctx, 
 
 int teal_plant_calc_mass_matrix(const teal_system *sys, const teal_context *ctx, double *out,
                                 void *user) {
-  (void)sys;
-  const teal_plant *p = user;
-  teal_plant_scratch *s = teal_plant_get_scratch(p, ctx);
+    const teal_plant *p = user;
+  int rc;
+  teal_plant_scratch *s = teal_plant_staged_scratch(sys, ctx, p, &rc);
   if (!s) {
-    return teal_plant_no_scratch(ctx);
+    return rc;
   }
   const double *q, *v;
   teal_plant_qv(p, ctx, &q, &v);
-  int rc = teal_mb_mass_matrix(p, s->data, q, out);
+  rc = teal_mb_mass_matrix(p, s->data, q, out);
   return rc ? teal_context_report_error(ctx, rc, "%s", teal_mb_data_error(s->data)->message)
             : TEAL_OK;
 }
@@ -241,12 +260,13 @@ int teal_plant_calc_applied_forces(const teal_system *sys, const teal_context *c
 
 static int continuous_vdot(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
                            double *vdot) {
-  teal_plant_scratch *s = teal_plant_get_scratch(p, ctx);
+  int rc;
+  teal_plant_scratch *s = teal_plant_staged_scratch(sys, ctx, p, &rc);
   if (!s) {
-    return teal_plant_no_scratch(ctx);
+    return rc;
   }
   const double *tau;
-  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_forces, (const void **)&tau);
+  rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_forces, (const void **)&tau);
   if (rc) {
     return rc;
   }

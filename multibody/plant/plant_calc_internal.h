@@ -80,7 +80,14 @@ int teal_plant_eval_poses(const teal_system *sys, const teal_context *ctx, const
 int teal_plant_eval_velocities(const teal_system *sys, const teal_context *ctx,
                                const teal_plant *p, const teal_spatial_vector **V_WB);
 
+/* The scratch of ctx with its multibody data staged at ctx's q: evaluates
+ * the position-stage entry first (reporting on ctx on failure, *rc set). */
+teal_plant_scratch *teal_plant_staged_scratch(const teal_system *sys, const teal_context *ctx,
+                                              const teal_plant *p, int *rc);
+
 /* cache entries */
+int teal_plant_calc_position_stage(const teal_system *sys, const teal_context *ctx, double *out,
+                                   void *user);
 int teal_plant_calc_poses(const teal_system *sys, const teal_context *ctx, void *out, void *user);
 int teal_plant_calc_velocities(const teal_system *sys, const teal_context *ctx, void *out,
                                void *user);

@@ -111,12 +111,14 @@ static int enforce_limits(const teal_plant *p, teal_plant_scratch *s, const doub
 int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ctx, double *out,
                                   void *user) {
   const teal_plant *p = user;
-  teal_plant_scratch *s = teal_plant_get_scratch(p, ctx);
+  int rc;
+  teal_plant_scratch *s = teal_plant_staged_scratch(sys, ctx, p, &rc);
   const double *forces, *q, *v;
-  int rc = s ? teal_eval_cache_entry(sys, ctx, p->sys.ce_forces, (const void **)&forces)
-             : TEAL_ENOMEM;
+  if (s) {
+    rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_forces, (const void **)&forces);
+  }
   if (rc) {
-    return s ? rc : teal_context_report_error(ctx, rc, "plant: no multibody data");
+    return rc;
   }
   teal_plant_qv(p, ctx, &q, &v);
   const teal_spatial_vector *F = (const teal_spatial_vector *)(forces + p->nv);

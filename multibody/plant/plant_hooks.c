@@ -80,15 +80,16 @@ int teal_plant_qdot_to_v(const teal_system *sys, const teal_context *ctx, const 
 int teal_plant_potential_energy_cb(const teal_system *sys, const teal_context *ctx, double *pe,
                                    void *user) {
   const teal_plant *p = user;
-  teal_plant_scratch *s = teal_plant_get_scratch(p, ctx);
+  int rc;
+  teal_plant_scratch *s = teal_plant_staged_scratch(sys, ctx, p, &rc);
   if (!s) {
-    return teal_plant_no_scratch(ctx);
+    return rc;
   }
   const double *q, *v;
   const teal_transform *X;
   teal_plant_qv(p, ctx, &q, &v);
   double e_gravity = 0.0, e_springs = 0.0;
-  int rc = teal_mb_potential_energy(p, s->data, q, &e_gravity);
+  rc = teal_mb_potential_energy(p, s->data, q, &e_gravity);
   if (rc == TEAL_OK) {
     rc = teal_plant_eval_poses(sys, ctx, p, &X);
   }
@@ -101,11 +102,11 @@ int teal_plant_potential_energy_cb(const teal_system *sys, const teal_context *c
 
 int teal_plant_kinetic_energy_cb(const teal_system *sys, const teal_context *ctx, double *ke,
                                  void *user) {
-  (void)sys;
-  const teal_plant *p = user;
-  teal_plant_scratch *s = teal_plant_get_scratch(p, ctx);
+    const teal_plant *p = user;
+  int rc;
+  teal_plant_scratch *s = teal_plant_staged_scratch(sys, ctx, p, &rc);
   if (!s) {
-    return teal_plant_no_scratch(ctx);
+    return rc;
   }
   const double *q, *v;
   teal_plant_qv(p, ctx, &q, &v);

@@ -41,12 +41,13 @@ int teal_plant_output_instance_state(const teal_system *sys, const teal_context 
 int teal_plant_output_reactions(const teal_system *sys, const teal_context *ctx, void *out,
                                 void *user) {
   const teal_plant *p = user;
-  teal_plant_scratch *s = teal_plant_get_scratch(p, ctx);
+  int rc;
+  teal_plant_scratch *s = teal_plant_staged_scratch(sys, ctx, p, &rc);
   if (!s) {
-    return teal_plant_no_scratch(ctx);
+    return rc;
   }
   const double *vdot, *tau, *q, *v;
-  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_vdot, (const void **)&vdot);
+  rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_vdot, (const void **)&vdot);
   if (rc == TEAL_OK) {
     rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_forces, (const void **)&tau);
   }

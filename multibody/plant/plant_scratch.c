@@ -38,6 +38,9 @@ static int scratch_alloc(teal_plant_scratch *s, const teal_plant *p) {
   size_t nb = (size_t)p->bodies.n, nv = (size_t)p->nv, nl = (size_t)p->sys.nlimits;
   s->plant = p;
   s->data = teal_mb_data_new(p, NULL);
+  if (s->data) {
+    teal_mb_data_stage_by_owner(s->data); /* the ce_stage entry marks its stage */
+  }
   s->X = teal_calloc(nb, sizeof(teal_transform) + 2 * sizeof(teal_spatial_vector));
   s->vstar = teal_calloc(2 * nv + nl * nv + 3 * nl + 1, sizeof(double));
   s->active = teal_calloc(nl + 1, sizeof(int));
@@ -97,4 +100,15 @@ void teal_plant_qv(const teal_plant *p, const teal_context *ctx, const double **
 
 int teal_plant_no_scratch(const teal_context *ctx) {
   return teal_context_report_error(ctx, TEAL_ENOMEM, "plant: no multibody data in context");
+}
+
+teal_plant_scratch *teal_plant_staged_scratch(const teal_system *sys, const teal_context *ctx,
+                                              const teal_plant *p, int *rc) {
+  const void *marker;
+  *rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_stage, &marker);
+  teal_plant_scratch *s = *rc ? NULL : teal_plant_get_scratch(p, ctx);
+  if (!s && *rc == TEAL_OK) {
+    *rc = teal_plant_no_scratch(ctx);
+  }
+  return s;
 }

@@ -181,6 +181,10 @@ typedef struct plant_stage {
   const teal_value_type *(*type)(const teal_plant *p);
 } plant_stage;
 
+static int one(const teal_plant *p) {
+  (void)p;
+  return 1;
+}
 static int mass_matrix_size(const teal_plant *p) {
   return p->nv * p->nv;
 }
@@ -209,12 +213,16 @@ static const teal_value_type *contacts_type(const teal_plant *p) {
 }
 
 /* The plant's computation in stage order, as mj_forward lists MuJoCo's:
- * kinematics, mass matrix, actuation, applied forces, contact, the
- * discrete step, accelerations. Each stage reads only the ones above it;
+ * the multibody data's position stage (the marker its algorithms trust, so
+ * they never compare q), kinematics, mass matrix, actuation, applied
+ * forces, contact, the discrete step, accelerations. Each stage reads only
+ * the ones above it;
  * actuation depends on the actuation ports alone, so the check that the
  * whole-plant and per-instance ports are not both used runs once per new
  * input value rather than at every evaluation of the forces. */
 static const plant_stage k_stages[] = {
+    {"multibody_position_stage", offsetof(plant_sys, ce_stage), PREREQ_POSITION, 0,
+     teal_plant_calc_position_stage, one, NULL, NULL},
     {"position_kinematics", offsetof(plant_sys, ce_poses), PREREQ_POSITION, 0, NULL, NULL,
      teal_plant_calc_poses, poses_type},
     {"velocity_kinematics", offsetof(plant_sys, ce_vels), PREREQ_VELOCITY, 0, NULL, NULL,

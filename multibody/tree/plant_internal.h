@@ -86,7 +86,7 @@ typedef struct plant_sys {
   int out_state, out_vdot, out_poses, out_vels, out_accs, out_reactions;
   int *out_state_inst; /* [instances] */
   /* cache entries, scratch, parameter */
-  int ce_poses, ce_vels, ce_M, ce_u, ce_forces, ce_vdot, ce_step, ce_accs;
+  int ce_stage, ce_poses, ce_vels, ce_M, ce_u, ce_forces, ce_vdot, ce_step, ce_accs;
   int scratch, param_gravity;
   teal_value_type forces_type;
   /* per instance: actuators, q and v indices (offsets into the arrays below) */

@@ -14,6 +14,8 @@
 #include "framework/diagram.h"
 #include "multibody/algorithms/data.h"
 #include "multibody/forces/force_elements.h"
+#include "multibody/algorithms/data_internal.h"
+#include "multibody/plant/plant_calc_internal.h"
 #include "multibody/plant/plant_state.h"
 #include "multibody/plant/plant_system.h"
 #include "multibody/tree/topology.h"
@@ -652,6 +654,42 @@ START_TEST(stage_outputs_are_the_stages) {
 }
 END_TEST
 
+/* The plant stages its multibody data from a cache entry: the position
+ * stage is computed once per new q, however many stages read it (mass
+ * matrix, accelerations, energies, reaction forces), and again after q
+ * changes. White-box: reads the data's stage counter. */
+START_TEST(position_stage_is_computed_once_per_q) {
+  teal_plant *p = acrobot_new(0.0);
+  teal_system *sys = teal_plant_system(p);
+  teal_context *ctx = plant_context(p);
+  const teal_plant_scratch *s = teal_context_scratch(ctx, p->sys.scratch);
+  ck_assert_ptr_nonnull(s);
+  double x[4] = {0.3, -0.2, 0.5, 0.1}, e;
+  const double *M, *vdot;
+  const void *reactions;
+  ck_assert_int_eq(teal_plant_set_state(p, ctx, x, 4), TEAL_OK);
+  unsigned long before = s->data->pos_stamp;
+  ck_assert_int_eq(teal_plant_eval_mass_matrix(p, ctx, &M), TEAL_OK);
+  ck_assert_int_eq(teal_plant_eval_generalized_acceleration(p, ctx, &vdot), TEAL_OK);
+  ck_assert_int_eq(teal_calc_kinetic_energy(sys, ctx, &e), TEAL_OK);
+  ck_assert_int_eq(teal_calc_potential_energy(sys, ctx, &e), TEAL_OK);
+  ck_assert_int_eq(teal_eval_abstract_output(sys, ctx, teal_plant_reaction_forces_output_port(p),
+                                             &reactions),
+                   TEAL_OK);
+  ck_assert_uint_eq(s->data->pos_stamp, before + 1);
+  /* a new q: one more computation, and the results follow it */
+  double M0 = M[1];
+  x[1] = 0.7;
+  ck_assert_int_eq(teal_plant_set_state(p, ctx, x, 4), TEAL_OK);
+  ck_assert_int_eq(teal_plant_eval_mass_matrix(p, ctx, &M), TEAL_OK);
+  ck_assert_int_eq(teal_plant_eval_generalized_acceleration(p, ctx, &vdot), TEAL_OK);
+  ck_assert_uint_eq(s->data->pos_stamp, before + 2);
+  ck_assert(M[1] != M0); /* M_12 depends on q2 */
+  teal_context_free(ctx);
+  teal_plant_free(p);
+}
+END_TEST
+
 static Suite *plant_system_suite(void) {
   Suite *s = suite_create("plant_system");
   TCase *tc = tcase_create("core");
@@ -672,6 +710,7 @@ static Suite *plant_system_suite(void) {
   tcase_add_test(tc, discrete_simulation_allocates_nothing);
   tcase_add_test(tc, continuous_simulation_allocates_nothing);
   tcase_add_test(tc, stage_outputs_are_the_stages);
+  tcase_add_test(tc, position_stage_is_computed_once_per_q);
   suite_add_tcase(s, tc);
   return s;
 }
