@@ -71,10 +71,20 @@ static inline void teal_small_cholesky_solve(const double *L, int n, double *b) 
 static inline void teal_small_cholesky_inverse(const double *L, int n, double *inv) {
   for (int c = 0; c < n; c++) {
     double x[64];
-    for (int i = 0; i < n; i++) {
-      x[i] = i == c ? 1.0 : 0.0;
+    for (int i = 0; i < n; i++) { /* L y = e_c, the unit column built in place */
+      double s = i == c ? 1.0 : 0.0;
+      for (int k = 0; k < i; k++) {
+        s -= L[i * n + k] * x[k];
+      }
+      x[i] = s / L[i * n + i];
     }
-    teal_small_cholesky_solve(L, n, x);
+    for (int i = n - 1; i >= 0; i--) { /* L' x = y */
+      double s = x[i];
+      for (int k = i + 1; k < n; k++) {
+        s -= L[k * n + i] * x[k];
+      }
+      x[i] = s / L[i * n + i];
+    }
     for (int i = 0; i < n; i++) {
       inv[i * n + c] = x[i];
     }
