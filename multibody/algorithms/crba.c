@@ -58,12 +58,8 @@ static void crba_column(const teal_mb_data *data, const teal_plant_tree *t, int 
 int teal_mb_mass_matrix(const teal_plant *plant, teal_mb_data *data, const double *q, double *M) {
   static const char fn[] = "teal_mb_mass_matrix";
   int st;
-  const teal_plant_tree *t = teal_mb_data_begin(plant, data, fn, &st);
-  if (!t) {
-    return st;
-  }
-  if ((st = teal_mb_data_check_array(data, fn, "q", q, data->nq, 0)) ||
-      (st = teal_mb_data_check_out(data, fn, "M", M)) || (st = teal_mb_data_position(data, t, q))) {
+  const teal_plant_tree *t = teal_mb_data_begin_qv(plant, data, fn, q, NULL, 0, M, "M", &st);
+  if (!t || (st = teal_mb_data_position(data, t, q))) {
     return st;
   }
   composite_inertias(data, t);

@@ -258,3 +258,16 @@ int teal_mb_data_check_forces(teal_mb_data *data, const char *fn, const char *na
 int teal_mb_data_check_out(teal_mb_data *data, const char *fn, const char *name, const void *x) {
   return x ? TEAL_OK : teal_error_set(&data->err, TEAL_EINVAL, "%s: NULL %s", fn, name);
 }
+
+const teal_plant_tree *teal_mb_data_begin_qv(const teal_plant *plant, teal_mb_data *data,
+                                             const char *fn, const double *q, const double *v,
+                                             int need_v, const void *out, const char *out_name,
+                                             int *status) {
+  const teal_plant_tree *t = teal_mb_data_begin(plant, data, fn, status);
+  if (!t || (*status = teal_mb_data_check_array(data, fn, "q", q, data->nq, 0)) ||
+      (need_v && (*status = teal_mb_data_check_array(data, fn, "v", v, data->nv, 0))) ||
+      (*status = teal_mb_data_check_out(data, fn, out_name, out))) {
+    return NULL;
+  }
+  return t;
+}

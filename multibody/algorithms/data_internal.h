@@ -101,6 +101,13 @@ struct teal_mb_data {
 const teal_plant_tree *teal_mb_data_begin(const teal_plant *plant, teal_mb_data *data,
                                           const char *fn, int *status);
 
+/** teal_mb_data_begin, then q (nq values), v (nv values, when need_v) and
+ *  the output out (named out_name): the front of most algorithms. */
+const teal_plant_tree *teal_mb_data_begin_qv(const teal_plant *plant, teal_mb_data *data,
+                                             const char *fn, const double *q, const double *v,
+                                             int need_v, const void *out, const char *out_name,
+                                             int *status);
+
 /** x (n values) must be finite, and non-NULL unless optional. */
 int teal_mb_data_check_array(teal_mb_data *data, const char *fn, const char *name, const double *x,
                              int n, int optional);

@@ -7,14 +7,8 @@ int teal_mb_kinetic_energy(const teal_plant *plant, teal_mb_data *data, const do
                            const double *v, double *ke) {
   static const char fn[] = "teal_mb_kinetic_energy";
   int st;
-  const teal_plant_tree *t = teal_mb_data_begin(plant, data, fn, &st);
-  if (!t) {
-    return st;
-  }
-  if ((st = teal_mb_data_check_array(data, fn, "q", q, data->nq, 0)) ||
-      (st = teal_mb_data_check_array(data, fn, "v", v, data->nv, 0)) ||
-      (st = teal_mb_data_check_out(data, fn, "ke", ke)) ||
-      (st = teal_mb_data_position(data, t, q))) {
+  const teal_plant_tree *t = teal_mb_data_begin_qv(plant, data, fn, q, v, 1, ke, "ke", &st);
+  if (!t || (st = teal_mb_data_position(data, t, q))) {
     return st;
   }
   teal_mb_data_velocity(data, t, q, v);
@@ -30,13 +24,8 @@ int teal_mb_potential_energy(const teal_plant *plant, teal_mb_data *data, const 
                              double *pe) {
   static const char fn[] = "teal_mb_potential_energy";
   int st;
-  const teal_plant_tree *t = teal_mb_data_begin(plant, data, fn, &st);
-  if (!t) {
-    return st;
-  }
-  if ((st = teal_mb_data_check_array(data, fn, "q", q, data->nq, 0)) ||
-      (st = teal_mb_data_check_out(data, fn, "pe", pe)) ||
-      (st = teal_mb_data_position(data, t, q))) {
+  const teal_plant_tree *t = teal_mb_data_begin_qv(plant, data, fn, q, NULL, 0, pe, "pe", &st);
+  if (!t || (st = teal_mb_data_position(data, t, q))) {
     return st;
   }
   /* sum m p_WBcm = sum (m O + h) */

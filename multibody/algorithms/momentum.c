@@ -17,19 +17,6 @@
 
 /* ---- validation ------------------------------------------------------------ */
 
-/* teal_mb_data_begin, then q, v (if need_v) and the output out (named out_name). */
-static const teal_plant_tree *begin(const teal_plant *plant, teal_mb_data *data, const char *fn,
-                                    const double *q, const double *v, int need_v, const void *out,
-                                    const char *out_name, int *status) {
-  const teal_plant_tree *t = teal_mb_data_begin(plant, data, fn, status);
-  if (!t || (*status = teal_mb_data_check_array(data, fn, "q", q, data->nq, 0)) ||
-      (need_v && (*status = teal_mb_data_check_array(data, fn, "v", v, data->nv, 0))) ||
-      (*status = teal_mb_data_check_out(data, fn, out_name, out))) {
-    return NULL;
-  }
-  return t;
-}
-
 /* Poses (and, if need_v, velocities) of every body into data. */
 static int kinematics(const teal_plant *plant, teal_mb_data *data, const char *fn, const double *q,
                       const double *v, int need_v) {
@@ -70,7 +57,7 @@ static const teal_plant_tree *begin_selection(const teal_plant *plant, teal_mb_d
                                               int need_v, const int *instances, int n,
                                               const void *out, const char *out_name, double *mass,
                                               int *status) {
-  const teal_plant_tree *t = begin(plant, data, fn, q, v, need_v, out, out_name, status);
+  const teal_plant_tree *t = teal_mb_data_begin_qv(plant, data, fn, q, v, need_v, out, out_name, status);
   if (!t || (*status = select_bodies(data, t, fn, instances, n, mass)) ||
       (*status = kinematics(plant, data, fn, q, v, need_v))) {
     return NULL;
@@ -241,7 +228,7 @@ int teal_mb_conservative_power(const teal_plant *plant, teal_mb_data *data, cons
                                const double *v, double *power) {
   static const char fn[] = "teal_mb_conservative_power";
   int st;
-  const teal_plant_tree *t = begin(plant, data, fn, q, v, 1, power, "power", &st);
+  const teal_plant_tree *t = teal_mb_data_begin_qv(plant, data, fn, q, v, 1, power, "power", &st);
   if (!t || (st = kinematics(plant, data, fn, q, v, 1))) {
     return st;
   }
@@ -272,7 +259,7 @@ int teal_mb_nonconservative_power(const teal_plant *plant, teal_mb_data *data, c
                                   const teal_spatial_vector *F_Bo_W, double *power) {
   static const char fn[] = "teal_mb_nonconservative_power";
   int st;
-  const teal_plant_tree *t = begin(plant, data, fn, q, v, 1, power, "power", &st);
+  const teal_plant_tree *t = teal_mb_data_begin_qv(plant, data, fn, q, v, 1, power, "power", &st);
   if (!t || (st = teal_mb_data_check_array(data, fn, "tau", tau, data->nv, 1)) ||
       (st = check_forces(data, fn, F_Bo_W))) {
     return st;

@@ -106,13 +106,8 @@ int teal_mb_bias_term(const teal_plant *plant, teal_mb_data *data, const double 
                       double *Cv) {
   static const char fn[] = "teal_mb_bias_term";
   int st;
-  const teal_plant_tree *t = teal_mb_data_begin(plant, data, fn, &st);
-  if (!t) {
-    return st;
-  }
-  if ((st = teal_mb_data_check_array(data, fn, "q", q, data->nq, 0)) ||
-      (st = teal_mb_data_check_array(data, fn, "v", v, data->nv, 0)) ||
-      (st = teal_mb_data_check_out(data, fn, "Cv", Cv)) || (st = stages(data, t, q, v))) {
+  const teal_plant_tree *t = teal_mb_data_begin_qv(plant, data, fn, q, v, 1, Cv, "Cv", &st);
+  if (!t || (st = stages(data, t, q, v))) {
     return st;
   }
   rnea_outward(data, t, teal_spatial_vector_zero(), NULL, 1, NULL);
@@ -124,12 +119,9 @@ int teal_mb_gravity_forces(const teal_plant *plant, teal_mb_data *data, const do
                            double *tau_g) {
   static const char fn[] = "teal_mb_gravity_forces";
   int st;
-  const teal_plant_tree *t = teal_mb_data_begin(plant, data, fn, &st);
-  if (!t) {
-    return st;
-  }
-  if ((st = teal_mb_data_check_array(data, fn, "q", q, data->nq, 0)) ||
-      (st = teal_mb_data_check_out(data, fn, "tau_g", tau_g)) || (st = stages(data, t, q, NULL))) {
+  const teal_plant_tree *t =
+      teal_mb_data_begin_qv(plant, data, fn, q, NULL, 0, tau_g, "tau_g", &st);
+  if (!t || (st = stages(data, t, q, NULL))) {
     return st;
   }
   rnea_outward(data, t, teal_mb_world_acceleration(data, 1), NULL, 0, NULL);
@@ -144,13 +136,8 @@ int teal_mb_mass_matrix_times(const teal_plant *plant, teal_mb_data *data, const
                               const double *v, double *Mv) {
   static const char fn[] = "teal_mb_mass_matrix_times";
   int st;
-  const teal_plant_tree *t = teal_mb_data_begin(plant, data, fn, &st);
-  if (!t) {
-    return st;
-  }
-  if ((st = teal_mb_data_check_array(data, fn, "q", q, data->nq, 0)) ||
-      (st = teal_mb_data_check_array(data, fn, "v", v, data->nv, 0)) ||
-      (st = teal_mb_data_check_out(data, fn, "Mv", Mv)) || (st = stages(data, t, q, NULL))) {
+  const teal_plant_tree *t = teal_mb_data_begin_qv(plant, data, fn, q, v, 1, Mv, "Mv", &st);
+  if (!t || (st = stages(data, t, q, NULL))) {
     return st;
   }
   rnea_outward(data, t, teal_spatial_vector_zero(), v, 0, NULL);
