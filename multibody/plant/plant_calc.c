@@ -317,7 +317,9 @@ int teal_plant_eval_poses(const teal_system *sys, const teal_context *ctx, const
                           const teal_transform **X_WB) {
   const teal_transform_list *l;
   int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_poses, (const void **)&l);
-  *X_WB = rc ? NULL : l->X;
+  if (rc == TEAL_OK) {
+    *X_WB = l->X;
+  }
   return rc;
 }
 
@@ -325,6 +327,8 @@ int teal_plant_eval_velocities(const teal_system *sys, const teal_context *ctx,
                                const teal_plant *p, const teal_spatial_vector **V_WB) {
   const teal_spatial_vector_list *l;
   int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_vels, (const void **)&l);
-  *V_WB = rc ? NULL : l->V;
+  if (rc == TEAL_OK) {
+    *V_WB = l->V;
+  }
   return rc;
 }

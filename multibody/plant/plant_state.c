@@ -98,34 +98,32 @@ int teal_plant_set_gravity_in_context(const teal_plant *p, teal_context *ctx, te
   return teal_context_set_numeric_parameter(own, p->sys.param_gravity, g.v, 3);
 }
 
+/* The plant's own context for an eval call with output out (NULL: none). */
+static const teal_context *eval_context(const teal_plant *p, const teal_context *ctx,
+                                        const void *out, const char *fn, int *rc) {
+  const teal_context *own = teal_plant_own_context(p, ctx);
+  *rc = !own ? bad_call(p, ctx, fn) : !out ? TEAL_EINVAL : TEAL_OK;
+  return *rc ? NULL : own;
+}
+
 static int eval_entry(const teal_plant *p, const teal_context *ctx, int entry, const void **out,
                       const char *fn) {
-  const teal_context *own = teal_plant_own_context(p, ctx);
-  if (!own || !out) {
-    return own ? TEAL_EINVAL : bad_call(p, ctx, fn);
-  }
-  return teal_eval_cache_entry(p->system, own, entry, out);
+  int rc;
+  const teal_context *own = eval_context(p, ctx, out, fn, &rc);
+  return own ? teal_eval_cache_entry(p->system, own, entry, out) : rc;
 }
 
 int teal_plant_eval_body_poses(const teal_plant *p, const teal_context *ctx,
                                const teal_transform **X_WB) {
-  const teal_transform_list *l = NULL;
-  int rc = eval_entry(p, ctx, p ? p->sys.ce_poses : 0, (const void **)(X_WB ? &l : NULL),
-                      "plant eval_body_poses");
-  if (rc == TEAL_OK) {
-    *X_WB = l->X;
-  }
-  return rc;
+  int rc;
+  const teal_context *own = eval_context(p, ctx, X_WB, "plant eval_body_poses", &rc);
+  return own ? teal_plant_eval_poses(p->system, own, p, X_WB) : rc;
 }
 int teal_plant_eval_body_velocities(const teal_plant *p, const teal_context *ctx,
                                     const teal_spatial_vector **V_WB) {
-  const teal_spatial_vector_list *l = NULL;
-  int rc = eval_entry(p, ctx, p ? p->sys.ce_vels : 0, (const void **)(V_WB ? &l : NULL),
-                      "plant eval_body_velocities");
-  if (rc == TEAL_OK) {
-    *V_WB = l->V;
-  }
-  return rc;
+  int rc;
+  const teal_context *own = eval_context(p, ctx, V_WB, "plant eval_body_velocities", &rc);
+  return own ? teal_plant_eval_velocities(p->system, own, p, V_WB) : rc;
 }
 int teal_plant_eval_mass_matrix(const teal_plant *p, const teal_context *ctx, const double **M) {
   return eval_entry(p, ctx, p ? p->sys.ce_M : 0, (const void **)M, "plant eval_mass_matrix");

@@ -191,7 +191,7 @@ static int mass_matrix_size(const teal_plant *p) {
 static int step_size(const teal_plant *p) {
   return p->nq + p->nv;
 }
-static int vdot_size(const teal_plant *p) {
+static int nv_size(const teal_plant *p) {
   return p->nv;
 }
 /* The kinematics stages are lists (one entry per body), so the body_*
@@ -230,15 +230,15 @@ static const plant_stage k_stages[] = {
     {"mass_matrix", offsetof(plant_sys, ce_M), PREREQ_POSITION, 0, teal_plant_calc_mass_matrix,
      mass_matrix_size, NULL, NULL},
     {"actuation", offsetof(plant_sys, ce_u), PREREQ_ACTUATION, 0, teal_plant_calc_actuation,
-     vdot_size, NULL, NULL},
+     nv_size, NULL, NULL},
     {"applied_forces", offsetof(plant_sys, ce_forces), PREREQ_ALL, 0, NULL, NULL,
      teal_plant_calc_applied_forces, forces_type},
     {"contact_results", offsetof(plant_sys, ce_contacts), PREREQ_ALL, 0, NULL, NULL,
      teal_plant_calc_contact_results, contacts_type},
     {"discrete_step", offsetof(plant_sys, ce_step), PREREQ_ALL, 1, teal_plant_calc_discrete_step,
      step_size, NULL, NULL},
-    {"generalized_acceleration", offsetof(plant_sys, ce_vdot), PREREQ_ALL, 0,
-     teal_plant_calc_vdot, vdot_size, NULL, NULL},
+    {"generalized_acceleration", offsetof(plant_sys, ce_vdot), PREREQ_ALL, 0, teal_plant_calc_vdot,
+     nv_size, NULL, NULL},
     {"body_accelerations", offsetof(plant_sys, ce_accs), PREREQ_ALL, 0, NULL, NULL,
      teal_plant_calc_accelerations, vels_type},
 };
