@@ -34,8 +34,28 @@ static int difference_column(teal_fd_scheme scheme, teal_fd_fn f, void *user, do
   return TEAL_OK;
 }
 
+/* TEAL_EINVAL for arguments no Jacobian can have. */
+static int check_args(teal_fd_scheme scheme, teal_fd_fn f, const double *x, int n, int m,
+                      double rel_step, const double *fx, const double *fp, const double *fm,
+                      const double *J) {
+  int central = scheme == TEAL_FD_CENTRAL;
+  if ((scheme != TEAL_FD_FORWARD && !central) || !f || n < 0 || m < 0 ||
+      !(rel_step > 0.0) || !isfinite(rel_step)) {
+    return TEAL_EINVAL;
+  }
+  int empty = n == 0 || m == 0;
+  if (!empty && (!x || !fp || !J || (central ? !fm : !fx))) {
+    return TEAL_EINVAL;
+  }
+  return TEAL_OK;
+}
+
 int teal_fd_jacobian(teal_fd_scheme scheme, teal_fd_fn f, void *user, double *x, int n, int m,
                      double rel_step, const double *fx, double *fp, double *fm, double *J) {
+  int bad = check_args(scheme, f, x, n, m, rel_step, fx, fp, fm, J);
+  if (bad || m == 0) {
+    return bad;
+  }
   for (int j = 0; j < n; j++) {
     int rc = difference_column(scheme, f, user, x, n, m, j, rel_step, fx, fp, fm, J);
     if (rc != TEAL_OK) {

@@ -28,7 +28,9 @@ typedef int (*teal_fd_fn)(const double *x, double *out, void *user);
  *  and every entry is restored to its exact value; fp and fm are scratch of
  *  m entries (fm is unused for forward differences and may be NULL). Stops
  *  at the first failing evaluation and returns its status (the columns
- *  before it are written, x is restored). */
+ *  before it are written, x is restored). TEAL_EINVAL, with nothing
+ *  evaluated, for an unknown scheme, a NULL f, negative sizes, a step that
+ *  is not a positive finite number, or a NULL array the scheme needs. */
 TEAL_API int teal_fd_jacobian(teal_fd_scheme scheme, teal_fd_fn f, void *user, double *x, int n,
                               int m, double rel_step, const double *fx, double *fp, double *fm,
                               double *J);
