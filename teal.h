@@ -13,6 +13,7 @@
 #include "math/vec3.h"
 
 #include "framework/alloc.h"
+#include "framework/buffer_layout.h"
 #include "framework/context.h"
 #include "framework/context_access.h"
 #include "framework/context_tree.h"

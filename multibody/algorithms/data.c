@@ -6,72 +6,62 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "framework/buffer_layout.h"
 #include "multibody/algorithms/data_internal.h"
 #include "multibody/tree/plant_internal.h"
 #include "multibody/tree/topology.h"
 
 /* ---- layout ------------------------------------------------------------------ */
 
-/* A two-pass layout, as contexts use: with base NULL it only sums sizes. */
-typedef struct layout {
-  char *base;
-  size_t off;
-} layout;
-
-static void *take(layout *L, size_t n, size_t size) {
-  size_t start = (L->off + 15) & ~(size_t)15;
-  L->off = start + n * size;
-  return L->base ? L->base + start : NULL;
-}
-
 /* The arrays of the dynamics stages (nd: doubles of the D^-1 blocks). */
-static void layout_stages(teal_mb_data *data, size_t nd, layout *L) {
+static void layout_stages(teal_mb_data *data, size_t nd, teal_buffer_layout *L) {
   size_t nn = (size_t)data->nn, nv = (size_t)data->nv;
-  data->body = take(L, nn, sizeof(int));
-  data->joint = take(L, nn, sizeof(int));
-  data->d_start = take(L, nn, sizeof(int));
-  data->flags = take(L, nn, sizeof(int));
-  data->X_MB = take(L, nn, sizeof(teal_transform));
-  data->p_BBcm = take(L, nn, sizeof(teal_vec3));
-  data->I_Bcm = take(L, nn, sizeof(teal_mat3));
-  data->q_pos = take(L, (size_t)data->nq + 1, sizeof(double));
-  data->X = take(L, nn, sizeof(teal_transform));
-  data->O = take(L, nn, sizeof(teal_vec3));
-  data->S = take(L, 6 * nv + 1, sizeof(double));
-  data->I = take(L, nn, sizeof(teal_mb_inertia));
-  data->V = take(L, nn, sizeof(teal_spatial_vector));
-  data->c = take(L, nn, sizeof(teal_spatial_vector));
-  data->pb = take(L, nn, sizeof(teal_spatial_vector));
-  data->a = take(L, nn, sizeof(teal_spatial_vector));
-  data->f = take(L, nn, sizeof(teal_spatial_vector));
-  data->Ic = take(L, nn, sizeof(teal_mb_inertia));
-  data->P = take(L, nn, sizeof(teal_mat6));
-  data->Ud = take(L, 6 * nv + 1, sizeof(double));
-  data->Dinv = take(L, nd + 1, sizeof(double));
-  data->u = take(L, nv + 1, sizeof(double));
+  data->body = teal_buffer_take(L, nn, sizeof(int));
+  data->joint = teal_buffer_take(L, nn, sizeof(int));
+  data->d_start = teal_buffer_take(L, nn, sizeof(int));
+  data->flags = teal_buffer_take(L, nn, sizeof(int));
+  data->X_MB = teal_buffer_take(L, nn, sizeof(teal_transform));
+  data->p_BBcm = teal_buffer_take(L, nn, sizeof(teal_vec3));
+  data->I_Bcm = teal_buffer_take(L, nn, sizeof(teal_mat3));
+  data->q_pos = teal_buffer_take(L, (size_t)data->nq + 1, sizeof(double));
+  data->X = teal_buffer_take(L, nn, sizeof(teal_transform));
+  data->O = teal_buffer_take(L, nn, sizeof(teal_vec3));
+  data->S = teal_buffer_take(L, 6 * nv + 1, sizeof(double));
+  data->I = teal_buffer_take(L, nn, sizeof(teal_mb_inertia));
+  data->V = teal_buffer_take(L, nn, sizeof(teal_spatial_vector));
+  data->c = teal_buffer_take(L, nn, sizeof(teal_spatial_vector));
+  data->pb = teal_buffer_take(L, nn, sizeof(teal_spatial_vector));
+  data->a = teal_buffer_take(L, nn, sizeof(teal_spatial_vector));
+  data->f = teal_buffer_take(L, nn, sizeof(teal_spatial_vector));
+  data->Ic = teal_buffer_take(L, nn, sizeof(teal_mb_inertia));
+  data->P = teal_buffer_take(L, nn, sizeof(teal_mat6));
+  data->Ud = teal_buffer_take(L, 6 * nv + 1, sizeof(double));
+  data->Dinv = teal_buffer_take(L, nd + 1, sizeof(double));
+  data->u = teal_buffer_take(L, nv + 1, sizeof(double));
 }
 
 /* The body-indexed arrays of the Jacobian and momentum functions. */
-static void layout_bodies(teal_mb_data *data, layout *L) {
+static void layout_bodies(teal_mb_data *data, teal_buffer_layout *L) {
   size_t nn = (size_t)data->nn, nb = (size_t)data->nb;
-  data->X_WB = take(L, nb, sizeof(teal_transform));
-  data->V_WB = take(L, nb, sizeof(teal_spatial_vector));
-  data->A_WB = take(L, nb, sizeof(teal_spatial_vector));
-  data->F = take(L, nn, sizeof(teal_spatial_vector));
-  data->instance = take(L, (size_t)data->ni + 1, 1);
-  data->selected = take(L, nn, 1);
-  data->m_sub = take(L, nn, sizeof(double));
-  data->mp_sub = take(L, nn, sizeof(teal_vec3));
+  data->X_WB = teal_buffer_take(L, nb, sizeof(teal_transform));
+  data->V_WB = teal_buffer_take(L, nb, sizeof(teal_spatial_vector));
+  data->A_WB = teal_buffer_take(L, nb, sizeof(teal_spatial_vector));
+  data->F_Bo_W = teal_buffer_take(L, nb, sizeof(teal_spatial_vector));
+  data->F = teal_buffer_take(L, nn, sizeof(teal_spatial_vector));
+  data->instance = teal_buffer_take(L, (size_t)data->ni + 1, 1);
+  data->selected = teal_buffer_take(L, nn, 1);
+  data->m_sub = teal_buffer_take(L, nn, sizeof(double));
+  data->mp_sub = teal_buffer_take(L, nn, sizeof(teal_vec3));
 }
 
 /* The blocks of M by tree and their factors. */
-static void layout_blocks(teal_mb_data *data, layout *L) {
+static void layout_blocks(teal_mb_data *data, teal_buffer_layout *L) {
   size_t nblk = teal_mb_trees_block_size(data->trees);
-  data->Mb = take(L, nblk + 1, sizeof(double));
-  data->Lb = take(L, nblk + 1, sizeof(double));
-  data->minv_x = take(L, (size_t)data->trees->max_nv + 1, sizeof(double));
-  data->zero_nv = take(L, (size_t)data->nv + 1, sizeof(double));
-  data->bias = take(L, (size_t)data->nv + 1, sizeof(double));
+  data->Mb = teal_buffer_take(L, nblk + 1, sizeof(double));
+  data->Lb = teal_buffer_take(L, nblk + 1, sizeof(double));
+  data->minv_x = teal_buffer_take(L, (size_t)data->trees->max_nv + 1, sizeof(double));
+  data->zero_nv = teal_buffer_take(L, (size_t)data->nv + 1, sizeof(double));
+  data->bias = teal_buffer_take(L, (size_t)data->nv + 1, sizeof(double));
 }
 
 static int is_identity(teal_rotation R) {
@@ -106,16 +96,15 @@ static int allocate(teal_mb_data *data, const teal_plant_tree *t) {
   for (int k = 0; k < data->nn; k++) {
     nd += (size_t)(t->nv[k] * t->nv[k]);
   }
-  layout L = {NULL, 0};
+  teal_buffer_layout L = {NULL, 0, 0};
   layout_stages(data, nd, &L);
   layout_bodies(data, &L);
   layout_blocks(data, &L);
-  data->buffer = teal_calloc(1, L.off);
+  data->buffer = L.overflow ? NULL : teal_calloc(1, L.size);
   if (!data->buffer) {
     return TEAL_ENOMEM;
   }
-  L.base = data->buffer;
-  L.off = 0;
+  L = (teal_buffer_layout){data->buffer, 0, 0};
   layout_stages(data, nd, &L);
   layout_bodies(data, &L);
   layout_blocks(data, &L);

@@ -83,6 +83,9 @@ struct teal_mb_data {
   teal_transform *X_WB;      /* [nb] */
   teal_spatial_vector *V_WB; /* [nb] */
   teal_spatial_vector *A_WB; /* [nb] */
+  /* [nb] room for callers to gather applied spatial forces by body (at Bo,
+   * in W) before handing them to an algorithm, as MuJoCo's xfrc_applied */
+  teal_spatial_vector *F_Bo_W;
   teal_spatial_vector *F;    /* [nn] by node: accumulated forces of J' F */
   /* gravity and the sizes only the Jacobian and momentum functions use */
   const double *gravity; /* 3 values: the model's, own_gravity, or a context's parameter */

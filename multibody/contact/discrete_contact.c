@@ -17,7 +17,6 @@
 #include <math.h>
 #include <string.h>
 
-#include "framework/alloc.h"
 #include "math/small_dense.h"
 #include "multibody/algorithms/crba.h"
 #include "multibody/algorithms/data_internal.h"
@@ -32,96 +31,6 @@
 #define NEWTON_TOLERANCE 1e-12
 /* islands up to this many dofs use the inline LU below, larger ones LAPACK */
 #define SMALL_LU_MAX 24
-
-/* ---- scratch ------------------------------------------------------------------------ */
-
-/* Makes room for an island of m dofs: its Newton matrix and pivots. Called
- * at allocation with the largest tree; an island of several trees larger
- * than that grows the buffers inside a step (counted in contact_growths). */
-static int reserve_newton(teal_plant_scratch *s, int m) {
-  if (m <= s->newton_cap) {
-    return TEAL_OK;
-  }
-  double *A = teal_calloc((size_t)m * (size_t)m + 1, sizeof(double));
-  int *piv = teal_calloc((size_t)m + 1, sizeof(int));
-  if (!A || !piv) {
-    teal_free(A);
-    teal_free(piv);
-    return TEAL_ENOMEM;
-  }
-  teal_free(s->A_newton);
-  teal_free(s->pivots);
-  s->A_newton = A;
-  s->pivots = piv;
-  s->contact_growths += s->newton_cap > 0;
-  s->newton_cap = m;
-  return TEAL_OK;
-}
-
-int teal_plant_scratch_reserve_contacts(teal_plant_scratch *s, int nc) {
-  if (nc <= s->nc_cap) {
-    return TEAL_OK;
-  }
-  size_t mx = (size_t)s->trees->max_nv, cap = (size_t)(nc > 2 * s->nc_cap ? nc : 2 * s->nc_cap);
-  double *Jc = teal_calloc(cap * 6 * mx + 1, sizeof(double));
-  teal_contact_info *c = teal_calloc(cap, sizeof(*c));
-  contact_pair_params *cp = teal_calloc(cap, sizeof(*cp));
-  int *ints = teal_calloc(3 * cap, sizeof(int));
-  if (!Jc || !c || !cp || !ints) {
-    teal_free(Jc);
-    teal_free(c);
-    teal_free(cp);
-    teal_free(ints);
-    return TEAL_ENOMEM;
-  }
-  teal_free(s->Jc);
-  teal_free(s->contacts);
-  teal_free(s->cparams);
-  teal_free(s->island_contacts);
-  s->Jc = Jc;
-  s->contacts = c;
-  s->cparams = cp;
-  s->island_contacts = ints;
-  s->jtree = ints + cap;
-  s->contact_growths += s->nc_cap > 0;
-  s->nc_cap = (int)cap;
-  return TEAL_OK;
-}
-
-void teal_plant_contact_scratch_free(teal_plant_scratch *s) {
-  teal_free(s->res);
-  teal_free(s->uf);
-  teal_free(s->A_newton);
-  teal_free(s->pivots);
-  teal_free(s->Jc);
-  teal_free(s->contacts);
-  teal_free(s->cparams);
-  teal_free(s->island_contacts);
-}
-
-int teal_plant_contact_scratch_alloc(teal_plant_scratch *s, const teal_plant *p, int nc) {
-  size_t nv = (size_t)p->nv;
-  s->trees = teal_plant_forest(p);
-  size_t nt = (size_t)s->trees->ntrees;
-  double *d = teal_calloc(6 * nv + 1, sizeof(double));
-  s->uf = teal_calloc(6 * nt + 3, sizeof(int));
-  if (!d || !s->uf || reserve_newton(s, s->trees->max_nv) != TEAL_OK) {
-    teal_free(d);
-    return TEAL_ENOMEM;
-  }
-  s->res = d;
-  s->step = d + nv;
-  s->v_try = d + 2 * nv;
-  s->r_try = d + 3 * nv;
-  s->v_loc = d + 4 * nv;
-  s->vstar_loc = d + 5 * nv;
-  s->tree_off = s->uf + nt;
-  s->island_trees = s->tree_off + nt;
-  s->tree_bucket = s->island_trees + nt;
-  s->contact_off = s->tree_bucket + nt + 1;
-  s->cursor = s->contact_off + nt + 1;
-  return teal_plant_scratch_reserve_contacts(s, nc);
-}
 
 /* ---- per-contact law ------------------------------------------------------------ */
 
@@ -160,27 +69,27 @@ static teal_vec3 discrete_force(const teal_contact_info *c, const contact_pair_p
  * A's when it differs) is 3 x m_t at Jc + (2 c + k) 3 max_nv, of tree
  * jtree[2 c + k] (-1: unused). */
 static double *jac_block(const teal_plant_scratch *s, int c, int k) {
-  return s->Jc + (size_t)(2 * c + k) * 3 * (size_t)s->trees->max_nv;
+  return s->step.Jc + (size_t)(2 * c + k) * 3 * (size_t)s->step.trees->max_nv;
 }
 
 static int tree_nv(const teal_plant_scratch *s, int t) {
-  return teal_mb_trees_tree_nv(s->trees, t);
+  return teal_mb_trees_tree_nv(s->step.trees, t);
 }
 
 /* The Jacobian blocks of contact c (the kinematics are in s->data). */
 static int contact_jacobian(const teal_plant *p, teal_plant_scratch *s, int c) {
-  const teal_contact_info *ci = &s->contacts[c];
-  int tb = s->trees->body_tree[ci->body_B], ta = s->trees->body_tree[ci->body_A];
-  int *jt = s->jtree + 2 * c;
+  const teal_contact_info *ci = &s->step.contacts[c];
+  int tb = s->step.trees->body_tree[ci->body_B], ta = s->step.trees->body_tree[ci->body_A];
+  int *jt = s->step.jtree + 2 * c;
   jt[0] = tb;
   jt[1] = ta != tb ? ta : -1;
   for (int k = 0; k < 2; k++) {
     memset(jac_block(s, c, k), 0, 3 * (size_t)tree_nv(s, jt[k]) * sizeof(double));
   }
-  int rc = teal_mb_tree_point_jacobian(p, s->data, s->trees, ci->body_B, ci->p_WC, 1.0,
+  int rc = teal_mb_tree_point_jacobian(p, s->data, s->step.trees, ci->body_B, ci->p_WC, 1.0,
                                        jac_block(s, c, 0));
   if (rc == TEAL_OK) {
-    rc = teal_mb_tree_point_jacobian(p, s->data, s->trees, ci->body_A, ci->p_WC, -1.0,
+    rc = teal_mb_tree_point_jacobian(p, s->data, s->step.trees, ci->body_A, ci->p_WC, -1.0,
                                      jac_block(s, c, ta != tb));
   }
   return rc;
@@ -193,8 +102,8 @@ static int prepare_contacts(const teal_plant *p, teal_plant_scratch *s,
   int rc = TEAL_OK;
   for (int i = 0; rc == TEAL_OK && i < pairs->n; i++) {
     const teal_point_pair *pp = &pairs->pairs[i];
-    teal_contact_pair_params(p, pp->id_A, pp->id_B, &s->cparams[i]);
-    teal_contact_from_pair(p, pp, &s->cparams[i], &s->contacts[i]);
+    teal_contact_pair_params(p, pp->id_A, pp->id_B, &s->step.cparams[i]);
+    teal_contact_from_pair(p, pp, &s->step.cparams[i], &s->step.contacts[i]);
     rc = contact_jacobian(p, s, i);
   }
   return rc;
@@ -219,18 +128,18 @@ static int uf_find(int *uf, int t) {
 
 /* The island root of contact c (-1 when it touches no tree). */
 static int contact_root(teal_plant_scratch *s, int c) {
-  int t = s->jtree[2 * c] >= 0 ? s->jtree[2 * c] : s->jtree[2 * c + 1];
-  return t >= 0 ? uf_find(s->uf, t) : -1;
+  int t = s->step.jtree[2 * c] >= 0 ? s->step.jtree[2 * c] : s->step.jtree[2 * c + 1];
+  return t >= 0 ? uf_find(s->step.uf, t) : -1;
 }
 
 static void join_trees(teal_plant_scratch *s, int nc) {
-  for (int t = 0; t < s->trees->ntrees; t++) {
-    s->uf[t] = t;
+  for (int t = 0; t < s->step.trees->ntrees; t++) {
+    s->step.uf[t] = t;
   }
   for (int c = 0; c < nc; c++) {
-    int ta = s->jtree[2 * c], tb = s->jtree[2 * c + 1];
+    int ta = s->step.jtree[2 * c], tb = s->step.jtree[2 * c + 1];
     if (ta >= 0 && tb >= 0) {
-      s->uf[uf_find(s->uf, ta)] = uf_find(s->uf, tb);
+      s->step.uf[uf_find(s->step.uf, ta)] = uf_find(s->step.uf, tb);
     }
   }
 }
@@ -248,31 +157,31 @@ static void prefix_sum(int *off, int nt) {
  * island_trees[tree_bucket[r] .. tree_bucket[r + 1]); only islands with
  * contacts get their trees listed. */
 static void bucket_islands(teal_plant_scratch *s, int nc) {
-  int nt = s->trees->ntrees;
-  memset(s->tree_bucket, 0, (size_t)(nt + 1) * sizeof(int));
-  memset(s->contact_off, 0, (size_t)(nt + 1) * sizeof(int));
+  int nt = s->step.trees->ntrees;
+  memset(s->step.tree_bucket, 0, (size_t)(nt + 1) * sizeof(int));
+  memset(s->step.contact_off, 0, (size_t)(nt + 1) * sizeof(int));
   for (int c = 0; c < nc; c++) {
     int r = contact_root(s, c);
-    s->contact_off[r + 1] += r >= 0;
+    s->step.contact_off[r + 1] += r >= 0;
   }
-  prefix_sum(s->contact_off, nt);
+  prefix_sum(s->step.contact_off, nt);
   for (int t = 0; t < nt; t++) {
-    int r = uf_find(s->uf, t);
-    s->tree_bucket[r + 1] += s->contact_off[r + 1] > s->contact_off[r];
+    int r = uf_find(s->step.uf, t);
+    s->step.tree_bucket[r + 1] += s->step.contact_off[r + 1] > s->step.contact_off[r];
   }
-  prefix_sum(s->tree_bucket, nt);
-  memcpy(s->cursor, s->contact_off, (size_t)nt * sizeof(int));
+  prefix_sum(s->step.tree_bucket, nt);
+  memcpy(s->step.cursor, s->step.contact_off, (size_t)nt * sizeof(int));
   for (int c = 0; c < nc; c++) {
     int r = contact_root(s, c);
     if (r >= 0) {
-      s->island_contacts[s->cursor[r]++] = c;
+      s->step.island_contacts[s->step.cursor[r]++] = c;
     }
   }
-  memcpy(s->cursor, s->tree_bucket, (size_t)nt * sizeof(int));
+  memcpy(s->step.cursor, s->step.tree_bucket, (size_t)nt * sizeof(int));
   for (int t = 0; t < nt; t++) {
-    int r = uf_find(s->uf, t);
-    if (s->contact_off[r + 1] > s->contact_off[r]) {
-      s->island_trees[s->cursor[r]++] = t;
+    int r = uf_find(s->step.uf, t);
+    if (s->step.contact_off[r + 1] > s->step.contact_off[r]) {
+      s->step.island_trees[s->step.cursor[r]++] = t;
     }
   }
 }
@@ -283,8 +192,8 @@ static void bucket_islands(teal_plant_scratch *s, int nc) {
 static teal_vec3 contact_velocity(const teal_plant_scratch *s, int c, const double *v) {
   teal_vec3 vc = teal_vec3_zero();
   for (int k = 0; k < 2; k++) {
-    int t = s->jtree[2 * c + k], m = tree_nv(s, t);
-    const double *J = jac_block(s, c, k), *vt = t >= 0 ? v + s->tree_off[t] : NULL;
+    int t = s->step.jtree[2 * c + k], m = tree_nv(s, t);
+    const double *J = jac_block(s, c, k), *vt = t >= 0 ? v + s->step.tree_off[t] : NULL;
     for (int r = 0; r < 3; r++) {
       for (int j = 0; j < m; j++) {
         vc.v[r] += J[r * m + j] * vt[j];
@@ -298,10 +207,10 @@ static teal_vec3 contact_velocity(const teal_plant_scratch *s, int c, const doub
 static void add_contact_force(const teal_plant_scratch *s, int c, teal_vec3 f, double h,
                               double *r) {
   for (int k = 0; k < 2; k++) {
-    int t = s->jtree[2 * c + k], m = tree_nv(s, t);
+    int t = s->step.jtree[2 * c + k], m = tree_nv(s, t);
     const double *J = jac_block(s, c, k);
     for (int j = 0; j < m; j++) {
-      r[s->tree_off[t] + j] -= h * (J[j] * f.v[0] + J[m + j] * f.v[1] + J[2 * m + j] * f.v[2]);
+      r[s->step.tree_off[t] + j] -= h * (J[j] * f.v[0] + J[m + j] * f.v[1] + J[2 * m + j] * f.v[2]);
     }
   }
 }
@@ -310,19 +219,19 @@ static void add_contact_force(const teal_plant_scratch *s, int c, teal_vec3 f, d
 static void add_contact_jacobian(const teal_plant_scratch *s, int c, const double *G, double h,
                                  double *A, int m) {
   for (int k2 = 0; k2 < 2; k2++) {
-    int t2 = s->jtree[2 * c + k2], m2 = tree_nv(s, t2);
+    int t2 = s->step.jtree[2 * c + k2], m2 = tree_nv(s, t2);
     const double *J2 = jac_block(s, c, k2);
     for (int j = 0; j < m2; j++) {
       double gj[3]; /* h G J2 column j */
       for (int a = 0; a < 3; a++) {
         gj[a] = h * (G[3 * a] * J2[j] + G[3 * a + 1] * J2[m2 + j] + G[3 * a + 2] * J2[2 * m2 + j]);
       }
-      int col = s->tree_off[t2] + j;
+      int col = s->step.tree_off[t2] + j;
       for (int k1 = 0; k1 < 2; k1++) {
-        int t1 = s->jtree[2 * c + k1], m1 = tree_nv(s, t1);
+        int t1 = s->step.jtree[2 * c + k1], m1 = tree_nv(s, t1);
         const double *J1 = jac_block(s, c, k1);
         for (int i = 0; i < m1; i++) {
-          A[(s->tree_off[t1] + i) * m + col] -=
+          A[(s->step.tree_off[t1] + i) * m + col] -=
               J1[i] * gj[0] + J1[m1 + i] * gj[1] + J1[2 * m1 + i] * gj[2];
         }
       }
@@ -338,8 +247,8 @@ static void mass_residual(const teal_plant_scratch *s, const island *is, const d
     memset(A, 0, (size_t)is->m * (size_t)is->m * sizeof(double));
   }
   for (int k = 0; k < is->nt; k++) {
-    int t = is->trees[k], mt = tree_nv(s, t), o = s->tree_off[t];
-    const double *Mt = s->data->Mb + s->trees->block_start[t];
+    int t = is->trees[k], mt = tree_nv(s, t), o = s->step.tree_off[t];
+    const double *Mt = s->data->Mb + s->step.trees->block_start[t];
     for (int i = 0; i < mt; i++) {
       double acc = 0.0;
       for (int j = 0; j < mt; j++) {
@@ -361,7 +270,7 @@ static double residual(const teal_plant *p, teal_plant_scratch *s, const island 
   mass_residual(s, is, vstar, v, r, A);
   for (int k = 0; k < is->nc; k++) {
     int c = is->cidx[k];
-    teal_vec3 f = discrete_force(&s->contacts[c], &s->cparams[c], h, eps,
+    teal_vec3 f = discrete_force(&s->step.contacts[c], &s->step.cparams[c], h, eps,
                                  contact_velocity(s, c, v), A ? G : NULL);
     add_contact_force(s, c, f, h, r);
     if (A) {
@@ -377,18 +286,18 @@ static double residual(const teal_plant *p, teal_plant_scratch *s, const island 
 /* step = -A^-1 res (A is factored in place). */
 static int newton_direction(teal_plant_scratch *s, int m) {
   for (int i = 0; i < m; i++) {
-    s->step[i] = -s->res[i];
+    s->step.dir[i] = -s->step.res[i];
   }
   if (m <= SMALL_LU_MAX) {
     /* islands of a few free bodies (6 to 24 dofs): loops beat a LAPACK call */
-    if (teal_small_lu_factor(s->A_newton, m, s->pivots)) {
+    if (teal_small_lu_factor(s->step.A_newton, m, s->step.pivots)) {
       return TEAL_ESINGULAR;
     }
-    teal_small_lu_solve(s->A_newton, m, s->pivots, s->step);
+    teal_small_lu_solve(s->step.A_newton, m, s->step.pivots, s->step.dir);
     return TEAL_OK;
   }
-  int rc = teal_dense_lu_factor(s->A_newton, m, s->pivots, NULL);
-  return rc ? rc : teal_dense_lu_solve(s->A_newton, m, s->pivots, s->step, NULL);
+  int rc = teal_dense_lu_factor(s->step.A_newton, m, s->step.pivots, NULL);
+  return rc ? rc : teal_dense_lu_solve(s->step.A_newton, m, s->step.pivots, s->step.dir, NULL);
 }
 
 /* One Newton iteration with a backtracking line search; returns the new
@@ -399,35 +308,35 @@ static int newton_iteration(const teal_plant *p, teal_plant_scratch *s, const is
                             const double *vstar, double tol, double *v, double *norm,
                             double *dv_max) {
   int m = is->m;
-  residual(p, s, is, vstar, v, s->res, s->A_newton);
+  residual(p, s, is, vstar, v, s->step.res, s->step.A_newton);
   int rc = newton_direction(s, m);
   if (rc) {
     return rc;
   }
   *dv_max = 0.0;
   for (int i = 0; i < m; i++) {
-    *dv_max = fmax(*dv_max, fabs(s->step[i]));
+    *dv_max = fmax(*dv_max, fabs(s->step.dir[i]));
   }
   if (*dv_max <= tol) {
     for (int i = 0; i < m; i++) {
-      v[i] += s->step[i];
+      v[i] += s->step.dir[i];
     }
     return TEAL_OK;
   }
   double alpha = 1.0, trial = INFINITY;
   for (int k = 0; k < 30; k++, alpha *= 0.5) {
     for (int i = 0; i < m; i++) {
-      s->v_try[i] = v[i] + alpha * s->step[i];
+      s->step.v_try[i] = v[i] + alpha * s->step.dir[i];
     }
-    trial = residual(p, s, is, vstar, s->v_try, s->r_try, NULL);
+    trial = residual(p, s, is, vstar, s->step.v_try, s->step.r_try, NULL);
     if (trial <= (1.0 - 1e-4 * alpha) * *norm) {
       break;
     }
   }
   *dv_max = 0.0;
   for (int i = 0; i < m; i++) {
-    *dv_max = fmax(*dv_max, fabs(s->v_try[i] - v[i]));
-    v[i] = s->v_try[i];
+    *dv_max = fmax(*dv_max, fabs(s->step.v_try[i] - v[i]));
+    v[i] = s->step.v_try[i];
   }
   *norm = trial;
   return TEAL_OK;
@@ -442,12 +351,12 @@ static double gather_island(teal_plant_scratch *s, island *is, const double *v0,
   is->m = 0;
   for (int k = 0; k < is->nt; k++) {
     int t = is->trees[k], mt = tree_nv(s, t);
-    const int *dofs = s->trees->dofs + s->trees->dof_start[t];
-    s->tree_off[t] = is->m;
+    const int *dofs = s->step.trees->dofs + s->step.trees->dof_start[t];
+    s->step.tree_off[t] = is->m;
     for (int j = 0; j < mt; j++) {
       double x = vstar[dofs[j]];
-      s->vstar_loc[is->m + j] = x;
-      s->v_loc[is->m + j] = v0[dofs[j]];
+      s->step.vstar_loc[is->m + j] = x;
+      s->step.v_loc[is->m + j] = v0[dofs[j]];
       vscale = fmax(vscale, fabs(x));
     }
     is->m += mt;
@@ -458,9 +367,9 @@ static double gather_island(teal_plant_scratch *s, island *is, const double *v0,
 static void scatter_island(const teal_plant_scratch *s, const island *is, double *v_next) {
   for (int k = 0; k < is->nt; k++) {
     int t = is->trees[k], mt = tree_nv(s, t);
-    const int *dofs = s->trees->dofs + s->trees->dof_start[t];
+    const int *dofs = s->step.trees->dofs + s->step.trees->dof_start[t];
     for (int j = 0; j < mt; j++) {
-      v_next[dofs[j]] = s->v_loc[s->tree_off[t] + j];
+      v_next[dofs[j]] = s->step.v_loc[s->step.tree_off[t] + j];
     }
   }
 }
@@ -469,16 +378,17 @@ static void scatter_island(const teal_plant_scratch *s, const island *is, double
 static int solve_island(const teal_plant *p, teal_plant_scratch *s, const teal_context *ctx,
                         island *is, const double *v0, const double *vstar, double *v_next) {
   double vscale = gather_island(s, is, v0, vstar), dv = INFINITY;
-  int rc = reserve_newton(s, is->m);
+  int rc = teal_step_data_reserve_island(&s->step, is->m);
   if (rc) {
     return teal_context_report_error(ctx, rc, "plant: no memory for a contact island of %d "
                                      "dofs", is->m);
   }
-  double norm = residual(p, s, is, s->vstar_loc, s->v_loc, s->res, NULL);
+  double norm = residual(p, s, is, s->step.vstar_loc, s->step.v_loc, s->step.res, NULL);
   rc = TEAL_ENOCONV;
   for (int it = 0; it < NEWTON_MAX_ITERATIONS; it++) {
     double tol = NEWTON_TOLERANCE * vscale;
-    if ((rc = newton_iteration(p, s, is, s->vstar_loc, tol, s->v_loc, &norm, &dv)) != TEAL_OK) {
+    if ((rc = newton_iteration(p, s, is, s->step.vstar_loc, tol, s->step.v_loc, &norm, &dv)) !=
+        TEAL_OK) {
       break;
     }
     if (dv <= tol) {
@@ -500,7 +410,7 @@ int teal_plant_contact_step(const teal_plant *p, teal_plant_scratch *s, const te
   if (nc == 0) {
     return TEAL_OK;
   }
-  int rc = s->trees ? teal_plant_scratch_reserve_contacts(s, nc) : TEAL_ESTATE;
+  int rc = teal_step_data_reserve_contacts(&s->step, nc);
   if (rc == TEAL_OK) {
     rc = prepare_contacts(p, s, pairs);
   }
@@ -510,10 +420,11 @@ int teal_plant_contact_step(const teal_plant *p, teal_plant_scratch *s, const te
   }
   join_trees(s, nc);
   bucket_islands(s, nc);
-  for (int r = 0; r < s->trees->ntrees; r++) {
-    island is = {0, s->contact_off[r + 1] - s->contact_off[r],
-                 s->tree_bucket[r + 1] - s->tree_bucket[r], s->island_trees + s->tree_bucket[r],
-                 s->island_contacts + s->contact_off[r]};
+  for (int r = 0; r < s->step.trees->ntrees; r++) {
+    island is = {0, s->step.contact_off[r + 1] - s->step.contact_off[r],
+                 s->step.tree_bucket[r + 1] - s->step.tree_bucket[r],
+                 s->step.island_trees + s->step.tree_bucket[r],
+                 s->step.island_contacts + s->step.contact_off[r]};
     /* contacts between anchored bodies only belong to no island */
     if (is.nc > 0 && is.nt > 0) {
       rc = solve_island(p, s, ctx, &is, v0 ? v0 : vstar, vstar, v_next);
@@ -529,7 +440,9 @@ int teal_plant_contact_forces_at(const teal_plant *p, teal_plant_scratch *s,
                                  const teal_context *ctx, const double *q,
                                  const teal_point_pair_list *pairs, const double *v_next,
                                  teal_contact_results *r) {
-  int rc = teal_mb_body_velocities(p, q, v_next, s->X, s->V);
+  const teal_transform *X_WB = s->data->X_WB;
+  const teal_spatial_vector *V_WB = s->data->V_WB;
+  int rc = teal_mb_body_velocities(p, q, v_next, s->data->X_WB, s->data->V_WB);
   double h = p->time_step, eps = discrete_regularization(p);
   r->n = 0;
   for (int i = 0; rc == TEAL_OK && i < pairs->n; i++) {
@@ -537,7 +450,7 @@ int teal_plant_contact_forces_at(const teal_plant *p, teal_plant_scratch *s,
     teal_contact_info *c = &r->c[r->n++];
     teal_contact_pair_params(p, pairs->pairs[i].id_A, pairs->pairs[i].id_B, &cp);
     teal_contact_from_pair(p, &pairs->pairs[i], &cp, c);
-    teal_vec3 vc = teal_contact_relative_velocity(s->X, s->V, c);
+    teal_vec3 vc = teal_contact_relative_velocity(X_WB, V_WB, c);
     double xdot = teal_vec3_dot(vc, c->nhat_BA_W);
     c->f_Bc_W = discrete_force(c, &cp, h, eps, vc, NULL);
     c->separation_speed = -xdot;

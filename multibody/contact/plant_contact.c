@@ -5,6 +5,7 @@
 
 #include "framework/alloc.h"
 #include "framework/growable.h"
+#include "multibody/algorithms/data_internal.h"
 #include "multibody/algorithms/jacobians.h"
 #include "multibody/contact/contact_internal.h"
 #include "multibody/plant/plant_system.h"
@@ -271,6 +272,9 @@ int teal_plant_output_generalized_contact_forces(const teal_system *sys, const t
   const teal_contact_results *r;
   const teal_transform *X;
   const double *q, *v;
+  if (!s) {
+    return teal_plant_no_scratch(ctx);
+  }
   int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_contacts, (const void **)&r);
   if (rc == TEAL_OK) {
     rc = teal_plant_eval_poses(sys, ctx, p, &X);
@@ -278,10 +282,11 @@ int teal_plant_output_generalized_contact_forces(const teal_system *sys, const t
   if (rc) {
     return rc;
   }
-  memset(s->A, 0, (size_t)p->bodies.n * sizeof(*s->A));
-  teal_contact_add_forces(r, X, s->A);
+  teal_spatial_vector *F_Bo_W = s->data->F_Bo_W;
+  memset(F_Bo_W, 0, (size_t)p->bodies.n * sizeof(*F_Bo_W));
+  teal_contact_add_forces(r, X, F_Bo_W);
   teal_plant_qv(p, ctx, &q, &v);
-  rc = teal_mb_jacobian_apply_transpose(p, s->data, q, s->A, out);
+  rc = teal_mb_jacobian_apply_transpose(p, s->data, q, F_Bo_W, out);
   return rc ? teal_context_report_error(ctx, rc, "plant: %s", teal_mb_data_error(s->data)->message)
             : TEAL_OK;
 }
@@ -302,7 +307,7 @@ int teal_plant_output_instance_generalized_contact_forces(const teal_system *sys
 long teal_plant_warning_count(const teal_plant *p, const teal_context *ctx) {
   const teal_context *own = teal_plant_own_context(p, ctx);
   const teal_plant_scratch *s = own ? teal_context_scratch(own, p->sys.scratch) : NULL;
-  return s ? s->contact_growths : -1;
+  return s ? s->step.growths : -1;
 }
 
 int teal_plant_eval_contact_results(const teal_plant *p, const teal_context *ctx,

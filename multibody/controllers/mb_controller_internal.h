@@ -13,16 +13,15 @@
 #include "multibody/tree/plant_model.h"
 
 /* Per-context scratch: made by the type's copy hook from the model
- * {plant, NULL, ...}, so that every context owns its multibody data and buffers
- * (a copy between two existing contexts keeps the destination's). */
+ * {plant, NULL, ...}, so that every context owns its multibody data and
+ * buffers (a copy between two existing contexts keeps the destination's).
+ * The force elements' body poses, velocities and forces live in the data's
+ * body arrays. */
 typedef struct teal_mbc_scratch {
   const teal_plant *plant;
   teal_mb_data *data;
-  double *tau_app;        /* [nv] force elements and damping */
-  double *zeros;          /* [nv] all zero (a motionless vdot or v) */
-  teal_transform *X;      /* [nb] body poses (force elements only) */
-  teal_spatial_vector *V; /* [nb] body velocities */
-  teal_spatial_vector *F; /* [nb] spatial forces of the force elements */
+  double *tau_app; /* [nv] force elements and damping */
+  double *zeros;   /* [nv] all zero (a motionless vdot or v) */
 } teal_mbc_scratch;
 
 /* The scratch's value type. */
@@ -60,7 +59,7 @@ int teal_mbc_check_input(const teal_system *sys, const teal_context *ctx, int po
 
 /* Drake's tau_app at (q, v): s->tau_app = -damping v plus the generalized
  * forces of the model's force elements, whose spatial part goes to *F
- * (s->F, or NULL when the plant has no force elements). Reports failures
+ * (the data's F_Bo_W, or NULL when the plant has no force elements). Reports failures
  * on ctx. */
 int teal_mbc_applied_forces(const teal_system *sys, const teal_context *ctx, teal_mbc_scratch *s,
                             const double *q, const double *v, const teal_spatial_vector **F);

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "multibody/algorithms/data_internal.h"
 #include "multibody/algorithms/kinematics.h"
 #include "multibody/controllers/mb_controller_internal.h"
 #include "multibody/forces/force_elements.h"
@@ -57,24 +58,20 @@ static void scratch_free(void *value) {
   teal_mbc_scratch *s = value;
   teal_mb_data_free(s->data);
   teal_free(s->tau_app);
-  teal_free(s->X);
   memset(s, 0, sizeof(*s));
 }
 
 /* Allocates the multibody data and buffers of a scratch for plant p. */
 static int scratch_alloc(teal_mbc_scratch *s, const teal_plant *p) {
-  size_t nv = (size_t)teal_plant_nv(p), nb = (size_t)teal_plant_num_bodies(p);
+  size_t nv = (size_t)teal_plant_nv(p);
   s->plant = p;
   s->data = teal_mb_data_new(p, NULL);
   s->tau_app = teal_calloc(2 * nv, sizeof(double));
-  s->X = teal_calloc(nb, sizeof(teal_transform) + 2 * sizeof(teal_spatial_vector));
-  if (!s->data || !s->tau_app || !s->X) {
+  if (!s->data || !s->tau_app) {
     scratch_free(s);
     return TEAL_ENOMEM;
   }
   s->zeros = s->tau_app + nv;
-  s->V = (teal_spatial_vector *)(s->X + nb);
-  s->F = s->V + nb;
   return TEAL_OK;
 }
 
@@ -144,17 +141,19 @@ int teal_mbc_applied_forces(const teal_system *sys, const teal_context *ctx, tea
   if (teal_plant_num_force_elements(p) == 0) {
     return TEAL_OK;
   }
-  memset(s->F, 0, (size_t)nb * sizeof(*s->F));
-  int rc = teal_mb_body_velocities(p, q, v, s->X, s->V);
+  teal_transform *X = s->data->X_WB;
+  teal_spatial_vector *V = s->data->V_WB, *F_Bo_W = s->data->F_Bo_W;
+  memset(F_Bo_W, 0, (size_t)nb * sizeof(*F_Bo_W));
+  int rc = teal_mb_body_velocities(p, q, v, X, V);
   if (rc) {
     return teal_context_report_error(ctx, rc, "'%s': body velocities of the model failed",
                                      teal_system_name(sys));
   }
   teal_error err;
-  rc = teal_plant_calc_force_elements(p, q, v, s->X, s->V, s->F, s->tau_app, &err);
+  rc = teal_plant_calc_force_elements(p, q, v, X, V, F_Bo_W, s->tau_app, &err);
   if (rc) {
     return teal_context_report_error(ctx, rc, "'%s': %s", teal_system_name(sys), err.message);
   }
-  *F = s->F;
+  *F = F_Bo_W;
   return TEAL_OK;
 }

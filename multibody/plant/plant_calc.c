@@ -63,7 +63,7 @@ int teal_plant_calc_velocities(const teal_system *sys, const teal_context *ctx, 
   int rc = size_list(ctx, teal_spatial_vector_list_resize(V, p->bodies.n));
   const double *q, *v;
   teal_plant_qv(p, ctx, &q, &v);
-  return rc ? rc : teal_mb_body_velocities(p, q, v, s->X, V->V);
+  return rc ? rc : teal_mb_body_velocities(p, q, v, s->data->X_WB, V->V);
 }
 
 int teal_plant_calc_mass_matrix(const teal_system *sys, const teal_context *ctx, double *out,
@@ -310,7 +310,7 @@ int teal_plant_calc_accelerations(const teal_system *sys, const teal_context *ct
     return rc;
   }
   teal_plant_qv(p, ctx, &q, &v);
-  return teal_mb_body_accelerations(p, q, v, vdot, s->X, s->V, A->V);
+  return teal_mb_body_accelerations(p, q, v, vdot, s->data->X_WB, s->data->V_WB, A->V);
 }
 
 int teal_plant_eval_poses(const teal_system *sys, const teal_context *ctx, const teal_plant *p,

@@ -2,7 +2,7 @@
  * scratch, shared by plant_system.c (declarations and the stage table),
  * plant_scratch.c (the scratch), plant_calc.c (the stages), plant_outputs.c,
  * plant_hooks.c, plant_state.c (context access) and plant_discrete.c (the
- * time-step update). */
+ * time-step update, whose working memory is step_data_internal.h's). */
 #ifndef TEAL_MULTIBODY_PLANT_PLANT_CALC_INTERNAL_H
 #define TEAL_MULTIBODY_PLANT_PLANT_CALC_INTERNAL_H
 
@@ -11,50 +11,17 @@
 #include "multibody/algorithms/data.h"
 #include "multibody/algorithms/jacobians.h"
 #include "multibody/contact/plant_contact.h"
+#include "multibody/plant/step_data_internal.h"
 #include "multibody/tree/plant_internal.h"
 
-struct contact_pair_params;
-
-/* Per-context scratch: the multibody data and the buffers of the discrete
- * step, made when the context is created (by the copy hook, from the model
- * {plant, NULL}). */
+/* Per-context scratch: the multibody data and, for a discrete plant, the
+ * working memory of its time step, made when the context is created (by
+ * the copy hook, from the model {plant, NULL}). */
 typedef struct teal_plant_scratch {
   const teal_plant *plant;
-  teal_mb_data *data;     /* the multibody data of this context */
-  teal_transform *X;      /* [nb] */
-  teal_spatial_vector *V; /* [nb] */
-  teal_spatial_vector *A; /* [nb] */
-  double *vstar, *dv;     /* [nv] discrete step: free velocity, impulse response */
-  double *Wcols;          /* [nlimits * nv] M^-1 columns of the active limits */
-  double *lambda, *target, *sign; /* [nlimits] each */
-  int *active;                 /* [nlimits] indices into limit_dofs */
-  /* contact; only for discrete plants
-   * with collision geometry (contact/discrete_contact.c) */
-  const struct teal_mb_trees *trees;           /* the plant's forest */
-  double *res, *step, *v_try, *r_try;          /* [nv] each, island vectors */
-  double *v_loc, *vstar_loc;                   /* [nv] each */
-  double *A_newton;                            /* [newton_cap^2] island Newton matrix */
-  int *pivots;                                 /* [newton_cap] */
-  int newton_cap;                              /* largest island with room below */
-  int *uf, *tree_off, *island_trees;           /* [ntrees] each */
-  int *tree_bucket, *contact_off, *cursor;     /* [ntrees + 1] bucket offsets */
-  int nc_cap;                                  /* contacts with room below */
-  double *Jc;                                  /* [nc_cap][2][3 max_nv] Jacobian blocks */
-  int *jtree;                                  /* [2 nc_cap] tree of each block */
-  int *island_contacts;                        /* [nc_cap] */
-  teal_contact_info *contacts;                 /* [nc_cap] */
-  struct contact_pair_params *cparams;         /* [nc_cap] */
-  long contact_growths; /* times the contact or island buffers grew inside a step */
+  teal_mb_data *data;  /* the multibody data of this context */
+  teal_step_data step; /* the discrete step's (empty for a continuous plant) */
 } teal_plant_scratch;
-
-/* Makes room for nc contacts in the scratch (allocates only when needed). */
-int teal_plant_scratch_reserve_contacts(teal_plant_scratch *s, int nc);
-
-/* The discrete contact buffers with room for nc contacts (all of them
- * allocated here, so that a step allocates nothing unless it outgrows
- * them), and their release (contact/discrete_contact.c). */
-int teal_plant_contact_scratch_alloc(teal_plant_scratch *s, const teal_plant *p, int nc);
-void teal_plant_contact_scratch_free(teal_plant_scratch *s);
 
 extern const teal_value_type teal_plant_scratch_type;
 

@@ -30,16 +30,16 @@ static int activate_violated(const teal_plant *p, teal_plant_scratch *s, const d
   for (int l = 0; l < p->sys.nlimits; l++) {
     int k = p->sys.limit_dofs[l], qi = t->q_start[k], vi = t->v_start[k], is_active = 0;
     for (int j = 0; j < *m; j++) {
-      is_active |= s->active[j] == l;
+      is_active |= s->step.active[j] == l;
     }
     double lo = (t->q_lower[qi] - q[qi]) / h, hi = (t->q_upper[qi] - q[qi]) / h;
     if (is_active || (v[vi] >= lo && v[vi] <= hi)) {
       continue;
     }
-    s->active[*m] = l;
-    s->target[*m] = v[vi] < lo ? lo : hi;
-    s->sign[*m] = v[vi] < lo ? 1.0 : -1.0;
-    s->lambda[*m] = 0.0;
+    s->step.active[*m] = l;
+    s->step.target[*m] = v[vi] < lo ? lo : hi;
+    s->step.sign[*m] = v[vi] < lo ? 1.0 : -1.0;
+    s->step.lambda[*m] = 0.0;
     (*m)++;
     added++;
   }
@@ -49,10 +49,10 @@ static int activate_violated(const teal_plant *p, teal_plant_scratch *s, const d
 /* Column j of M^-1 for active limit j, by the factorization of M the free
  * motion left in data (per-tree blocks or articulated bodies). */
 static int delassus_column(const teal_plant *p, teal_plant_scratch *s, int j) {
-  int vi = p->tree.v_start[p->sys.limit_dofs[s->active[j]]];
-  memset(s->dv, 0, (size_t)p->nv * sizeof(double));
-  s->dv[vi] = 1.0;
-  return teal_mb_mass_inverse(p, s->data, s->dv, s->Wcols + (size_t)j * p->nv);
+  int vi = p->tree.v_start[p->sys.limit_dofs[s->step.active[j]]];
+  memset(s->step.dv, 0, (size_t)p->nv * sizeof(double));
+  s->step.dv[vi] = 1.0;
+  return teal_mb_mass_inverse(p, s->data, s->step.dv, s->step.Wcols + (size_t)j * p->nv);
 }
 
 /* Projected Gauss-Seidel on the m active limits; impulses in lambda. */
@@ -61,15 +61,15 @@ static void solve_impulses(const teal_plant *p, teal_plant_scratch *s, const dou
   for (int it = 0; it < PGS_ITERATIONS; it++) {
     double change = 0.0;
     for (int j = 0; j < m; j++) {
-      int vj = p->tree.v_start[p->sys.limit_dofs[s->active[j]]];
-      double sj = s->sign[j], vel = vstar[vj];
+      int vj = p->tree.v_start[p->sys.limit_dofs[s->step.active[j]]];
+      double sj = s->step.sign[j], vel = vstar[vj];
       for (int k = 0; k < m; k++) {
-        vel += s->Wcols[(size_t)k * nv + vj] * s->sign[k] * s->lambda[k];
+        vel += s->step.Wcols[(size_t)k * nv + vj] * s->step.sign[k] * s->step.lambda[k];
       }
-      double wjj = s->Wcols[(size_t)j * nv + vj];
-      double next = fmax(0.0, s->lambda[j] - sj * (vel - s->target[j]) / wjj);
-      change = fmax(change, fabs(next - s->lambda[j]) * wjj);
-      s->lambda[j] = next;
+      double wjj = s->step.Wcols[(size_t)j * nv + vj];
+      double next = fmax(0.0, s->step.lambda[j] - sj * (vel - s->step.target[j]) / wjj);
+      change = fmax(change, fabs(next - s->step.lambda[j]) * wjj);
+      s->step.lambda[j] = next;
     }
     if (change < PGS_TOLERANCE) {
       return;
@@ -83,9 +83,9 @@ static void apply_impulses(const teal_plant *p, teal_plant_scratch *s, const dou
   int nv = p->nv;
   memcpy(v, vstar, (size_t)nv * sizeof(double));
   for (int k = 0; k < m; k++) {
-    double a = s->sign[k] * s->lambda[k];
+    double a = s->step.sign[k] * s->step.lambda[k];
     for (int i = 0; i < nv; i++) {
-      v[i] += s->Wcols[(size_t)k * nv + i] * a;
+      v[i] += s->step.Wcols[(size_t)k * nv + i] * a;
     }
   }
 }
@@ -130,19 +130,19 @@ int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ct
     return rc;
   }
   /* with contact scratch M is factored by trees; otherwise by articulated bodies */
-  rc = s->trees ? teal_mb_forward_dynamics_blocks(p, s->data, q, v, forces, F, s->vstar)
-                : teal_mb_forward_dynamics_ex(p, s->data, q, v, forces, F, s->vstar);
+  rc = s->step.trees ? teal_mb_forward_dynamics_blocks(p, s->data, q, v, forces, F, s->step.vstar)
+                     : teal_mb_forward_dynamics_ex(p, s->data, q, v, forces, F, s->step.vstar);
   for (int i = 0; rc == TEAL_OK && i < nv; i++) {
-    s->vstar[i] = v[i] + h * s->vstar[i];
+    s->step.vstar[i] = v[i] + h * s->step.vstar[i];
   }
   if (rc == TEAL_OK && pairs && pairs->n) {
-    if ((rc = teal_plant_contact_step(p, s, ctx, pairs, v, s->vstar, vnext)) != TEAL_OK) {
+    if ((rc = teal_plant_contact_step(p, s, ctx, pairs, v, s->step.vstar, vnext)) != TEAL_OK) {
       return rc;
     }
-    memcpy(s->vstar, vnext, (size_t)nv * sizeof(double));
+    memcpy(s->step.vstar, vnext, (size_t)nv * sizeof(double));
   }
   if (rc == TEAL_OK) {
-    rc = enforce_limits(p, s, q, s->vstar, vnext);
+    rc = enforce_limits(p, s, q, s->step.vstar, vnext);
   }
   if (rc) {
     return teal_context_report_error(ctx, rc, "plant: discrete step at t = %g: %s",

@@ -1,5 +1,5 @@
 /* The plant's per-context scratch (its multibody data and the discrete
- * step's buffers), the lookup of its own context and its state arrays
+ * step's working memory), the lookup of its own context and its state arrays
  * (see plant_calc_internal.h). */
 #include <math.h>
 #include <string.h>
@@ -13,48 +13,20 @@
 static void scratch_free(void *value) {
   teal_plant_scratch *s = value;
   teal_mb_data_free(s->data);
-  teal_free(s->X);
-  teal_free(s->vstar);
-  teal_free(s->active);
-  teal_plant_contact_scratch_free(s);
+  teal_step_data_release(&s->step);
   memset(s, 0, sizeof(*s));
 }
 
-/* Buffers of the discrete contact solve: only for discrete plants with
- * collision geometry, sized by the kinematic trees (not by nv^2). */
-static int scratch_alloc_contact(teal_plant_scratch *s, const teal_plant *p) {
-  int proximity = 0;
-  for (int g = 0; g < p->geometries.n; g++) {
-    proximity += GEOM(p)[g].g.role == TEAL_ROLE_PROXIMITY;
-  }
-  if (!p->sys.discrete || proximity == 0) {
-    return TEAL_OK;
-  }
-  return teal_plant_contact_scratch_alloc(s, p, 4 * proximity + 8);
-}
-
-/* Allocates the multibody data and buffers of a scratch for plant p. */
+/* Allocates the multibody data of a scratch for plant p, and the working
+ * memory of the time step when p is discrete. */
 static int scratch_alloc(teal_plant_scratch *s, const teal_plant *p) {
-  size_t nb = (size_t)p->bodies.n, nv = (size_t)p->nv, nl = (size_t)p->sys.nlimits;
   s->plant = p;
   s->data = teal_mb_data_new(p, NULL);
-  if (s->data) {
-    teal_mb_data_stage_by_owner(s->data); /* the ce_stage entry marks its stage */
-  }
-  s->X = teal_calloc(nb, sizeof(teal_transform) + 2 * sizeof(teal_spatial_vector));
-  s->vstar = teal_calloc(2 * nv + nl * nv + 3 * nl + 1, sizeof(double));
-  s->active = teal_calloc(nl + 1, sizeof(int));
-  if (!s->data || !s->X || !s->vstar || !s->active || scratch_alloc_contact(s, p) != TEAL_OK) {
+  if (!s->data || (p->sys.discrete && teal_step_data_init(&s->step, p) != TEAL_OK)) {
     scratch_free(s);
     return TEAL_ENOMEM;
   }
-  s->V = (teal_spatial_vector *)(s->X + nb);
-  s->A = s->V + nb;
-  s->dv = s->vstar + nv;
-  s->Wcols = s->dv + nv;
-  s->lambda = s->Wcols + nl * nv;
-  s->target = s->lambda + nl;
-  s->sign = s->target + nl;
+  teal_mb_data_stage_by_owner(s->data); /* the ce_stage entry marks its stage */
   return TEAL_OK;
 }
 

@@ -1,0 +1,145 @@
+/* The discrete step's working memory (see step_data_internal.h). */
+#include "multibody/plant/step_data_internal.h"
+
+#include <string.h>
+
+#include "framework/alloc.h"
+#include "framework/buffer_layout.h"
+#include "multibody/contact/contact_internal.h"
+#include "multibody/tree/plant_internal.h"
+#include "multibody/tree/topology.h"
+
+/* ---- the model buffer ------------------------------------------------------------ */
+
+static void layout_limits(teal_step_data *sd, size_t nv, size_t nl, teal_buffer_layout *L) {
+  sd->vstar = teal_buffer_take(L, nv, sizeof(double));
+  sd->dv = teal_buffer_take(L, nv, sizeof(double));
+  sd->Wcols = teal_buffer_take(L, nl * nv, sizeof(double));
+  sd->lambda = teal_buffer_take(L, nl, sizeof(double));
+  sd->target = teal_buffer_take(L, nl, sizeof(double));
+  sd->sign = teal_buffer_take(L, nl, sizeof(double));
+  sd->active = teal_buffer_take(L, nl, sizeof(int));
+}
+
+static void layout_islands(teal_step_data *sd, size_t nv, size_t nt, teal_buffer_layout *L) {
+  double **by_dof[] = {&sd->res, &sd->dir, &sd->v_try, &sd->r_try, &sd->v_loc, &sd->vstar_loc};
+  for (size_t i = 0; i < sizeof by_dof / sizeof *by_dof; i++) {
+    *by_dof[i] = teal_buffer_take(L, nv, sizeof(double));
+  }
+  sd->uf = teal_buffer_take(L, nt, sizeof(int));
+  sd->tree_off = teal_buffer_take(L, nt, sizeof(int));
+  sd->island_trees = teal_buffer_take(L, nt, sizeof(int));
+  sd->tree_bucket = teal_buffer_take(L, nt + 1, sizeof(int));
+  sd->contact_off = teal_buffer_take(L, nt + 1, sizeof(int));
+  sd->cursor = teal_buffer_take(L, nt + 1, sizeof(int));
+}
+
+static void layout_model(teal_step_data *sd, const teal_plant *p, teal_buffer_layout *L) {
+  size_t nv = (size_t)p->nv;
+  layout_limits(sd, nv, (size_t)p->sys.nlimits, L);
+  if (sd->trees) {
+    layout_islands(sd, nv, (size_t)sd->trees->ntrees, L);
+  }
+}
+
+/* ---- the contact and Newton buffers ----------------------------------------------- */
+
+static void layout_contacts(teal_step_data *sd, size_t cap, teal_buffer_layout *L) {
+  sd->Jc = teal_buffer_take(L, cap * 6, (size_t)sd->trees->max_nv * sizeof(double));
+  sd->jtree = teal_buffer_take(L, 2 * cap, sizeof(int));
+  sd->island_contacts = teal_buffer_take(L, cap, sizeof(int));
+  sd->contacts = teal_buffer_take(L, cap, sizeof(teal_contact_info));
+  sd->cparams = teal_buffer_take(L, cap, sizeof(contact_pair_params));
+}
+
+static void layout_newton(teal_step_data *sd, size_t m, teal_buffer_layout *L) {
+  sd->A_newton = teal_buffer_take(L, m * m, sizeof(double));
+  sd->pivots = teal_buffer_take(L, m, sizeof(int));
+}
+
+/* Lays out a new buffer for sd with lay_out(sd, n, L) and, when it could
+ * be allocated, replaces *buffer with it. */
+static int relayout(teal_step_data *sd, void **buffer, size_t n,
+                    void (*lay_out)(teal_step_data *, size_t, teal_buffer_layout *)) {
+  teal_step_data trial = *sd;
+  teal_buffer_layout L = {NULL, 0, 0};
+  lay_out(&trial, n, &L);
+  void *fresh = L.overflow ? NULL : teal_calloc(1, L.size);
+  if (!fresh) {
+    return TEAL_ENOMEM;
+  }
+  L = (teal_buffer_layout){fresh, 0, 0};
+  lay_out(sd, n, &L);
+  teal_free(*buffer);
+  *buffer = fresh;
+  return TEAL_OK;
+}
+
+int teal_step_data_reserve_contacts(teal_step_data *sd, int nc) {
+  if (!sd->trees) {
+    return TEAL_ESTATE;
+  }
+  if (nc <= sd->nc_cap) {
+    return TEAL_OK;
+  }
+  int cap = nc > 2 * sd->nc_cap ? nc : 2 * sd->nc_cap;
+  int rc = relayout(sd, &sd->contact_buffer, (size_t)cap, layout_contacts);
+  if (rc == TEAL_OK) {
+    sd->growths += sd->nc_cap > 0;
+    sd->nc_cap = cap;
+  }
+  return rc;
+}
+
+int teal_step_data_reserve_island(teal_step_data *sd, int m) {
+  if (!sd->trees) {
+    return TEAL_ESTATE;
+  }
+  if (m <= sd->island_cap) {
+    return TEAL_OK;
+  }
+  int rc = relayout(sd, &sd->newton_buffer, (size_t)m, layout_newton);
+  if (rc == TEAL_OK) {
+    sd->growths += sd->island_cap > 0;
+    sd->island_cap = m;
+  }
+  return rc;
+}
+
+/* ---- lifetime ------------------------------------------------------------------ */
+
+static int num_proximity_geometries(const teal_plant *p) {
+  int n = 0;
+  for (int g = 0; g < p->geometries.n; g++) {
+    n += GEOM(p)[g].g.role == TEAL_ROLE_PROXIMITY;
+  }
+  return n;
+}
+
+int teal_step_data_init(teal_step_data *sd, const teal_plant *p) {
+  memset(sd, 0, sizeof(*sd));
+  int proximity = num_proximity_geometries(p);
+  sd->trees = proximity > 0 ? teal_plant_forest(p) : NULL;
+  teal_buffer_layout L = {NULL, 0, 0};
+  layout_model(sd, p, &L);
+  sd->model_buffer = L.overflow ? NULL : teal_calloc(1, L.size);
+  if (!sd->model_buffer) {
+    return TEAL_ENOMEM;
+  }
+  L = (teal_buffer_layout){sd->model_buffer, 0, 0};
+  layout_model(sd, p, &L);
+  /* room for a few contacts per geometry, and an island of the largest tree */
+  if (sd->trees && (teal_step_data_reserve_contacts(sd, 4 * proximity + 8) != TEAL_OK ||
+                    teal_step_data_reserve_island(sd, sd->trees->max_nv) != TEAL_OK)) {
+    teal_step_data_release(sd);
+    return TEAL_ENOMEM;
+  }
+  return TEAL_OK;
+}
+
+void teal_step_data_release(teal_step_data *sd) {
+  teal_free(sd->model_buffer);
+  teal_free(sd->contact_buffer);
+  teal_free(sd->newton_buffer);
+  memset(sd, 0, sizeof(*sd));
+}
