@@ -1,4 +1,5 @@
-/* Allocation hooks.
+/** @file
+ * Allocation hooks.
  *
  * All memory Teal allocates goes through teal_alloc/teal_calloc/teal_free so
  * that an application (or a test) can route it elsewhere or count it. The
@@ -15,9 +16,9 @@ extern "C" {
 
 /** A replaceable allocator. free_fn must accept NULL. */
 typedef struct teal_allocator {
-  void *(*alloc_fn)(size_t size, void *user);
-  void (*free_fn)(void *ptr, void *user);
-  void *user;
+  void *(*alloc_fn)(size_t size, void *user); /**< allocates size bytes, NULL on failure */
+  void (*free_fn)(void *ptr, void *user);     /**< releases alloc_fn memory (or NULL) */
+  void *user;                                 /**< passed to both hooks */
 } teal_allocator;
 
 /** Installs an allocator; NULL restores malloc/free. Returns TEAL_EINVAL if a

@@ -1,4 +1,5 @@
-/* Contexts: everything about a system that changes. Creating, copying and
+/** @file
+ * Contexts: everything about a system that changes. Creating, copying and
  * freeing contexts and their error record and caching switch (context.c);
  * also the umbrella of the context API: accessors (context_access.h),
  * subcontexts (context_tree.h) and fixed inputs (ports.h).
@@ -42,7 +43,7 @@ TEAL_API int teal_context_copy_from(teal_context *dst, const teal_context *src);
 TEAL_API void teal_context_free(teal_context *ctx);
 
 /** Restores default state and parameters and, on a root, time 0; accuracy,
- *  fixed inputs and scratch values (e.g. logs) stay. */
+ *  fixed inputs and scratch values (such as logs) stay. */
 TEAL_API int teal_context_set_to_defaults(teal_context *ctx);
 
 /** The system this context belongs to. */

@@ -1,4 +1,5 @@
-/* Reading and writing a context's time, accuracy, state, scratch values
+/** @file
+ * Reading and writing a context's time, accuracy, state, scratch values
  * and parameters (context_access.c).
  *
  * Getters return const pointers; the _mut accessors return writable memory
@@ -20,6 +21,7 @@ extern "C" {
 
 /* ---- time and accuracy ------------------------------------------------ */
 
+/** The time of ctx's tree (held by its root; any context). NaN for NULL. */
 TEAL_API double teal_context_time(const teal_context *ctx);
 /** Sets time (root only; finite values only). */
 TEAL_API int teal_context_set_time(teal_context *ctx, double t);
@@ -33,6 +35,7 @@ TEAL_API int teal_context_set_accuracy(teal_context *ctx, double accuracy);
 /** Whole continuous state [q; v; z] as one array (root contexts only: a
  *  subcontext's q, v and z are not adjacent; use the q/v/z accessors). */
 TEAL_API const double *teal_context_continuous_state(const teal_context *ctx);
+/** Writable teal_context_continuous_state (root only); marks the continuous state changed. */
 TEAL_API double *teal_context_continuous_state_mut(teal_context *ctx);
 /** Copies x = [q; v; z] (n entries) in; any context. */
 TEAL_API int teal_context_set_continuous_state(teal_context *ctx, const double *x, int n);
@@ -44,26 +47,35 @@ TEAL_API int teal_context_set_time_and_continuous_state(teal_context *ctx, doubl
 /** Copies [q; v; z] out (n entries); any context. */
 TEAL_API int teal_context_get_continuous_state(const teal_context *ctx, double *x, int n);
 
+/** The generalized positions q of ctx's subtree (any context). */
 TEAL_API const double *teal_context_q(const teal_context *ctx);
+/** The generalized velocities v of ctx's subtree (any context). */
 TEAL_API const double *teal_context_v(const teal_context *ctx);
+/** The miscellaneous continuous state z of ctx's subtree (any context). */
 TEAL_API const double *teal_context_z(const teal_context *ctx);
+/** Writable q; marks q changed. */
 TEAL_API double *teal_context_q_mut(teal_context *ctx);
+/** Writable v; marks v changed. */
 TEAL_API double *teal_context_v_mut(teal_context *ctx);
+/** Writable z; marks z changed. */
 TEAL_API double *teal_context_z_mut(teal_context *ctx);
 
 /* ---- discrete and abstract state -------------------------------------- */
 
 /** All discrete state of the subtree, groups back to back. */
 TEAL_API const double *teal_context_discrete_state(const teal_context *ctx);
+/** Writable teal_context_discrete_state; marks all of it changed. */
 TEAL_API double *teal_context_discrete_state_mut(teal_context *ctx);
 /** Discrete group i of a leaf context, or NULL (error recorded). */
 TEAL_API const double *teal_context_discrete_group(const teal_context *ctx, int i);
+/** Writable discrete group i of a leaf context (marks it changed), or NULL. */
 TEAL_API double *teal_context_discrete_group_mut(teal_context *ctx, int i);
 /** Copies a value into discrete group i of a leaf (n must equal its size). */
 TEAL_API int teal_context_set_discrete_group(teal_context *ctx, int i, const double *x, int n);
 
 /** Abstract state i of a leaf context, or NULL (error recorded). */
 TEAL_API const void *teal_context_abstract_state(const teal_context *ctx, int i);
+/** Writable abstract state i of a leaf context (marks it changed), or NULL. */
 TEAL_API void *teal_context_abstract_state_mut(teal_context *ctx, int i);
 /** Copies value into abstract state i of a leaf (type's copy hook). */
 TEAL_API int teal_context_set_abstract_state(teal_context *ctx, int i, const void *value);
@@ -71,13 +83,16 @@ TEAL_API int teal_context_set_abstract_state(teal_context *ctx, int i, const voi
 /** Scratch value i of a leaf context (see teal_leaf_declare_scratch), or
  *  NULL (error recorded). Writable from callbacks: it is not state. */
 TEAL_API void *teal_context_scratch_mut(const teal_context *ctx, int i);
+/** Read-only teal_context_scratch_mut. */
 TEAL_API const void *teal_context_scratch(const teal_context *ctx, int i);
 
 /* ---- parameters ------------------------------------------------------- */
 
 /** Numeric parameter i of a leaf context, or NULL (error recorded). */
 TEAL_API const double *teal_context_numeric_parameter(const teal_context *ctx, int i);
+/** Writable numeric parameter i of a leaf context (marks it changed), or NULL. */
 TEAL_API double *teal_context_numeric_parameter_mut(teal_context *ctx, int i);
+/** Copies p into numeric parameter i of a leaf (n must equal its size). */
 TEAL_API int teal_context_set_numeric_parameter(teal_context *ctx, int i, const double *p, int n);
 
 #ifdef __cplusplus

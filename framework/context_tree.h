@@ -1,4 +1,5 @@
-/* Navigating a context tree (context_tree.c): the context of a subsystem,
+/** @file
+ * Navigating a context tree (context_tree.c): the context of a subsystem,
  * by system handle or by slash-separated path. */
 #ifndef TEAL_FRAMEWORK_CONTEXT_TREE_H
 #define TEAL_FRAMEWORK_CONTEXT_TREE_H
@@ -17,11 +18,13 @@ extern "C" {
  *  or of any diagram containing it. */
 TEAL_API const teal_context *teal_context_subcontext(const teal_context *ctx,
                                                      const teal_system *sub);
+/** Writable teal_context_subcontext. */
 TEAL_API teal_context *teal_context_subcontext_mut(teal_context *ctx, const teal_system *sub);
 /** Context of a subsystem by slash-separated path relative to ctx's system
  *  ("controller" or "plant_group/arm"), or NULL. */
 TEAL_API const teal_context *
 teal_context_subcontext_by_name(const teal_context *ctx, const char *path);
+/** Writable teal_context_subcontext_by_name. */
 TEAL_API teal_context *teal_context_subcontext_by_name_mut(teal_context *ctx, const char *path);
 
 #ifdef __cplusplus

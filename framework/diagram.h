@@ -1,4 +1,5 @@
-/* Diagrams: queries of a built diagram's subsystems (diagram.c), and the
+/** @file
+ * Diagrams: queries of a built diagram's subsystems (diagram.c), and the
  * umbrella of the diagram API: the builder (diagram_builder.h) and Graphviz
  * output (graphviz.h). */
 #ifndef TEAL_FRAMEWORK_DIAGRAM_H

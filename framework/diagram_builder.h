@@ -1,4 +1,5 @@
-/* The diagram builder (diagram_builder.c).
+/** @file
+ * The diagram builder (diagram_builder.c).
  *
  * A builder collects subsystems (taking ownership), connections and exported
  * ports, then teal_builder_build checks the wiring (sizes, types, algebraic
@@ -18,6 +19,7 @@
 extern "C" {
 #endif
 
+/** A diagram builder (opaque). */
 typedef struct teal_builder teal_builder;
 
 /** Creates an empty builder for a diagram named name. */

@@ -1,4 +1,5 @@
-/* Status codes and error records.
+/** @file
+ * Status codes and error records.
  *
  * Every Teal function that can fail returns an int status: TEAL_OK (0) or one
  * of the negative codes below. Objects that can fail keep a teal_error record
@@ -17,7 +18,7 @@ extern "C" {
 /** Status codes returned by Teal functions. */
 enum teal_status {
   TEAL_STOP = 1,           /**< not an error: a handler or monitor asks the run to stop */
-  TEAL_OK = 0,
+  TEAL_OK = 0,             /**< success */
   TEAL_EINVAL = -1,        /**< invalid argument or call in the wrong state */
   TEAL_ENOMEM = -2,        /**< allocation failed */
   TEAL_ESIZE = -3,         /**< size mismatch */

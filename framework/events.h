@@ -1,4 +1,5 @@
-/* Event collection and dispatch.
+/** @file
+ * Event collection and dispatch.
  *
  * The simulator asks a system (leaf or diagram) which events are due, then
  * dispatches them by kind: unrestricted updates, discrete updates, publishes.
@@ -21,6 +22,7 @@ typedef struct teal_event_set teal_event_set;
 
 /** Allocates a set with room for every event sys (and its subtree) has. */
 TEAL_API teal_event_set *teal_event_set_new(const teal_system *sys);
+/** Frees a set (NULL is ignored). */
 TEAL_API void teal_event_set_free(teal_event_set *set);
 /** Empties the set (no allocation). */
 TEAL_API void teal_event_set_clear(teal_event_set *set);

@@ -1,4 +1,5 @@
-/* Graphviz (dot) rendering of a system's wiring (graphviz.c): leaves are
+/** @file
+ * Graphviz (dot) rendering of a system's wiring (graphviz.c): leaves are
  * record nodes with their ports, diagrams are clusters with their exported
  * ports. */
 #ifndef TEAL_FRAMEWORK_GRAPHVIZ_H

@@ -1,16 +1,19 @@
-/* Growable arrays (growable.c): one allocation helper for the arrays that
+/** @file
+ * Growable arrays (growable.c): one allocation helper for the arrays that
  * declarations and builders append to, so that no source grows memory by
  * hand, and its exact form for values with a reserve call of their own.
  *
  * An array is a pointer plus an int capacity (and, kept by the caller, an
  * int count). Grow it before appending:
  *
+ * @code
  *   double *items = NULL;
  *   int n = 0, cap = 0;
  *   if (TEAL_GROW(items, cap, n + 1) != TEAL_OK) { ...out of memory... }
  *   items[n++] = 1.0;
  *   ...
  *   teal_free(items);
+ * @endcode
  *
  * Memory comes from teal_calloc and goes back with teal_free (alloc.h), so
  * the allocation hooks see it. */

@@ -1,4 +1,5 @@
-/* Leaf-system declaration (leaf_system.c).
+/** @file
+ * Leaf-system declaration (leaf_system.c).
  *
  * A leaf is made by a constructor function: teal_leaf_new, then Declare-style
  * calls for ports, state, parameters, cache entries, events (leaf_events.h)
@@ -109,7 +110,7 @@ TEAL_API int teal_leaf_set_projection(teal_system *sys, teal_projection_fn fn, v
 TEAL_API int teal_leaf_set_jacobian(teal_system *sys, teal_jacobian_fn fn, void *user);
 
 /** Tags the leaf with an identity of its constructor (any address the
- *  constructor owns, e.g. a static const object), so that library code can
+ *  constructor owns, such as a static const object), so that library code can
  *  recognize its own leaves with teal_system_type_tag. */
 TEAL_API int teal_leaf_set_type_tag(teal_system *sys, const void *tag);
 

@@ -1,4 +1,5 @@
-/* Helpers for writing leaf systems (leaf_util.c): argument checks whose
+/** @file
+ * Helpers for writing leaf systems (leaf_util.c): argument checks whose
  * messages name the system ("<kind> '<name>': ..."), allocation and leaf
  * creation that report out-of-memory in a teal_error, the finalize-or-free
  * step that ends a constructor, identity and empty Jacobian hooks, an input
@@ -8,6 +9,7 @@
  *
  * A typical constructor:
  *
+ * @code
  *   if (teal_leaf_util_check_count(err, "gain", name, "size", n, 1) ||
  *       teal_leaf_util_check_finite(err, "gain", name, "k", k, n)) {
  *     return NULL;
@@ -15,7 +17,8 @@
  *   double *data = teal_leaf_util_alloc(n * sizeof *data, err, "gain", name);
  *   teal_system *sys = data ? teal_leaf_util_new(name, data, teal_free, err) : NULL;
  *   ... declare ports and callbacks ...
- *   return teal_leaf_util_finish_tagged(sys, &my_tag, "gain", name, err); */
+ *   return teal_leaf_util_finish_tagged(sys, &my_tag, "gain", name, err);
+ * @endcode */
 #ifndef TEAL_FRAMEWORK_LEAF_UTIL_H
 #define TEAL_FRAMEWORK_LEAF_UTIL_H
 

@@ -1,4 +1,5 @@
-/* Port and cache-entry evaluation, and fixed input values (ports.c).
+/** @file
+ * Port and cache-entry evaluation, and fixed input values (ports.c).
  *
  * Eval functions return borrowed pointers to cached values, valid until the
  * context next changes. Calc functions write into caller memory and do not
@@ -43,7 +44,7 @@ TEAL_API int teal_eval_cache_entry(const teal_system *sys, const teal_context *c
                                    const void **value);
 
 /** Fixes vector input port i to a copy of value (n doubles; NaN is
- *  rejected with TEAL_ENONFINITE, infinities are allowed, e.g. as limits).
+ *  rejected with TEAL_ENONFINITE, infinities are allowed, as limits).
  *  The port must not be connected inside its diagram. */
 TEAL_API int teal_context_fix_input(teal_context *ctx, int port, const double *value, int n);
 /** Fixes abstract input port i to a copy of value (type's copy hook). */

@@ -1,4 +1,5 @@
-/* Systems: the queries common to leaves and diagrams (system.c), and the
+/** @file
+ * Systems: the queries common to leaves and diagrams (system.c), and the
  * umbrella of the system API: types (system_types.h), leaf declaration
  * (leaf_system.h, leaf_events.h), port evaluation (ports.h) and dynamics
  * (system_dynamics.h).
@@ -42,31 +43,43 @@ TEAL_API const teal_system *teal_system_parent(const teal_system *sys);
 /** Model data given to teal_leaf_new. */
 TEAL_API void *teal_system_user(const teal_system *sys);
 
+/** Number of input ports (0 for NULL). */
 TEAL_API int teal_system_num_input_ports(const teal_system *sys);
+/** Number of output ports (0 for NULL). */
 TEAL_API int teal_system_num_output_ports(const teal_system *sys);
 
-/** Port i, or NULL when out of range. */
+/** Input port i, or NULL when out of range. */
 TEAL_API const teal_input_port *teal_system_input_port(const teal_system *sys, int i);
+/** Output port i, or NULL when out of range. */
 TEAL_API const teal_output_port *teal_system_output_port(const teal_system *sys, int i);
 
-/** Port by name, or NULL. */
+/** Input port by name, or NULL. */
 TEAL_API const teal_input_port *
 teal_system_input_port_by_name(const teal_system *sys, const char *name);
+/** Output port by name, or NULL. */
 TEAL_API const teal_output_port *
 teal_system_output_port_by_name(const teal_system *sys, const char *name);
 
+/** The input port's name. */
 TEAL_API const char *teal_input_port_name(const teal_input_port *port);
+/** The input port's index in its system (TEAL_EINVAL for NULL). */
 TEAL_API int teal_input_port_index(const teal_input_port *port);
 /** Size in doubles (0 for abstract ports). */
 TEAL_API int teal_input_port_size(const teal_input_port *port);
 /** Type of an abstract port, NULL for vector ports. */
 TEAL_API const teal_value_type *teal_input_port_type(const teal_input_port *port);
+/** The system the input port belongs to. */
 TEAL_API const teal_system *teal_input_port_system(const teal_input_port *port);
 
+/** The output port's name. */
 TEAL_API const char *teal_output_port_name(const teal_output_port *port);
+/** The output port's index in its system (TEAL_EINVAL for NULL). */
 TEAL_API int teal_output_port_index(const teal_output_port *port);
+/** Size in doubles (0 for abstract ports). */
 TEAL_API int teal_output_port_size(const teal_output_port *port);
+/** Type of an abstract port, NULL for vector ports. */
 TEAL_API const teal_value_type *teal_output_port_type(const teal_output_port *port);
+/** The system the output port belongs to. */
 TEAL_API const teal_system *teal_output_port_system(const teal_output_port *port);
 
 /** Continuous state sizes; returns nq + nv + nz. Pointers may be NULL. */

@@ -1,4 +1,5 @@
-/* Dynamics of a system's subtree (system_dynamics.c): time derivatives,
+/** @file
+ * Dynamics of a system's subtree (system_dynamics.c): time derivatives,
  * velocity maps, witness values, energies, state projection and analytic
  * Jacobians. On failure the message is in teal_context_error(ctx). */
 #ifndef TEAL_FRAMEWORK_SYSTEM_DYNAMICS_H

@@ -1,4 +1,5 @@
-/* Abstract value types.
+/** @file
+ * Abstract value types.
  *
  * Abstract ports, abstract state and abstract cache entries carry values of a
  * user type described by a teal_value_type. The framework stores each value

@@ -1,4 +1,5 @@
-/* 3x3 matrices, row-major (element (i, j) is m[3 * i + j]), as value structs;
+/** @file
+ * 3x3 matrices, row-major (element (i, j) is m[3 * i + j]), as value structs;
  * every function is static inline. */
 #ifndef TEAL_MATH_MAT3_H
 #define TEAL_MATH_MAT3_H
@@ -13,7 +14,7 @@ extern "C" {
 
 /** A 3x3 matrix, row-major: element (i, j) is m[3 * i + j]. */
 typedef struct teal_mat3 {
-  double m[9];
+  double m[9]; /**< the elements, row by row */
 } teal_mat3;
 
 /* ---- 3x3 matrices ------------------------------------------------------- */

@@ -1,4 +1,5 @@
-/* Quaternions q = (w, x, y, z), scalar first. A unit quaternion q_AB
+/** @file
+ * Quaternions q = (w, x, y, z), scalar first. A unit quaternion q_AB
  * represents the same rotation as R_AB, and q_AC = q_AB * q_BC with the
  * Hamilton product. The rate maps relate qdot to angular velocity. */
 #ifndef TEAL_MATH_QUATERNION_H
@@ -16,7 +17,9 @@ extern "C" {
 /** A quaternion (w, x, y, z), scalar first. Unit length when it represents a
  *  rotation; the same struct holds quaternion rates qdot. */
 typedef struct teal_quaternion {
+  /** Scalar part w, then vector part (x, y, z). @{ */
   double w, x, y, z;
+  /** @} */
 } teal_quaternion;
 
 /* ---- quaternions -------------------------------------------------------- */

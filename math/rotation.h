@@ -1,4 +1,5 @@
-/* Rotation matrices. Frame notation follows Drake: R_AB has B's unit axes
+/** @file
+ * Rotation matrices. Frame notation follows Drake: R_AB has B's unit axes
  * expressed in A as its columns, so v_A = R_AB v_B and R_AC = R_AB R_BC.
  * Conversions to and from axis-angle, quaternions and roll-pitch-yaw. */
 #ifndef TEAL_MATH_ROTATION_H
@@ -73,7 +74,7 @@ TEAL_API teal_quaternion teal_rotation_to_quaternion(teal_rotation R);
 
 /** R from roll-pitch-yaw angles rpy = (r, p, y), Drake's convention: extrinsic
  *  X-Y-Z (rotate by r about the fixed x axis, then p about the fixed y, then y
- *  about the fixed z), i.e. R = Rz(y) Ry(p) Rx(r). */
+ *  about the fixed z), that is R = Rz(y) Ry(p) Rx(r). */
 TEAL_API teal_rotation teal_rotation_from_rpy(teal_vec3 rpy);
 
 /** Roll-pitch-yaw of R (convention as teal_rotation_from_rpy) with roll and

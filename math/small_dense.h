@@ -1,4 +1,5 @@
-/* Dense kernels for the small matrices of multibody algorithms: a joint's
+/** @file
+ * Dense kernels for the small matrices of multibody algorithms: a joint's
  * n x n articulated block (n <= 6), a tree's block of the mass matrix, a
  * contact island's Newton matrix. At these sizes plain loops beat a LAPACK
  * call and its argument checks. Matrices are row-major, m[i * n + j].
@@ -15,7 +16,7 @@
 extern "C" {
 #endif
 
-/* 1 when d may be a Cholesky pivot: finite and above min_pivot. */
+/** 1 when d may be a Cholesky pivot: finite and above min_pivot. */
 static inline int teal_small_cholesky_pivot_ok(double d, double min_pivot) {
   return d > min_pivot && isfinite(d);
 }
@@ -91,7 +92,7 @@ static inline void teal_small_cholesky_inverse(const double *L, int n, double *i
   }
 }
 
-/* Swaps rows k and p of the n-column A. */
+/** Swaps rows k and p of the n-column A. */
 static inline void teal_small_swap_rows(double *A, int n, int k, int p) {
   for (int j = 0; p != k && j < n; j++) {
     double tmp = A[k * n + j];

@@ -1,4 +1,5 @@
-/* Rigid transforms. X_AB = {R_AB, p_AoBo_A} is the pose of frame B in frame
+/** @file
+ * Rigid transforms. X_AB = {R_AB, p_AoBo_A} is the pose of frame B in frame
  * A, so p_AoQ_A = X_AB p_BoQ_B; every function is static inline. */
 #ifndef TEAL_MATH_TRANSFORM_H
 #define TEAL_MATH_TRANSFORM_H

@@ -1,4 +1,5 @@
-/* 3-vectors: value structs passed and returned by value so the compiler can
+/** @file
+ * 3-vectors: value structs passed and returned by value so the compiler can
  * keep them in registers; every function is static inline. */
 #ifndef TEAL_MATH_VEC3_H
 #define TEAL_MATH_VEC3_H
@@ -11,7 +12,7 @@ extern "C" {
 
 /** A 3-vector (position, velocity, force, axis, ...). */
 typedef struct teal_vec3 {
-  double v[3];
+  double v[3]; /**< the components x, y, z */
 } teal_vec3;
 
 /* ---- 3-vectors ---------------------------------------------------------- */
@@ -47,7 +48,7 @@ static inline teal_vec3 teal_vec3_neg(teal_vec3 a) {
   return teal_vec3_make(-a.v[0], -a.v[1], -a.v[2]);
 }
 
-/** a . b. */
+/** Dot product of a and b. */
 static inline double teal_vec3_dot(teal_vec3 a, teal_vec3 b) {
   return a.v[0] * b.v[0] + a.v[1] * b.v[1] + a.v[2] * b.v[2];
 }

@@ -3,7 +3,7 @@
 # Quick and silent-ish when everything is already installed.
 set -euo pipefail
 
-packages=(cmake pkg-config libgsl-dev libopenblas-dev liblapacke-dev libxml2-dev check)
+packages=(cmake pkg-config libgsl-dev libopenblas-dev liblapacke-dev libxml2-dev check doxygen)
 
 log() { printf '[setup] %s\n' "$*"; }
 

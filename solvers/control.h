@@ -1,4 +1,5 @@
-/* Structural tests of linear systems (control.c): controllability and
+/** @file
+ * Structural tests of linear systems (control.c): controllability and
  * observability matrices, their rank tests, and the PBH stabilizability and
  * detectability tests.
  *
@@ -27,9 +28,12 @@ TEAL_API int teal_controllability_matrix(const double *A, const double *B, int n
 TEAL_API int teal_observability_matrix(const double *A, const double *C, int n, int p, double *Om,
                                        teal_error *err);
 
-/** Rank tests of the two matrices above (tol as for teal_dense_rank); *result 1/0. */
+/** Rank test of the controllability matrix (tol as for teal_dense_rank):
+ *  *result is 1 when (A, B) is controllable, else 0. */
 TEAL_API int teal_is_controllable(const double *A, const double *B, int n, int m, double tol,
                                   int *result, teal_error *err);
+/** Rank test of the observability matrix (tol as for teal_dense_rank):
+ *  *result is 1 when (A, C) is observable, else 0. */
 TEAL_API int teal_is_observable(const double *A, const double *C, int n, int p, double tol,
                                 int *result, teal_error *err);
 
@@ -37,9 +41,12 @@ TEAL_API int teal_is_observable(const double *A, const double *C, int n, int p, 
  *  every eigenvalue lambda of A outside the stable region (Re >= 0 for
  *  continuous, |lambda| >= 1 for discrete); detectable is the dual with C.
  *  margin (may be NULL) receives the smallest singular value found in
- *  those tests, normalized by max(1, |[A B]|). */
+ *  those tests, normalized by max(1, |[A B]|). Here *result is 1 when
+ *  (A, B) is stabilizable, else 0. */
 TEAL_API int teal_is_stabilizable(const double *A, const double *B, int n, int m, int discrete,
                                   double tol, int *result, double *margin, teal_error *err);
+/** The dual PBH test: *result is 1 when (A, C) is detectable, else 0 (margin
+ *  as for teal_is_stabilizable). */
 TEAL_API int teal_is_detectable(const double *A, const double *C, int n, int p, int discrete,
                                 double tol, int *result, double *margin, teal_error *err);
 

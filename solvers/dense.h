@@ -1,6 +1,8 @@
-/* Dense linear algebra for Teal: thin, checked wrappers over LAPACKE, CBLAS
+/** @file
+ * Dense linear algebra for Teal: thin, checked wrappers over LAPACKE, CBLAS
  * and GSL. This umbrella header includes one header per source file:
  *
+ * @code{.unparsed}
  *   dense_basic.h   gemm, finiteness, Frobenius norm, symmetry test
  *   dense_factor.h  Cholesky, general solve, QR
  *   dense_lu.h      LU factorization and solve with kept pivots
@@ -10,6 +12,7 @@
  *   expm.h          matrix exponential
  *   lyapunov.h      continuous and discrete Lyapunov equations
  *   control.h       controllability, observability, PBH tests
+ * @endcode
  *
  * The dense family (the first five) shares the prefix teal_dense_.
  * Matrices are row-major and never aliased unless stated. Every function

@@ -1,4 +1,5 @@
-/* Basic dense operations (dense_basic.c): checked CBLAS dgemm, finiteness,
+/** @file
+ * Basic dense operations (dense_basic.c): checked CBLAS dgemm, finiteness,
  * Frobenius norm and symmetry tests.
  *
  * Matrices are row-major and never aliased unless stated. Every function

@@ -1,4 +1,5 @@
-/* Dense eigenvalue problems (dense_eigen.c): symmetric eigen-decomposition
+/** @file
+ * Dense eigenvalue problems (dense_eigen.c): symmetric eigen-decomposition
  * and eigenvalues of a general matrix, over LAPACKE.
  *
  * Matrices are row-major and never aliased unless stated. Every function

@@ -1,4 +1,5 @@
-/* Dense factorizations and solves (dense_factor.c): Cholesky, general
+/** @file
+ * Dense factorizations and solves (dense_factor.c): Cholesky, general
  * square solve (LU with pivoting) and thin QR, over LAPACKE.
  *
  * Matrices are row-major and never aliased unless stated. Every function

@@ -1,4 +1,5 @@
-/* Dense LU factorization with partial pivoting (checked LAPACKE wrapper).
+/** @file
+ * Dense LU factorization with partial pivoting (checked LAPACKE wrapper).
  * Matrices are row-major n x n. */
 #ifndef TEAL_SOLVERS_DENSE_LU_H
 #define TEAL_SOLVERS_DENSE_LU_H

@@ -1,4 +1,5 @@
-/* Singular value decomposition and what is built on it (dense_svd.c): SVD,
+/** @file
+ * Singular value decomposition and what is built on it (dense_svd.c): SVD,
  * numerical rank and pseudo-inverse, over LAPACKE.
  *
  * Matrices are row-major and never aliased unless stated. Every function

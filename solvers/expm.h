@@ -1,4 +1,5 @@
-/* Matrix exponential (expm.c).
+/** @file
+ * Matrix exponential (expm.c).
  *
  * Matrices are row-major and never aliased unless stated. Every function
  * checks its sizes and the library's return code; non-finite input gives

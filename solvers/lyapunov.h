@@ -1,4 +1,5 @@
-/* Continuous and discrete Lyapunov equations (lyapunov.c).
+/** @file
+ * Continuous and discrete Lyapunov equations (lyapunov.c).
  *
  * Matrices are row-major and never aliased unless stated. Every function
  * checks its sizes and the library's return code; non-finite input gives

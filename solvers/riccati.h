@@ -1,4 +1,5 @@
-/* Algebraic Riccati equations by ordered Schur/QZ methods (riccati.c);
+/** @file
+ * Algebraic Riccati equations by ordered Schur/QZ methods (riccati.c);
  * their residuals are in riccati_residual.h, included here.
  *
  * CARE: A'X + XA - (XB + N) R^-1 (B'X + N') + Q = 0

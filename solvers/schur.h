@@ -1,4 +1,5 @@
-/* Ordered real Schur and generalized Schur (QZ) forms (schur.c), the
+/** @file
+ * Ordered real Schur and generalized Schur (QZ) forms (schur.c), the
  * building block of the Riccati and Lyapunov solvers.
  *
  * Matrices are row-major and never aliased unless stated. Every function

@@ -1,4 +1,5 @@
-/* Axis-aligned bounding boxes of posed shapes, for the broadphase. */
+/** @file
+ * Axis-aligned bounding boxes of posed shapes, for the broadphase. */
 #ifndef TEAL_GEOMETRY_PROXIMITY_AABB_H
 #define TEAL_GEOMETRY_PROXIMITY_AABB_H
 
@@ -14,7 +15,9 @@ extern "C" {
 /** A world-aligned box [lo, hi] (closed). An unbounded shape (half-space)
  *  has lo = -INFINITY and hi = +INFINITY on every axis. */
 typedef struct teal_aabb {
+  /** The lower and upper corners. @{ */
   teal_vec3 lo, hi;
+  /** @} */
 } teal_aabb;
 
 /** The tight AABB of the shape at pose X_WG (exact for every kind: the

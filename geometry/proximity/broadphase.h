@@ -1,4 +1,5 @@
-/* Broadphase: sweep and prune over axis-aligned bounding boxes.
+/** @file
+ * Broadphase: sweep and prune over axis-aligned bounding boxes.
  *
  * Each call sorts the boxes by their lower end along the sweep axis (the
  * world axis along which the box centres vary most, switched only when
@@ -24,7 +25,9 @@ extern "C" {
 
 /** A candidate pair of geometry indices, a < b. */
 typedef struct teal_geometry_pair {
+  /** The two geometry indices, a < b. @{ */
   int a, b;
+  /** @} */
 } teal_geometry_pair;
 
 /** Work counters of the last teal_broadphase_find_pairs call, plus the

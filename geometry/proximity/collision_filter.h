@@ -1,4 +1,5 @@
-/* Which pairs of geometries may collide.
+/** @file
+ * Which pairs of geometries may collide.
  *
  * Geometries are numbered 0..n-1 and each sits on a frame (an id given at
  * creation). Two geometries a != b are a candidate pair iff

@@ -1,4 +1,5 @@
-/* Narrowphase: penetration and signed distance between two posed shapes.
+/** @file
+ * Narrowphase: penetration and signed distance between two posed shapes.
  *
  * Conventions (Drake's PenetrationAsPointPair and SignedDistancePair):
  *  - nhat_BA_W is a unit vector in the world pointing from B into A: the

@@ -1,4 +1,5 @@
-/* The scene graph's query output: point-pair penetrations (Drake's
+/** @file
+ * The scene graph's query output: point-pair penetrations (Drake's
  * PenetrationAsPointPair) between proximity geometries. */
 #ifndef TEAL_GEOMETRY_PROXIMITY_QUERY_RESULT_H
 #define TEAL_GEOMETRY_PROXIMITY_QUERY_RESULT_H
@@ -17,17 +18,25 @@ extern "C" {
  *  of B deepest inside A, nhat_BA_W the unit normal pointing from B into A
  *  (B pushes A along +nhat), depth = (p_WCa - p_WCb) . -nhat_BA_W > 0. */
 typedef struct teal_point_pair {
+  /** Scene graph geometry ids of A and B, id_A < id_B. @{ */
   int id_A, id_B;
-  int frame_A, frame_B; /**< scene graph frame ids */
+  /** @} */
+  /** Scene graph frame ids of A and B. @{ */
+  int frame_A, frame_B;
+  /** @} */
+  /** The point of A deepest inside B and of B deepest inside A (world). @{ */
   teal_vec3 p_WCa, p_WCb;
-  teal_vec3 nhat_BA_W;
-  double depth;
+  /** @} */
+  teal_vec3 nhat_BA_W; /**< unit normal from B into A, in world */
+  double depth;        /**< penetration depth, > 0 */
 } teal_point_pair;
 
 /** A list of point pairs; grows only when it lacks room. */
 typedef struct teal_point_pair_list {
+  /** Number of pairs and capacity of the array. @{ */
   int n, cap;
-  teal_point_pair *pairs;
+  /** @} */
+  teal_point_pair *pairs; /**< the pairs (heap, cap entries) */
 } teal_point_pair_list;
 
 /** Value type "teal_point_pair_list". */

@@ -1,4 +1,5 @@
-/* A list of poses (Drake's FramePoseVector): the value of the plant's
+/** @file
+ * A list of poses (Drake's FramePoseVector): the value of the plant's
  * body_poses output and of the scene graph's pose inputs, X_WF by index.
  *
  * The list owns a heap array of capacity cap holding n poses; the copy hook
@@ -18,8 +19,10 @@ extern "C" {
 
 /** A list of poses. */
 typedef struct teal_transform_list {
+  /** Number of poses and capacity of the array. @{ */
   int n, cap;
-  teal_transform *X;
+  /** @} */
+  teal_transform *X; /**< X[i] is the pose X_WF of entry i (heap, cap entries) */
 } teal_transform_list;
 
 /** Its value type ("teal_transform_list"). */

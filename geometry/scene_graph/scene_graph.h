@@ -1,4 +1,5 @@
-/* The scene graph (Drake's SceneGraph) as a leaf system.
+/** @file
+ * The scene graph (Drake's SceneGraph) as a leaf system.
  *
  * Sources (e.g. a plant) register themselves, their frames and the
  * geometries fixed to those frames (pose X_FG in the frame, a shape, a name,
@@ -78,32 +79,41 @@ TEAL_API int teal_scene_graph_exclude_frame_pair(teal_scene_graph *sg, int frame
 /** Ends registration and builds the system. */
 TEAL_API int teal_scene_graph_finalize(teal_scene_graph *sg);
 
-/** The system (NULL before finalize) and the scene graph of a system made
- *  by teal_scene_graph_finalize (NULL for any other system). */
+/** The scene graph's system (NULL before finalize). */
 TEAL_API teal_system *teal_scene_graph_system(teal_scene_graph *sg);
+/** The scene graph of a system made by teal_scene_graph_finalize (NULL for
+ *  any other system). */
 TEAL_API teal_scene_graph *teal_scene_graph_from_system(const teal_system *sys);
 
-/** Port indices (negative status on a bad source or before finalize). */
+/** Index of a source's pose input port (negative status on a bad source or
+ *  before finalize). */
 TEAL_API int teal_scene_graph_source_pose_port(const teal_scene_graph *sg, int source);
+/** Index of the query output port (negative status before finalize). */
 TEAL_API int teal_scene_graph_query_output_port(const teal_scene_graph *sg);
 
 /* ---- model queries ------------------------------------------------------ */
 
+/** Number of registered sources (0 for NULL). */
 TEAL_API int teal_scene_graph_num_sources(const teal_scene_graph *sg);
+/** Number of registered frames (0 for NULL). */
 TEAL_API int teal_scene_graph_num_frames(const teal_scene_graph *sg);
+/** Number of registered geometries (0 for NULL). */
 TEAL_API int teal_scene_graph_num_geometries(const teal_scene_graph *sg);
-/** Frame of a geometry, source of a frame, index of a frame in its source's
- *  pose list (-1 on a bad id). */
+/** The frame a geometry is attached to (-1 on a bad id). */
 TEAL_API int teal_scene_graph_geometry_frame(const teal_scene_graph *sg, int geometry);
+/** The source a frame belongs to (-1 on a bad id). */
 TEAL_API int teal_scene_graph_frame_source(const teal_scene_graph *sg, int frame);
+/** Index of a frame in its source's pose list (-1 on a bad id). */
 TEAL_API int teal_scene_graph_frame_index(const teal_scene_graph *sg, int frame);
-/** Name, shape, pose in frame, role and properties of a geometry (NULL on a
- *  bad id). */
+/** A geometry's name (NULL on a bad id). */
 TEAL_API const char *teal_scene_graph_geometry_name(const teal_scene_graph *sg, int geometry);
+/** A geometry's shape (NULL on a bad id). */
 TEAL_API const teal_shape *teal_scene_graph_geometry_shape(const teal_scene_graph *sg,
                                                            int geometry);
+/** A geometry's pose in its frame (NULL on a bad id). */
 TEAL_API const teal_transform *
 teal_scene_graph_geometry_pose_in_frame(const teal_scene_graph *sg, int geometry);
+/** A proximity geometry's properties (NULL on a bad id or another role). */
 TEAL_API const teal_proximity_properties *
 teal_scene_graph_geometry_proximity(const teal_scene_graph *sg, int geometry);
 /** Nonzero when geometries a and b may collide (both proximity, not on

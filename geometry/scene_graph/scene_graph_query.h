@@ -1,4 +1,5 @@
-/* Queries on a scene graph's context: geometry poses, penetrating point pairs,
+/** @file
+ * Queries on a scene graph's context: geometry poses, penetrating point pairs,
  * signed distance, broadphase statistics and the warning counter. */
 #ifndef TEAL_GEOMETRY_SCENE_GRAPH_SCENE_GRAPH_QUERY_H
 #define TEAL_GEOMETRY_SCENE_GRAPH_SCENE_GRAPH_QUERY_H

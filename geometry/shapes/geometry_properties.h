@@ -1,4 +1,5 @@
-/* Geometry roles and contact properties (Drake's ProximityProperties and
+/** @file
+ * Geometry roles and contact properties (Drake's ProximityProperties and
  * IllustrationProperties, reduced to the values Teal uses). */
 #ifndef TEAL_GEOMETRY_SHAPES_GEOMETRY_PROPERTIES_H
 #define TEAL_GEOMETRY_SHAPES_GEOMETRY_PROPERTIES_H
@@ -18,7 +19,9 @@ typedef enum teal_geometry_role {
 /** Contact properties of collision geometry. Stiffness and dissipation may
  *  be NaN for the plant's defaults (penetration-allowance heuristic). */
 typedef struct teal_proximity_properties {
+  /** Coulomb friction coefficients, static then dynamic. @{ */
   double static_friction, dynamic_friction;
+  /** @} */
   double point_contact_stiffness;   /**< N/m, > 0, or NaN */
   double hunt_crossley_dissipation; /**< s/m, >= 0, or NaN */
 } teal_proximity_properties;

@@ -1,4 +1,5 @@
-/* Support mappings of the convex shapes, the input of GJK and EPA.
+/** @file
+ * Support mappings of the convex shapes, the input of GJK and EPA.
  *
  * The support point of a convex set S along a direction d is a point of S
  * that maximizes d . x. Every bounded convex shape (sphere, box, cylinder,

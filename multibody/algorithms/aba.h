@@ -1,4 +1,5 @@
-/* The articulated-body algorithm (Featherstone's ABA): the articulated
+/** @file
+ * The articulated-body algorithm (Featherstone's ABA): the articulated
  * factorization of M, solves with M^-1 and forward dynamics in O(n) (see
  * data.h for the conventions and the stages). */
 #ifndef TEAL_MULTIBODY_ALGORITHMS_ABA_H

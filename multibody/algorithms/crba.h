@@ -1,4 +1,5 @@
-/* The composite-rigid-body algorithm (CRBA): the mass matrix M(q), dense or in
+/** @file
+ * The composite-rigid-body algorithm (CRBA): the mass matrix M(q), dense or in
  * per-tree blocks (see data.h for the conventions). */
 #ifndef TEAL_MULTIBODY_ALGORITHMS_CRBA_H
 #define TEAL_MULTIBODY_ALGORITHMS_CRBA_H

@@ -1,11 +1,14 @@
-/* The multibody data object: everything the algorithms of one finalized
+/** @file
+ * The multibody data object: everything the algorithms of one finalized
  * plant (see plant_model.h) compute and keep, in one allocation, as MuJoCo's
  * mjData and Pinocchio's Data. The plant is the immutable model; every
  * algorithm takes (plant, data, ...) and writes its results into caller
  * memory, keeping its intermediate terms in data.
  *
  * Sign convention (Drake's): the equations of motion are
+ * @code{.unparsed}
  *     M(q) vdot + C(q, v) v = tau_g(q) + tau_applied + J(q)' F_app + tau,
+ * @endcode
  * where tau_g is the generalized gravity force (data's gravity, see
  * teal_mb_data_set_gravity), tau_applied a generalized applied force, F_app
  * the applied spatial forces and tau the generalized actuation. Joint
@@ -28,12 +31,14 @@
  * no shift at all; outputs are converted to the conventions stated below.
  *
  * Stages. Data holds three stages, each computed from the one before:
+ * @code{.unparsed}
  *   position      poses, reference points, motion subspaces and inertias at q
  *                 (teal_mb_position_stage);
  *   velocity      spatial velocities and velocity-product terms at (q, v)
  *                 (teal_mb_velocity_stage);
  *   factorization the articulated-body factorization of M(q)
  *                 (teal_mb_articulated_factor in aba.h).
+ * @endcode
  * An algorithm brings in the stages it needs. For stand-alone data the
  * position stage is kept for the latest q and recomputed only when q changes
  * (compared bit for bit), so a caller never computes it twice. The plant

@@ -1,10 +1,13 @@
-/* Jacobians of a finalized plant (see plant_model.h) and the O(n) operators
+/** @file
+ * Jacobians of a finalized plant (see plant_model.h) and the O(n) operators
  * J u and J' F.
  *
  * Point Jacobians. For a point Q fixed on frame F (given by p_FQ, measured
  * from Fo and expressed in F), the spatial velocity of Q measured in frame A
  * and expressed in frame E is linear in the speeds s:
+ * @code{.unparsed}
  *     V_AFq_E = [w_AF_E; v_AFq_E] = Js_V_AFq_E s,
+ * @endcode
  * where s is either v (nv columns) or qdot (nq columns), as Drake's
  * CalcJacobianSpatialVelocity(context, wrt, frame_F, p_FQ, frame_A, frame_E).
  * v_AFq is the derivative in A of Q's position from any point fixed in A, so
@@ -95,7 +98,7 @@ TEAL_API int teal_mb_jacobian_apply(const teal_plant *plant, teal_mb_data *data,
 
 /** J' F: the generalized force tau (nv) of the per-body spatial forces
  *  F_Bo_W (num_bodies entries, indexed by body; moments about each body
- *  origin, in W; the world entry is ignored), so that tau . u =
+ *  origin, in W; the world entry is ignored). For any u, tau . u =
  *  sum_B F_Bo_W[B] . V_WB(u). One inward pass, O(n). */
 TEAL_API int teal_mb_jacobian_apply_transpose(const teal_plant *plant, teal_mb_data *data,
                                               const double *q, const teal_spatial_vector *F_Bo_W,

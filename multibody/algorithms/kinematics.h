@@ -1,4 +1,5 @@
-/* Forward kinematics of a finalized plant (see plant_model.h).
+/** @file
+ * Forward kinematics of a finalized plant (see plant_model.h).
  *
  * Outputs are indexed by body index (not tree node). V_WB[b] is the spatial
  * velocity of body b's origin Bo measured in W, expressed in W ([angular;

@@ -1,4 +1,5 @@
-/* M(q)^-1 through one interface, whatever factorization of M(q) data holds:
+/** @file
+ * M(q)^-1 through one interface, whatever factorization of M(q) data holds:
  * the articulated-body one (teal_mb_articulated_factor and forward dynamics,
  * aba.h: O(n) per solve) or the Cholesky factors of M's per-tree blocks
  * (teal_mb_mass_blocks_factorize: for forests of small trees, such as the

@@ -1,4 +1,5 @@
-/* Mass properties, momentum and power of a finalized plant (see
+/** @file
+ * Mass properties, momentum and power of a finalized plant (see
  * plant_model.h), all O(n).
  *
  * Selections. The center-of-mass and momentum functions act on a system S of
@@ -69,14 +70,14 @@ TEAL_API int teal_mb_spatial_momentum(const teal_plant *plant, teal_mb_data *dat
                                       const double *v, const int *instances, int num_instances,
                                       teal_vec3 p_WoP_W, teal_spatial_vector *L_WSP_W);
 
-/** The power of gravity on all bodies, sum_B m_B g . v_WBcm = -d(PE)/dt. */
+/** The power of gravity on all bodies. It is sum_B m_B g . v_WBcm = -d(PE)/dt. */
 TEAL_API int teal_mb_conservative_power(const teal_plant *plant, teal_mb_data *data,
                                         const double *q, const double *v, double *power);
 
-/** The power tau . v + sum_B F_Bo_W[B] . V_WB of generalized forces tau (nv;
- *  NULL: none) and per-body spatial forces F_Bo_W (num_bodies entries indexed
- *  by body, about each body origin, in W; the world entry is ignored; NULL:
- *  none). */
+/** The power of generalized forces tau (nv; NULL: none) and per-body spatial
+ *  forces F_Bo_W (num_bodies entries indexed by body, about each body origin,
+ *  in W; the world entry is ignored; NULL: none). It is
+ *  tau . v + sum_B F_Bo_W[B] . V_WB. */
 TEAL_API int teal_mb_nonconservative_power(const teal_plant *plant, teal_mb_data *data,
                                            const double *q, const double *v, const double *tau,
                                            const teal_spatial_vector *F_Bo_W, double *power);

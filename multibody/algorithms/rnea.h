@@ -1,4 +1,5 @@
-/* The recursive Newton-Euler algorithm (RNEA): inverse dynamics, the bias
+/** @file
+ * The recursive Newton-Euler algorithm (RNEA): inverse dynamics, the bias
  * term, gravity forces, M v without forming M, and joint reaction forces (see
  * data.h for the conventions). */
 #ifndef TEAL_MULTIBODY_ALGORITHMS_RNEA_H
@@ -15,7 +16,7 @@ extern "C" {
 #endif
 
 /** Inverse dynamics (RNEA, O(n)): tau (nv) such that
- *  M(q) vdot + C(q, v) v = tau_g(q) + tau_applied + J' F_app + tau, i.e.
+ *  M(q) vdot + C(q, v) v = tau_g(q) + tau_applied + J' F_app + tau, that is
  *  tau = M vdot + C v - tau_g - tau_applied - J' F_app. tau_applied (nv) and
  *  F_app_Bo_W (num_bodies, see the file comment) may be NULL (zero). q has nq
  *  values (quaternions are used as given; normalize them first), v and vdot

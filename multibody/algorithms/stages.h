@@ -1,4 +1,5 @@
-/* The stages of teal_mb_data as explicit calls (see data.h): a caller that
+/** @file
+ * The stages of teal_mb_data as explicit calls (see data.h): a caller that
  * drives the stages itself, as the plant system does from its cache
  * entries, computes each once and the algorithms reuse it. */
 #ifndef TEAL_MULTIBODY_ALGORITHMS_STAGES_H

@@ -1,4 +1,5 @@
-/* Contact between a plant's bodies through a scene graph (Drake's point
+/** @file
+ * Contact between a plant's bodies through a scene graph (Drake's point
  * contact model with MultibodyPlant + SceneGraph).
  *
  * Wiring. teal_add_plant_and_scene_graph (Drake's
@@ -16,7 +17,9 @@
  * p_WCb) / (k_A + k_B); with v the velocity of B's point at C relative to
  * A's, the penetration rate is xdot = v . n, the tangential slip v_t =
  * v - (v . n) n, and the force on B at C is
+ * @code{.unparsed}
  *     f_B = -f_n n - mu(|v_t|) f_n v_t / |v_t|,   f_n = k x (1 + d xdot)_+,
+ * @endcode
  * (the opposite force acts on A at C). Per-geometry values combine as
  * Drake's: k = k_A k_B / (k_A + k_B), d = (k_B d_A + k_A d_B) / (k_A + k_B),
  * mu = 2 mu_A mu_B / (mu_A + mu_B) for the static and dynamic coefficients.
@@ -46,7 +49,7 @@
  * Ports added by finalize: input geometry_query (teal_point_pair_list);
  * outputs geometry_pose (teal_transform_list, X_WB by body index),
  * contact_results (teal_contact_results), generalized_contact_forces (nv)
- * and <instance>_generalized_contact_forces. */
+ * and `<instance>_generalized_contact_forces`. */
 #ifndef TEAL_MULTIBODY_CONTACT_PLANT_CONTACT_H
 #define TEAL_MULTIBODY_CONTACT_PLANT_CONTACT_H
 
@@ -62,20 +65,26 @@ extern "C" {
 
 /** One contact (Drake's PointPairContactInfo). */
 typedef struct teal_contact_info {
-  int body_A, body_B;         /**< plant body indices */
-  int geometry_A, geometry_B; /**< plant (= scene graph) geometry indices */
-  teal_vec3 p_WC;             /**< contact point */
-  teal_vec3 nhat_BA_W;        /**< normal from B into A */
-  double depth;               /**< penetration (> 0) */
-  double separation_speed;    /**< -xdot: > 0 when separating */
-  double slip_speed;          /**< |v_t| */
-  teal_vec3 f_Bc_W;           /**< force on B at C (the opposite acts on A) */
+  /** Plant body indices of A and B. @{ */
+  int body_A, body_B;
+  /** @} */
+  /** Plant (= scene graph) geometry indices of A and B. @{ */
+  int geometry_A, geometry_B;
+  /** @} */
+  teal_vec3 p_WC;          /**< contact point */
+  teal_vec3 nhat_BA_W;     /**< normal from B into A */
+  double depth;            /**< penetration (> 0) */
+  double separation_speed; /**< -xdot: > 0 when separating */
+  double slip_speed;       /**< |v_t| */
+  teal_vec3 f_Bc_W;        /**< force on B at C (the opposite acts on A) */
 } teal_contact_info;
 
 /** A list of contacts. */
 typedef struct teal_contact_results {
+  /** Number of contacts and capacity of the array. @{ */
   int n, cap;
-  teal_contact_info *c;
+  /** @} */
+  teal_contact_info *c; /**< the contacts (heap, cap entries) */
 } teal_contact_results;
 
 /** Value type "teal_contact_results". */
@@ -84,11 +93,13 @@ TEAL_API extern const teal_value_type teal_contact_results_type;
 /** Makes room for cap contacts (keeps the entries). */
 TEAL_API int teal_contact_results_reserve(teal_contact_results *r, int cap);
 
-/** Contact settings, before finalize: penetration allowance (m, > 0) and
- *  stiction tolerance (m/s, > 0). */
+/** Contact settings, before finalize: sets the penetration allowance (m, > 0). */
 TEAL_API int teal_plant_set_penetration_allowance(teal_plant *plant, double allowance);
+/** Contact settings, before finalize: sets the stiction tolerance (m/s, > 0). */
 TEAL_API int teal_plant_set_stiction_tolerance(teal_plant *plant, double v_stiction);
+/** The penetration allowance (m); 1e-3 when unset. */
 TEAL_API double teal_plant_penetration_allowance(const teal_plant *plant);
+/** The stiction tolerance (m/s); 1e-3 when unset. */
 TEAL_API double teal_plant_stiction_tolerance(const teal_plant *plant);
 
 /** The contact time scale sqrt(delta / g) (Drake's

@@ -1,4 +1,5 @@
-/* Geometry registered on a plant's bodies (Drake's RegisterCollisionGeometry
+/** @file
+ * Geometry registered on a plant's bodies (Drake's RegisterCollisionGeometry
  * and RegisterVisualGeometry).
  *
  * The plant keeps each registration (body, pose X_BG of the geometry frame
@@ -21,11 +22,11 @@ extern "C" {
 
 /** A registered geometry (read-only view). */
 typedef struct teal_plant_geometry {
-  int body;
-  teal_transform X_BG;
-  teal_shape shape;
-  const char *name;
-  teal_geometry_role role;
+  int body;                            /**< the body it is attached to */
+  teal_transform X_BG;                 /**< its pose in the body frame */
+  teal_shape shape;                    /**< its shape (in frame G) */
+  const char *name;                    /**< its name */
+  teal_geometry_role role;             /**< proximity (collision) or illustration */
   teal_proximity_properties proximity; /**< collision only */
   double rgba[4];                      /**< visual only */
 } teal_plant_geometry;

@@ -1,4 +1,5 @@
-/* Wiring a plant to a scene graph in a builder (Drake's
+/** @file
+ * Wiring a plant to a scene graph in a builder (Drake's
  * AddMultibodyPlantSceneGraph). */
 #ifndef TEAL_MULTIBODY_CONTACT_PLANT_SCENE_GRAPH_H
 #define TEAL_MULTIBODY_CONTACT_PLANT_SCENE_GRAPH_H

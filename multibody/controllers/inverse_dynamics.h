@@ -1,13 +1,16 @@
-/* Inverse dynamics of a plant model as a leaf system (Drake's
+/** @file
+ * Inverse dynamics of a plant model as a leaf system (Drake's
  * InverseDynamics).
  *
  * With the model plant's mass matrix M(q), bias term C(q, v) v, gravity
  * forces tau_g(q) and applied forces tau_app(q, v) = -b v + (force elements)
  * (joint damping b and the generalized and spatial forces of the plant's
  * force elements, Drake's CalcForceElementsContribution), the output is
+ * @code{.unparsed}
  *   INVERSE_DYNAMICS:     tau = M(q) vd + C(q, v) v - tau_g(q) - tau_app
  *                             = M vd + C v - tau_g + b v - tau_elements,
  *   GRAVITY_COMPENSATION: tau = -tau_g(q).
+ * @endcode
  * so that a plant given tau (through applied_generalized_force, or through
  * actuation when every velocity is actuated) with nothing else applied
  * accelerates at vd. Actuation, applied_generalized_force and
@@ -15,9 +18,11 @@
  * limits and effort limits (Drake's InverseDynamics ignores them too).
  *
  * Ports (Drake's names):
+ * @code{.unparsed}
  *   input  0 "estimated_state"      x = [q; v] (nq + nv), the plant's layout;
  *   input  1 "desired_acceleration" vd (nv), INVERSE_DYNAMICS mode only;
  *   output 0 "generalized_force"    tau (nv); depends on every input.
+ * @endcode
  * q is used as given (normalize quaternions first; the plant's state output
  * is normalized). NaN/Inf inputs make the evaluation fail with
  * TEAL_ENONFINITE.

@@ -1,24 +1,33 @@
-/* Inverse dynamics controller (Drake's InverseDynamicsController): a
+/** @file
+ * Inverse dynamics controller (Drake's InverseDynamicsController): a
  * diagram of a PID on the joint errors and an inverse-dynamics leaf.
  *
  * With e = q_d - q, edot = v_d - v and z the integral of e (continuous
  * state of the inner PID, z(0) = 0), the commanded acceleration is
+ * @code{.unparsed}
  *   vd* = vd_d + kp .* e + kd .* edot + ki .* z
+ * @endcode
  * (vd_d = 0 without the reference acceleration input) and the output is the
  * inverse dynamics of the plant model at it:
+ * @code{.unparsed}
  *   tau = M(q) vd* + C(q, v) v - tau_g(q) - tau_app(q, v),
+ * @endcode
  * tau_app being joint damping and force elements, see inverse_dynamics.h.
  * Fed to the plant (applied_generalized_force, or actuation when every
  * velocity is actuated) with a perfect model, the error obeys
+ * @code{.unparsed}
  *   edd + kd .* ed + kp .* e + ki .* z = 0,
+ * @endcode
  * decoupled per joint (stable for kp, kd > 0 and 0 <= ki < kp kd).
  *
  * Ports (Drake's names):
+ * @code{.unparsed}
  *   input  0 "estimated_state"      x = [q; v] (2 n);
  *   input  1 "desired_state"        x_d = [q_d; v_d] (2 n);
  *   input  2 "desired_acceleration" vd_d (n), only with
  *            has_reference_acceleration;
  *   output 0 "generalized_force"    (n); depends on every input.
+ * @endcode
  * Subsystems: "pid" (teal_pid_new, its continuous state is z: reset or set
  * the integral through teal_context_subcontext_by_name_mut(ctx, "pid")),
  * "inverse_dynamics" and, with the reference acceleration, "adder".

@@ -1,7 +1,10 @@
-/* Joint stiffness controller (Drake's JointStiffnessController).
+/** @file
+ * Joint stiffness controller (Drake's JointStiffnessController).
  *
  * With e = q_d - q and edot = v_d - v, the output is
+ * @code{.unparsed}
  *   tau = -tau_g(q) - tau_app(q, v) + kp .* e + kd .* edot,
+ * @endcode
  * where tau_g are the model's generalized gravity forces and tau_app the
  * generalized forces of its joint damping (-b v) and force elements (the
  * spatial ones mapped through J'), Drake's CalcForceElementsContribution.
@@ -12,9 +15,11 @@
  * damping and force elements and adds the stiffness response kp .* e.
  *
  * Ports (Drake's names):
+ * @code{.unparsed}
  *   input  0 "estimated_state" x = [q; v] (2 n), the plant's layout;
  *   input  1 "desired_state"   x_d = [q_d; v_d] (2 n);
  *   output 0 "generalized_force" (n); depends on both inputs.
+ * @endcode
  * NaN/Inf inputs make the evaluation fail with TEAL_ENONFINITE.
  *
  * Requirements: as in Drake, nq == nv == n (no quaternion joints; for

@@ -1,4 +1,5 @@
-/* Exponential spring contact (Simbody's ExponentialSpringForce) as a leaf
+/** @file
+ * Exponential spring contact (Simbody's ExponentialSpringForce) as a leaf
  * system, and an adder that merges applied spatial force lists.
  *
  * One spring acts between a station S fixed on a body B (p_BS) and a contact
@@ -8,9 +9,12 @@
  * in F: p = p_FS (station position, pz its height), v = v_FS (its velocity).
  *
  * Normal force (Hunt & Crossley form, kept >= 0):
+ * @code{.unparsed}
  *   fz_elastic = d1 exp(-d2 (pz - d0)),   fz_damping = -cz vz fz_elastic,
  *   fz = max(0, fz_elastic + fz_damping).
+ * @endcode
  * Friction, in the xy plane of F, with Sliding S in [0, 1]:
+ * @code{.unparsed}
  *   mu = mu_s - S (mu_s - mu_k),   limit = mu fz
  *   model 1 (pure damping):  f_damp = -cxy vxy, clipped to |f_damp| <= limit
  *                            along -vxy
@@ -20,6 +24,7 @@
  *     limit / |f_el_spr + f_damp_spr| (direction kept)
  *   blend:  f_el = (1 - S) f_el_spr,  f_dmp = f_damp_spr + S (f_damp - f_damp_spr)
  *   friction = f_el + f_dmp.
+ * @endcode
  * The force [0; f] acts on B at S; f_W = R_WF f_F.
  *
  * State (continuous, z = [p0x, p0y, S], p0 in the plane, in F). Simbody moves
@@ -27,11 +32,13 @@
  * Sliding from the anchor speed |dp0| / dt. Here the same laws are written
  * as first-order ODEs with the sliding time constant tau standing in for the
  * step, so that the model is a plain continuous system:
+ * @code{.unparsed}
  *   dp0/dt = (p0* - p0) / tau
  *   S*     = stepUp(clamp(|dp0/dt| / v_settle, 0, 1)),
  *            stepUp(x) = x^3 (10 - 15 x + 6 x^2)
  *   dS/dt  = (S* - S) / tau   (rise toward 1 while the anchor slips at or
  *                              above v_settle, decay toward 0 as it stops).
+ * @endcode
  * While the spring is within the friction limit and S = 0, p0* = p0: the
  * anchor does not move and a body held by static friction does not drift.
  * When the limit is exceeded, p0* moves toward the station so the elastic

@@ -1,4 +1,5 @@
-/* Force elements of a plant (Drake's ForceElement family): a linear
+/** @file
+ * Force elements of a plant (Drake's ForceElement family): a linear
  * spring-damper between two points, a revolute spring on a joint, and a
  * linear roll-pitch-yaw bushing between two frames.
  *
@@ -33,9 +34,9 @@ struct teal_plant;
 
 /** Kinds of force element. */
 typedef enum teal_force_element_kind {
-  TEAL_FORCE_LINEAR_SPRING_DAMPER = 0,
-  TEAL_FORCE_REVOLUTE_SPRING,
-  TEAL_FORCE_LINEAR_BUSHING_RPY
+  TEAL_FORCE_LINEAR_SPRING_DAMPER = 0, /**< teal_plant_add_linear_spring_damper */
+  TEAL_FORCE_REVOLUTE_SPRING,          /**< teal_plant_add_revolute_spring */
+  TEAL_FORCE_LINEAR_BUSHING_RPY        /**< teal_plant_add_linear_bushing_rpy */
 } teal_force_element_kind;
 
 /** Adds a spring-damper between point P (p_AP in body A's frame) and point

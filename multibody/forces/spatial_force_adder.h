@@ -1,4 +1,5 @@
-/* A leaf that concatenates lists of applied spatial forces into one, for the
+/** @file
+ * A leaf that concatenates lists of applied spatial forces into one, for the
  * plant's applied spatial force input. */
 #ifndef TEAL_MULTIBODY_FORCES_SPATIAL_FORCE_ADDER_H
 #define TEAL_MULTIBODY_FORCES_SPATIAL_FORCE_ADDER_H

@@ -1,5 +1,7 @@
-/* Spatial algebra for the multibody module (umbrella header).
+/** @file
+ * Spatial algebra for the multibody module (umbrella header).
  *
+ * @code{.unparsed}
  *   math/vec3.h, math/mat3.h          teal_vec3, teal_mat3 (the math layer)
  *   math/rotation.h, math/transform.h teal_rotation (R_AB), teal_quaternion,
  *                                     teal_transform (X_AB)
@@ -7,6 +9,7 @@
  *                       products, shifts, re-expression
  *   spatial_mat6.h      teal_mat6 and Featherstone's motion/force transforms
  *   spatial_inertia.h   teal_spatial_inertia M_SP_E: shapes, check, shift
+ * @endcode
  *
  * Notation follows Drake (X_WB, p_WoBo_W, V_WB, R_AB); see each header. */
 #ifndef TEAL_MULTIBODY_MATH_SPATIAL_H

@@ -1,4 +1,5 @@
-/* Rigid-body spatial inertia.
+/** @file
+ * Rigid-body spatial inertia.
  *
  * M_SP_E is the spatial inertia of a body (or composite) S about a point P,
  * expressed in frame E. It is stored as the mass m, the center of mass
@@ -6,7 +7,9 @@
  * symmetric 3x3 whose off-diagonal entries are the matrix entries, i.e. the
  * negated products of inertia: I_xy = -sum m x y). As a 6x6 matrix acting on
  * [angular; linear] spatial velocities it is
+ * @code{.unparsed}
  *   M = [I_SP  m [p]x; -m [p]x  m 1],  p = p_PScm_E,
+ * @endcode
  * so the spatial momentum about P is h = M V = [I w + m p x v; m (v + w x p)].
  * Shape constructors return inertias about the shape's center (its center of
  * mass) in the shape's own axes; shift and re-express them as needed. */
@@ -104,8 +107,9 @@ TEAL_API teal_spatial_vector teal_spatial_inertia_apply(const teal_spatial_inert
 /** The 6x6 matrix [I  m [p]x; -m [p]x  m 1] ([angular; linear] order). */
 TEAL_API teal_mat6 teal_spatial_inertia_to_mat6(const teal_spatial_inertia *M);
 
-/** Kinetic energy 0.5 V . (M V) (independent of the about-point and frame
- *  when V is shifted and re-expressed consistently with M). */
+/** Kinetic energy of spatial velocity V for inertia M. It is 0.5 V . (M V),
+ *  independent of the about-point and frame when V is shifted and
+ *  re-expressed consistently with M. */
 TEAL_API double teal_spatial_inertia_kinetic_energy(const teal_spatial_inertia *M,
                                                     teal_spatial_vector V);
 

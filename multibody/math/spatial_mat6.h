@@ -1,4 +1,5 @@
-/* 6x6 spatial matrices and spatial transforms, for ABA/CRBA-style code.
+/** @file
+ * 6x6 spatial matrices and spatial transforms, for ABA/CRBA-style code.
  *
  * A teal_mat6 is row-major (element (i, j) is m[6 * i + j]) in the same
  * [angular; linear] block order as teal_spatial_vector, so a matrix is the
@@ -6,12 +7,14 @@
  *
  * Spatial transforms follow Featherstone (Rigid Body Dynamics Algorithms,
  * 2008) with Drake's frame names. For X_AB = {R, p} (R = R_AB, p = p_AoBo_A):
+ * @code{.unparsed}
  *   motion:  A_X_B  = [R 0; [p]x R  R]  maps a motion vector of a body taken
  *            at Bo and expressed in B to the same motion taken at Ao and
  *            expressed in A: V_Ao_A = A_X_B V_Bo_B, i.e. w_A = R w_B and
  *            v_Ao = R v_Bo + p x (R w_B) (= v_Bo + w x p_BoAo).
  *   force:   A_X*_B = [R [p]x R; 0 R] = (A_X_B)^-T maps a force about Bo in B
  *            to the same force about Ao in A: tau_Ao = R tau_Bo + p x (R f).
+ * @endcode
  * These are Simbody's (3.10) and (3.12). Featherstone's B_X_A is the inverse
  * (teal_transform_inverse), and (A_X*_B F) . (A_X_B V) = F . V. */
 #ifndef TEAL_MULTIBODY_MATH_SPATIAL_MAT6_H
@@ -29,7 +32,7 @@ extern "C" {
 
 /** A 6x6 matrix, row-major: element (i, j) is m[6 * i + j]. */
 typedef struct teal_mat6 {
-  double m[36];
+  double m[36]; /**< the elements, row by row */
 } teal_mat6;
 
 /** The zero matrix. */

@@ -1,4 +1,5 @@
-/* Spatial vectors: spatial velocity V, acceleration A, force F, momentum h.
+/** @file
+ * Spatial vectors: spatial velocity V, acceleration A, force F, momentum h.
  *
  * Ordering is [angular; linear] (Drake, Simbody, Featherstone): V = [w; v],
  * A = [alpha; a], F = [tau; f], h = [L; p]. A spatial velocity V_AB_E is the
@@ -21,7 +22,7 @@ extern "C" {
 
 /** A spatial vector [angular (v[0..2]); linear (v[3..5])]. */
 typedef struct teal_spatial_vector {
-  double v[6];
+  double v[6]; /**< angular part in v[0..2], linear part in v[3..5] */
 } teal_spatial_vector;
 
 /** The spatial vector [angular; linear]. */
@@ -76,8 +77,8 @@ static inline teal_spatial_vector teal_spatial_vector_scale(teal_spatial_vector 
   return r;
 }
 
-/** a . b over all six components; for a force F and a velocity V of the same
- *  point and frame this is the power F . V = tau . w + f . v. */
+/** Dot product of a and b over all six components. For a force F and a
+ *  velocity V of the same point and frame it is the power F . V = tau . w + f . v. */
 static inline double teal_spatial_vector_dot(teal_spatial_vector a, teal_spatial_vector b) {
   double d = 0.0;
   for (int i = 0; i < 6; i++) {
@@ -110,7 +111,7 @@ static inline teal_spatial_vector teal_spatial_cross_motion(teal_spatial_vector 
 
 /** Force cross product V x* f = [w x f_t + v x f_f; w x f_f] (Featherstone's
  *  crf(V) f = -crm(V)' f): the rate of change of a force vector f fixed in a
- *  frame moving with V; e.g. the gyroscopic term V x* (M V). */
+ *  frame moving with V, such as the gyroscopic term V x* (M V). */
 static inline teal_spatial_vector teal_spatial_cross_force(teal_spatial_vector V,
                                                            teal_spatial_vector f) {
   teal_vec3 w = teal_spatial_vector_angular(V), v = teal_spatial_vector_linear(V);

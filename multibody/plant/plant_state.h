@@ -1,4 +1,5 @@
-/* The plant's state in a context: positions, velocities, free-body poses and
+/** @file
+ * The plant's state in a context: positions, velocities, free-body poses and
  * velocities, gravity, and the cached kinematics, mass matrix and
  * accelerations. */
 #ifndef TEAL_MULTIBODY_PLANT_PLANT_STATE_H
@@ -16,25 +17,30 @@
 extern "C" {
 #endif
 
-/** Copies q (nq values) out of / into the context. Setting checks the size
- *  n and rejects NaN/Inf (TEAL_ENONFINITE). */
+/** Copies q out of the context (n must be nq, else TEAL_ESIZE). */
 TEAL_API int teal_plant_get_positions(const teal_plant *plant, const teal_context *ctx, double *q,
                                       int n);
 
+/** Copies q into the context (n must be nq, else TEAL_ESIZE); rejects NaN/Inf
+ *  (TEAL_ENONFINITE). */
 TEAL_API int teal_plant_set_positions(const teal_plant *plant, teal_context *ctx, const double *q,
                                       int n);
 
-/** The same for v (nv values). */
+/** Copies v out of the context (n must be nv, else TEAL_ESIZE). */
 TEAL_API int teal_plant_get_velocities(const teal_plant *plant, const teal_context *ctx, double *v,
                                        int n);
 
+/** Copies v into the context (n must be nv, else TEAL_ESIZE); rejects NaN/Inf
+ *  (TEAL_ENONFINITE). */
 TEAL_API int teal_plant_set_velocities(const teal_plant *plant, teal_context *ctx, const double *v,
                                        int n);
 
-/** The same for x = [q; v] (nq + nv values). */
+/** Copies x = [q; v] out of the context (n must be nq + nv, else TEAL_ESIZE). */
 TEAL_API int teal_plant_get_state(const teal_plant *plant, const teal_context *ctx, double *x,
                                   int n);
 
+/** Copies x = [q; v] into the context (n must be nq + nv, else TEAL_ESIZE);
+ *  rejects NaN/Inf (TEAL_ENONFINITE). */
 TEAL_API int teal_plant_set_state(const teal_plant *plant, teal_context *ctx, const double *x,
                                   int n);
 
@@ -42,13 +48,14 @@ TEAL_API int teal_plant_set_state(const teal_plant *plant, teal_context *ctx, co
 TEAL_API int teal_plant_set_gravity_in_context(const teal_plant *plant, teal_context *ctx,
                                                teal_vec3 g_W);
 
-/** Free bodies (a quaternion-floating inboard joint from the world, as
- *  finalize adds to bodies without a joint): set the pose X_WB or the
- *  spatial velocity V_WB ([w; v_Bo] in W) of body in the context.
- *  TEAL_EINVAL when body is not free. */
+/** Sets the pose X_WB of a free body in the context: one with a
+ *  quaternion-floating inboard joint from the world, as finalize adds to
+ *  bodies without a joint. TEAL_EINVAL when body is not free. */
 TEAL_API int teal_plant_set_free_body_pose(const teal_plant *plant, teal_context *ctx, int body,
                                            teal_transform X_WB);
 
+/** Sets the spatial velocity V_WB ([w; v_Bo] in W) of a free body in the
+ *  context (TEAL_EINVAL when body is not free). */
 TEAL_API int teal_plant_set_free_body_spatial_velocity(const teal_plant *plant, teal_context *ctx,
                                                        int body, teal_spatial_vector V_WB);
 

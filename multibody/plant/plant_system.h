@@ -1,4 +1,5 @@
-/* The plant as a leaf system (Drake's MultibodyPlant as a System).
+/** @file
+ * The plant as a leaf system (Drake's MultibodyPlant as a System).
  *
  * teal_plant_finalize builds the system; teal_plant_system returns it. The
  * system owns the plant from then on: add the system to a builder and the
@@ -24,6 +25,7 @@
  * so changing it invalidates the cached results.
  *
  * Ports (Drake's names, indices from the getters below):
+ * @code{.unparsed}
  *   inputs  actuation (nu, whole plant), <instance>_actuation (per model
  *           instance, its actuators in index order), applied_generalized_force
  *           (nv), applied_spatial_force (teal_applied_spatial_force_list).
@@ -36,6 +38,7 @@
  *           body_spatial_accelerations (teal_spatial_vector_list, by body),
  *           reaction_forces (teal_spatial_vector_list, F_CJc_Jc by joint).
  *   The geometry and contact ports come with the scene graph.
+ * @endcode
  *
  * Functions taking a context accept the plant's own context or any
  * context above it (the plant's subcontext is then looked up). */
@@ -62,31 +65,51 @@ TEAL_API teal_plant *teal_plant_from_system(const teal_system *sys);
 
 /* ---- port indices (negative status before finalize or on a bad instance) */
 
+/** Index of the input port "actuation" (nu, whole plant). Like every port
+ *  getter here, it returns a negative status before finalize (or on a bad
+ *  instance). */
 TEAL_API int teal_plant_actuation_input_port(const teal_plant *plant);
+/** Index of the input port "<instance>_actuation" of a model instance. */
 TEAL_API int teal_plant_instance_actuation_input_port(const teal_plant *plant, int instance);
+/** Index of the input port "applied_generalized_force" (nv). */
 TEAL_API int teal_plant_applied_generalized_force_input_port(const teal_plant *plant);
+/** Index of the input port "applied_spatial_force" (teal_applied_spatial_force_list). */
 TEAL_API int teal_plant_applied_spatial_force_input_port(const teal_plant *plant);
+/** Index of the output port "state" ([q; v]). */
 TEAL_API int teal_plant_state_output_port(const teal_plant *plant);
+/** Index of the output port "<instance>_state" ([q_i; v_i]) of a model instance. */
 TEAL_API int teal_plant_instance_state_output_port(const teal_plant *plant, int instance);
+/** Index of the output port "generalized_acceleration" (nv). */
 TEAL_API int teal_plant_generalized_acceleration_output_port(const teal_plant *plant);
+/** Index of the output port "body_poses" (teal_transform_list). */
 TEAL_API int teal_plant_body_poses_output_port(const teal_plant *plant);
+/** Index of the output port "body_spatial_velocities" (teal_spatial_vector_list). */
 TEAL_API int teal_plant_body_spatial_velocities_output_port(const teal_plant *plant);
+/** Index of the output port "body_spatial_accelerations" (teal_spatial_vector_list). */
 TEAL_API int teal_plant_body_spatial_accelerations_output_port(const teal_plant *plant);
+/** Index of the output port "reaction_forces" (teal_spatial_vector_list, by joint). */
 TEAL_API int teal_plant_reaction_forces_output_port(const teal_plant *plant);
 
 /* ---- state in a context ------------------------------------------------ */
 
 /* ---- cached results (borrowed, valid until the context changes) ---------- */
 
-/** Port indices (negative status before finalize or on a bad instance). */
+/** Index of the input port "geometry_query" (teal_point_pair_list). Like
+ *  every port getter here, it returns a negative status before finalize (or
+ *  on a bad instance). */
 TEAL_API int teal_plant_geometry_query_input_port(const teal_plant *plant);
 
+/** Index of the output port "geometry_pose" (teal_transform_list). */
 TEAL_API int teal_plant_geometry_pose_output_port(const teal_plant *plant);
 
+/** Index of the output port "contact_results" (teal_contact_results). */
 TEAL_API int teal_plant_contact_results_output_port(const teal_plant *plant);
 
+/** Index of the output port "generalized_contact_forces" (nv). */
 TEAL_API int teal_plant_generalized_contact_forces_output_port(const teal_plant *plant);
 
+/** Index of the output port "<instance>_generalized_contact_forces" of a
+ *  model instance. */
 TEAL_API int
 teal_plant_instance_generalized_contact_forces_output_port(const teal_plant *plant, int instance);
 

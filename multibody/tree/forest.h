@@ -1,4 +1,5 @@
-/* Kinematic trees of a finalized plant and the per-tree blocks of its mass
+/** @file
+ * Kinematic trees of a finalized plant and the per-tree blocks of its mass
  * matrix: the structure the discrete contact step works on (Drake's SAP and
  * TAMSI solvers do the same with their per-tree blocks of M).
  *
@@ -32,7 +33,9 @@ extern "C" {
 /** The tree partition of a plant (immutable once made). */
 typedef struct teal_mb_trees {
   int ntrees;              /**< trees (each has at least one dof) */
-  int nb, nv;              /**< bodies and dofs of the plant */
+  /** Bodies and dofs of the plant. @{ */
+  int nb, nv;
+  /** @} */
   int max_nv;              /**< dofs of the largest tree (0 without trees) */
   const int *body_tree;    /**< [nb] tree of each body, -1 when anchored */
   const int *dof_tree;     /**< [nv] tree of each dof */

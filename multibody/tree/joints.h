@@ -1,8 +1,10 @@
-/* Joint (mobilizer) types as const tables.
+/** @file
+ * Joint (mobilizer) types as const tables.
  *
  * A joint connects a frame F fixed on the parent body to a frame M fixed on
  * the child body. Each type describes, as functions of its generalized
  * positions q (nq of them) and velocities v (nv of them):
+ * @code{.unparsed}
  *   X_FM(q)   the pose of M in F;
  *   H_FM(q)   the hinge matrix, 6 x nv row-major ([angular; linear] rows),
  *             with V_FM_F = H v: the spatial velocity of M's origin in F,
@@ -14,8 +16,10 @@
  *   N+(q)     nv x nq row-major, v = N+(q) qdot (a left inverse: N+ N = I);
  *   default q (zero angles, identity quaternion) and a normalization hook
  *             for the types with a quaternion (NULL otherwise).
+ * @endcode
  *
  * Coordinates (as Drake):
+ * @code{.unparsed}
  *   weld                 nq = nv = 0.
  *   revolute             q = angle about the unit axis a (in F and M alike).
  *   prismatic            q = translation along a.
@@ -30,6 +34,7 @@
  *                        angular velocity expressed in F.
  *   quaternion_floating  q = (w, x, y, z, px, py, pz); v = (w_FM_F, v_FMo_F),
  *                        angular velocity and the velocity of Mo, both in F.
+ * @endcode
  * The unit axis a is used by revolute, prismatic and screw only. */
 #ifndef TEAL_MULTIBODY_TREE_JOINTS_H
 #define TEAL_MULTIBODY_TREE_JOINTS_H
@@ -44,34 +49,35 @@ extern "C" {
 
 /** The joint types. */
 typedef enum teal_joint_kind {
-  TEAL_JOINT_WELD = 0,
-  TEAL_JOINT_REVOLUTE,
-  TEAL_JOINT_PRISMATIC,
-  TEAL_JOINT_BALL,
-  TEAL_JOINT_UNIVERSAL,
-  TEAL_JOINT_PLANAR,
-  TEAL_JOINT_SCREW,
-  TEAL_JOINT_QUATERNION_FLOATING,
-  TEAL_JOINT_KIND_COUNT
+  TEAL_JOINT_WELD = 0,            /**< no motion: nq = nv = 0 */
+  TEAL_JOINT_REVOLUTE,            /**< rotation about an axis: nq = nv = 1 */
+  TEAL_JOINT_PRISMATIC,           /**< translation along an axis: nq = nv = 1 */
+  TEAL_JOINT_BALL,                /**< free rotation, a quaternion: nq = 4, nv = 3 */
+  TEAL_JOINT_UNIVERSAL,           /**< two rotations: nq = nv = 2 */
+  TEAL_JOINT_PLANAR,              /**< motion in a plane: nq = nv = 3 */
+  TEAL_JOINT_SCREW,               /**< rotation with coupled translation: nq = nv = 1 */
+  TEAL_JOINT_QUATERNION_FLOATING, /**< free motion: nq = 7, nv = 6 */
+  TEAL_JOINT_KIND_COUNT           /**< number of kinds (not a kind) */
 } teal_joint_kind;
 
-/** Largest nq and nv of any joint type. */
+/** Largest nq of any joint type. */
 #define TEAL_JOINT_MAX_NQ 7
+/** Largest nv of any joint type. */
 #define TEAL_JOINT_MAX_NV 6
 
 /** The constant parameters of one joint: a unit axis (revolute, prismatic,
  *  screw) and the screw pitch (meters per revolution). */
 typedef struct teal_joint_params {
-  teal_vec3 axis;
-  double pitch;
+  teal_vec3 axis; /**< unit axis (revolute, prismatic, screw) */
+  double pitch;   /**< screw pitch, meters per revolution */
 } teal_joint_params;
 
 /** A joint type: a const table of its sizes and kinematic maps (see the file
  *  comment for the meaning of each). */
 typedef struct teal_joint_type {
   const char *name; /**< "revolute", ... */
-  int nq;
-  int nv;
+  int nq;           /**< number of positions q */
+  int nv;           /**< number of velocities v */
   /** The pose X_FM(q). */
   teal_transform (*X_FM)(const teal_joint_params *p, const double *q);
   /** H (6 x nv, row-major) with V_FM_F = H v. */

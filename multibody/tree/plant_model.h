@@ -1,4 +1,5 @@
-/* The multibody model container: bodies, frames, joints, actuators and model
+/** @file
+ * The multibody model container: bodies, frames, joints, actuators and model
  * instances, built with Drake-like calls and finalized into arrays per
  * property in topological order (MuJoCo's layout).
  *
@@ -38,11 +39,13 @@ extern "C" {
 /** The multibody plant (model part). */
 typedef struct teal_plant teal_plant;
 
-/** The world and default model instances. */
+/** The world model instance. */
 #define TEAL_WORLD_MODEL_INSTANCE 0
+/** The default model instance. */
 #define TEAL_DEFAULT_MODEL_INSTANCE 1
-/** The world body and world frame. */
+/** The world body. */
 #define TEAL_WORLD_BODY 0
+/** The world frame (the world body's frame). */
 #define TEAL_WORLD_FRAME 0
 
 /** A new empty plant; time_step 0 for continuous, > 0 for discrete. NULL on
@@ -112,36 +115,52 @@ TEAL_API teal_vec3 teal_plant_gravity(const teal_plant *plant);
  * NULL; the plant's sticky error is not touched). instance < 0 searches all
  * instances and returns the first match in index order. */
 
+/** The model instance named name, or TEAL_ENOTFOUND (message in err). */
 TEAL_API int teal_plant_get_model_instance_by_name(const teal_plant *plant, const char *name,
                                                    teal_error *err);
+/** The body named name in instance (< 0: any), or TEAL_ENOTFOUND. */
 TEAL_API int teal_plant_get_body_by_name(const teal_plant *plant, const char *name, int instance,
                                          teal_error *err);
+/** The frame named name in instance (< 0: any), or TEAL_ENOTFOUND. */
 TEAL_API int teal_plant_get_frame_by_name(const teal_plant *plant, const char *name, int instance,
                                           teal_error *err);
+/** The joint named name in instance (< 0: any), or TEAL_ENOTFOUND. */
 TEAL_API int teal_plant_get_joint_by_name(const teal_plant *plant, const char *name, int instance,
                                           teal_error *err);
+/** The actuator named name in instance (< 0: any), or TEAL_ENOTFOUND. */
 TEAL_API int teal_plant_get_actuator_by_name(const teal_plant *plant, const char *name,
                                              int instance, teal_error *err);
 
 /* ---- element queries (valid before and after finalize; an out-of-range
  * index gives -1 or NULL) ---- */
 
+/** Number of model instances (world and default included). */
 TEAL_API int teal_plant_num_model_instances(const teal_plant *plant);
 TEAL_API int teal_plant_num_bodies(const teal_plant *plant); /**< including the world */
 TEAL_API int teal_plant_num_frames(const teal_plant *plant); /**< body frames included */
 TEAL_API int teal_plant_num_joints(
     const teal_plant *plant); /**< after finalize: with added floating joints */
+/** Number of actuators. */
 TEAL_API int teal_plant_num_actuators(const teal_plant *plant);
+/** A body's name (NULL on a bad index). */
 TEAL_API const char *teal_plant_body_name(const teal_plant *plant, int body);
+/** A frame's name (NULL on a bad index). */
 TEAL_API const char *teal_plant_frame_name(const teal_plant *plant, int frame);
+/** A joint's name (NULL on a bad index). */
 TEAL_API const char *teal_plant_joint_name(const teal_plant *plant, int joint);
+/** A body's own frame (-1 on a bad index). */
 TEAL_API int teal_plant_body_frame(const teal_plant *plant, int body);
+/** The model instance a body belongs to (-1 on a bad index). */
 TEAL_API int teal_plant_body_instance(const teal_plant *plant, int body);
+/** The body a frame is fixed to (-1 on a bad index). */
 TEAL_API int teal_plant_frame_body(const teal_plant *plant, int frame);
 /** X_BF: the pose of frame in its body's frame (identity pointer NULL on a bad index). */
 TEAL_API const teal_transform *teal_plant_frame_pose_in_body(const teal_plant *plant, int frame);
+/** A joint's kind (a teal_joint_kind; -1 on a bad index). */
 TEAL_API int teal_plant_joint_kind(const teal_plant *plant, int joint);
+/** The body of a joint's parent frame (-1 on a bad index). */
 TEAL_API int teal_plant_joint_parent_body(const teal_plant *plant, int joint);
+/** The body of a joint's child frame (-1 on a bad index). */
 TEAL_API int teal_plant_joint_child_body(const teal_plant *plant, int joint);
 
 /* ---- the finalized model (0 / NULL before finalize) ---- */
@@ -150,19 +169,25 @@ TEAL_API int teal_plant_joint_child_body(const teal_plant *plant, int joint);
  *  -1 and whose joint is a weld with nq = nv = 0). Read-only, valid until the
  *  plant is freed. */
 typedef struct teal_plant_tree {
-  int num_nodes;
+  int num_nodes;                      /**< nodes (= bodies, world included) */
   const int *parent;                  /**< parent node */
   const int *joint_kind;              /**< teal_joint_kind of the inboard joint */
   const teal_joint_type *const *type; /**< table of the inboard joint */
   const teal_joint_params *params;    /**< axis and pitch */
   const teal_transform *X_PF;         /**< F in the parent body frame */
   const teal_transform *X_BM;         /**< M in the child body frame */
+  /** First q and v index and nq, nv of the inboard joint. @{ */
   const int *q_start, *v_start, *nq, *nv;
+  /** @} */
   const teal_spatial_inertia *M_BBo_B; /**< spatial inertia about Bo in B */
   const double *damping;               /**< [nv] */
-  const double *q_lower, *q_upper;     /**< [nq] */
-  const double *v_lower, *v_upper;     /**< [nv] */
-  const double *effort_limit;          /**< [nv] */
+  /** Position limits, [nq] each. @{ */
+  const double *q_lower, *q_upper;
+  /** @} */
+  /** Velocity limits, [nv] each. @{ */
+  const double *v_lower, *v_upper;
+  /** @} */
+  const double *effort_limit; /**< [nv] */
 } teal_plant_tree;
 
 #ifdef __cplusplus

@@ -1,4 +1,5 @@
-/* Finalize and the finalized model's topology: the tree order of bodies
+/** @file
+ * Finalize and the finalized model's topology: the tree order of bodies
  * (nodes), the q and v layout of joints and actuators, the actuation matrix
  * and the default configuration. */
 #ifndef TEAL_MULTIBODY_TREE_TOPOLOGY_H
@@ -24,26 +25,31 @@ TEAL_API int teal_plant_finalize(teal_plant *plant);
 /** 1 once finalized. */
 TEAL_API int teal_plant_is_finalized(const teal_plant *plant);
 
+/** Number of generalized positions (0 before finalize). */
 TEAL_API int teal_plant_nq(const teal_plant *plant);
 
+/** Number of generalized velocities (0 before finalize). */
 TEAL_API int teal_plant_nv(const teal_plant *plant);
 
+/** Number of actuation inputs, one per actuator (0 before finalize). */
 TEAL_API int teal_plant_nu(const teal_plant *plant);
 
 /** Number of tree nodes (= number of bodies, world included). */
 TEAL_API int teal_plant_num_nodes(const teal_plant *plant);
 
-/** Body of node k, and node of a body. */
+/** Body of node k (-1 on a bad index or before finalize). */
 TEAL_API int teal_plant_node_body(const teal_plant *plant, int k);
 
+/** Node of a body (-1 on a bad index or before finalize). */
 TEAL_API int teal_plant_body_node(const teal_plant *plant, int body);
 
 /** Joint (index) of a body's inboard mobilizer after finalize (-1 for world). */
 TEAL_API int teal_plant_body_joint(const teal_plant *plant, int body);
 
-/** q and v offsets of a joint after finalize (-1 on a bad index). */
+/** q offset of a joint after finalize (-1 on a bad index). */
 TEAL_API int teal_plant_joint_q_start(const teal_plant *plant, int joint);
 
+/** v offset of a joint after finalize (-1 on a bad index). */
 TEAL_API int teal_plant_joint_v_start(const teal_plant *plant, int joint);
 
 /** Effort limit of actuator a (> 0, may be inf), or NAN on a bad index. */

@@ -1,4 +1,5 @@
-/* Finite-difference Jacobians (finite_difference.c), shared by the implicit
+/** @file
+ * Finite-difference Jacobians (finite_difference.c), shared by the implicit
  * integrators (forward differences when the ODE has no analytic Jacobian)
  * and by linearization (central differences). */
 #ifndef TEAL_SYSTEMS_ANALYSIS_FINITE_DIFFERENCE_H

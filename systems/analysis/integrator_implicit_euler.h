@@ -1,4 +1,5 @@
-/* Implicit (backward) Euler (integrator_implicit_euler.c). Use it with
+/** @file
+ * Implicit (backward) Euler (integrator_implicit_euler.c). Use it with
  * teal_integrator_new or teal_simulator_set_integrator (integrator.h). */
 #ifndef TEAL_SYSTEMS_ANALYSIS_INTEGRATOR_IMPLICIT_EULER_H
 #define TEAL_SYSTEMS_ANALYSIS_INTEGRATOR_IMPLICIT_EULER_H

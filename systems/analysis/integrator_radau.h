@@ -1,4 +1,5 @@
-/* Three-stage Radau IIA (integrator_radau.c). Use it with
+/** @file
+ * Three-stage Radau IIA (integrator_radau.c). Use it with
  * teal_integrator_new or teal_simulator_set_integrator (integrator.h). */
 #ifndef TEAL_SYSTEMS_ANALYSIS_INTEGRATOR_RADAU_H
 #define TEAL_SYSTEMS_ANALYSIS_INTEGRATOR_RADAU_H

@@ -1,4 +1,5 @@
-/* The explicit integration methods (integrators_explicit.c): Euler,
+/** @file
+ * The explicit integration methods (integrators_explicit.c): Euler,
  * semi-explicit Euler and the Runge-Kutta family. Use them with
  * teal_integrator_new or teal_simulator_set_integrator (integrator.h). */
 #ifndef TEAL_SYSTEMS_ANALYSIS_INTEGRATORS_EXPLICIT_H

@@ -1,4 +1,5 @@
-/* Linearization of a system about an operating point (Drake's Linearize and
+/** @file
+ * Linearization of a system about an operating point (Drake's Linearize and
  * FirstOrderTaylorApproximation).
  *
  * The operating point is a context: time, state and the value fixed on the

@@ -1,4 +1,5 @@
-/* The simulator: advances a system's context through time with Drake's step
+/** @file
+ * The simulator: advances a system's context through time with Drake's step
  * semantics. Creation, queries and freeing are in simulator.c; this header
  * also includes the settings (simulator_settings.h) and the run functions
  * (simulator_run.h).
@@ -43,17 +44,20 @@ extern "C" {
  *  integrator is RK3 with error control at accuracy 1e-4. */
 TEAL_API teal_simulator *teal_simulator_new(const teal_system *sys, teal_context *ctx,
                                             teal_error *err);
+/** Frees a simulator and the context it owns, not a borrowed one (NULL is
+ *  ignored). */
 TEAL_API void teal_simulator_free(teal_simulator *sim);
 
 /** The context being advanced (owned or borrowed). */
 TEAL_API teal_context *teal_simulator_context(teal_simulator *sim);
+/** The system being simulated. */
 TEAL_API const teal_system *teal_simulator_system(const teal_simulator *sim);
 
 /** The message of the last failed setting, initialize or advance_to. */
 TEAL_API const teal_error *teal_simulator_error(const teal_simulator *sim);
 
 /** Statistics since initialize (step sizes are 0 when no integration step
- *  was taken, e.g. for purely discrete systems). */
+ *  was taken, as for purely discrete systems). */
 TEAL_API teal_sim_stats teal_simulator_get_stats(const teal_simulator *sim);
 
 /** The integrator instance (for its counters); never NULL for a valid sim. */

@@ -1,4 +1,5 @@
-/* Running a simulation (simulator_run.c): initialization and AdvanceTo with
+/** @file
+ * Running a simulation (simulator_run.c): initialization and AdvanceTo with
  * the step semantics described in simulator.h. */
 #ifndef TEAL_SYSTEMS_ANALYSIS_SIMULATOR_RUN_H
 #define TEAL_SYSTEMS_ANALYSIS_SIMULATOR_RUN_H

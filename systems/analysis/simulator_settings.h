@@ -1,4 +1,5 @@
-/* Simulator settings (simulator_settings.c): the integrator, step control,
+/** @file
+ * Simulator settings (simulator_settings.c): the integrator, step control,
  * witness tolerance, publishing, pacing and the monitor. Each returns
  * TEAL_OK or an error with its message in teal_simulator_error. */
 #ifndef TEAL_SYSTEMS_ANALYSIS_SIMULATOR_SETTINGS_H

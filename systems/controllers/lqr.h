@@ -1,4 +1,5 @@
-/* Linear quadratic regulators (Drake's LinearQuadraticRegulator).
+/** @file
+ * Linear quadratic regulators (Drake's LinearQuadraticRegulator).
  *
  * Continuous: minimize integral x'Qx + u'Ru + 2x'Nu subject to
  * x' = Ax + Bu; K = R^-1 (B'S + N'), S from the CARE.

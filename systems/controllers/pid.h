@@ -1,9 +1,12 @@
-/* PID controller (Drake's PidController) for n degrees of freedom.
+/** @file
+ * PID controller (Drake's PidController) for n degrees of freedom.
  *
  * Ports (Drake's names): input "estimated_state" x = [q; v] (2n), input
  * "desired_state" x_d = [q_d; v_d] (2n), output "control" (n). With the
  * position error e = q_d - q, the control is
+ * @code{.unparsed}
  *     u_raw = kp .* e + ki .* z + kd .* e_dot,
+ * @endcode
  * where z (continuous state, nz = n, default zeros) is the integral of the
  * position error, z' = e, and e_dot is the derivative term:
  *   - plain (default): e_dot = v_d - v, as in Drake;
@@ -15,12 +18,17 @@
  *     default 0, so a nonzero initial error gives a derivative kick of
  *     kd e / tau that decays with tau; set w = e(0) in the context
  *     (teal_context_z_mut(ctx)[n + i]) for a bumpless start.
+ *
  * Without limits, control = u_raw. With output limits (anti-windup),
+ * @code{.unparsed}
  *     control_i = min(max(u_raw_i, lo_i), hi_i),
+ * @endcode
  * and integration of error i stops while it would deepen the saturation:
+ * @code{.unparsed}
  *     z_i' = 0  when (u_raw_i > hi_i and ki_i e_i > 0)
  *                or  (u_raw_i < lo_i and ki_i e_i < 0),
  *     z_i' = e_i otherwise (so the integral can always unwind).
+ * @endcode
  *
  * "control" depends on both inputs and the state (direct feedthrough from
  * both inputs). The analytic Jacobian hook (x = the continuous state)

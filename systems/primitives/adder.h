@@ -1,4 +1,5 @@
-/* Adder: sum = u0 + u1 + ... + u{k-1}, all vectors of size n. */
+/** @file
+ * Adder: sum = u0 + u1 + ... + u{k-1}, all vectors of size n. */
 #ifndef TEAL_SYSTEMS_PRIMITIVES_ADDER_H
 #define TEAL_SYSTEMS_PRIMITIVES_ADDER_H
 

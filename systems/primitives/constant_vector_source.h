@@ -1,4 +1,5 @@
-/* ConstantVectorSource: output y = a value held as numeric parameter 0, so
+/** @file
+ * ConstantVectorSource: output y = a value held as numeric parameter 0, so
  * each context may change it (teal_context_set_numeric_parameter). */
 #ifndef TEAL_SYSTEMS_PRIMITIVES_CONSTANT_VECTOR_SOURCE_H
 #define TEAL_SYSTEMS_PRIMITIVES_CONSTANT_VECTOR_SOURCE_H
@@ -13,7 +14,7 @@ extern "C" {
 #endif
 
 /** Index of the numeric parameter holding the source's value. */
-enum { TEAL_CONSTANT_VECTOR_SOURCE_VALUE = 0 };
+enum { TEAL_CONSTANT_VECTOR_SOURCE_VALUE = 0 /**< the value parameter */ };
 
 /** Creates a source with output "y" (n doubles) equal to numeric parameter
  *  TEAL_CONSTANT_VECTOR_SOURCE_VALUE, whose default is a copy of value (n

@@ -1,4 +1,5 @@
-/* Demultiplexer: splits u into consecutive pieces y0, y1, ..., y{k-1}. */
+/** @file
+ * Demultiplexer: splits u into consecutive pieces y0, y1, ..., y{k-1}. */
 #ifndef TEAL_SYSTEMS_PRIMITIVES_DEMULTIPLEXER_H
 #define TEAL_SYSTEMS_PRIMITIVES_DEMULTIPLEXER_H
 

@@ -1,13 +1,18 @@
-/* Discrete derivative (Drake's DiscreteDerivative): a backward difference
+/** @file
+ * Discrete derivative (Drake's DiscreteDerivative): a backward difference
  * of the input sampled every `period` seconds (h) from t = 0,
+ * @code{.unparsed}
  *     dudt = (u[k] - u[k-1]) / h,    u[k] = u(k h).
+ * @endcode
  *
  * Ports: input "u" (n), output "dudt" (n). The output reads state only (no
  * direct feedthrough). State, as discrete groups:
+ * @code{.unparsed}
  *   0: u[k]   (n), the latest sample,
  *   1: u[k-1] (n), the sample before it,
  *   2: the number of samples taken so far, capped at 2 (1 double; present
  *      only when the initial transient is suppressed, the default).
+ * @endcode
  * The periodic discrete update at t = k h (k = 0, 1, ...) shifts group 0
  * into group 1 and latches u(k h) into group 0, so on [k h, (k+1) h) the
  * output is (u(k h) - u((k-1) h)) / h.

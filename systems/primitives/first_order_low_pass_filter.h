@@ -1,7 +1,10 @@
-/* First-order low-pass filter (Drake's FirstOrderLowPassFilter), one
+/** @file
+ * First-order low-pass filter (Drake's FirstOrderLowPassFilter), one
  * independent filter per component:
+ * @code{.unparsed}
  *     z_i' = (u_i - z_i) / tau_i,    y_i = z_i,
- * i.e. the transfer function 1 / (tau_i s + 1) from u_i to y_i.
+ * @endcode
+ * that is, the transfer function 1 / (tau_i s + 1) from u_i to y_i.
  *
  * Ports: input "u" (n), output "y" (n). State: continuous z (nz = n,
  * default zeros). "y" depends on z only (no direct feedthrough). The

@@ -1,4 +1,5 @@
-/* Gain: y = k u for a scalar k and vectors u, y of size n. */
+/** @file
+ * Gain: y = k u for a scalar k and vectors u, y of size n. */
 #ifndef TEAL_SYSTEMS_PRIMITIVES_GAIN_H
 #define TEAL_SYSTEMS_PRIMITIVES_GAIN_H
 

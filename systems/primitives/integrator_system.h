@@ -1,4 +1,5 @@
-/* Integrator (Drake's primitive): continuous state z of size n with
+/** @file
+ * Integrator (Drake's primitive): continuous state z of size n with
  * zdot = u and output y = z. Named integrator_system because
  * teal_integrator_new already names the numerical integrators of
  * systems/analysis/integrator.h. */

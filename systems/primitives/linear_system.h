@@ -1,10 +1,15 @@
-/* LinearSystem and AffineSystem (Drake's names), continuous or discrete.
+/** @file
+ * LinearSystem and AffineSystem (Drake's names), continuous or discrete.
  *
  * Continuous (time_period == 0), state x = z (nz = nx):
+ * @code{.unparsed}
  *   xdot = A x + B u + f0,        y = C x + D u + y0.
+ * @endcode
  * Discrete (time_period > 0), state x = discrete group 0 (nx doubles),
  * updated by a periodic discrete update with that period and offset 0:
+ * @code{.unparsed}
  *   x[n+1] = A x[n] + B u[n] + f0, y[n] = C x[n] + D u[n] + y0.
+ * @endcode
  *
  * Matrices are row-major: A nx x nx, B nx x nu, C ny x nx, D ny x nu; f0 has
  * nx entries and y0 ny. All are copied at construction; the default state is
@@ -29,7 +34,9 @@ extern "C" {
 /** The model of an affine system, as given to teal_affine_system_from or
  *  read back by teal_linear_system_get. */
 typedef struct teal_linear_system_matrices {
-  int nx, nu, ny;       /**< state, input and output sizes (each >= 0) */
+  /** State, input and output sizes (each >= 0). @{ */
+  int nx, nu, ny;
+  /** @} */
   double time_period;   /**< 0: continuous; > 0: discrete with this period */
   const double *A;      /**< nx x nx */
   const double *B;      /**< nx x nu */

@@ -1,4 +1,5 @@
-/* MatrixGain: y = D u, a stateless linear system (teal_linear_system_get
+/** @file
+ * MatrixGain: y = D u, a stateless linear system (teal_linear_system_get
  * reads it back with nx = 0). */
 #ifndef TEAL_SYSTEMS_PRIMITIVES_MATRIX_GAIN_H
 #define TEAL_SYSTEMS_PRIMITIVES_MATRIX_GAIN_H

@@ -1,4 +1,5 @@
-/* Multiplexer: y = [u0; u1; ...; u{k-1}], the concatenation of its inputs. */
+/** @file
+ * Multiplexer: y = [u0; u1; ...; u{k-1}], the concatenation of its inputs. */
 #ifndef TEAL_SYSTEMS_PRIMITIVES_MULTIPLEXER_H
 #define TEAL_SYSTEMS_PRIMITIVES_MULTIPLEXER_H
 

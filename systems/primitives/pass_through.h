@@ -1,4 +1,5 @@
-/* PassThrough: y = u, for a vector of size n or an abstract value. */
+/** @file
+ * PassThrough: y = u, for a vector of size n or an abstract value. */
 #ifndef TEAL_SYSTEMS_PRIMITIVES_PASS_THROUGH_H
 #define TEAL_SYSTEMS_PRIMITIVES_PASS_THROUGH_H
 

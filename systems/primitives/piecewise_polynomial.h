@@ -1,11 +1,14 @@
-/* Piecewise polynomials: vector-valued trajectories of time made of one
+/** @file
+ * Piecewise polynomials: vector-valued trajectories of time made of one
  * polynomial per segment between strictly increasing breaks (Drake's
  * PiecewisePolynomial, restricted to column vectors).
  *
  * A trajectory has `rows` components and nseg = nbreaks - 1 segments. On
  * segment s, breaks[s] <= t < breaks[s+1] (the last segment also includes
  * its end), component r is
+ * @code{.unparsed}
  *     p_sr(t) = sum_j c[s][r][j] * (t - breaks[s])^j,   j = 0..degree.
+ * @endcode
  * Values are right-continuous at interior breaks: at t = breaks[s] the
  * polynomial of segment s is used.
  *

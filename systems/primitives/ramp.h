@@ -1,4 +1,5 @@
-/* Ramp source: y = y0 + slope (t - t0) after the start time t0, y0 before. */
+/** @file
+ * Ramp source: y = y0 + slope (t - t0) after the start time t0, y0 before. */
 #ifndef TEAL_SYSTEMS_PRIMITIVES_RAMP_H
 #define TEAL_SYSTEMS_PRIMITIVES_RAMP_H
 

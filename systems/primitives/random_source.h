@@ -1,11 +1,14 @@
-/* Random source (Drake's RandomSource): a vector of independent random
+/** @file
+ * Random source (Drake's RandomSource): a vector of independent random
  * numbers, held between samples and redrawn every `period` seconds.
  *
  * Generator: xoshiro256** (Blackman and Vigna, 2018), seeded by running
  * splitmix64 from the 64-bit seed to fill its four state words. Uniform
  * samples are (x >> 11) * 2^-53 in [0, 1). Gaussian samples use the
  * Box-Muller transform on pairs of uniforms (u1, u2):
+ * @code{.unparsed}
  *     r = sqrt(-2 ln(1 - u1)),  z0 = r cos(2 pi u2),  z1 = r sin(2 pi u2),
+ * @endcode
  * filling components 2j and 2j+1 (an odd last component uses z0 of a fresh
  * pair and drops z1): a gaussian sample of n values takes 2 ceil(n/2)
  * draws, a uniform one n.
@@ -44,7 +47,7 @@ typedef enum teal_noise_kind {
 
 /** State of a xoshiro256** generator (never all zero). */
 typedef struct teal_rng {
-  uint64_t s[4];
+  uint64_t s[4]; /**< the generator's four state words */
 } teal_rng;
 
 /** One step of splitmix64: advances *state by the golden-ratio increment

@@ -1,4 +1,5 @@
-/* Saturation: y = min(max(u, lo), hi) entrywise, with fixed limits or limits
+/** @file
+ * Saturation: y = min(max(u, lo), hi) entrywise, with fixed limits or limits
  * read from input ports. */
 #ifndef TEAL_SYSTEMS_PRIMITIVES_SATURATION_H
 #define TEAL_SYSTEMS_PRIMITIVES_SATURATION_H

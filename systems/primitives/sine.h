@@ -1,4 +1,5 @@
-/* Sine source: y = a sin(w t + phi) entrywise, with its first and second
+/** @file
+ * Sine source: y = a sin(w t + phi) entrywise, with its first and second
  * time derivatives. */
 #ifndef TEAL_SYSTEMS_PRIMITIVES_SINE_H
 #define TEAL_SYSTEMS_PRIMITIVES_SINE_H

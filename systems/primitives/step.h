@@ -1,4 +1,5 @@
-/* Step source: y jumps from an initial to a final value at the step time. */
+/** @file
+ * Step source: y jumps from an initial to a final value at the step time. */
 #ifndef TEAL_SYSTEMS_PRIMITIVES_STEP_H
 #define TEAL_SYSTEMS_PRIMITIVES_STEP_H
 

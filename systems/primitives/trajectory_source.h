@@ -1,4 +1,5 @@
-/* Trajectory source (Drake's TrajectorySource): outputs a piecewise
+/** @file
+ * Trajectory source (Drake's TrajectorySource): outputs a piecewise
  * polynomial trajectory and its time derivatives at the context time.
  *
  * Ports: output "y" = p(t); with output_derivative_order >= 1 also "ydot"
@@ -23,7 +24,7 @@ extern "C" {
 #define TEAL_TRAJECTORY_SOURCE_MAX_ORDER 16
 
 /** Creates a finalized source of traj (copied, so the caller keeps and
- *  frees its own) with outputs for derivative orders 0..
+ *  frees its own) with outputs for derivative orders 0 to
  *  output_derivative_order (0 <= order <= TEAL_TRAJECTORY_SOURCE_MAX_ORDER).
  *  Returns NULL with err (may be NULL) set: TEAL_EINVAL for a NULL
  *  trajectory or a bad order, TEAL_ENOMEM. */

@@ -1,4 +1,5 @@
-/* Vector log sink (Drake's VectorLogSink): records the time and the value
+/** @file
+ * Vector log sink (Drake's VectorLogSink): records the time and the value
  * of its vector input "data" into a log kept in the context.
  *
  * The log is a per-context scratch value (teal_leaf_declare_scratch): not

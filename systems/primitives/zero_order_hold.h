@@ -1,4 +1,5 @@
-/* Zero-order hold (Drake's ZeroOrderHold): samples its input every `period`
+/** @file
+ * Zero-order hold (Drake's ZeroOrderHold): samples its input every `period`
  * seconds, starting at `offset`, and holds the sample on its output until
  * the next sample time.
  *
