@@ -47,8 +47,12 @@ const teal_error *teal_context_error(const teal_context *ctx) {
 }
 
 int teal_check_context(const teal_system *sys, const teal_context *ctx) {
-  if (!sys || !ctx) {
+  if (!ctx) {
     return TEAL_EINVAL;
+  }
+  if (!sys) {
+    return teal_context_report_error(
+        ctx, TEAL_EINVAL, "NULL system passed with the context of system '%s'", ctx->system->name);
   }
   if (ctx->system != sys) {
     return teal_context_report_error(ctx, TEAL_EINVAL,
@@ -209,8 +213,11 @@ static int copy_abstract_values(teal_context_root *dst, const teal_context_root 
 }
 
 int teal_context_copy_from(teal_context *dst, const teal_context *src) {
-  if (!dst || !src) {
+  if (!dst) {
     return TEAL_EINVAL;
+  }
+  if (!src) {
+    return teal_context_report_error(dst, TEAL_EINVAL, "copy_from: NULL source context");
   }
   if (dst->system != src->system || dst->parent || src->parent) {
     return teal_context_report_error(dst, TEAL_EINVAL,

@@ -75,8 +75,12 @@ double *teal_context_continuous_state_mut(teal_context *ctx) {
 }
 
 int teal_context_set_continuous_state(teal_context *ctx, const double *x, int n) {
-  if (!ctx || (!x && n)) {
+  if (!ctx) {
     return TEAL_EINVAL;
+  }
+  if (!x && n) {
+    return teal_context_report_error(
+        ctx, TEAL_EINVAL, "set_continuous_state on '%s': x is NULL (n = %d)", ctx->system->name, n);
   }
   const teal_system *s = ctx->system;
   if (n != s->nq + s->nv + s->nz) {
@@ -109,8 +113,12 @@ int teal_context_set_time_and_continuous_state(teal_context *ctx, double t, cons
 }
 
 int teal_context_get_continuous_state(const teal_context *ctx, double *x, int n) {
-  if (!ctx || (!x && n)) {
+  if (!ctx) {
     return TEAL_EINVAL;
+  }
+  if (!x && n) {
+    return teal_context_report_error(
+        ctx, TEAL_EINVAL, "get_continuous_state on '%s': x is NULL (n = %d)", ctx->system->name, n);
   }
   const teal_system *s = ctx->system;
   if (n != s->nq + s->nv + s->nz) {
@@ -205,9 +213,10 @@ int teal_context_set_discrete_group(teal_context *ctx, int i, const double *x, i
   }
   if (n != ctx->system->xd_sizes[i] || (!x && n)) {
     return teal_context_report_error(ctx, TEAL_ESIZE,
-                                     "set_discrete_group %d on '%s': got %d values, "
+                                     "set_discrete_group %d on '%s': got %d values%s, "
                                      "group has %d",
-                                     i, ctx->system->name, n, ctx->system->xd_sizes[i]);
+                                     i, ctx->system->name, n, x ? "" : " (x is NULL)",
+                                     ctx->system->xd_sizes[i]);
   }
   teal_copy_doubles(dst, x, n);
   return TEAL_OK;
@@ -279,9 +288,10 @@ int teal_context_set_numeric_parameter(teal_context *ctx, int i, const double *p
   }
   if (n != ctx->system->p_sizes[i] || (!p && n)) {
     return teal_context_report_error(ctx, TEAL_ESIZE,
-                                     "set_numeric_parameter %d on '%s': got %d values, "
+                                     "set_numeric_parameter %d on '%s': got %d values%s, "
                                      "parameter has %d",
-                                     i, ctx->system->name, n, ctx->system->p_sizes[i]);
+                                     i, ctx->system->name, n, p ? "" : " (p is NULL)",
+                                     ctx->system->p_sizes[i]);
   }
   teal_copy_doubles(dst, p, n);
   return TEAL_OK;

@@ -13,7 +13,11 @@ static const teal_system *ancestor(const teal_system *s, int up) {
 }
 
 const teal_context *teal_context_subcontext(const teal_context *ctx, const teal_system *sub) {
-  if (!ctx || !sub) {
+  if (!ctx) {
+    return NULL;
+  }
+  if (!sub) {
+    teal_context_report_error(ctx, TEAL_EINVAL, "subcontext: NULL system");
     return NULL;
   }
   /* count the levels from sub up to ctx's system, then descend from ctx */
@@ -52,7 +56,11 @@ static const teal_context *child_named(const teal_context *c, const char *name, 
 }
 
 const teal_context *teal_context_subcontext_by_name(const teal_context *ctx, const char *path) {
-  if (!ctx || !path) {
+  if (!ctx) {
+    return NULL;
+  }
+  if (!path) {
+    teal_context_report_error(ctx, TEAL_EINVAL, "subcontext_by_name: NULL path");
     return NULL;
   }
   const teal_context *c = ctx;

@@ -66,9 +66,12 @@ teal_system *teal_builder_find(const teal_builder *b, const char *name) {
 /* Checks for add: returns a status, recording the sticky error. */
 static int check_addable(teal_builder *b, const teal_system *sys) {
   if (!sys) {
+    /* the builder cannot tell why: name the two ways a NULL gets here */
     return teal_error_set_sticky(&b->err, TEAL_EINVAL,
-                                 "add to '%s': NULL system (its constructor failed: check the "
-                                 "error it reported)",
+                                 "add to '%s': NULL system: either its constructor failed (check "
+                                 "the error it reported) or it came from an object that is not "
+                                 "finalized yet (teal_plant_system on a plant that is not "
+                                 "finalized: call teal_plant_finalize first)",
                                  b->name);
   }
   if (sys->parent || sys->owner) {
@@ -160,11 +163,15 @@ int teal_builder_ports_compatible(teal_builder *b, int is_abstract, int size,
 
 /* Checks that dst belongs to b and is still free; returns the child index. */
 int teal_builder_free_input(teal_builder *b, const teal_input_port *dst, const char *what) {
-  int c = dst ? child_of(b, dst->system) : -1;
+  if (!dst) {
+    return teal_error_set_sticky(&b->err, TEAL_EINVAL, "%s in '%s': NULL input port", what,
+                                 b->name);
+  }
+  int c = child_of(b, dst->system);
   if (c < 0) {
-    return teal_error_set_sticky(
-        &b->err, TEAL_EINVAL, "%s in '%s': input '%s.%s' belongs to no subsystem added here", what,
-        b->name, dst ? dst->system->name : "(null)", dst ? dst->name : "(null)");
+    return teal_error_set_sticky(&b->err, TEAL_EINVAL,
+                                 "%s in '%s': input '%s.%s' belongs to no subsystem added here",
+                                 what, b->name, dst->system->name, dst->name);
   }
   if (b->conn[c][dst->index].kind != TEAL_SRC_NONE) {
     return teal_error_set_sticky(&b->err, TEAL_EINVAL,
@@ -181,13 +188,16 @@ int teal_builder_connect(teal_builder *b, const teal_output_port *src, const tea
   if (b->err.code) {
     return b->err.code;
   }
-  int sc = src ? child_of(b, src->system) : -1;
+  if (!src) {
+    return teal_error_set_sticky(&b->err, TEAL_EINVAL, "connect in '%s': NULL output port",
+                                 b->name);
+  }
+  int sc = child_of(b, src->system);
   if (sc < 0) {
     return teal_error_set_sticky(&b->err, TEAL_EINVAL,
                                  "connect in '%s': output '%s.%s' belongs to no subsystem added "
                                  "here",
-                                 b->name, src ? src->system->name : "(null)",
-                                 src ? src->name : "(null)");
+                                 b->name, src->system->name, src->name);
   }
   int dc = teal_builder_free_input(b, dst, "connect");
   if (dc < 0) {
@@ -342,12 +352,15 @@ int teal_builder_export_output(teal_builder *b, const teal_output_port *src, con
   if (b->err.code) {
     return b->err.code;
   }
-  if (!src || src->system->owner != b) {
+  if (!src) {
+    return teal_error_set_sticky(&b->err, TEAL_EINVAL, "export output in '%s': NULL output port",
+                                 b->name);
+  }
+  if (src->system->owner != b) {
     return teal_error_set_sticky(&b->err, TEAL_EINVAL,
                                  "export output in '%s': output '%s.%s' "
                                  "belongs to no subsystem added here",
-                                 b->name, src ? src->system->name : "(null)",
-                                 src ? src->name : "(null)");
+                                 b->name, src->system->name, src->name);
   }
   char buf[256];
   const char *nm = export_name(name, src->system, src->name, buf, sizeof buf);

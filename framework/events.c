@@ -117,18 +117,20 @@ static void add_ref(teal_event_set *set, int leaf, int event, teal_event_kind ki
   set->items[kind][set->n[kind]++] = r;
 }
 
-static int check_set(const teal_system *sys, const teal_context *ctx, const teal_event_set *set) {
+static int check_set(const teal_system *sys, const teal_context *ctx, const teal_event_set *set,
+                     const char *fn) {
   int rc = teal_check_context(sys, ctx);
   if (rc == TEAL_OK && (!set || set->system != sys)) {
-    rc = teal_context_report_error(ctx, TEAL_EINVAL, "event set does not belong to system '%s'",
-                                   sys->name);
+    rc = teal_context_report_error(
+        ctx, TEAL_EINVAL, "%s on '%s': %s", fn, sys->name,
+        !set ? "NULL event set" : "the event set belongs to another system");
   }
   return rc;
 }
 
 int teal_collect_events(const teal_system *sys, const teal_context *ctx, teal_trigger trigger,
                         teal_event_set *set) {
-  int rc = check_set(sys, ctx, set);
+  int rc = check_set(sys, ctx, set, "collect_events");
   if (rc) {
     return rc;
   }
@@ -146,9 +148,13 @@ int teal_collect_events(const teal_system *sys, const teal_context *ctx, teal_tr
 
 int teal_collect_witness_events(const teal_system *sys, const teal_context *ctx,
                                 const unsigned char *triggered, teal_event_set *set) {
-  int rc = check_set(sys, ctx, set);
+  int rc = check_set(sys, ctx, set, "collect_witness_events");
   if (rc || (!triggered && sys->nwitnesses)) {
-    return rc ? rc : TEAL_EINVAL;
+    return rc ? rc
+              : teal_context_report_error(ctx, TEAL_EINVAL,
+                                          "collect_witness_events: triggered is NULL but '%s' "
+                                          "has %d witness functions",
+                                          sys->name, sys->nwitnesses);
   }
   teal_event_set_clear(set);
   int n = 0;
@@ -178,9 +184,11 @@ static double next_sample_time(const teal_event_decl *ev, double t) {
 
 int teal_calc_next_update_time(const teal_system *sys, const teal_context *ctx, double *t_next,
                                teal_event_set *set) {
-  int rc = check_set(sys, ctx, set);
+  int rc = check_set(sys, ctx, set, "calc_next_update_time");
   if (rc || !t_next) {
-    return rc ? rc : TEAL_EINVAL;
+    return rc ? rc
+              : teal_context_report_error(ctx, TEAL_EINVAL,
+                                          "calc_next_update_time: t_next is NULL");
   }
   teal_event_set_clear(set);
   double t = ctx->root->time, best = INFINITY;
@@ -225,7 +233,7 @@ static int handler_status(const teal_context *leaf, int rc, unsigned long serial
 
 int teal_dispatch_publish(const teal_system *sys, const teal_context *ctx,
                           const teal_event_set *set) {
-  int rc = check_set(sys, ctx, set), stop = 0;
+  int rc = check_set(sys, ctx, set, "dispatch_publish"), stop = 0;
   for (int i = 0; rc == TEAL_OK && i < set->n[TEAL_EVENT_PUBLISH]; i++) {
     teal_event_ref r = set->items[TEAL_EVENT_PUBLISH][i];
     const teal_context *leaf = ctx->root->leaves[ctx->leaf_begin + r.leaf];
@@ -354,9 +362,9 @@ static int run_discrete(teal_context *ctx, const teal_event_set *set, scratch_of
 
 int teal_dispatch_discrete_updates(const teal_system *sys, teal_context *ctx,
                                    const teal_event_set *set) {
-  int rc = teal_check_context(sys, ctx);
-  if (rc || !set || set->system != sys) {
-    return rc ? rc : teal_context_report_error(ctx, TEAL_EINVAL, "event set of another system");
+  int rc = check_set(sys, ctx, set, "dispatch_discrete_updates");
+  if (rc) {
+    return rc;
   }
   scratch_offsets o = offsets_of(ctx->root);
   int ran = run_discrete(ctx, set, o);
@@ -435,9 +443,9 @@ static int run_unrestricted(teal_context *ctx, const teal_event_set *set, scratc
 
 int teal_dispatch_unrestricted_updates(const teal_system *sys, teal_context *ctx,
                                        const teal_event_set *set) {
-  int rc = teal_check_context(sys, ctx);
-  if (rc || !set || set->system != sys) {
-    return rc ? rc : teal_context_report_error(ctx, TEAL_EINVAL, "event set of another system");
+  int rc = check_set(sys, ctx, set, "dispatch_unrestricted_updates");
+  if (rc) {
+    return rc;
   }
   scratch_offsets o = offsets_of(ctx->root);
   int ran = run_unrestricted(ctx, set, o);

@@ -112,6 +112,8 @@ teal_system *teal_leaf_util_new(const char *name, void *data, void (*data_free)(
 
 teal_system *teal_leaf_util_finish(teal_system *sys, teal_error *err) {
   if (!sys) {
+    /* teal_leaf_util_new already reported its failure in err: keep that */
+    teal_error_set_sticky(err, TEAL_EINVAL, "leaf_util_finish: NULL system");
     return NULL;
   }
   if (teal_leaf_finalize(sys) != TEAL_OK) {

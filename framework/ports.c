@@ -191,9 +191,9 @@ int teal_context_fix_input(teal_context *ctx, int port, const double *value, int
                                      p->name, ctx->system->name);
   }
   if (n != p->size || (!value && n)) {
-    return teal_context_report_error(ctx, TEAL_ESIZE,
-                                     "fix_input: port '%s' of '%s' has size %d, got %d", p->name,
-                                     ctx->system->name, p->size, n);
+    return teal_context_report_error(
+        ctx, TEAL_ESIZE, "fix_input: port '%s' of '%s' has size %d, got %d%s", p->name,
+        ctx->system->name, p->size, n, value ? "" : " (value is NULL)");
   }
   for (int i = 0; i < n; i++) {
     if (isnan(value[i])) {

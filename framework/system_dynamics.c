@@ -5,10 +5,16 @@
 #include "framework/system_dynamics.h"
 #include "framework/system_internal.h"
 
+/* The error for a NULL array where results or arguments were expected. */
+static int null_array(const teal_context *ctx, const char *fn, const char *what) {
+  return teal_context_report_error(ctx, TEAL_EINVAL, "%s on '%s': %s is NULL", fn,
+                                   ctx->system->name, what);
+}
+
 int teal_calc_time_derivatives(const teal_system *sys, const teal_context *ctx, double *xcdot) {
   int rc = teal_check_context(sys, ctx);
   if (rc || (!xcdot && sys->nq + sys->nv + sys->nz)) {
-    return rc ? rc : TEAL_EINVAL;
+    return rc ? rc : null_array(ctx, "calc_time_derivatives", "xcdot");
   }
   const teal_context_root *root = ctx->root;
   double *qd = xcdot, *vd = xcdot + sys->nq, *zd = xcdot + sys->nq + sys->nv;
@@ -32,7 +38,9 @@ static int map_velocity(const teal_system *sys, const teal_context *ctx, const d
                         double *out, int to_qdot) {
   int rc = teal_check_context(sys, ctx);
   if (rc || ((!in || !out) && (sys->nq || sys->nv))) {
-    return rc ? rc : TEAL_EINVAL;
+    const char *fn = to_qdot ? "map_velocity_to_qdot" : "map_qdot_to_velocity";
+    const char *what = (!in) == to_qdot ? "v" : "qdot"; /* the NULL one */
+    return rc ? rc : null_array(ctx, fn, what);
   }
   const teal_context_root *root = ctx->root;
   for (int k = ctx->leaf_begin; k < ctx->leaf_end; k++) {
@@ -67,7 +75,9 @@ int teal_map_qdot_to_velocity(const teal_system *sys, const teal_context *ctx, c
 static int sum_energy(const teal_system *sys, const teal_context *ctx, double *total, int kinetic) {
   int rc = teal_check_context(sys, ctx);
   if (rc || !total) {
-    return rc ? rc : TEAL_EINVAL;
+    return rc ? rc
+              : null_array(ctx, kinetic ? "calc_kinetic_energy" : "calc_potential_energy",
+                           "the result pointer");
   }
   *total = 0.0;
   const teal_context_root *root = ctx->root;
@@ -112,7 +122,7 @@ int teal_calc_jacobian(const teal_system *sys, const teal_context *ctx, int inpu
                        int output_port, teal_jacobian *jac) {
   int rc = teal_check_context(sys, ctx);
   if (rc || !jac) {
-    return rc ? rc : TEAL_EINVAL;
+    return rc ? rc : null_array(ctx, "calc_jacobian", "jac");
   }
   if (sys->is_diagram || !sys->jacobian) {
     return teal_context_report_error(ctx, TEAL_EUNSUPPORTED, "system '%s' has no analytic Jacobian",
@@ -150,7 +160,7 @@ int teal_calc_jacobian(const teal_system *sys, const teal_context *ctx, int inpu
 int teal_calc_witness_values(const teal_system *sys, const teal_context *ctx, double *w) {
   int rc = teal_check_context(sys, ctx);
   if (rc || (!w && sys->nwitnesses)) {
-    return rc ? rc : TEAL_EINVAL;
+    return rc ? rc : null_array(ctx, "calc_witness_values", "w");
   }
   const teal_context_root *root = ctx->root;
   int n = 0;

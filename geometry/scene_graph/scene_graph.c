@@ -84,17 +84,19 @@ int teal_scene_graph_register_source(teal_scene_graph *sg, const char *name) {
   if (rc) {
     return rc;
   }
-  for (int i = 0; name && i < sg->nsources; i++) {
+  if (!name) {
+    return fail(sg, TEAL_EINVAL, "scene graph: register_source: NULL name%s", "");
+  }
+  for (int i = 0; i < sg->nsources; i++) {
     if (strcmp(sg->sources[i].name, name) == 0) {
       return fail(sg, TEAL_EDUPLICATE, "scene graph: source '%s' already exists", name);
     }
   }
-  int grown = name ? TEAL_GROW(sg->sources, sg->cap_sources, sg->nsources + 1) : TEAL_EINVAL;
+  int grown = TEAL_GROW(sg->sources, sg->cap_sources, sg->nsources + 1);
   sg_source *s = grown == TEAL_OK ? &sg->sources[sg->nsources] : NULL;
   char *nm = s ? teal_strdup(name) : NULL;
   if (!nm) {
-    return fail(sg, name ? TEAL_ENOMEM : TEAL_EINVAL, "scene graph: cannot add source '%s'",
-                name);
+    return fail(sg, TEAL_ENOMEM, "scene graph: out of memory adding source '%s'", name);
   }
   *s = (sg_source){nm, 0, -1};
   return sg->nsources++;

@@ -174,11 +174,27 @@ int teal_sg_output_query(const teal_system *sys, const teal_context *ctx, void *
 
 /* ---- queries in a context ------------------------------------------------------------ */
 
+/* The error of a query with a missing argument, a scene graph that is not
+ * finalized or a context without it (recorded on ctx when there is one). */
+static int query_bad_call(const teal_scene_graph *sg, const teal_context *ctx,
+                          const teal_context *own, const char *fn) {
+  int code = sg && !sg->system ? TEAL_ESTATE : TEAL_EINVAL;
+  if (!ctx) {
+    return code;
+  }
+  const char *why = !sg           ? "NULL scene graph"
+                    : !sg->system ? "the scene graph is not finalized (call "
+                                    "teal_scene_graph_finalize first)"
+                    : !own        ? "the context holds no context of the scene graph's system"
+                                  : "the result pointer is NULL";
+  return teal_context_report_error(ctx, code, "scene graph %s: %s", fn, why);
+}
+
 int teal_scene_graph_eval_geometry_poses(const teal_scene_graph *sg, const teal_context *ctx,
                                          const teal_transform **X_WG) {
   const teal_context *own = teal_sg_own_context(sg, ctx);
   if (!own || !X_WG) {
-    return sg && !sg->system ? TEAL_ESTATE : TEAL_EINVAL;
+    return query_bad_call(sg, ctx, own, "eval_geometry_poses");
   }
   return teal_eval_cache_entry(sg->system, own, sg->ce_poses, (const void **)X_WG);
 }
@@ -188,7 +204,7 @@ int teal_scene_graph_eval_point_pair_penetrations(const teal_scene_graph *sg,
                                                   const teal_point_pair_list **pairs) {
   const teal_context *own = teal_sg_own_context(sg, ctx);
   if (!own || !pairs) {
-    return sg && !sg->system ? TEAL_ESTATE : TEAL_EINVAL;
+    return query_bad_call(sg, ctx, own, "eval_point_pair_penetrations");
   }
   return teal_eval_cache_entry(sg->system, own, sg->ce_pairs, (const void **)pairs);
 }
@@ -201,7 +217,11 @@ int teal_scene_graph_signed_distance(const teal_scene_graph *sg, const teal_cont
   if (rc) {
     return rc;
   }
-  if (!distance || a < 0 || b < 0 || a >= sg->ngeoms || b >= sg->ngeoms || a == b ||
+  if (!distance) {
+    return teal_context_report_error(ctx, TEAL_EINVAL,
+                                     "scene graph: signed distance: distance is NULL");
+  }
+  if (a < 0 || b < 0 || a >= sg->ngeoms || b >= sg->ngeoms || a == b ||
       sg->geoms[a].role != TEAL_ROLE_PROXIMITY || sg->geoms[b].role != TEAL_ROLE_PROXIMITY) {
     return teal_context_report_error(ctx, TEAL_EINVAL,
                                      "scene graph: signed distance needs two distinct proximity "
@@ -227,13 +247,14 @@ int teal_scene_graph_signed_distance(const teal_scene_graph *sg, const teal_cont
 
 int teal_scene_graph_broadphase_stats(const teal_scene_graph *sg, const teal_context *ctx,
                                       teal_broadphase_stats *stats) {
-  if (sg && !sg->system) {
-    return TEAL_ESTATE;
-  }
   const teal_context *own = teal_sg_own_context(sg, ctx);
   const sg_scratch *s = own ? teal_context_scratch(own, sg->scratch) : NULL;
-  if (!stats || !s || !s->bp) {
-    return TEAL_EINVAL;
+  if (!own || !stats) {
+    return query_bad_call(sg, ctx, own, "broadphase_stats");
+  }
+  if (!s || !s->bp) {
+    return teal_context_report_error(
+        ctx, TEAL_EINVAL, "scene graph broadphase_stats: the context holds no broadphase");
   }
   *stats = *teal_broadphase_get_stats(s->bp);
   return TEAL_OK;

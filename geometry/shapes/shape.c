@@ -10,8 +10,12 @@ static int positive(double x) {
   return isfinite(x) && x > 0.0;
 }
 
-static int bad(teal_error *err, const char *what) {
-  return teal_error_set(err, TEAL_EINVAL, "shape: %s must be finite and > 0", what);
+/* The error of a constructor: a NULL out, or what (the dimensions) invalid. */
+static int bad(teal_error *err, const teal_shape *out, const char *kind, const char *what) {
+  if (!out) {
+    return teal_error_set(err, TEAL_EINVAL, "shape: %s: out is NULL", kind);
+  }
+  return teal_error_set(err, TEAL_EINVAL, "shape: %s %s must be finite and > 0", kind, what);
 }
 
 static void blank(teal_shape *out, teal_shape_kind kind) {
@@ -21,7 +25,7 @@ static void blank(teal_shape *out, teal_shape_kind kind) {
 
 int teal_shape_sphere(double radius, teal_shape *out, teal_error *err) {
   if (!out || !positive(radius)) {
-    return bad(err, "sphere radius");
+    return bad(err, out, "sphere", "radius");
   }
   blank(out, TEAL_SHAPE_SPHERE);
   out->radius = radius;
@@ -30,7 +34,7 @@ int teal_shape_sphere(double radius, teal_shape *out, teal_error *err) {
 
 int teal_shape_box(double x, double y, double z, teal_shape *out, teal_error *err) {
   if (!out || !positive(x) || !positive(y) || !positive(z)) {
-    return bad(err, "box sides");
+    return bad(err, out, "box", "sides");
   }
   blank(out, TEAL_SHAPE_BOX);
   out->size = teal_vec3_make(x, y, z);
@@ -39,7 +43,7 @@ int teal_shape_box(double x, double y, double z, teal_shape *out, teal_error *er
 
 int teal_shape_cylinder(double radius, double length, teal_shape *out, teal_error *err) {
   if (!out || !positive(radius) || !positive(length)) {
-    return bad(err, "cylinder radius and length");
+    return bad(err, out, "cylinder", "radius and length");
   }
   blank(out, TEAL_SHAPE_CYLINDER);
   out->radius = radius;
@@ -49,7 +53,7 @@ int teal_shape_cylinder(double radius, double length, teal_shape *out, teal_erro
 
 int teal_shape_capsule(double radius, double length, teal_shape *out, teal_error *err) {
   if (!out || !positive(radius) || !positive(length)) {
-    return bad(err, "capsule radius and length");
+    return bad(err, out, "capsule", "radius and length");
   }
   blank(out, TEAL_SHAPE_CAPSULE);
   out->radius = radius;
@@ -59,7 +63,7 @@ int teal_shape_capsule(double radius, double length, teal_shape *out, teal_error
 
 int teal_shape_ellipsoid(double a, double b, double c, teal_shape *out, teal_error *err) {
   if (!out || !positive(a) || !positive(b) || !positive(c)) {
-    return bad(err, "ellipsoid semi-axes");
+    return bad(err, out, "ellipsoid", "semi-axes");
   }
   blank(out, TEAL_SHAPE_ELLIPSOID);
   out->size = teal_vec3_make(a, b, c);
@@ -95,8 +99,12 @@ static int spans_volume(const teal_vec3 *v, int n) {
 }
 
 int teal_shape_convex(const teal_vec3 *vertices, int n, teal_shape *out, teal_error *err) {
-  if (!out || !vertices || n < 4) {
-    return teal_error_set(err, TEAL_EINVAL, "shape: a convex polytope needs >= 4 vertices");
+  if (!out || !vertices) {
+    return teal_error_set(err, TEAL_EINVAL, "shape: convex: %s is NULL", !out ? "out" : "vertices");
+  }
+  if (n < 4) {
+    return teal_error_set(err, TEAL_EINVAL, "shape: a convex polytope needs >= 4 vertices (got %d)",
+                          n);
   }
   for (int i = 0; i < n; i++) {
     if (!teal_vec3_is_finite(vertices[i])) {
@@ -118,7 +126,10 @@ int teal_shape_convex(const teal_vec3 *vertices, int n, teal_shape *out, teal_er
 }
 
 int teal_shape_mesh(const char *filename, double scale, teal_shape *out, teal_error *err) {
-  if (!out || !filename || !positive(scale)) {
+  if (!out) {
+    return teal_error_set(err, TEAL_EINVAL, "shape: mesh: out is NULL");
+  }
+  if (!filename || !positive(scale)) {
     return teal_error_set(err, TEAL_EINVAL, "shape: a mesh needs a filename and scale > 0");
   }
   char *name = teal_strdup(filename);

@@ -164,6 +164,7 @@ int teal_mb_data_set_gravity(teal_mb_data *data, teal_vec3 g_W) {
   if (!data) {
     return TEAL_EINVAL;
   }
+  teal_error_clear(&data->err); /* the record is the latest call's */
   if (!teal_vec3_is_finite(g_W)) {
     return teal_error_set(&data->err, TEAL_ENONFINITE,
                           "teal_mb_data_set_gravity: g_W is not finite");

@@ -310,10 +310,23 @@ long teal_plant_warning_count(const teal_plant *p, const teal_context *ctx) {
   return s ? s->step.growths : -1;
 }
 
+/* The error of an eval_contact_results call with a missing argument or a
+ * plant that is not finalized (recorded on ctx when there is one). */
+static int contact_results_bad_call(const teal_plant *p, const teal_context *ctx) {
+  int code = p && !p->system ? TEAL_ESTATE : TEAL_EINVAL;
+  if (!ctx) {
+    return code;
+  }
+  const char *why = !p           ? "NULL plant"
+                    : !p->system ? "the plant is not finalized (call teal_plant_finalize first)"
+                                 : "results is NULL";
+  return teal_context_report_error(ctx, code, "plant eval_contact_results: %s", why);
+}
+
 int teal_plant_eval_contact_results(const teal_plant *p, const teal_context *ctx,
                                     const teal_contact_results **results) {
   if (!p || !p->system || !ctx || !results) {
-    return p && !p->system ? TEAL_ESTATE : TEAL_EINVAL;
+    return contact_results_bad_call(p, ctx);
   }
   const teal_context *own = teal_plant_own_context(p, ctx);
   if (!own) {

@@ -77,18 +77,35 @@ static int register_plant(teal_scene_graph *sg, const teal_plant *p) {
 }
 
 static teal_scene_graph *fail(teal_scene_graph *sg, teal_error *err, int code, const char *what) {
-  teal_error_set(err, code, "add_plant_and_scene_graph: %s", what);
+  /* a failure without a message of its own still names its code */
+  teal_error_set(err, code, "add_plant_and_scene_graph: %s", *what ? what : teal_strerror(code));
   teal_scene_graph_free(sg);
+  return NULL;
+}
+
+/* The error for a plant that has no system yet: never finalized, or its
+ * finalize failed (then the plant's own error says why). */
+static teal_scene_graph *not_finalized(const teal_plant *p, teal_error *err) {
+  const teal_error *pe = teal_plant_error(p);
+  if (pe->code != TEAL_OK) {
+    teal_error_set(err, TEAL_ESTATE,
+                   "add_plant_and_scene_graph: the plant is not finalized (it failed: %s)",
+                   pe->message);
+  } else {
+    teal_error_set(err, TEAL_ESTATE,
+                   "add_plant_and_scene_graph: the plant is not finalized (call "
+                   "teal_plant_finalize first)");
+  }
   return NULL;
 }
 
 teal_scene_graph *teal_add_plant_and_scene_graph(teal_builder *b, teal_plant *p, teal_error *err) {
   if (!b || !p) {
-    return fail(NULL, err, TEAL_EINVAL, "NULL builder or plant");
+    return fail(NULL, err, TEAL_EINVAL, !b ? "NULL builder" : "NULL plant");
   }
   teal_system *plant = teal_plant_system(p);
   if (!plant) {
-    return fail(NULL, err, TEAL_ESTATE, "finalize the plant first");
+    return not_finalized(p, err);
   }
   /* the builder owns what it is given, also when adding fails (it frees
    * it): from here on the plant is the builder's, whatever happens below */

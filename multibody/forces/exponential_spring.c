@@ -417,8 +417,11 @@ static int bad_call(const teal_system *sys, const teal_context *ctx, const char 
 int teal_exponential_spring_eval(const teal_system *spring, const teal_context *ctx,
                                  const teal_exponential_spring_data **data) {
   const teal_context *own = teal_leaf_util_own_context(spring, &k_tag, ctx, NULL);
-  if (!own || !data) {
+  if (!own) {
     return bad_call(spring, ctx, "eval");
+  }
+  if (!data) {
+    return teal_context_report_error(ctx, TEAL_EINVAL, "%s: eval: data is NULL", k_kind);
   }
   return eval_data(spring, own, data);
 }
@@ -498,8 +501,11 @@ int teal_exponential_spring_set_params(const teal_system *spring, teal_context *
 int teal_exponential_spring_get_params(const teal_system *spring, const teal_context *ctx,
                                        teal_exponential_spring_params *params) {
   const teal_context *own = teal_leaf_util_own_context(spring, &k_tag, ctx, NULL);
-  if (!own || !params) {
+  if (!own) {
     return bad_call(spring, ctx, "get_params");
+  }
+  if (!params) {
+    return teal_context_report_error(ctx, TEAL_EINVAL, "%s: get_params: params is NULL", k_kind);
   }
   params_from_array(teal_context_numeric_parameter(own, 0), params);
   return TEAL_OK;

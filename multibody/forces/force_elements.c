@@ -11,8 +11,7 @@
 static force_rec *push_force(teal_plant *p, int kind, int instance) {
   force_rec *f = teal_plant_list_push(&p->forces, sizeof(force_rec));
   if (!f) {
-    teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory adding a force element%s%s", NULL,
-                    NULL);
+    teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory adding a force element%s%s", "", NULL);
     return NULL;
   }
   f->kind = kind;
@@ -42,15 +41,15 @@ int teal_plant_add_linear_spring_damper(teal_plant *p, int body_A, teal_vec3 p_A
   }
   if (bad_body(p, body_A) || bad_body(p, body_B) || body_A == body_B) {
     return teal_plant_fail(p, TEAL_EINVAL,
-                           "plant: linear spring-damper needs two distinct valid bodies%s%s",
-                           NULL, NULL);
+                           "plant: linear spring-damper needs two distinct valid bodies%s%s", "",
+                           NULL);
   }
   if (!isfinite(free_length) || free_length <= 0.0 || !nonneg_finite(stiffness) ||
       !nonneg_finite(damping) || !teal_vec3_is_finite(p_AP) || !teal_vec3_is_finite(p_BQ)) {
     return teal_plant_fail(p, TEAL_EINVAL,
                            "plant: linear spring-damper needs free_length > 0, stiffness >= 0, "
                            "damping >= 0 and finite points%s%s",
-                           NULL, NULL);
+                           "", NULL);
   }
   force_rec *f = push_force(p, TEAL_FORCE_LINEAR_SPRING_DAMPER, BODY(p)[body_B].instance);
   if (!f) {
@@ -73,8 +72,8 @@ int teal_plant_add_revolute_spring(teal_plant *p, int joint, double nominal_angl
     return rc;
   }
   if (joint < 0 || joint >= p->joints.n || JOINT(p)[joint].kind != TEAL_JOINT_REVOLUTE) {
-    return teal_plant_fail(p, TEAL_EINVAL, "plant: revolute spring needs a revolute joint%s%s",
-                           NULL, NULL);
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: revolute spring needs a revolute joint%s%s", "",
+                           NULL);
   }
   if (!isfinite(nominal_angle) || !nonneg_finite(stiffness)) {
     return teal_plant_fail(p, TEAL_EINVAL,
@@ -102,15 +101,14 @@ int teal_plant_add_linear_bushing_rpy(teal_plant *p, int frame_A, int frame_C,
   int nf = p->frames.n;
   if (frame_A < 0 || frame_A >= nf || frame_C < 0 || frame_C >= nf ||
       FRAME(p)[frame_A].body == FRAME(p)[frame_C].body) {
-    return teal_plant_fail(p, TEAL_EINVAL,
-                           "plant: bushing needs two valid frames on different bodies%s%s", NULL,
-                           NULL);
+    return teal_plant_fail(
+        p, TEAL_EINVAL, "plant: bushing needs two valid frames on different bodies%s%s", "", NULL);
   }
   if (!nonneg_vec(torque_stiffness) || !nonneg_vec(torque_damping) ||
       !nonneg_vec(force_stiffness) || !nonneg_vec(force_damping)) {
     return teal_plant_fail(p, TEAL_EINVAL,
-                           "plant: bushing stiffness and damping must be finite and >= 0%s%s",
-                           NULL, NULL);
+                           "plant: bushing stiffness and damping must be finite and >= 0%s%s", "",
+                           NULL);
   }
   const frame_rec *fa = &FRAME(p)[frame_A], *fc = &FRAME(p)[frame_C];
   force_rec *f = push_force(p, TEAL_FORCE_LINEAR_BUSHING_RPY, BODY(p)[fc->body].instance);

@@ -143,6 +143,9 @@ static int check_central(const teal_spatial_inertia *M, double tol, teal_error *
 }
 
 int teal_spatial_inertia_check(const teal_spatial_inertia *M, teal_error *err) {
+  if (!M) {
+    return teal_error_set(err, TEAL_EINVAL, "spatial inertia: NULL inertia");
+  }
   if (!inertia_is_finite(M)) {
     return teal_error_set(err, TEAL_ENONFINITE, "spatial inertia: mass, center of mass or "
                           "rotational inertia is not finite");

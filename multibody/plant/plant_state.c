@@ -8,14 +8,23 @@
 #include "multibody/plant/plant_system.h"
 
 static int bad_call(const teal_plant *p, const teal_context *ctx, const char *fn) {
-  if (!p || !ctx) {
+  if (!ctx) {
     return TEAL_EINVAL;
   }
+  if (!p) {
+    return teal_context_report_error(ctx, TEAL_EINVAL, "%s: NULL plant", fn);
+  }
   if (!p->system) {
-    return TEAL_ESTATE;
+    return teal_context_report_error(
+        ctx, TEAL_ESTATE, "%s: the plant is not finalized (call teal_plant_finalize first)", fn);
   }
   return teal_context_report_error(ctx, TEAL_EINVAL, "%s: the context holds no context of the "
                                    "plant's system", fn);
+}
+
+/* The error for a NULL array or result pointer. */
+static int null_arg(const teal_context *ctx, const char *fn, const char *what) {
+  return teal_context_report_error(ctx, TEAL_EINVAL, "%s: %s is NULL", fn, what);
 }
 
 /* Copies n = count values of the state block at offset out of ctx. */
@@ -23,7 +32,7 @@ static int get_block(const teal_plant *p, const teal_context *ctx, int offset, i
                      double *x, int n, const char *fn) {
   const teal_context *own = teal_plant_own_context(p, ctx);
   if (!own || !x) {
-    return own ? TEAL_EINVAL : bad_call(p, ctx, fn);
+    return own ? null_arg(ctx, fn, "the output array") : bad_call(p, ctx, fn);
   }
   if (n != count) {
     return teal_context_report_error(ctx, TEAL_ESIZE, "%s: got %d values, the plant has %d", fn,
@@ -42,7 +51,7 @@ static int set_block(const teal_plant *p, teal_context *ctx, int offset, int cou
                      const double *x, int n, const char *fn) {
   teal_context *own = (teal_context *)teal_plant_own_context(p, ctx);
   if (!own || !x) {
-    return own ? TEAL_EINVAL : bad_call(p, ctx, fn);
+    return own ? null_arg(ctx, fn, "the input array") : bad_call(p, ctx, fn);
   }
   if (n != count) {
     return teal_context_report_error(ctx, TEAL_ESIZE, "%s: got %d values, the plant has %d", fn,
@@ -102,7 +111,7 @@ int teal_plant_set_gravity_in_context(const teal_plant *p, teal_context *ctx, te
 static const teal_context *eval_context(const teal_plant *p, const teal_context *ctx,
                                         const void *out, const char *fn, int *rc) {
   const teal_context *own = teal_plant_own_context(p, ctx);
-  *rc = !own ? bad_call(p, ctx, fn) : !out ? TEAL_EINVAL : TEAL_OK;
+  *rc = !own ? bad_call(p, ctx, fn) : !out ? null_arg(ctx, fn, "the result pointer") : TEAL_OK;
   return *rc ? NULL : own;
 }
 
@@ -147,7 +156,12 @@ static int free_joint(const teal_plant *p, int body) {
   return j;
 }
 
-static int not_free(teal_context *ctx, int body, const char *fn) {
+/* The error for a body that is not free (or a plant or context that is not
+ * usable). */
+static int not_free(const teal_plant *p, const teal_context *ctx, int body, const char *fn) {
+  if (!ctx || !p || !p->system) {
+    return bad_call(p, ctx, fn);
+  }
   return teal_context_report_error(ctx, TEAL_EINVAL, "%s: body %d is not a free body of plant",
                                    fn, body);
 }
@@ -156,7 +170,7 @@ int teal_plant_set_free_body_pose(const teal_plant *p, teal_context *ctx, int bo
                                   teal_transform X_WB) {
   int j = free_joint(p, body);
   if (j < 0 || !ctx) {
-    return ctx ? not_free(ctx, body, "set_free_body_pose") : TEAL_EINVAL;
+    return not_free(p, ctx, body, "plant set_free_body_pose");
   }
   const joint_rec *jr = &JOINT(p)[j];
   teal_transform X_WF = FRAME(p)[jr->parent_frame].X_BF;
@@ -172,7 +186,7 @@ int teal_plant_set_free_body_spatial_velocity(const teal_plant *p, teal_context 
                                               teal_spatial_vector V_WB) {
   int j = free_joint(p, body);
   if (j < 0 || !ctx) {
-    return ctx ? not_free(ctx, body, "set_free_body_spatial_velocity") : TEAL_EINVAL;
+    return not_free(p, ctx, body, "plant set_free_body_spatial_velocity");
   }
   const joint_rec *jr = &JOINT(p)[j];
   const teal_transform *X;

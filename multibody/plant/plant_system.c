@@ -331,7 +331,7 @@ int teal_plant_system_create(teal_plant *p) {
   teal_system *sys = x0 ? teal_leaf_new("plant", p, release_plant) : NULL;
   if (!sys) {
     teal_free(x0);
-    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory building its system%s%s", NULL,
+    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory building its system%s%s", "",
                            NULL);
   }
   set_types(p);

@@ -138,7 +138,7 @@ void teal_plant_free(teal_plant *p) {
 }
 
 const teal_error *teal_plant_error(const teal_plant *p) {
-  return &p->err;
+  return p ? &p->err : NULL;
 }
 
 double teal_plant_time_step(const teal_plant *p) {
@@ -368,6 +368,9 @@ int teal_plant_set_joint_damping(teal_plant *p, int joint, const double *damping
     return rc;
   }
   int nv = teal_joint_type_get(j->kind)->nv;
+  if (!damping && nv > 0) {
+    return bad_values(p, "damping (NULL array)", j);
+  }
   for (int i = 0; i < nv; i++) {
     if (!isfinite(damping[i]) || damping[i] < 0.0) {
       return bad_values(p, "damping (must be finite and >= 0)", j);
@@ -379,6 +382,10 @@ int teal_plant_set_joint_damping(teal_plant *p, int joint, const double *damping
 
 static int set_limits(teal_plant *p, joint_rec *j, int n, const double *lo, const double *hi,
                       double *dlo, double *dhi, const char *what) {
+  if ((!lo || !hi) && n > 0) {
+    return teal_plant_fail(p, TEAL_EINVAL, "plant: joint '%s': invalid %s: NULL array", j->name,
+                           what);
+  }
   for (int i = 0; i < n; i++) {
     if (isnan(lo[i]) || isnan(hi[i]) || lo[i] > hi[i]) {
       return bad_values(p, what, j);
@@ -414,6 +421,9 @@ int teal_plant_set_joint_effort_limits(teal_plant *p, int joint, const double *l
     return rc;
   }
   int nv = teal_joint_type_get(j->kind)->nv;
+  if (!limit && nv > 0) {
+    return bad_values(p, "effort limits (NULL array)", j);
+  }
   for (int i = 0; i < nv; i++) {
     if (isnan(limit[i]) || limit[i] <= 0.0) {
       return bad_values(p, "effort limits (must be > 0)", j);
@@ -456,6 +466,9 @@ int teal_plant_add_joint_actuator(teal_plant *p, const char *name, int joint, do
 }
 
 int teal_plant_set_gravity(teal_plant *p, teal_vec3 g) {
+  if (!p) {
+    return TEAL_EINVAL;
+  }
   if (!teal_vec3_is_finite(g)) {
     return teal_error_set(&p->err, TEAL_EINVAL, "plant: gravity must be finite");
   }
@@ -469,8 +482,13 @@ teal_vec3 teal_plant_gravity(const teal_plant *p) {
 
 /* ---- lookups ------------------------------------------------------------ */
 
+/* l is the plant's list of that kind of element, NULL for a NULL plant. */
 static int lookup(const teal_plant_list *l, size_t elem, const char *what, const char *name,
                   int instance, teal_error *err) {
+  if (!l) {
+    return teal_error_set(err, TEAL_EINVAL, "plant: looking up %s '%s': NULL plant", what,
+                          name ? name : "(null)");
+  }
   int i = name ? teal_plant_find_name(l, elem, name, instance) : -1;
   if (i < 0) {
     return teal_error_set(err, TEAL_ENOTFOUND, "plant: no %s named '%s'", what,
@@ -480,27 +498,27 @@ static int lookup(const teal_plant_list *l, size_t elem, const char *what, const
 }
 
 int teal_plant_get_model_instance_by_name(const teal_plant *p, const char *name, teal_error *err) {
-  return lookup(&p->instances, sizeof(instance_rec), "model instance", name, -1, err);
+  return lookup(p ? &p->instances : NULL, sizeof(instance_rec), "model instance", name, -1, err);
 }
 
 int teal_plant_get_body_by_name(const teal_plant *p, const char *name, int instance,
                                 teal_error *err) {
-  return lookup(&p->bodies, sizeof(body_rec), "body", name, instance, err);
+  return lookup(p ? &p->bodies : NULL, sizeof(body_rec), "body", name, instance, err);
 }
 
 int teal_plant_get_frame_by_name(const teal_plant *p, const char *name, int instance,
                                  teal_error *err) {
-  return lookup(&p->frames, sizeof(frame_rec), "frame", name, instance, err);
+  return lookup(p ? &p->frames : NULL, sizeof(frame_rec), "frame", name, instance, err);
 }
 
 int teal_plant_get_joint_by_name(const teal_plant *p, const char *name, int instance,
                                  teal_error *err) {
-  return lookup(&p->joints, sizeof(joint_rec), "joint", name, instance, err);
+  return lookup(p ? &p->joints : NULL, sizeof(joint_rec), "joint", name, instance, err);
 }
 
 int teal_plant_get_actuator_by_name(const teal_plant *p, const char *name, int instance,
                                     teal_error *err) {
-  return lookup(&p->actuators, sizeof(actuator_rec), "actuator", name, instance, err);
+  return lookup(p ? &p->actuators : NULL, sizeof(actuator_rec), "actuator", name, instance, err);
 }
 
 /* ---- element queries ---------------------------------------------------- */

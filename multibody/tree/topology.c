@@ -101,7 +101,7 @@ static int alloc_tree(teal_plant *p, int nb, int nq, int nv) {
   p->body_node = block(p, (size_t)nb, sizeof(int));
   p->node_body = block(p, (size_t)nb, sizeof(int));
   if (p->nblocks != 10 || !p->blocks[9]) {
-    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory in finalize%s%s", NULL, NULL);
+    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory in finalize%s%s", "", NULL);
   }
   *t = (teal_plant_tree){nb,
                          parent,
@@ -169,7 +169,12 @@ static void fill_node(teal_plant *p, int k, int *qs, int *vs) {
 }
 
 int teal_plant_finalize(teal_plant *p) {
-  int rc = teal_plant_check_open(p, "model", "");
+  int rc = p && p->finalized && p->err.code == TEAL_OK
+               ? teal_plant_fail(p, TEAL_ESTATE,
+                                 "plant: finalize: the plant is already "
+                                 "finalized%s%s",
+                                 "", NULL)
+               : teal_plant_check_open(p, "model", "");
   if (rc == TEAL_OK) {
     rc = add_floating_joints(p);
   }
@@ -199,8 +204,7 @@ int teal_plant_finalize(teal_plant *p) {
   p->forest = teal_mb_trees_new(p, NULL);
   if (!p->forest) {
     p->finalized = 0; /* a plant without its trees or system is not finalized */
-    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory building its trees%s%s", NULL,
-                           NULL);
+    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory building its trees%s%s", "", NULL);
   }
   rc = teal_plant_system_create(p);
   if (rc != TEAL_OK) {

@@ -82,8 +82,18 @@ int teal_integrator_jacobian(teal_integrator *integ, const teal_ode *ode, double
 
 int teal_integrator_step(teal_integrator *integ, const teal_ode *ode, double t, double h,
                          const double *x0, double *x1, double *xerr) {
-  if (!integ || !ode || !ode->derivatives || (integ->n && (!x0 || !x1))) {
+  if (!integ) {
     return TEAL_EINVAL;
+  }
+  if (!ode || !ode->derivatives || (integ->n && (!x0 || !x1))) {
+    return teal_error_set(&integ->err, TEAL_EINVAL,
+                          "%s: step needs an ODE with derivatives, x0 "
+                          "and x1 (got NULL %s)",
+                          integ->type->name,
+                          !ode                ? "ode"
+                          : !ode->derivatives ? "derivatives"
+                          : !x0               ? "x0"
+                                              : "x1");
   }
   if (ode->nq != integ->nq || ode->nv != integ->nv || ode->nz != integ->nz) {
     return teal_error_set(&integ->err, TEAL_ESIZE, "%s: ODE sizes (%d, %d, %d) differ from the "
@@ -98,10 +108,19 @@ int teal_integrator_step(teal_integrator *integ, const teal_ode *ode, double t, 
     return teal_error_set(&integ->err, TEAL_EINVAL,
                           "%s: nq != nv needs the ODE's v_to_qdot map", integ->type->name);
   }
+  int before = integ->err.code;
+  integ->err.code = TEAL_OK; /* tells whether the method records its own failure */
   int rc = integ->type->step(integ, ode, t, h, x0, x1, xerr);
   if (rc == TEAL_OK) {
     integ->counts.steps++;
     integ->have_step = 1;
+  }
+  if (rc < 0 && integ->err.code == TEAL_OK) {
+    /* e.g. the ODE's derivatives failed: whoever reported that holds the details */
+    teal_error_set(&integ->err, rc, "%s: the step of %g from t = %g failed: %s", integ->type->name,
+                   h, t, teal_strerror(rc));
+  } else if (rc >= 0 && integ->err.code == TEAL_OK) {
+    integ->err.code = before; /* success keeps the last failure's record */
   }
   return rc;
 }

@@ -262,7 +262,13 @@ int teal_linearize_matrices(const teal_system *sys, const teal_context *ctx,
   teal_linearize_options defaults;
   teal_linearize_options_init(&defaults);
   const teal_linearize_options *o = opts ? opts : &defaults;
-  if (!sys || !ctx || !out || teal_context_system(ctx) != sys || !teal_context_is_root(ctx)) {
+  /* the steps below look at err to tell whether they already explained a
+   * failure: an error left in it by an earlier call must not count */
+  teal_error_clear(err);
+  if (!out) {
+    return teal_error_set(err, TEAL_EINVAL, "linearize: out is NULL");
+  }
+  if (!sys || !ctx || teal_context_system(ctx) != sys || !teal_context_is_root(ctx)) {
     return teal_error_set(err, TEAL_EINVAL, "linearize: needs a system and a root context of "
                           "that system");
   }

@@ -27,6 +27,12 @@ static const char *state_part(const teal_simulator *sim, int i) {
   return i < sim->nq ? "q" : i < sim->nq + sim->nv ? "v" : "z";
 }
 
+/* Notes a failure of the ODE's callbacks, whose message is in the context. */
+static int ode_status(teal_simulator *sim, int rc) {
+  sim->ode_failed |= rc != TEAL_OK;
+  return rc;
+}
+
 static int ode_derivatives(double t, const double *x, double *xdot, void *user) {
   teal_simulator *sim = user;
   teal_simulator_write_state(sim, t, x);
@@ -38,13 +44,13 @@ static int ode_derivatives(double t, const double *x, double *xdot, void *user) 
                                      state_part(sim, i), xdot[i], t);
     }
   }
-  return rc;
+  return ode_status(sim, rc);
 }
 
 static int ode_v_to_qdot(double t, const double *x, const double *v, double *qdot, void *user) {
   teal_simulator *sim = user;
   teal_simulator_write_state(sim, t, x);
-  return teal_map_velocity_to_qdot(sim->sys, sim->ctx, v, qdot);
+  return ode_status(sim, teal_map_velocity_to_qdot(sim->sys, sim->ctx, v, qdot));
 }
 
 /* df/dx from a leaf's analytic Jacobian hook (implicit integrators). */
@@ -52,7 +58,7 @@ static int ode_jacobian(double t, const double *x, double *J, void *user) {
   teal_simulator *sim = user;
   teal_simulator_write_state(sim, t, x);
   teal_jacobian jac = {sim->n, 0, 0, J, NULL, NULL, NULL};
-  return teal_calc_jacobian(sim->sys, sim->ctx, -1, -1, &jac);
+  return ode_status(sim, teal_calc_jacobian(sim->sys, sim->ctx, -1, -1, &jac));
 }
 
 /* ---- lifecycle ------------------------------------------------------------ */
@@ -152,7 +158,8 @@ teal_simulator *teal_simulator_new(const teal_system *sys, teal_context *ctx, te
   sim->project = teal_system_has_projection(sys);
   init_ode(sim);
   if (!sim->ctx || alloc_workspace(sim, err) != TEAL_OK || alloc_event_sets(sim) != TEAL_OK) {
-    if (sim->ctx && !sim->x0) {
+    if (sim->ctx) {
+      /* the workspace or the event sets: both fail only for lack of memory */
       teal_error_set(err, TEAL_ENOMEM, "simulator_new: out of memory");
     }
     teal_simulator_free(sim);

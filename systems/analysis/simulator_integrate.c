@@ -80,6 +80,7 @@ static int take_step(teal_simulator *sim, double t0, double target, double *h, i
     }
     *reached = t0 + trial * stretch >= target;
     *h = *reached ? target - t0 : representable_step(t0, trial);
+    sim->ode_failed = 0;
     int rc = teal_integrator_step(sim->integ, &sim->ode, t0, *h, sim->x0, sim->x1,
                                   error_controlled(sim) ? sim->xerr : NULL);
     if (retryable(rc) && (error_controlled(sim) || sim->type->implicit)) {
@@ -88,6 +89,10 @@ static int take_step(teal_simulator *sim, double t0, double target, double *h, i
       if (rc == TEAL_OK) {
         continue;
       }
+    } else if (rc < 0 && !sim->ode_failed) {
+      /* the method failed by itself: its message, not the context's */
+      rc = teal_error_set(&sim->err, rc, "simulator: %s",
+                          teal_integrator_error(sim->integ)->message);
     }
     if (rc == TEAL_OK && !all_finite(sim->x1, sim->n)) {
       rc = teal_error_set(&sim->err, TEAL_ENONFINITE, "simulator: the state became non-finite "

@@ -36,6 +36,7 @@ struct teal_simulator {
   double h_next; /* error control's proposal for the next step */
   double wall_start, sim_start;
   long derivative_base; /* integrator evaluations before initialize */
+  int ode_failed;       /* the ODE's callbacks failed (the context holds the message) */
   teal_sim_stats stats;
   teal_error err;
 };

@@ -26,6 +26,11 @@ static int finish(teal_simulator *sim, teal_sim_status *status, int rc) {
   if (s.outcome == TEAL_SIM_FAILED) {
     const teal_error *e = sim->err.code ? &sim->err : teal_context_error(sim->ctx);
     snprintf(s.message, sizeof s.message, "%s", e->code ? e->message : teal_strerror(rc));
+    if (sim->err.code == TEAL_OK) {
+      /* the failure was recorded elsewhere (the context): teal_simulator_error
+       * reports the last failed call too */
+      teal_error_set(&sim->err, rc, "%s", s.message);
+    }
   } else if (s.outcome == TEAL_SIM_TERMINATED) {
     snprintf(s.message, sizeof s.message, "stopped by a handler or the monitor at t = %.17g",
              s.time);

@@ -16,16 +16,22 @@ static int positive(teal_simulator *sim, double value, const char *what) {
 }
 
 int teal_simulator_set_integrator(teal_simulator *sim, const teal_integrator_type *type) {
-  if (!sim || !type) {
+  if (!sim) {
     return TEAL_EINVAL;
+  }
+  if (!type) {
+    return teal_error_set(&sim->err, TEAL_EINVAL,
+                          "simulator: set_integrator: NULL integrator "
+                          "type (pass one of teal_integrator_rk2, teal_integrator_rk3, ...)");
   }
   const teal_integrator_type *old = sim->type;
   sim->type = type;
-  teal_error err;
+  teal_error err = {TEAL_OK, ""};
   int rc = teal_simulator_realloc_integrator(sim, &err);
   if (rc) {
     sim->type = old; /* the old instance is still in place */
-    return teal_error_set(&sim->err, rc, "%s", err.message);
+    return teal_error_set(&sim->err, rc, "simulator: set_integrator: %s",
+                          err.message[0] ? err.message : teal_strerror(rc));
   }
   sim->initialized = 0;
   return TEAL_OK;
