@@ -1,4 +1,4 @@
-/* Contact benchmark: BENCHMARKS.md workload 2 (K free spheres dropped on a
+/* Contact benchmark: bench/README.md workload 2 (K free spheres dropped on a
  * plane, K = 64 and 512), Teal against MuJoCo when built with
  * TEAL_BENCH_HAVE_MUJOCO (CMake defines it when libmujoco-dev is found).
  *
@@ -13,7 +13,7 @@
  * with the plant's default stiffness and dissipation from its penetration
  * allowance, friction mu = 1 like MuJoCo's default):
  *   - continuous plant, semi-explicit Euler at a fixed 1 ms step (the
- *     scheme of Simbody's figure in BENCHMARKS.md);
+ *     scheme of Simbody's figure in bench/README.md);
  *   - continuous plant, error-controlled RK3 (Bogacki-Shampine) at
  *     accuracy 1e-3 (Simbody's variable-step row uses RK-Merson at 1e-3);
  *   - discrete plant (time_step 1 ms, implicit Newton contact step): the
@@ -227,7 +227,9 @@ static int run_scene(const scene_spec *s, scene_result *res) {
 /* ---- the report --------------------------------------------------------------- */
 
 static void print_banner(int blas_single) {
-  printf("Teal contact benchmark: BENCHMARKS.md workload 2 (K free spheres dropped on a plane)\n");
+  printf(
+      "Teal contact benchmark: bench/README.md workload 2 (K free spheres dropped on a"
+      " plane)\n");
   printf("BLAS: %s\n", blas_single ? "OpenBLAS limited to 1 thread (openblas_set_num_threads)"
                                    : "not OpenBLAS, threads left as configured");
   bench_print_compiler();
@@ -236,7 +238,7 @@ static void print_banner(int blas_single) {
 
 static void print_notes(void) {
   printf(
-      "\n[ref] figure from BENCHMARKS.md, not measured here. Medians of interleaved runs,"
+      "\n[ref] figure from bench/README.md, not measured here. Medians of interleaved runs,"
       " each repeating\n      the warm-up's final state bit for bit; a row whose warm-up"
       " took over %.0f s shows that run's\n      time (1 timed run). Contacts are counted"
       " after every step of the warm-up run (Teal: the\n      scene graph's penetrating"

@@ -7,7 +7,7 @@
  *   inline:   a hand-written loop  xdot[i] = k * x[i-1]
  *   fnptr:    a hand-written loop calling each leaf's three callbacks
  *             (integrator output, gain output, integrator derivative)
- *             through function pointers, as BENCHMARKS.md's "floor" does.
+ *             through function pointers, as workload 4's "floor" in bench/README.md does.
  * Prints ns per leaf per evaluation (2N leaves) and the ratios. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,4 +1,4 @@
-/* BENCHMARKS.md workload 4, the floor for a framework step: classic RK4 on
+/* bench/README.md workload 4, the floor for a framework step: classic RK4 on
  * a 2-state linear ODE x' = A x, 10^6 steps of h = 1e-3 (t = 1000 s).
  *
  * A = [0 1; -4 -0.002] (a lightly damped oscillator, omega = 2, zeta = 5e-4),
@@ -184,10 +184,10 @@ int main(void) {
   for (int v = 0; v < NVARIANTS; v++) {
     ns[v] = 1e9 * bench_median(t[v], RUNS) / STEPS;
   }
-  printf("BENCHMARKS.md workload 4: classic RK4 on x' = A x (2 states), %d steps of %g s\n", STEPS,
-         h);
+  printf("bench/README.md workload 4: classic RK4 on x' = A x (2 states), %d steps of %g s\n",
+         STEPS, h);
   printf(
-      "median of %d interleaved runs; BENCHMARKS.md's figures here: inline 22 ns, "
+      "median of %d interleaved runs; bench/README.md's figures: inline 22 ns, "
       "pointer 59 ns\n\n",
       RUNS);
   printf("%-36s %10s %12s %12s %12s\n", "variant", "ns/step", "/ inline", "/ pointer", "error");

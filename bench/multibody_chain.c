@@ -1,4 +1,4 @@
-/* Multibody benchmark: BENCHMARKS.md workload 1 (planar N-link pendulum
+/* Multibody benchmark: bench/README.md workload 1 (planar N-link pendulum
  * chain, n = 7, 25, 100) and a 7-dof arm, Teal against MuJoCo when built
  * with TEAL_BENCH_HAVE_MUJOCO (CMake defines it when libmujoco-dev is found).
  *
@@ -15,7 +15,7 @@
  * parser rejects bodies nested deeper than 100) to a temporary file, and its
  * compiled masses, inertias, frames, axes and joint defaults are checked
  * against the specification before anything is timed. Simbody has only a
- * C++ API, so its figures are the reference figures of BENCHMARKS.md,
+ * C++ API, so its figures are the reference figures of bench/README.md,
  * printed for context and not measured here.
  *
  * The parts live in bench/multibody_chain/: model.c (the models and
@@ -233,7 +233,7 @@ static int bench_one(const model_spec *s, model_result *res) {
 
 static void print_banner(void) {
   printf(
-      "Teal multibody benchmark: BENCHMARKS.md workload 1 (planar pendulum chain) and a"
+      "Teal multibody benchmark: bench/README.md workload 1 (planar pendulum chain) and a"
       " 7-dof arm\n");
   bench_print_compiler();
   bench_mj_print_peer();
@@ -241,7 +241,7 @@ static void print_banner(void) {
 
 static void print_notes(void) {
   printf(
-      "\n[ref] reference figure from BENCHMARKS.md, not measured here (Simbody has only a"
+      "\n[ref] reference figure from bench/README.md, not measured here (Simbody has only a"
       " C++ API and Teal\n      has no C++; Debian's Simbody keeps its debug checks on).\n");
   printf(
       "Kernels at q_i = 0.1 i, v_i = 0.05 i, vdot_i = 0.3 - 0.02 i, q_1 perturbed by +-1e-9"

@@ -131,8 +131,8 @@ typedef void (*rhs_fn)(const double *x, double *xdot);
 
 /* Each hand loop is written once with the right-hand side f as a parameter
  * and always inlined: called with msd_rhs it becomes the inline loop, called
- * from a wrapper that hides f it becomes BENCHMARKS.md's "through a function
- * pointer" floor. */
+ * from a wrapper that hides f it becomes the "through a function pointer"
+ * floor of workload 4 in bench/README.md. */
 #define HAND_LOOP static inline __attribute__((always_inline)) run_figures
 
 HAND_LOOP hand_rk4(rhs_fn f, double h, hand_log *log) {
@@ -234,7 +234,7 @@ int main(void) {
   printf("Mass-spring-damper + PID + source + logger, 10 s (best of 5 interleaved runs)\n");
   printf(
       "hand: the closed loop written out inline; pointer: the same loop calling the\n"
-      "right-hand side through a function pointer (BENCHMARKS.md workload 4's floors)\n\n");
+      "right-hand side through a function pointer (bench/README.md workload 4's floors)\n\n");
   printf("%-20s %6s %6s %10s %10s %10s %9s %9s %10s\n", "method", "steps", "hand", "teal ns",
          "hand ns", "pointer ns", "/ hand", "/ pointer", "|dx_final|");
   const char *names[2] = {"RK3, accuracy 1e-6", "RK4, fixed 1 ms"};

@@ -9,11 +9,11 @@
 
 void bench_mj_print_peer(void) {
 #ifdef TEAL_BENCH_HAVE_MUJOCO
-  printf("peer: MuJoCo %s (measured here); Simbody: BENCHMARKS.md figures only\n",
+  printf("peer: MuJoCo %s (measured here); Simbody: bench/README.md figures only\n",
          mj_versionString());
 #else
   printf(
-      "peer: MuJoCo not built in (CMake did not find libmujoco-dev); Simbody: BENCHMARKS.md"
+      "peer: MuJoCo not built in (CMake did not find libmujoco-dev); Simbody: bench/README.md"
       " figures only\n");
 #endif
 }

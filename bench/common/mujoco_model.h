@@ -12,7 +12,7 @@
 #endif
 
 /* Prints the "peer:" banner line: MuJoCo's version when it is built in,
- * and that Simbody's figures are the reference ones of BENCHMARKS.md. */
+ * and that Simbody's figures are the reference ones quoted in bench/README.md. */
 void bench_mj_print_peer(void);
 
 #ifdef TEAL_BENCH_HAVE_MUJOCO

@@ -1,15 +1,15 @@
 /* bench_contact_spheres: the tables (see spheres.h), with the reference
- * figures of BENCHMARKS.md printed next to the measured ones. */
+ * figures quoted in bench/README.md printed next to the measured ones. */
 #include <math.h>
 #include <stdio.h>
 
 #include "common/table.h"
 #include "spheres.h"
 
-/* ---- BENCHMARKS.md reference figures (K = 64, 512) ---------------------------- */
+/* ---- bench/README.md reference figures (K = 64, 512) -------------------------- */
 
 /* Simbody 3.7 (Debian, debug checks on) and MuJoCo 2.2.2, measured on the
- * machine and at the time BENCHMARKS.md was written. Times in seconds. */
+ * machine and at the time stated in bench/README.md. Times in seconds. */
 static const double k_ref_mujoco[NUM_SCENES] = {171e-3, 1.86};
 static const double k_ref_mujoco_z[NUM_SCENES] = {0.04963, 0.04963};
 static const double k_ref_simbody_euler[NUM_SCENES] = {306e-3, 2.87};
@@ -34,7 +34,7 @@ static void print_header(const char *title, const scene_spec *specs, int ncols) 
 }
 
 /* Wall time per simulated second of every row, the ratios to MuJoCo and the
- * BENCHMARKS.md figures. */
+ * bench/README.md figures. */
 static void print_times(const scene_result *res, int ncols) {
   bench_cell cells[NUM_SCENES];
   char label[128];

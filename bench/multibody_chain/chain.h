@@ -50,7 +50,7 @@ typedef struct link_spec {
 typedef struct model_spec {
   char name[32];  /* also the URDF robot name */
   char title[32]; /* column title */
-  int ref;        /* index into the BENCHMARKS.md figures, -1 for none */
+  int ref;        /* index into the bench/README.md figures, -1 for none */
   int n;
   link_spec link[MAX_LINKS];
 } model_spec;

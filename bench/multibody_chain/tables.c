@@ -1,5 +1,5 @@
 /* bench_multibody_chain: the tables (see chain.h), with the reference
- * figures of BENCHMARKS.md printed next to the measured ones. */
+ * figures quoted in bench/README.md printed next to the measured ones. */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,16 +7,16 @@
 #include "chain.h"
 #include "common/table.h"
 
-/* ---- BENCHMARKS.md reference figures (n = 7, 25, 100) ------------------------ */
+/* ---- bench/README.md reference figures (n = 7, 25, 100) ---------------------- */
 
 /* Simbody 3.7 (Debian, debug checks on), measured on the machine and at the
- * time BENCHMARKS.md was written: not measured here. Times in seconds. */
+ * time stated in bench/README.md: not measured here. Times in seconds. */
 static const double k_ref_simbody_fd[NUM_CHAINS] = {20.7e-6, 44.1e-6, 161e-6};
 static const double k_ref_simbody_mass[NUM_CHAINS] = {12.3e-6, 71.9e-6, 787e-6};
 static const double k_ref_simbody_inv[NUM_CHAINS] = {15.3e-6, 35.8e-6, 110e-6};
 static const double k_ref_simbody_rk4[NUM_CHAINS] = {88.8e-3, 205e-3, 656e-3};
 static const double k_ref_simbody_merson[NUM_CHAINS] = {120e-3, 274e-3, 846e-3};
-/* Final q_1 of MuJoCo's RK4 (BENCHMARKS.md 1e): a check that the model here
+/* Final q_1 of MuJoCo's RK4 (bench/README.md 1e): a check that the model here
  * is the one behind the peer figures. */
 static const double k_ref_mujoco_q1[NUM_CHAINS] = {0.183763489139437, 0.151301384885249,
                                                    0.151301384844279};
@@ -38,7 +38,7 @@ static void print_header(const char *title, const column *cols, int ncols, int w
   bench_table_header(&t, title, titles);
 }
 
-/* A BENCHMARKS.md figure for a column, or NAN. */
+/* A bench/README.md figure for a column, or NAN. */
 static double ref_of(const column *col, const double *ref) {
   return col->spec->ref >= 0 ? ref[col->spec->ref] : NAN;
 }
@@ -49,7 +49,7 @@ typedef struct table_row {
   int kind;
   const char *label; /* ROW_TIME: NULL for the kernel's own label */
   int a, b;          /* the timed kernel, or the ratio's numerator and denominator */
-  const double *ref; /* ROW_REF: BENCHMARKS.md figures, s */
+  const double *ref; /* ROW_REF: bench/README.md figures, s */
 } table_row;
 
 static const table_row k_kernel_table[] = {
@@ -163,7 +163,7 @@ enum { SIM_Q1, SIM_DQ, SIM_DQ1_REF };
 
 /* One row for simulation method s: its final q_1 (SIM_Q1), its largest
  * final difference from the reference method over all links (SIM_DQ), or
- * its q_1 against the BENCHMARKS.md MuJoCo figure (SIM_DQ1_REF). */
+ * its q_1 against the bench/README.md MuJoCo figure (SIM_DQ1_REF). */
 static void print_sim_state_row(int what, int s, const column *cols, int ncols) {
   bench_cell cells[NUM_MODELS];
   char label[128];
@@ -189,7 +189,7 @@ static void print_sim_state_row(int what, int s, const column *cols, int ncols) 
     snprintf(label, sizeof label, "max_i |dq_i| %s - %s", name,
              chain_sims[chain_sim_ref].short_name);
   } else {
-    snprintf(label, sizeof label, "|dq_1| %s - BENCHMARKS.md MuJoCo RK4", name);
+    snprintf(label, sizeof label, "|dq_1| %s - bench/README.md MuJoCo RK4", name);
   }
   print_row(label, cells, ncols, 19);
 }
@@ -202,7 +202,7 @@ static void print_sim_states(const column *cols, int ncols) {
   for (int c = 0; c < ncols; c++) {
     bench_fmt_value(cells[c], "%.15f", ref_of(&cols[c], k_ref_mujoco_q1));
   }
-  print_row("final q_1 (rad), MuJoCo RK4 in BENCHMARKS.md 1e [ref]", cells, ncols, 19);
+  print_row("final q_1 (rad), MuJoCo RK4 in bench/README.md 1e [ref]", cells, ncols, 19);
   for (int s = 0; s < NUM_SIMS; s++) {
     print_sim_state_row(SIM_DQ, s, cols, ncols);
   }

@@ -115,7 +115,7 @@ START_TEST(query_finds_penetrations) {
 END_TEST
 
 /* The candidate pairs of K spheres (r = 0.05) resting on a plane on a grid
- * of 0.15 m spacing (BENCHMARKS.md workload 2): the broadphase hands the
+ * of 0.15 m spacing (bench/README.md workload 2): the broadphase hands the
  * narrowphase exactly the K sphere-ground pairs and no sphere-sphere pair,
  * not the (K + 1) K / 2 pairs the filters allow; its sweep work is
  * counted too. */

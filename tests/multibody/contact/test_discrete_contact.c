@@ -284,7 +284,7 @@ START_TEST(per_tree_step_solves_dense_equations) {
 }
 END_TEST
 
-/* Workload 2 of BENCHMARKS.md at K = 64: spheres dropped on the plane,
+/* Workload 2 of bench/README.md at K = 64: spheres dropped on the plane,
  * discrete; the steps while they land (contacts appear) allocate nothing,
  * and the scene graph reports no buffer growth. */
 START_TEST(spheres_scene_step_allocates_nothing) {
