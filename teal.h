@@ -1,4 +1,5 @@
-/* Teal umbrella header: includes the whole public API, lowest layer first
+/** @file
+ * Teal umbrella header: includes the whole public API, lowest layer first
  * (scripts/check_exports.sh checks that it lists every public header). */
 #ifndef TEAL_H
 #define TEAL_H
@@ -32,6 +33,7 @@
 #include "framework/system_types.h"
 #include "framework/ticket.h"
 #include "framework/value.h"
+#include "framework/version.h"
 
 #include "solvers/control.h"
 #include "solvers/dense.h"
@@ -114,6 +116,7 @@
 #include "multibody/math/spatial_inertia.h"
 #include "multibody/math/spatial_mat6.h"
 #include "multibody/math/spatial_vector.h"
+#include "multibody/parsing/model_path.h"
 #include "multibody/parsing/urdf.h"
 #include "multibody/plant/plant_state.h"
 #include "multibody/plant/plant_system.h"

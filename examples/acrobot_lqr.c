@@ -144,7 +144,7 @@ static int run_all(acrobot_app *app, const char *csv_path, teal_error *err) {
 }
 
 int main(int argc, char **argv) {
-  const char *model = argc > 1 ? argv[1] : TEAL_MODELS_DIR "/acrobot.urdf";
+  const char *model = argc > 1 ? argv[1] : "acrobot.urdf";
   const char *csv = argc > 2 ? argv[2] : "acrobot_lqr.csv";
   teal_error err = {0};
   acrobot_app app = {0};

@@ -193,7 +193,7 @@ static int simulate(teal_system *diagram, teal_plant *plant, const teal_piecewis
 }
 
 int main(int argc, char **argv) {
-  const char *model = argc > 1 ? argv[1] : TEAL_MODELS_DIR "/iiwa7_like.urdf";
+  const char *model = argc > 1 ? argv[1] : "iiwa7_like.urdf";
   teal_error err = {0};
   printf("7-dof arm, inverse dynamics controller (%s), continuous plant, RK3\n", model);
   teal_plant *plant = load_plant(model, &err);

@@ -154,7 +154,7 @@ static int run_once(cart_pole_app *app, const double *x0, teal_error *err) {
 }
 
 int main(int argc, char **argv) {
-  const char *model = argc > 1 ? argv[1] : TEAL_MODELS_DIR "/cart_pole.urdf";
+  const char *model = argc > 1 ? argv[1] : "cart_pole.urdf";
   const double starts[3][4] = {{0.5, M_PI + 0.2, 0.0, 0.0},
                                {-1.0, M_PI - 0.3, 0.5, 0.0},
                                {0.0, M_PI + 0.1, 0.0, -1.0}};

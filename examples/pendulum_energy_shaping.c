@@ -227,7 +227,7 @@ static int run(const char *model, double torque_limit, teal_error *err) {
 }
 
 int main(int argc, char **argv) {
-  const char *model = argc > 1 ? argv[1] : TEAL_MODELS_DIR "/pendulum.urdf";
+  const char *model = argc > 1 ? argv[1] : "pendulum.urdf";
   const double limits[2] = {0.0, 2.0}; /* the URDF's motor, then a weak one */
   teal_error err = {0};
   printf("Pendulum energy-shaping swing-up + LQR (%s), continuous plant, RK3\n", model);

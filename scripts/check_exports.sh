@@ -6,9 +6,10 @@
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 build=${1:-build}
-lib=$(ls "$build"/libteal.so.*.*.* 2>/dev/null | head -n 1 || true)
-if [ -z "$lib" ]; then
-  echo "exports: no $build/libteal.so.X.Y.Z; build the library first" >&2
+# the library the build links to now (an older libteal.so.X.Y.Z may linger)
+lib=$(readlink -f "$build/libteal.so" 2>/dev/null || true)
+if [ -z "$lib" ] || [ ! -f "$lib" ]; then
+  echo "exports: no $build/libteal.so; build the library first" >&2
   exit 1
 fi
 

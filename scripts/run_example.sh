@@ -17,4 +17,5 @@ echo "== build $EXAMPLE =="
 cmake --build "$root/build" -j2 --target "$EXAMPLE"
 
 echo "== run $EXAMPLE =="
-"$root/build/$EXAMPLE" "$@"
+# the examples find their models through the run-time search path
+TEAL_MODEL_PATH="$root/models${TEAL_MODEL_PATH:+:$TEAL_MODEL_PATH}" "$root/build/$EXAMPLE" "$@"

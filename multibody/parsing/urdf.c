@@ -13,6 +13,7 @@
 #include <libxml/xmlversion.h>
 
 #include "framework/alloc.h"
+#include "multibody/parsing/model_path.h"
 #include "multibody/parsing/urdf_internal.h"
 #include "multibody/tree/topology.h"
 
@@ -236,9 +237,18 @@ int teal_urdf_load_file_ex(teal_plant *plant, const char *path, const char *inst
   if (!path) {
     return teal_error_set(err, TEAL_EINVAL, "urdf: NULL path");
   }
-  char *buf = NULL, *dir = NULL;
+  char *buf = NULL, *dir = NULL, found[4096];
   size_t len = 0;
+  teal_error why = {TEAL_OK, ""};
+  int searched = path[0] != '/';
+  /* a relative name that is not in the working directory: the search path */
+  if (searched && teal_model_path_find(path, found, sizeof found, &why) == TEAL_OK) {
+    path = found;
+  }
   int rc = read_file(path, &buf, &len, err);
+  if (rc == TEAL_EIO && searched && why.code == TEAL_ENOTFOUND) {
+    return teal_error_set(err, TEAL_EIO, "%s: cannot open (%s)", path, why.message);
+  }
   const char *slash = strrchr(path, '/');
   if (rc == TEAL_OK && slash) {
     dir = teal_alloc((size_t)(slash - path) + 2);

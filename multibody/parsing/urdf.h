@@ -1,7 +1,9 @@
-/* A URDF parser (Drake's Parser::AddModels for .urdf files) that adds one
+/** @file
+ * A URDF parser (Drake's Parser::AddModels for .urdf files) that adds one
  * robot to an unfinalized plant as a new model instance.
  *
  * Supported elements:
+ * @code{.unparsed}
  *   <robot name>           the instance name unless one is given.
  *   <link name>            <inertial> (<origin xyz rpy>, <mass value>,
  *                          <inertia ixx ixy ixz iyy iyz izz>: the matrix
@@ -30,15 +32,18 @@
  *             the cap centres), <drake:ellipsoid a b c>, <mesh filename
  *             scale> (uniform scale; visual only: a mesh collision is
  *             skipped with a warning). Relative mesh file names read from a
- *             file are prefixed with the file's directory.
+ *             file are prefixed with the file's directory; package:// and
+ *             model:// names are resolved by teal_model_path_resolve_package
+ *             (kept as written, with a warning, when no package matches).
  *   <drake:proximity_properties> in a <collision>: <drake:mu_static value>,
  *             <drake:mu_dynamic value> (one given alone sets both),
  *             <drake:point_contact_stiffness value> and
  *             <drake:hunt_crossley_dissipation value>. Without them friction
  *             is mu = 1.0 static and dynamic (Drake's default) and stiffness
  *             and dissipation are NaN (the plant's defaults).
+ * @endcode
  * Other elements (gazebo, calibration, safety_controller, ...) are ignored;
- * unsupported Drake extensions, <mimic>, joint friction and the like are
+ * unsupported Drake extensions, `<mimic>`, joint friction and the like are
  * ignored with a warning (see teal_urdf_report).
  *
  * Mapping to the plant:
@@ -46,7 +51,7 @@
  *   - A link with mass > 0 becomes a rigid body of the new instance. A root
  *     link with mass (no parent joint) is left free: finalize gives it a
  *     floating joint, as in Drake.
- *   - Massless links (no <inertial>, or mass 0): the plant has no massless
+ *   - Massless links (no `<inertial>`, or mass 0): the plant has no massless
  *     bodies, so such a link becomes a frame (named after the link) fixed on
  *     the body that carries it: a massless child of a fixed joint lives on
  *     its parent's body; a massless root link is welded to the world at the
@@ -69,7 +74,9 @@
  * Errors. Functions return the new instance index (>= 0) or a negative
  * status, and err (may be NULL) gets a message naming the source (the file's
  * base name, or "<string>"), the line and the element, e.g.
+ * @code{.unparsed}
  *   acrobot.urdf:23: <joint name="elbow">: unknown joint type 'revolve'
+ * @endcode
  * Codes: TEAL_EPARSE malformed XML, a missing required element or attribute,
  * an unknown type or tag, or text that is not a number; TEAL_ENONFINITE a NaN
  * or Inf number; TEAL_EINVAL a physically invalid value (negative mass,
@@ -110,15 +117,19 @@ extern "C" {
 /** What a load skipped or ignored (warning counters instead of log spam). */
 typedef struct teal_urdf_report {
   int num_warnings;            /**< all warnings below */
-  int skipped_mesh_collisions; /**< <collision> with a <mesh> */
+  int skipped_mesh_collisions; /**< `<collision>` with a `<mesh>` */
   int skipped_transmissions;   /**< not SimpleTransmission, or effort limit 0 */
   int ignored_elements;        /**< unsupported elements and attributes */
   char first_warning[TEAL_URDF_WARNING_MAX]; /**< "file:line: <elem>: ..." or "" */
 } teal_urdf_report;
 
 /** Parses the URDF file at path into a new model instance of the
- *  unfinalized plant, named instance_name (NULL: the robot's name). Returns
- *  the instance index (>= 0) or a negative status with a message in err. */
+ *  unfinalized plant, named instance_name (NULL: the robot's name). A
+ *  relative path that names no file in the working directory is looked up
+ *  on the model search path (teal_model_path_find in model_path.h), so
+ *  "acrobot.urdf" finds an installed model. Returns the instance index
+ *  (>= 0) or a negative status with a message in err (TEAL_EIO, naming the
+ *  places searched, when no file is found). */
 TEAL_API int teal_urdf_load_file(teal_plant *plant, const char *path, const char *instance_name,
                                  teal_error *err);
 

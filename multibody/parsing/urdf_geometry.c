@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "multibody/parsing/model_path.h"
 #include "multibody/parsing/urdf_internal.h"
 
 /* ---- materials ------------------------------------------------------------ */
@@ -92,12 +93,29 @@ int urdf_parse_material(urdf_model *m, xmlNode *node, int top_level, double rgba
 
 /* ---- shapes ---------------------------------------------------------------- */
 
+/* A package URI (package:// or model://) resolved through the model search
+ * path and the folders holding the file (model_path.h); kept as it is, with
+ * a warning, when no package matches. */
+static const char *package_path(urdf_model *m, const xmlNode *s, const char *uri) {
+  char resolved[4096];
+  teal_error why = {TEAL_OK, ""};
+  if (teal_model_path_resolve_package(uri, m->dir, resolved, sizeof resolved, &why) != TEAL_OK) {
+    urdf_warn(m, s, NULL, "mesh '%s' kept unresolved: %s", uri, why.message);
+    return uri;
+  }
+  char *path = teal_strdup(resolved);
+  return urdf_keep(m, path);
+}
+
 /* A mesh file name as stored: relative names read from a file are made
- * relative to the file's directory; "file://" is dropped; other URIs
- * (package://) are kept as they are. */
-static const char *mesh_path(urdf_model *m, const char *filename) {
+ * relative to the file's directory; "file://" is dropped; package URIs are
+ * resolved (package_path); other URIs are kept as they are. */
+static const char *mesh_path(urdf_model *m, const xmlNode *s, const char *filename) {
   if (strncmp(filename, "file://", 7) == 0) {
     return filename + 7;
+  }
+  if (strncmp(filename, "package://", 10) == 0 || strncmp(filename, "model://", 8) == 0) {
+    return package_path(m, s, filename);
   }
   if (!m->dir || filename[0] == '/' || strstr(filename, "://")) {
     return filename;
@@ -123,7 +141,7 @@ static int parse_mesh(urdf_model *m, xmlNode *s, teal_shape *out, teal_error *se
   if (fabs(scale[1] - scale[0]) > tol || fabs(scale[2] - scale[0]) > tol) {
     return urdf_fail(m, s, TEAL_EINVAL, "only uniform mesh scales are supported");
   }
-  const char *path = mesh_path(m, filename);
+  const char *path = mesh_path(m, s, filename);
   if (!path) {
     return m->err->code;
   }
