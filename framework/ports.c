@@ -190,10 +190,16 @@ int teal_context_fix_input(teal_context *ctx, int port, const double *value, int
     return teal_context_report_error(ctx, TEAL_ETYPE, "fix_input: port '%s' of '%s' is abstract",
                                      p->name, ctx->system->name);
   }
-  if (n != p->size || (!value && n)) {
-    return teal_context_report_error(
-        ctx, TEAL_ESIZE, "fix_input: port '%s' of '%s' has size %d, got %d%s", p->name,
-        ctx->system->name, p->size, n, value ? "" : " (value is NULL)");
+  if (!value && n) {
+    return teal_context_report_error(ctx, TEAL_EINVAL,
+                                     "fix_input: port '%s' of '%s': value is NULL (the port "
+                                     "takes %d values)",
+                                     p->name, ctx->system->name, p->size);
+  }
+  if (n != p->size) {
+    return teal_context_report_error(ctx, TEAL_ESIZE,
+                                     "fix_input: port '%s' of '%s' has size %d, got %d", p->name,
+                                     ctx->system->name, p->size, n);
   }
   for (int i = 0; i < n; i++) {
     if (isnan(value[i])) {

@@ -45,7 +45,8 @@ TEAL_API int teal_eval_cache_entry(const teal_system *sys, const teal_context *c
 
 /** Fixes vector input port i to a copy of value (n doubles; NaN is
  *  rejected with TEAL_ENONFINITE, infinities are allowed, as limits).
- *  The port must not be connected inside its diagram. */
+ *  The port must not be connected inside its diagram. TEAL_EINVAL for a
+ *  NULL value, TEAL_ESIZE when n is not the port's size. */
 TEAL_API int teal_context_fix_input(teal_context *ctx, int port, const double *value, int n);
 /** Fixes abstract input port i to a copy of value (type's copy hook). */
 TEAL_API int teal_context_fix_abstract_input(teal_context *ctx, int port, const void *value);

@@ -159,7 +159,7 @@ START_TEST(context_copy_and_fixed_inputs) {
   TS_EXPECT_ERROR(teal_context_copy_from(ctx, NULL), TEAL_EINVAL, e,
                   "copy_from: NULL source context");
   ts_stale_context(ctx);
-  TS_EXPECT_ERROR(teal_context_fix_input(ctx, 0, NULL, 2), TEAL_ESIZE, e, "value is NULL");
+  TS_EXPECT_ERROR(teal_context_fix_input(ctx, 0, NULL, 2), TEAL_EINVAL, e, "value is NULL");
   teal_context_free(ctx);
   teal_system_free(g);
 }
