@@ -217,3 +217,19 @@ teal_context *teal_leaf_util_own_context_mut(const teal_system *sys, const void 
                                              teal_context *ctx, int *status) {
   return (teal_context *)teal_leaf_util_own_context(sys, tag, ctx, status);
 }
+
+int teal_leaf_util_bad_call(const teal_system *sys, const teal_context *ctx, int status,
+                            const char *kind, const char *what, const char *fn, const char *array) {
+  if (!ctx || status == TEAL_ENOTFOUND) {
+    return status ? status : TEAL_EINVAL;
+  }
+  if (status == TEAL_OK) {
+    return teal_context_report_error(ctx, TEAL_EINVAL, "%s '%s': %s: %s is NULL", kind,
+                                     teal_system_name(sys), fn, array);
+  }
+  if (!sys) {
+    return teal_context_report_error(ctx, TEAL_EINVAL, "%s: %s: NULL system", kind, fn);
+  }
+  return teal_context_report_error(ctx, TEAL_EINVAL, "%s: %s: the system is not %s", kind, fn,
+                                   what);
+}

@@ -124,6 +124,18 @@ TEAL_API const teal_context *teal_leaf_util_own_context(const teal_system *sys, 
 TEAL_API teal_context *teal_leaf_util_own_context_mut(const teal_system *sys, const void *tag,
                                                       teal_context *ctx, int *status);
 
+/** The error of a leaf's context call fn (such as a log sink's "clear")
+ *  that could not run, reported on ctx when ctx is not NULL. status is what
+ *  teal_leaf_util_own_context gave: TEAL_OK means the system was found and
+ *  the array named array was NULL ("<kind> '<name>': <fn>: <array> is
+ *  NULL"); TEAL_EINVAL a NULL system or one of another kind ("<kind>: <fn>:
+ *  the system is not <what>", what being "a vector log sink" and the like);
+ *  TEAL_ENOTFOUND is returned as it is. Returns the code (TEAL_EINVAL unless
+ *  TEAL_ENOTFOUND). */
+TEAL_API int teal_leaf_util_bad_call(const teal_system *sys, const teal_context *ctx, int status,
+                                     const char *kind, const char *what, const char *fn,
+                                     const char *array);
+
 #ifdef __cplusplus
 }
 #endif

@@ -11,22 +11,6 @@
 
 static const char k_kind[] = "discrete_derivative";
 
-/* The error of a context call (fn) with a NULL or foreign system, or a
- * NULL array; status is what finding the system's context gave, and
- * TEAL_ENOTFOUND already carries a message. Recorded on ctx if any. */
-static int bad_call(const teal_system *sys, const teal_context *ctx, int status, const char *fn,
-                    const char *array) {
-  if (!ctx || status == TEAL_ENOTFOUND) {
-    return status ? status : TEAL_EINVAL;
-  }
-  if (status == TEAL_OK) {
-    return teal_context_report_error(ctx, TEAL_EINVAL, "%s '%s': %s: %s is NULL", k_kind,
-                                     teal_system_name(sys), fn, array);
-  }
-  return teal_context_report_error(ctx, TEAL_EINVAL, "%s: %s: %s", k_kind, fn,
-                                   sys ? "the system is not a discrete derivative" : "NULL system");
-}
-
 typedef struct derivative_data {
   int n;
   double period;
@@ -123,7 +107,8 @@ int teal_discrete_derivative_set_input_history(const teal_system *sys, teal_cont
   int rc;
   teal_context *own = teal_leaf_util_own_context_mut(sys, k_kind, ctx, &rc);
   if (!own || !u_n || !u_n_minus_1) {
-    return bad_call(sys, ctx, rc, "set_input_history", !u_n ? "u_n" : "u_n_minus_1");
+    return teal_leaf_util_bad_call(sys, ctx, rc, k_kind, "a discrete derivative",
+                                   "set_input_history", !u_n ? "u_n" : "u_n_minus_1");
   }
   const derivative_data *d = teal_system_user(sys);
   rc = teal_context_set_discrete_group(own, GROUP_LATEST, u_n, d->n);

@@ -9,23 +9,6 @@
 
 static const char k_kind[] = "first_order_low_pass_filter";
 
-/* The error of a context call (fn) with a NULL or foreign system, or a
- * NULL array; status is what finding the system's context gave, and
- * TEAL_ENOTFOUND already carries a message. Recorded on ctx if any. */
-static int bad_call(const teal_system *sys, const teal_context *ctx, int status, const char *fn,
-                    const char *array) {
-  if (!ctx || status == TEAL_ENOTFOUND) {
-    return status ? status : TEAL_EINVAL;
-  }
-  if (status == TEAL_OK) {
-    return teal_context_report_error(ctx, TEAL_EINVAL, "%s '%s': %s: %s is NULL", k_kind,
-                                     teal_system_name(sys), fn, array);
-  }
-  return teal_context_report_error(
-      ctx, TEAL_EINVAL, "%s: %s: %s", k_kind, fn,
-      sys ? "the system is not a first-order low-pass filter" : "NULL system");
-}
-
 typedef struct filter_data {
   int n;
   double inv_tau[]; /* 1 / tau_i */
@@ -130,7 +113,8 @@ int teal_first_order_low_pass_filter_set_initial_output(const teal_system *sys,
   int rc;
   teal_context *own = teal_leaf_util_own_context_mut(sys, k_kind, ctx, &rc);
   if (!own || !z0) {
-    return bad_call(sys, ctx, rc, "set_initial_output", "z0");
+    return teal_leaf_util_bad_call(sys, ctx, rc, k_kind, "a first-order low-pass filter",
+                                   "set_initial_output", "z0");
   }
   const filter_data *d = teal_system_user(sys);
   memcpy(teal_context_z_mut(own), z0, (size_t)d->n * sizeof *z0);

@@ -75,22 +75,6 @@ void teal_rng_fill(teal_rng *rng, teal_noise_kind kind, double *out, int n) {
 
 static const char k_kind[] = "random_source";
 
-/* The error of a context call (fn) with a NULL or foreign system, or a
- * NULL array; status is what finding the system's context gave, and
- * TEAL_ENOTFOUND already carries a message. Recorded on ctx if any. */
-static int bad_call(const teal_system *sys, const teal_context *ctx, int status, const char *fn,
-                    const char *array) {
-  if (!ctx || status == TEAL_ENOTFOUND) {
-    return status ? status : TEAL_EINVAL;
-  }
-  if (status == TEAL_OK) {
-    return teal_context_report_error(ctx, TEAL_EINVAL, "%s '%s': %s: %s is NULL", k_kind,
-                                     teal_system_name(sys), fn, array);
-  }
-  return teal_context_report_error(ctx, TEAL_EINVAL, "%s: %s: %s", k_kind, fn,
-                                   sys ? "the system is not a random source" : "NULL system");
-}
-
 /** The generator as an abstract state value (plain bytes: copy is memcpy). */
 static const teal_value_type rng_type = {"teal_rng", sizeof(teal_rng), NULL, NULL, NULL};
 
@@ -170,7 +154,7 @@ int teal_random_source_set_seed(const teal_system *sys, teal_context *ctx, uint6
   int rc;
   teal_context *own = teal_leaf_util_own_context_mut(sys, k_kind, ctx, &rc);
   if (!own) {
-    return bad_call(sys, ctx, rc, "set_seed", "");
+    return teal_leaf_util_bad_call(sys, ctx, rc, k_kind, "a random source", "set_seed", "");
   }
   const source_data *d = teal_system_user(sys);
   teal_rng *rng = teal_context_abstract_state_mut(own, 0);

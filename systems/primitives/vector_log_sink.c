@@ -16,22 +16,6 @@ enum { LOG_SCRATCH = 0, LOG_MIN_CAPACITY = 16 };
 
 static const char k_kind[] = "vector_log_sink";
 
-/* The error of a context call (fn) with a NULL or foreign system, or a
- * NULL array; status is what finding the system's context gave, and
- * TEAL_ENOTFOUND already carries a message. Recorded on ctx if any. */
-static int bad_call(const teal_system *sys, const teal_context *ctx, int status, const char *fn,
-                    const char *array) {
-  if (!ctx || status == TEAL_ENOTFOUND) {
-    return status ? status : TEAL_EINVAL;
-  }
-  if (status == TEAL_OK) {
-    return teal_context_report_error(ctx, TEAL_EINVAL, "%s '%s': %s: %s is NULL", k_kind,
-                                     teal_system_name(sys), fn, array);
-  }
-  return teal_context_report_error(ctx, TEAL_EINVAL, "%s: %s: %s", k_kind, fn,
-                                   sys ? "the system is not a vector log sink" : "NULL system");
-}
-
 /* ---- the log as a value ------------------------------------------------ */
 
 static void log_release(teal_vector_log *log) {
@@ -198,7 +182,7 @@ int teal_vector_log_sink_clear(const teal_system *sys, teal_context *ctx) {
   int rc;
   teal_vector_log *log = find_log(sys, ctx, &rc);
   if (!log) {
-    return bad_call(sys, ctx, rc, "clear", "");
+    return teal_leaf_util_bad_call(sys, ctx, rc, k_kind, "a vector log sink", "clear", "");
   }
   log->count = 0;
   return TEAL_OK;
@@ -208,7 +192,7 @@ int teal_vector_log_sink_reserve(const teal_system *sys, teal_context *ctx, int 
   int rc;
   teal_vector_log *log = find_log(sys, ctx, &rc);
   if (!log) {
-    return bad_call(sys, ctx, rc, "reserve", "");
+    return teal_leaf_util_bad_call(sys, ctx, rc, k_kind, "a vector log sink", "reserve", "");
   }
   if (capacity < 0) {
     return teal_context_report_error(ctx, TEAL_EINVAL, "%s '%s': capacity %d < 0", k_kind,

@@ -2,6 +2,7 @@
  * copies, identity blocks, finalize-or-free) and of every primitive
  * constructor built on them under allocation failure: each failure point
  * gives TEAL_ENOMEM (or a clean success) and leaks nothing. */
+#include "framework/context.h"
 #include "framework/leaf_util.h"
 
 #include "support/primitives_test_util.h"
@@ -121,6 +122,30 @@ static teal_system *make(int which, teal_error *err) {
   }
 }
 
+/* The message of a leaf's context call that could not run, for each
+ * outcome of the own-context lookup. */
+START_TEST(test_bad_call_messages) {
+  teal_system *g = ts_gain_new("g", 1, 2.0);
+  teal_context *ctx = teal_context_new(g, NULL);
+  const teal_error *e = teal_context_error(ctx);
+  ck_assert_int_eq(teal_leaf_util_bad_call(g, ctx, TEAL_OK, "gain", "a gain", "reset", "x"),
+                   TEAL_EINVAL);
+  ck_assert_str_eq(e->message, "gain 'g': reset: x is NULL");
+  ck_assert_int_eq(teal_leaf_util_bad_call(g, ctx, TEAL_EINVAL, "sink", "a sink", "clear", ""),
+                   TEAL_EINVAL);
+  ck_assert_str_eq(e->message, "sink: clear: the system is not a sink");
+  teal_leaf_util_bad_call(NULL, ctx, TEAL_EINVAL, "sink", "a sink", "clear", "");
+  ck_assert_str_eq(e->message, "sink: clear: NULL system");
+  /* not found already carries its message; a NULL context records nothing */
+  ck_assert_int_eq(teal_leaf_util_bad_call(g, ctx, TEAL_ENOTFOUND, "k", "w", "f", ""),
+                   TEAL_ENOTFOUND);
+  ck_assert_str_eq(e->message, "sink: clear: NULL system");
+  ck_assert_int_eq(teal_leaf_util_bad_call(g, NULL, TEAL_OK, "k", "w", "f", "x"), TEAL_EINVAL);
+  teal_context_free(ctx);
+  teal_system_free(g);
+}
+END_TEST
+
 START_TEST(test_allocation_failures) {
   int which = _i;
   ts_alloc_install();
@@ -154,6 +179,7 @@ int main(void) {
   tcase_add_test(tc, test_sizes_and_offsets);
   tcase_add_test(tc, test_copy_and_identity);
   tcase_add_test(tc, test_finish);
+  tcase_add_test(tc, test_bad_call_messages);
   suite_add_tcase(s, tc);
   tc = tcase_create("allocation");
   tcase_add_loop_test(tc, test_allocation_failures, 0, 16);
