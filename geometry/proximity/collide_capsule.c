@@ -4,6 +4,13 @@
 
 #include "geometry/proximity/narrowphase_internal.h"
 
+/* Closest points of the axes nearer than kMeet times the axes' lengths
+ * count as meeting; nearer than kClose, inside both axes, their offset is
+ * a difference of nearly equal numbers whose direction is mostly rounding,
+ * and the exact common normal is used instead. */
+static const double kMeet = 1e-12;
+static const double kClose = 1e-6;
+
 static double clamp01(double x) {
   return x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x);
 }
@@ -61,6 +68,12 @@ static teal_vec3 crossing_normal(teal_vec3 d1, teal_vec3 d2, teal_vec3 cA, teal_
   return teal_vec3_dot(n, teal_vec3_sub(cA, cB)) < 0.0 ? teal_vec3_neg(n) : n;
 }
 
+/* Nonzero when c is strictly inside the segment p0 + s d (0 < s < 1). */
+static int inside(teal_vec3 c, teal_vec3 p0, teal_vec3 d) {
+  double s = teal_vec3_dot(teal_vec3_sub(c, p0), d) / teal_vec3_dot(d, d);
+  return s > 0.0 && s < 1.0;
+}
+
 int teal_np_capsule_capsule(const teal_shape *a, const teal_transform *X_WA, const teal_shape *b,
                             const teal_transform *X_WB, int need_distance,
                             teal_signed_distance *out) {
@@ -71,8 +84,17 @@ int teal_np_capsule_capsule(const teal_shape *a, const teal_transform *X_WA, con
   teal_np_segment_closest(p0, d1, q0, d2, &cA, &cB);
   teal_vec3 d = teal_vec3_sub(cA, cB);
   double len = teal_vec3_norm(d);
-  teal_vec3 n = len > 0.0 ? teal_vec3_scale(d, 1.0 / len)
-                          : crossing_normal(d1, d2, X_WA->p, X_WB->p);
+  /* axes that meet (to rounding): d is rounding noise, not a direction */
+  double size = a->length + b->length;
+  teal_vec3 n = len > kMeet * size ? teal_vec3_scale(d, 1.0 / len)
+                                   : crossing_normal(d1, d2, X_WA->p, X_WB->p);
+  if (len > kMeet * size && len <= kClose * size && inside(cA, p0, d1) && inside(cB, q0, d2)) {
+    teal_vec3 c = teal_vec3_cross(d1, d2);
+    double cn = teal_vec3_norm(c);
+    if (cn > 1e-12 * size * size) {
+      n = teal_vec3_scale(c, (teal_vec3_dot(c, d) < 0.0 ? -1.0 : 1.0) / cn);
+    }
+  }
   teal_np_swept_result(cA, cB, n, len, a->radius, b->radius, out);
   return TEAL_OK;
 }

@@ -111,6 +111,26 @@ static int call_pair(teal_pair_fn fn, int swap, const teal_shape *a, const teal_
   return rc;
 }
 
+/* Origins closer than kNear times the depth count as coincident (two
+ * bounded shapes overlapping by far more than their offset): their answer
+ * is settled (teal_np_settle), as is every EPA best estimate. */
+static const double kNear = 1e-3;
+
+/* 0: the answer stands; 1: EPA's best estimate; 2: (nearly) coincident. A
+ * constant-time check on the answer, so the usual contact pays nothing. */
+static int needs_settling(const teal_shape *a, const teal_transform *X_WA, const teal_shape *b,
+                          const teal_transform *X_WB, const teal_signed_distance *out) {
+  if (!(out->distance < 0.0) || a->kind == TEAL_SHAPE_HALF_SPACE ||
+      b->kind == TEAL_SHAPE_HALF_SPACE) {
+    return 0;
+  }
+  teal_vec3 d = teal_vec3_sub(X_WA->p, X_WB->p);
+  if (teal_vec3_dot(d, d) <= kNear * kNear * out->distance * out->distance) {
+    return 2;
+  }
+  return (out->flags & (TEAL_QUERY_EPA_CAPACITY | TEAL_QUERY_EPA_DEGENERATE)) != 0;
+}
+
 /* Signed distance through the table (generic: GJK/EPA for every pair). */
 static int query(const teal_shape *a, const teal_transform *X_WA, const teal_shape *b,
                  const teal_transform *X_WB, int need_distance, int generic,
@@ -130,7 +150,12 @@ static int query(const teal_shape *a, const teal_transform *X_WA, const teal_sha
     e.fn = teal_np_gjk_epa;
     e.swap = 0;
   }
-  return call_pair(e.fn, e.swap, a, X_WA, b, X_WB, need_distance, out);
+  rc = call_pair(e.fn, e.swap, a, X_WA, b, X_WB, need_distance, out);
+  int settle = rc == TEAL_OK ? needs_settling(a, X_WA, b, X_WB, out) : 0;
+  if (settle) {
+    teal_np_settle(a, X_WA, b, X_WB, settle == 2, out);
+  }
+  return rc;
 }
 
 /* The penetration view of a signed distance. */

@@ -34,7 +34,16 @@
  * the normal to ~1e-7 on smooth contacts, ~1e-5 where a curved shape meets
  * an edge of a polytope. When GJK or EPA stop short (iteration limit, a full
  * polytope of 256 faces, a degenerate face) the best estimate
- * is returned and flags says so (a warning to count, not an error).
+ * is returned and flags says so (a warning to count, not an error); an
+ * overlap's best estimate is the least support height found from a fixed
+ * set of directions, so moving A by its depth along its normal separates.
+ *
+ * Coincident and nearly coincident shapes (origins closer than 1e-3 of the
+ * depth), where many directions are equally deep, get a deterministic
+ * answer that a 1e-9 change of the poses does not turn: among directions
+ * deep to within 1e-7 of the sizes, the first of the normal along +z, -z,
+ * +x, -x, +y, -y of A's frame, then of B's (so two concentric spheres give
+ * +z, and such a pair is not mirrored when swapped).
  *
  * Queries allocate nothing and keep no state (the EPA polytope lives on the
  * stack, about 25 KB); they are safe to call from several threads. The

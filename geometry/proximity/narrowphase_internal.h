@@ -41,6 +41,14 @@ int teal_np_convex_half_space(const teal_shape *a, const teal_transform *X_WA,
 int teal_np_gjk_epa(const teal_shape *a, const teal_transform *X_WA, const teal_shape *b,
                     const teal_transform *X_WB, int need_distance, teal_signed_distance *out);
 
+/** Settles an overlapping answer out of a pair function that may be
+ *  ambiguous (narrowphase_degenerate.c): a, b bounded and convex; near is
+ *  set when their origins (nearly) coincide. Ties between directions go to
+ *  a fixed candidate order, and an EPA best estimate is replaced by the
+ *  least support height over fixed directions, polished; flags are kept. */
+void teal_np_settle(const teal_shape *a, const teal_transform *X_WA, const teal_shape *b,
+                    const teal_transform *X_WB, int near, teal_signed_distance *out);
+
 /* ---- helpers shared by the pair functions ------------------------------ */
 
 /** Fills out for cores at c_A (of A) and c_B (of B) a distance d apart

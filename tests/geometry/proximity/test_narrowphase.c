@@ -259,9 +259,8 @@ START_TEST(capsule_capsule_by_hand) {
   /* end to end along z, separated by 0.5 */
   expect_separation(&a, at(0, 0, 0), &b, at(0, 0, 3.5), 0.5, v3(0, 0, -1), v3(0, 0, 1.5),
                     v3(0, 0, 2));
-  /* axes crossing exactly: depth 1 along the common normal z x x = +y */
-  expect_penetration(&a, at(0, 0, 0), &b, posed(v3(0, 1, 0), kPi / 2, v3(0, 0, 0)), 1.0,
-                     v3(0, 1, 0), v3(0, -0.5, 0), v3(0, 0.5, 0));
+  /* axes crossing exactly (coincident centres): a tie, settled by a fixed
+   * order; tests/robustness/test_robustness_geometry.c checks it */
 }
 END_TEST
 
