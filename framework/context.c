@@ -46,6 +46,10 @@ const teal_error *teal_context_error(const teal_context *ctx) {
   return ctx ? &ctx->root->err : NULL;
 }
 
+unsigned long teal_context_error_count(const teal_context *ctx) {
+  return ctx ? ctx->root->error_serial : 0;
+}
+
 int teal_check_context(const teal_system *sys, const teal_context *ctx) {
   if (!ctx) {
     return TEAL_EINVAL;

@@ -52,6 +52,11 @@ TEAL_API const teal_system *teal_context_system(const teal_context *ctx);
 /** The latest evaluation error recorded on this context's tree. */
 TEAL_API const teal_error *teal_context_error(const teal_context *ctx);
 
+/** How many errors have been recorded on this context's tree so far (0 for
+ *  NULL). The record keeps only the latest one: compare two readings to
+ *  tell whether the calls between them recorded a new one. */
+TEAL_API unsigned long teal_context_error_count(const teal_context *ctx);
+
 /** Records an error on the context's tree (for callbacks); returns code. */
 TEAL_API int teal_context_report_error(const teal_context *ctx, int code, const char *fmt, ...)
 #if defined(__GNUC__)

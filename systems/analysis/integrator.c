@@ -80,20 +80,31 @@ int teal_integrator_jacobian(teal_integrator *integ, const teal_ode *ode, double
                           fp, NULL, J);
 }
 
+/* The failure of a step called without an ODE, its derivatives or x0/x1. */
+static int missing_argument(teal_integrator *integ, const teal_ode *ode, const double *x0) {
+  return teal_error_set(&integ->err, TEAL_EINVAL,
+                        "%s: step needs an ODE with derivatives, x0 and x1 (got NULL %s)",
+                        integ->type->name,
+                        !ode                ? "ode"
+                        : !ode->derivatives ? "derivatives"
+                        : !x0               ? "x0"
+                                            : "x1");
+}
+
+/* Records a failed step that the method did not describe (e.g. the ODE's
+ * derivatives failed: whoever reported that holds the details). */
+static int step_failed(teal_integrator *integ, int rc, double t, double h) {
+  return teal_error_set(&integ->err, rc, "%s: the step of %g from t = %g failed: %s",
+                        integ->type->name, h, t, teal_strerror(rc));
+}
+
 int teal_integrator_step(teal_integrator *integ, const teal_ode *ode, double t, double h,
                          const double *x0, double *x1, double *xerr) {
   if (!integ) {
     return TEAL_EINVAL;
   }
   if (!ode || !ode->derivatives || (integ->n && (!x0 || !x1))) {
-    return teal_error_set(&integ->err, TEAL_EINVAL,
-                          "%s: step needs an ODE with derivatives, x0 "
-                          "and x1 (got NULL %s)",
-                          integ->type->name,
-                          !ode                ? "ode"
-                          : !ode->derivatives ? "derivatives"
-                          : !x0               ? "x0"
-                                              : "x1");
+    return missing_argument(integ, ode, x0);
   }
   if (ode->nq != integ->nq || ode->nv != integ->nv || ode->nz != integ->nz) {
     return teal_error_set(&integ->err, TEAL_ESIZE, "%s: ODE sizes (%d, %d, %d) differ from the "
@@ -115,11 +126,10 @@ int teal_integrator_step(teal_integrator *integ, const teal_ode *ode, double t, 
     integ->counts.steps++;
     integ->have_step = 1;
   }
-  if (rc < 0 && integ->err.code == TEAL_OK) {
-    /* e.g. the ODE's derivatives failed: whoever reported that holds the details */
-    teal_error_set(&integ->err, rc, "%s: the step of %g from t = %g failed: %s", integ->type->name,
-                   h, t, teal_strerror(rc));
-  } else if (rc >= 0 && integ->err.code == TEAL_OK) {
+  if (integ->err.code == TEAL_OK) {
+    if (rc < 0) {
+      return step_failed(integ, rc, t, h);
+    }
     integ->err.code = before; /* success keeps the last failure's record */
   }
   return rc;

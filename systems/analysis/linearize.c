@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "framework/diagram.h"
 #include "framework/events.h"
 #include "solvers/expm.h"
 #include "systems/analysis/finite_difference.h"
@@ -236,12 +237,141 @@ static int context_failure(lin_problem *p, int rc) {
   return rc;
 }
 
+/* ---- non-finite values ------------------------------------------------------ */
+
+/* Index of the first non-finite entry of v (n entries), or -1. */
+static int first_nonfinite(const double *v, int n) {
+  for (int i = 0; i < n; i++) {
+    if (!isfinite(v[i])) {
+      return i;
+    }
+  }
+  return -1;
+}
+
+/* The first non-finite numeric parameter of the leaves below sys (in ctx):
+ * TEAL_ENONFINITE naming the leaf, the parameter and the entry. */
+static int check_parameters(lin_problem *p, const teal_system *sys, const teal_context *ctx) {
+  if (teal_system_is_diagram(sys)) {
+    int rc = TEAL_OK;
+    for (int i = 0; rc == TEAL_OK && i < teal_diagram_num_subsystems(sys); i++) {
+      const teal_system *sub = teal_diagram_subsystem(sys, i);
+      const teal_context *sub_ctx = sub ? teal_context_subcontext(ctx, sub) : NULL;
+      rc = sub_ctx ? check_parameters(p, sub, sub_ctx) : TEAL_OK;
+    }
+    return rc;
+  }
+  for (int i = 0; i < teal_system_num_numeric_parameters(sys); i++) {
+    int n = teal_system_numeric_parameter_size(sys, i);
+    const double *v = teal_context_numeric_parameter(ctx, i);
+    int k = v && n > 0 ? first_nonfinite(v, n) : -1;
+    if (k >= 0) {
+      return teal_error_set(
+          p->err, TEAL_ENONFINITE,
+          "linearize '%s': numeric parameter %d of '%s' has entry %d = %g, not finite",
+          teal_system_name(p->sys), i, teal_system_name(sys), k, v[k]);
+    }
+  }
+  return TEAL_OK;
+}
+
+/* The fixed vector inputs other than the linearized one (u0 is checked with
+ * the state). */
+static int check_other_inputs(lin_problem *p) {
+  for (int i = 0; i < teal_system_num_input_ports(p->sys); i++) {
+    const teal_input_port *ip = teal_system_input_port(p->sys, i);
+    const double *v = NULL;
+    if (i == p->in || teal_input_port_type(ip) || !teal_context_input_is_fixed(p->ctx, i) ||
+        teal_eval_vector_input(p->sys, p->ctx, i, &v) != TEAL_OK || !v) {
+      continue;
+    }
+    int k = first_nonfinite(v, teal_input_port_size(ip));
+    if (k >= 0) {
+      return teal_error_set(p->err, TEAL_ENONFINITE,
+                            "linearize '%s': input '%s'[%d] = %g is not finite",
+                            teal_system_name(p->sys), teal_input_port_name(ip), k, v[k]);
+    }
+  }
+  return TEAL_OK;
+}
+
+/* The operating point: time, x0, u0, the other fixed inputs and the
+ * parameters must be finite, or the matrices would be NaN. */
+static int check_operating_point(lin_problem *p) {
+  const char *name = teal_system_name(p->sys);
+  double t = teal_context_time(p->ctx);
+  if (!isfinite(t)) {
+    return teal_error_set(p->err, TEAL_ENONFINITE, "linearize '%s': time %g is not finite", name,
+                          t);
+  }
+  int k = first_nonfinite(p->x0, p->nx);
+  if (k >= 0) {
+    return teal_error_set(p->err, TEAL_ENONFINITE,
+                          "linearize '%s': %s state x0[%d] = %g is not finite", name,
+                          p->discrete ? "discrete" : "continuous", k, p->x0[k]);
+  }
+  k = first_nonfinite(p->u0, p->nu);
+  if (k >= 0) {
+    return teal_error_set(p->err, TEAL_ENONFINITE,
+                          "linearize '%s': input '%s'[%d] = %g is not finite", name,
+                          teal_input_port_name(teal_system_input_port(p->sys, p->in)), k, p->u0[k]);
+  }
+  int rc = check_other_inputs(p);
+  return rc ? rc : check_parameters(p, p->sys, p->ctx);
+}
+
+/* f(x0, u0) and y(x0, u0) in fp, yp. */
+static int check_values(lin_problem *p) {
+  const char *f = p->discrete ? "next state" : "time derivative";
+  int k = first_nonfinite(p->fp, p->nx);
+  if (k >= 0) {
+    return teal_error_set(p->err, TEAL_ENONFINITE,
+                          "linearize '%s': the %s f[%d] = %g at the operating point is not finite",
+                          teal_system_name(p->sys), f, k, p->fp[k]);
+  }
+  k = first_nonfinite(p->yp, p->ny);
+  if (k >= 0) {
+    return teal_error_set(
+        p->err, TEAL_ENONFINITE,
+        "linearize '%s': the output y[%d] = %g at the operating point is not finite",
+        teal_system_name(p->sys), k, p->yp[k]);
+  }
+  return TEAL_OK;
+}
+
+/* The results: A, B, C, D, f0, y0 (rows x cols each, row-major). */
+static int check_results(lin_problem *p) {
+  const struct {
+    const char *name;
+    const double *m;
+    int rows, cols;
+  } parts[] = {{"A", p->A, p->nx, p->nx}, {"B", p->B, p->nx, p->nu}, {"C", p->C, p->ny, p->nx},
+               {"D", p->D, p->ny, p->nu}, {"f0", p->f0, p->nx, 1},   {"y0", p->y0, p->ny, 1}};
+  for (size_t i = 0; i < sizeof parts / sizeof parts[0]; i++) {
+    int k = first_nonfinite(parts[i].m, parts[i].rows * parts[i].cols);
+    if (k >= 0) {
+      return teal_error_set(p->err, TEAL_ENONFINITE,
+                            "linearize '%s': %s(%d, %d) = %g is not finite (the system is not "
+                            "finite or not differentiable near the operating point)",
+                            teal_system_name(p->sys), parts[i].name, k / parts[i].cols,
+                            k % parts[i].cols, parts[i].m[k]);
+    }
+  }
+  return TEAL_OK;
+}
+
 static int run(lin_problem *p, const teal_linearize_options *o) {
   int rc = read_operating_point(p);
   if (rc != TEAL_OK) {
     return p->err && p->err->code ? rc : context_failure(p, rc);
   }
+  if ((rc = check_operating_point(p)) != TEAL_OK) {
+    return rc;
+  }
   rc = evaluate(p, p->x0, p->u0, p->fp, p->yp); /* f(x0, u0), y(x0, u0) */
+  if (rc == TEAL_OK && (rc = check_values(p)) != TEAL_OK) {
+    return rc;
+  }
   if (rc == TEAL_OK) {
     rc = o->use_analytic && teal_system_has_jacobian(p->sys) ? analytic(p)
                                                              : differentiate(p, o->eps);
@@ -253,7 +383,7 @@ static int run(lin_problem *p, const teal_linearize_options *o) {
     return context_failure(p, rc);
   }
   affine_terms(p);
-  return TEAL_OK;
+  return check_results(p);
 }
 
 int teal_linearize_matrices(const teal_system *sys, const teal_context *ctx,

@@ -2,6 +2,7 @@
  * Drake's AdvanceTo. Integration with error control and witness isolation
  * is in simulator_integrate.c. */
 #define _POSIX_C_SOURCE 199309L
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 #include <time.h>
@@ -27,10 +28,54 @@ static const char *state_part(const teal_simulator *sim, int i) {
   return i < sim->nq ? "q" : i < sim->nq + sim->nv ? "v" : "z";
 }
 
-/* Notes a failure of the ODE's callbacks, whose message is in the context. */
-static int ode_status(teal_simulator *sim, int rc) {
-  sim->ode_failed |= rc != TEAL_OK;
+/* A code's description, or a note that it is none of Teal's. */
+static const char *code_name(int rc) {
+  const char *name = teal_strerror(rc);
+  return strcmp(name, teal_strerror(INT_MIN)) == 0 ? "not a Teal status code" : name;
+}
+
+int teal_simulator_blame_failure(teal_simulator *sim, int rc, unsigned long serial,
+                                 const char *what) {
+  if (rc >= 0 || sim->err.code != TEAL_OK) {
+    return rc;
+  }
+  const teal_error *e = teal_context_error(sim->ctx);
+  double t = teal_context_time(sim->ctx);
+  if (teal_context_error_count(sim->ctx) != serial && e->code != TEAL_OK && e->message[0]) {
+    return teal_error_set(&sim->err, rc, "simulator: %s failed at t = %.17g: %s", what, t,
+                          e->message);
+  }
+  return teal_error_set(&sim->err, rc,
+                        "simulator: %s failed at t = %.17g with code %d (%s) "
+                        "and left no message",
+                        what, t, rc, code_name(rc));
+}
+
+/* Notes a failure of one of the ODE's callbacks (`what`, called at (t, x)):
+ * its cause, and whether it failed at the step's start point. A step ends at
+ * its first failure, so a record written since the step began
+ * (sim->step_serial) is this failure's. */
+static int ode_failure(teal_simulator *sim, int rc, double t, const double *x, const char *what) {
+  sim->ode_failed = 1;
+  sim->ode_at_start = t == sim->step_t0 &&
+                      (sim->n == 0 || memcmp(x, sim->x0, (size_t)sim->n * sizeof(double)) == 0);
+  const teal_error *e = teal_context_error(sim->ctx);
+  if (teal_context_error_count(sim->ctx) != sim->step_serial && e->code != TEAL_OK &&
+      e->message[0]) {
+    teal_error_copy(&sim->ode_err, e);
+  } else {
+    teal_error_set(&sim->ode_err, rc,
+                   "%s failed at t = %.17g with code %d (%s) and left no "
+                   "message",
+                   what, t, rc, code_name(rc));
+  }
   return rc;
+}
+
+/* rc, noting a failure (ode_failure) out of the path every call takes. */
+static inline int ode_status(teal_simulator *sim, int rc, double t, const double *x,
+                             const char *what) {
+  return rc == TEAL_OK ? rc : ode_failure(sim, rc, t, x, what);
 }
 
 static int ode_derivatives(double t, const double *x, double *xdot, void *user) {
@@ -44,13 +89,14 @@ static int ode_derivatives(double t, const double *x, double *xdot, void *user) 
                                      state_part(sim, i), xdot[i], t);
     }
   }
-  return ode_status(sim, rc);
+  return ode_status(sim, rc, t, x, "time derivatives");
 }
 
 static int ode_v_to_qdot(double t, const double *x, const double *v, double *qdot, void *user) {
   teal_simulator *sim = user;
   teal_simulator_write_state(sim, t, x);
-  return ode_status(sim, teal_map_velocity_to_qdot(sim->sys, sim->ctx, v, qdot));
+  return ode_status(sim, teal_map_velocity_to_qdot(sim->sys, sim->ctx, v, qdot), t, x,
+                    "velocity map");
 }
 
 /* df/dx from a leaf's analytic Jacobian hook (implicit integrators). */
@@ -58,7 +104,8 @@ static int ode_jacobian(double t, const double *x, double *J, void *user) {
   teal_simulator *sim = user;
   teal_simulator_write_state(sim, t, x);
   teal_jacobian jac = {sim->n, 0, 0, J, NULL, NULL, NULL};
-  return ode_status(sim, teal_calc_jacobian(sim->sys, sim->ctx, -1, -1, &jac));
+  return ode_status(sim, teal_calc_jacobian(sim->sys, sim->ctx, -1, -1, &jac), t, x,
+                    "analytic Jacobian");
 }
 
 /* ---- lifecycle ------------------------------------------------------------ */

@@ -53,7 +53,9 @@ TEAL_API teal_context *teal_simulator_context(teal_simulator *sim);
 /** The system being simulated. */
 TEAL_API const teal_system *teal_simulator_system(const teal_simulator *sim);
 
-/** The message of the last failed setting, initialize or advance_to. */
+/** The message of the last failed setting, initialize or advance_to.
+ *  initialize and advance_to clear it first, so after a run it is empty or
+ *  that run's cause (the message of its status). */
 TEAL_API const teal_error *teal_simulator_error(const teal_simulator *sim);
 
 /** Statistics since initialize (step sizes are 0 when no integration step

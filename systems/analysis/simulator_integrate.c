@@ -57,15 +57,62 @@ static int all_finite(const double *x, int n) {
   return 1;
 }
 
-/* Failures a smaller step may cure (implicit methods' Newton solves). */
-static int retryable(int rc) { return rc == TEAL_ENOCONV || rc == TEAL_ESINGULAR; }
+/* Whether a failed step may succeed when shorter. Only an implicit
+ * method's Newton iterates come closer to the start as the step shrinks:
+ * its Newton failure (ENOCONV), a singular iteration matrix (ESINGULAR) or
+ * a callback failing with those at an iterate may go away. A callback that
+ * fails at the start point fails the same at any step, and one that fails
+ * under an explicit method reports the system's own trouble (retrying would
+ * only walk the run up to it and then blame the step size). */
+static int retryable(const teal_simulator *sim, int rc) {
+  return sim->type->implicit && (rc == TEAL_ENOCONV || rc == TEAL_ESINGULAR) &&
+         !(sim->ode_failed && sim->ode_at_start);
+}
+
+/* The cause of a failed integrator step: the failing callback's, else the
+ * method's own message. */
+static const char *step_cause(const teal_simulator *sim, int rc) {
+  const char *m =
+      sim->ode_failed ? sim->ode_err.message : teal_integrator_error(sim->integ)->message;
+  return m[0] ? m : teal_strerror(rc);
+}
+
+/* Runs the integrator over [t0, t0 + h] from x0 into x. */
+static int integrator_step(teal_simulator *sim, double t0, double h, double *x, double *xerr) {
+  sim->step_t0 = t0;
+  sim->step_serial = teal_context_error_count(sim->ctx);
+  sim->ode_failed = sim->ode_at_start = 0;
+  return teal_integrator_step(sim->integ, &sim->ode, t0, h, sim->x0, x, xerr);
+}
+
+static int step_failed(teal_simulator *sim, int rc, double t0, double h) {
+  return teal_error_set(&sim->err, rc, "simulator: the step of %g from t = %.17g failed: %s", h, t0,
+                        step_cause(sim, rc));
+}
 
 static int shrink(teal_simulator *sim, double *h, double factor, double t0, const char *why) {
   sim->stats.failed_steps++;
   *h *= factor;
   if (*h < sim->min_step) {
-    return teal_error_set(&sim->err, TEAL_ESTEPSIZE, "simulator: step size %g at t = %.17g "
-                          "fell below the minimum %g (%s)", *h, t0, sim->min_step, why);
+    return teal_error_set(&sim->err, TEAL_ESTEPSIZE,
+                          "simulator: step size %g at t = %.17g "
+                          "fell below the minimum %g (%s)",
+                          *h, t0, sim->min_step, why);
+  }
+  return TEAL_OK;
+}
+
+/* The step toward target from t0 for a trial size; fails when the time
+ * cannot resolve it. */
+static int next_step(teal_simulator *sim, double t0, double target, double trial, double *h,
+                     int *reached) {
+  *reached = t0 + trial * stretch >= target;
+  *h = *reached ? target - t0 : representable_step(t0, trial);
+  if (!(*h > 0)) {
+    return teal_error_set(&sim->err, TEAL_ESTEPSIZE,
+                          "simulator: at t = %.17g a step of %g "
+                          "rounds to zero: time cannot advance (its resolution there is %g)",
+                          t0, trial, nextafter(t0, INFINITY) - t0);
   }
   return TEAL_OK;
 }
@@ -78,21 +125,18 @@ static int take_step(teal_simulator *sim, double t0, double target, double *h, i
     if (sim->fixed_step == 0.0) {
       trial = fmin(trial, sim->max_step); /* a fixed step is taken as given */
     }
-    *reached = t0 + trial * stretch >= target;
-    *h = *reached ? target - t0 : representable_step(t0, trial);
-    sim->ode_failed = 0;
-    int rc = teal_integrator_step(sim->integ, &sim->ode, t0, *h, sim->x0, sim->x1,
-                                  error_controlled(sim) ? sim->xerr : NULL);
-    if (retryable(rc) && (error_controlled(sim) || sim->type->implicit)) {
-      rc = shrink(sim, &trial, 0.25, t0, teal_integrator_error(sim->integ)->message);
+    int rc = next_step(sim, t0, target, trial, h, reached);
+    if (rc == TEAL_OK) {
+      rc = integrator_step(sim, t0, *h, sim->x1, error_controlled(sim) ? sim->xerr : NULL);
+    }
+    if (rc < 0 && sim->err.code == TEAL_OK && retryable(sim, rc)) {
+      rc = shrink(sim, &trial, 0.25, t0, step_cause(sim, rc));
       trial = fmin(trial, *h * 0.25);
       if (rc == TEAL_OK) {
         continue;
       }
-    } else if (rc < 0 && !sim->ode_failed) {
-      /* the method failed by itself: its message, not the context's */
-      rc = teal_error_set(&sim->err, rc, "simulator: %s",
-                          teal_integrator_error(sim->integ)->message);
+    } else if (rc < 0 && sim->err.code == TEAL_OK) {
+      rc = step_failed(sim, rc, t0, *h);
     }
     if (rc == TEAL_OK && !all_finite(sim->x1, sim->n)) {
       rc = teal_error_set(&sim->err, TEAL_ENONFINITE, "simulator: the state became non-finite "
@@ -128,9 +172,16 @@ static int mark_triggered(teal_simulator *sim, const double *a, const double *b)
   return count;
 }
 
+/* The witness values in the context's state. */
+static int witness_values(teal_simulator *sim, double *w) {
+  unsigned long serial = teal_context_error_count(sim->ctx);
+  return teal_simulator_blame(sim, teal_calc_witness_values(sim->sys, sim->ctx, w), serial,
+                              "the witness functions");
+}
+
 static int witness_at(teal_simulator *sim, double t, const double *x, double *w) {
   teal_simulator_write_state(sim, t, x);
-  return teal_calc_witness_values(sim->sys, sim->ctx, w);
+  return witness_values(sim, w);
 }
 
 /* Bisects the step [0, *h] down to the witness tolerance so that it ends
@@ -143,8 +194,10 @@ static int bisect_crossing(teal_simulator *sim, double t0, double *h) {
       break; /* no time between lo and hi at t0's precision */
     }
     sim->stats.witness_trials++;
-    int rc = teal_integrator_step(sim->integ, &sim->ode, t0, mid, sim->x0, sim->xm, NULL);
-    if (rc == TEAL_OK) {
+    int rc = integrator_step(sim, t0, mid, sim->xm, NULL);
+    if (rc < 0) {
+      rc = step_failed(sim, rc, t0, mid);
+    } else {
       rc = witness_at(sim, t0 + mid, sim->xm, sim->wm);
     }
     if (rc) {
@@ -175,7 +228,9 @@ static int handle_witnesses(teal_simulator *sim, double t0, double *h, int *reac
   *reached = *reached && *h == h_full;
   mark_triggered(sim, sim->w0, sim->w1);
   sim->witness_triggered = 1;
-  return teal_collect_witness_events(sim->sys, sim->ctx, sim->triggered, sim->witnessed);
+  unsigned long serial = teal_context_error_count(sim->ctx);
+  rc = teal_collect_witness_events(sim->sys, sim->ctx, sim->triggered, sim->witnessed);
+  return teal_simulator_blame(sim, rc, serial, "collecting the witness events");
 }
 
 static void record_step(teal_simulator *sim, double h) {
@@ -190,10 +245,12 @@ int teal_simulator_integrate(teal_simulator *sim, double t_event, double t_final
   if (target <= t0 || (sim->n == 0 && sim->nw == 0)) {
     /* nothing to integrate: jump (or stay) to the target */
     sim->time_triggered = target == t_event;
-    return teal_context_set_time(sim->ctx, target);
+    unsigned long serial = teal_context_error_count(sim->ctx);
+    return teal_simulator_blame(sim, teal_context_set_time(sim->ctx, target), serial,
+                                "setting the time");
   }
   teal_simulator_read_state(sim, sim->x0);
-  int rc = sim->nw ? teal_calc_witness_values(sim->sys, sim->ctx, sim->w0) : TEAL_OK;
+  int rc = sim->nw ? witness_values(sim, sim->w0) : TEAL_OK;
   double h = 0.0;
   int reached = 0;
   if (rc == TEAL_OK) {
@@ -211,10 +268,11 @@ int teal_simulator_integrate(teal_simulator *sim, double t_event, double t_final
     return rc;
   }
   teal_simulator_write_state(sim, reached ? target : t0 + h, sim->x1);
+  unsigned long serial = teal_context_error_count(sim->ctx);
   if (sim->project && (rc = teal_project_continuous_state(sim->sys, sim->ctx)) != TEAL_OK) {
+    rc = teal_simulator_blame(sim, rc, serial, "the state projection after a step");
     teal_simulator_write_state(sim, t0, sim->x0);
-    return teal_error_set(&sim->err, rc, "simulator: state projection failed after the step "
-                          "from t = %.17g: %s", t0, teal_context_error(sim->ctx)->message);
+    return rc;
   }
   sim->time_triggered = reached && target == t_event;
   record_step(sim, h);

@@ -36,10 +36,35 @@ struct teal_simulator {
   double h_next; /* error control's proposal for the next step */
   double wall_start, sim_start;
   long derivative_base; /* integrator evaluations before initialize */
-  int ode_failed;       /* the ODE's callbacks failed (the context holds the message) */
+  /* the step being taken and how its ODE callbacks failed */
+  double step_t0;            /* its start time (its start state is x0) */
+  unsigned long step_serial; /* the context's error count when it began */
+  int ode_failed;            /* a callback of the ODE failed in this step */
+  int ode_at_start;          /* ... at the step's start point, where no smaller step helps */
+  teal_error ode_err;        /* that failure's cause */
   teal_sim_stats stats;
   teal_error err;
 };
+
+/* The most integration steps one advance_to may need, at the least, to
+ * reach its end time: (t_final - t) / (fixed step, else max step). Even a
+ * one-state explicit Euler step costs some 70 ns, so 1e12 steps are a day
+ * of computing at the very least; a longer run is split into calls. */
+#define TEAL_SIM_MAX_STEPS 1e12
+
+/* Records in sim->err, unless it already holds this run's failure, why
+ * `what` failed with rc (< 0) at the context time: the context's message
+ * when the failing call recorded one (the context's error count moved past
+ * serial, read before the call), else the code. Returns rc. */
+int teal_simulator_blame_failure(teal_simulator *sim, int rc, unsigned long serial,
+                                 const char *what);
+
+/* rc, with teal_simulator_blame_failure for a failure (rc < 0): inline, so
+ * that the calls that succeed pay one comparison. */
+static inline int teal_simulator_blame(teal_simulator *sim, int rc, unsigned long serial,
+                                       const char *what) {
+  return rc < 0 ? teal_simulator_blame_failure(sim, rc, serial, what) : rc;
+}
 
 /* Integrates the continuous state from the context time toward t_event
  * (the next timed event) without passing it or t_final; sets the

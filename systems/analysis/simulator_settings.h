@@ -22,10 +22,12 @@ TEAL_API int teal_simulator_set_fixed_step(teal_simulator *sim, double h);
 /** Error-controlled steps meeting this accuracy (weighted infinity norm of
  *  the local error estimate); also the context's accuracy. */
 TEAL_API int teal_simulator_set_accuracy(teal_simulator *sim, double accuracy);
-/** Largest step (default 0.1 s; also the first step of error control). */
+/** Largest step (default 0.1 s; also the first step of error control).
+ *  It bounds the end times advance_to accepts (simulator_run.h). */
 TEAL_API int teal_simulator_set_max_step(teal_simulator *sim, double h);
-/** Smallest step error control may take before failing with
- *  TEAL_ESTEPSIZE (default 1e-14 s). */
+/** Smallest step error control, or an implicit method's retries after a
+ *  failed Newton iteration, may take before failing with TEAL_ESTEPSIZE
+ *  (default 1e-14 s); the message then quotes the last failure's cause. */
 TEAL_API int teal_simulator_set_min_step(teal_simulator *sim, double h);
 /** Floor of the relative error weights of v and z (default 1): an entry
  *  counts its error relative to max(|x_i|, floor); q counts absolutely. */

@@ -27,7 +27,7 @@ typedef struct teal_sim_status {
   teal_sim_outcome outcome;             /**< how it ended */
   int code;                             /**< TEAL_OK unless failed */
   double time;                          /**< the context time when it returned */
-  char message[TEAL_ERROR_MESSAGE_MAX]; /**< why it failed or stopped; empty otherwise */
+  char message[TEAL_ERROR_MESSAGE_MAX]; /**< why this call failed or stopped; else empty */
 } teal_sim_status;
 
 /** Work statistics since initialize. */
