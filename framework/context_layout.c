@@ -99,8 +99,9 @@ static size_t reserve(size_t *off, size_t bytes) {
   return at;
 }
 
-/* Computes offsets of every array and allocates the block. */
-static layout_block *allocate_block(const layout_totals *t) {
+/* Computes offsets of every array and allocates the block (*bytes: its
+ * size). Each term is a count (an int) times an element size, in size_t. */
+static layout_block *allocate_block(const layout_totals *t, size_t *bytes) {
   size_t off = 0;
   size_t o_self = reserve(&off, sizeof(layout_block));
   size_t o_nodes = reserve(&off, (size_t)t->nodes * sizeof(teal_context));
@@ -120,7 +121,8 @@ static layout_block *allocate_block(const layout_totals *t) {
   size_t o_p = reserve(&off, (size_t)t->np * sizeof(double));
   size_t o_vals = reserve(&off, t->value_doubles * sizeof(double));
   size_t o_bytes = reserve(&off, t->value_bytes);
-  char *mem = teal_calloc(1, align16(off));
+  *bytes = align16(off);
+  char *mem = teal_calloc(1, *bytes);
   if (!mem) {
     return NULL;
   }
@@ -302,9 +304,13 @@ teal_context *teal_context_layout(const teal_system *sys, teal_error *err) {
   memset(&t, 0, sizeof t);
   t.stamps = TEAL_STAMP_FIRST_NODE;
   count_tree(sys, &t);
-  layout_block *b = allocate_block(&t);
+  size_t bytes = 0;
+  layout_block *b = allocate_block(&t, &bytes);
   if (!b) {
-    teal_error_set(err, TEAL_ENOMEM, "context_new: out of memory for system '%s'", sys->name);
+    teal_error_set(err, TEAL_ENOMEM,
+                   "context_new: out of memory for system '%s' (%.1f MiB for its context: %d "
+                   "cache entries, %zu doubles of values)",
+                   sys->name, (double)bytes / (1024.0 * 1024.0), t.slots, t.value_doubles);
     return NULL;
   }
   layout_cursor c;

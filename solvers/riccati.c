@@ -31,6 +31,7 @@
 #include <lapacke.h>
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "framework/alloc.h"
@@ -45,6 +46,14 @@
 /* Entrywise tolerance (relative to max(1, |S|)) for accepting Q and R as
  * symmetric; their symmetric parts are used. */
 #define RIC_SYMMETRY_TOL 1e-10
+
+/* The smallest rcond of R in the balanced extended pencil, sigma_min(R) /
+ * ||[B; N; R]||_F, that the Schur method resolves: below the unit roundoff
+ * the QR compression of [B; N; R] drops R's contribution entirely. Measured
+ * on scalar and 2 x 2 problems over 24 decades of B, Q and R: every CARE
+ * below it failed (or returned a wrong X), none above it failed for this
+ * reason; the DARE mostly succeeds below it (see schur_stages). */
+#define RIC_R_RCOND_MIN DBL_EPSILON
 
 void teal_ric_symmetrize(const double *S, int n, double *D) {
   for (int i = 0; i < n; i++) {
@@ -424,32 +433,90 @@ static int solution_from_subspace(const char *who, int n, const double *Z, const
   return TEAL_OK;
 }
 
+/* rcond of R in the balanced extended pencil: sigma_min(R) / ||W||_F with
+ * W = [B; -N; R] (d x m) its last block column. Below RIC_R_RCOND_MIN the QR
+ * compression of W cannot resolve R (see teal_ric_schur_solution); sv (m)
+ * is scratch. */
+static int r_rcond(const char *who, const double *W, int n2, int m, double *sv, double *rcond,
+                   teal_error *err) {
+  teal_error inner;
+  teal_error_clear(&inner);
+  int rc = teal_dense_svd(W + (size_t)n2 * m, m, m, NULL, sv, NULL, &inner);
+  if (rc) {
+    return teal_error_set(err, rc, "%s: SVD of R failed: %s", who, inner.message);
+  }
+  double wnorm = teal_dense_norm_fro(W, n2 + m, m);
+  *rcond = wnorm > 0.0 ? sv[m - 1] / wnorm : 0.0;
+  return TEAL_OK;
+}
+
+/* TEAL_ESINGULAR for an R that the pencil cannot resolve; cause (may be
+ * NULL) is the failure it led to. */
+static int r_ill_conditioned(const char *who, double rcond, const char *cause, teal_error *err) {
+  char why[TEAL_ERROR_MESSAGE_MAX / 2];
+  snprintf(why, sizeof why, "%.*s", (int)sizeof why - 1, cause ? cause : "");
+  return teal_error_set(err, TEAL_ESINGULAR,
+                        "%s: R is ill-conditioned relative to B (rcond %.3g = sigma_min(R) / "
+                        "||[B; N; R]||_F after balancing, below %.3g): its effect is lost to "
+                        "rounding; scale the inputs or raise R%s%s%s",
+                        who, rcond, RIC_R_RCOND_MIN, cause ? " (then: " : "", why,
+                        cause ? ")" : "");
+}
+
+/* The work arrays of teal_ric_schur_solution. */
+typedef struct ric_pencil {
+  double *M, *L, *W, *tau, *Z, *U1t, *U2t, *sv, *scale, *pw;
+} ric_pencil;
+
+/* The Schur stage on the filled and balanced pencil: compression, ordered
+ * QZ and X. rcond is R's (r_rcond). */
+static int schur_stages(teal_ric_kind kind, const char *who, int n, int m, const ric_pencil *w,
+                        double rcond, double *X, teal_error *err) {
+  const int n2 = 2 * n, d = n2 + m;
+  /* the CARE fails outright without R (cheap control: X ~ R^(1/2)); the DARE
+   * inverts R + B'XB and usually succeeds (below) */
+  if (kind == TEAL_RIC_CARE && rcond < RIC_R_RCOND_MIN) {
+    return r_ill_conditioned(who, rcond, NULL, err);
+  }
+  int rc = m > 0 ? compress_pencil(who, d, n2, m, w->W, w->tau, w->M, w->L, err) : TEAL_OK;
+  if (rc == TEAL_OK) {
+    rc = stable_subspace(kind, who, n, w->M + (size_t)m * n2, w->L + (size_t)m * n2, w->Z, err);
+  }
+  if (rc == TEAL_OK) {
+    rc = solution_from_subspace(who, n, w->Z, w->scale, w->U1t, w->U2t, w->sv, X, err);
+  }
+  if (rc == TEAL_ENOCONV && rcond < RIC_R_RCOND_MIN) {
+    char cause[TEAL_ERROR_MESSAGE_MAX];
+    snprintf(cause, sizeof cause, "%.*s", (int)sizeof cause - 1,
+             err ? err->message : "no stabilizing solution");
+    rc = r_ill_conditioned(who, rcond, cause, err);
+  }
+  return rc;
+}
+
 int teal_ric_schur_solution(teal_ric_kind kind, const char *who, const double *A,
                             const double *B, const double *Q, const double *R,
                             const double *N, int n, int m, double *X, teal_error *err) {
   const int n2 = 2 * n, d = n2 + m;
   size_t npencil = (size_t)d * n2, nsq2 = (size_t)n2 * n2, nsq = (size_t)n * n;
+  size_t nsv = (size_t)(n > m ? n : m);
   double *buf = teal_alloc(sizeof(double) * (2 * npencil + (size_t)d * m + (size_t)m + nsq2 +
-                                             2 * nsq + 2 * (size_t)n + (size_t)d));
+                                             2 * nsq + nsv + (size_t)n + (size_t)d));
   if (!buf) {
     return teal_error_set(err, TEAL_ENOMEM, "%s: out of memory for the %d x %d pencil", who, d,
                           d);
   }
-  double *M = buf, *L = M + npencil, *W = L + npencil, *tau = W + (size_t)d * m;
-  double *Z = tau + m, *U1t = Z + nsq2, *U2t = U1t + nsq, *sv = U2t + nsq;
-  double *scale = sv + n, *pw = scale + n;
-  int rc = TEAL_OK;
+  ric_pencil w;
+  w.M = buf, w.L = w.M + npencil, w.W = w.L + npencil, w.tau = w.W + (size_t)d * m;
+  w.Z = w.tau + m, w.U1t = w.Z + nsq2, w.U2t = w.U1t + nsq, w.sv = w.U2t + nsq;
+  w.scale = w.sv + nsv, w.pw = w.scale + n;
+  double rcond = 1.0;
 
-  fill_pencil(kind, A, B, Q, R, N, n, m, M, L, W);
-  balance_pencil(M, L, W, n, m, pw, scale);
-  if (m > 0) {
-    rc = compress_pencil(who, d, n2, m, W, tau, M, L, err);
-  }
+  fill_pencil(kind, A, B, Q, R, N, n, m, w.M, w.L, w.W);
+  balance_pencil(w.M, w.L, w.W, n, m, w.pw, w.scale);
+  int rc = m > 0 ? r_rcond(who, w.W, n2, m, w.sv, &rcond, err) : TEAL_OK;
   if (rc == TEAL_OK) {
-    rc = stable_subspace(kind, who, n, M + (size_t)m * n2, L + (size_t)m * n2, Z, err);
-  }
-  if (rc == TEAL_OK) {
-    rc = solution_from_subspace(who, n, Z, scale, U1t, U2t, sv, X, err);
+    rc = schur_stages(kind, who, n, m, &w, rcond, X, err);
   }
   teal_free(buf);
   return rc;

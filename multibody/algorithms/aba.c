@@ -9,6 +9,7 @@
  * u = tau_k - S' Z_k and the parent receives Z_k + Pa c_k + Ud u. Outward:
  * vdot_k = D^-1 u - Ud' a_in, a_k = a_in + S vdot_k with a_in = a_parent +
  * c_k. Since all nodes of a tree share the point O, no shifts are needed. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -36,14 +37,31 @@ static void inertia_to_mat6(const teal_mb_inertia *M, double *P) {
   P[30] = y, P[31] = -x, P[32] = 0.0;
 }
 
-/* The largest diagonal entry of the n x n D: Cholesky pivots must stay
- * above 1e-13 times it. */
+/* The smallest accepted pivot of D: 1e-13 times scale (the largest
+ * diagonal entry, or the sum of |P_ii| s_i^2 for one dof), and at least
+ * DBL_MIN: a denormal pivot (a mass or inertia near 1e-310) has an infinite
+ * inverse, and the accelerations would be NaN. */
+static double min_pivot(double scale) {
+  return fmax(1e-13 * scale, DBL_MIN);
+}
+
+/* The largest diagonal entry of the n x n D. */
 static double diagonal_scale(const double *D, int n) {
   double scale = 0.0;
   for (int i = 0; i < n; i++) {
     scale = fmax(scale, fabs(D[i * n + i]));
   }
   return scale;
+}
+
+/* 1 when the n values are finite (a product with zero is NaN only for Inf
+ * and NaN, and the sum keeps it). */
+static int all_finite(const double *x, int n) {
+  double z = 0.0;
+  for (int i = 0; i < n; i++) {
+    z += x[i] * 0.0;
+  }
+  return z == 0.0;
 }
 
 /* ---- node kernels ----------------------------------------------------------- */
@@ -59,7 +77,7 @@ static int factor_one(const double *P, const double *s, double *Ud, double *Dinv
     D += s[i] * U[i];
     scale += fabs(row[i]) * s[i] * s[i];
   }
-  if (!(D > 1e-13 * scale) || !isfinite(D)) {
+  if (!(D > min_pivot(scale)) || !isfinite(D)) {
     return -1;
   }
   double dinv = 1.0 / D;
@@ -67,7 +85,7 @@ static int factor_one(const double *P, const double *s, double *Ud, double *Dinv
   for (int i = 0; i < 6; i++) {
     Ud[i] = U[i] * dinv;
   }
-  return 0;
+  return all_finite(Ud, 6) ? 0 : -1;
 }
 
 /* Multi-dof node (n columns of S, column-major): as factor_one with D^-1
@@ -93,7 +111,7 @@ static int factor_multi(const double *P, const double *S, int n, double *Ud, dou
       D[i * n + j] = d;
     }
   }
-  if (teal_small_cholesky(D, n, 1e-13 * diagonal_scale(D, n))) {
+  if (teal_small_cholesky(D, n, min_pivot(diagonal_scale(D, n)))) {
     return -1;
   }
   teal_small_cholesky_inverse(D, n, Dinv);
@@ -106,7 +124,7 @@ static int factor_multi(const double *P, const double *S, int n, double *Ud, dou
       Ud[6 * j + r] = x;
     }
   }
-  return 0;
+  return all_finite(Dinv, n * n) && all_finite(Ud, 6 * n) ? 0 : -1;
 }
 
 /* The parent's share Pa = P - sum_m Ud_m U_m' (n columns) added to its P. */
@@ -157,8 +175,10 @@ static int factor_node(teal_mb_data *data, const teal_plant_tree *t, int k, cons
                    : n > 1 ? factor_multi(P, S, n, Ud, Dinv, U) : 0;
   if (bad) {
     return teal_error_set(&data->err, TEAL_ESINGULAR,
-                          "%s: articulated inertia of joint \"%s\" is not positive definite", fn,
-                          teal_plant_joint_name(data->plant, data->joint[k]));
+                          "%s: articulated inertia of joint \"%s\" is not positive definite "
+                          "(numerically singular: a pivot is below 1e-13 of its scale or "
+                          "DBL_MIN, or its inverse is not finite)",
+                          fn, teal_plant_joint_name(data->plant, data->joint[k]));
   }
   *Pac = teal_spatial_vector_zero();
   if (pk > 0) {

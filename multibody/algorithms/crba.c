@@ -27,7 +27,8 @@ typedef struct mass_sink {
 } mass_sink;
 
 static inline double *sink_at(const mass_sink *s, int row, int col) {
-  return s->idx ? s->M + s->idx[row] * s->ld + s->idx[col] : s->M + row * s->ld + col;
+  size_t r = (size_t)(s->idx ? s->idx[row] : row), c = (size_t)(s->idx ? s->idx[col] : col);
+  return s->M + r * (size_t)s->ld + c; /* nv^2 can pass INT_MAX */
 }
 
 /* Column v0 + j of M for node k: F = Ic_k s_j, then M(a, k) = S_a' F for k

@@ -3,6 +3,7 @@
 #include "multibody/algorithms/data.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "framework/alloc.h"
@@ -54,9 +55,10 @@ static void layout_bodies(teal_mb_data *data, teal_buffer_layout *L) {
   data->mp_sub = teal_buffer_take(L, nn, sizeof(teal_vec3));
 }
 
-/* The blocks of M by tree and their factors. */
+/* The blocks of M by tree and their factors (one double each when they
+ * are not kept). */
 static void layout_blocks(teal_mb_data *data, teal_buffer_layout *L) {
-  size_t nblk = teal_mb_trees_block_size(data->trees);
+  size_t nblk = data->blocks_kept ? teal_mb_trees_block_size(data->trees) : 0;
   data->Mb = teal_buffer_take(L, nblk + 1, sizeof(double));
   data->Lb = teal_buffer_take(L, nblk + 1, sizeof(double));
   data->minv_x = teal_buffer_take(L, (size_t)data->trees->max_nv + 1, sizeof(double));
@@ -91,17 +93,20 @@ static void fill_constants(teal_mb_data *data, const teal_plant_tree *t) {
 }
 
 /* Sizes, then one buffer for every array. */
-static int allocate(teal_mb_data *data, const teal_plant_tree *t) {
+static int allocate(teal_mb_data *data, const teal_plant_tree *t, double *bytes) {
   size_t nd = 0;
   for (int k = 0; k < data->nn; k++) {
-    nd += (size_t)(t->nv[k] * t->nv[k]);
+    nd += (size_t)t->nv[k] * (size_t)t->nv[k];
   }
+  size_t nblk = teal_mb_trees_block_size(data->trees);
+  data->blocks_kept = nblk <= TEAL_PLANT_DENSE_MAX_BYTES / sizeof(double);
   teal_buffer_layout L = {NULL, 0, 0};
   layout_stages(data, nd, &L);
   layout_bodies(data, &L);
   layout_blocks(data, &L);
   data->buffer = L.overflow ? NULL : teal_calloc(1, L.size);
   if (!data->buffer) {
+    *bytes = L.overflow ? -1.0 : (double)L.size;
     return TEAL_ENOMEM;
   }
   L = (teal_buffer_layout){data->buffer, 0, 0};
@@ -135,9 +140,17 @@ teal_mb_data *teal_mb_data_new(const teal_plant *plant, teal_error *err) {
   data->nf = teal_plant_num_frames(plant);
   data->ni = teal_plant_num_model_instances(plant);
   data->trees = teal_plant_forest(plant);
-  if (allocate(data, t) != TEAL_OK) {
+  double bytes = 0.0;
+  if (allocate(data, t, &bytes) != TEAL_OK) {
+    char size[64] = "more bytes than a size_t counts";
+    if (bytes >= 0.0) {
+      snprintf(size, sizeof(size), "%.1f MiB", bytes / (1024.0 * 1024.0));
+    }
+    teal_error_set(err, TEAL_ENOMEM,
+                   "teal_mb_data_new: out of memory for the data of a plant with %d bodies, "
+                   "nq = %d, nv = %d (%s)",
+                   data->nb, data->nq, data->nv, size);
     teal_free(data);
-    teal_error_set(err, TEAL_ENOMEM, "teal_mb_data_new: out of memory");
     return NULL;
   }
   fill_constants(data, t);

@@ -7,13 +7,31 @@
 #include "multibody/algorithms/crba.h"
 #include "multibody/algorithms/data_internal.h"
 #include "multibody/algorithms/rnea.h"
+#include "multibody/tree/plant_internal.h"
 
 /* 1 if a factorization made at stamp belongs to data's position stage. */
 static int current(const teal_mb_data *data, unsigned long stamp) {
   return data->pos_valid && stamp != 0 && stamp == data->pos_stamp;
 }
 
+/* TEAL_ESIZE for data made without the blocks (data.c: beyond
+ * TEAL_PLANT_DENSE_MAX_BYTES), naming their size. */
+static int blocks_not_kept(teal_mb_data *data) {
+  const teal_mb_trees *tr = data->trees;
+  double mib = (double)teal_mb_trees_block_size(tr) * (double)sizeof(double) / (1024.0 * 1024.0);
+  return teal_error_set(&data->err, TEAL_ESIZE,
+                        "teal_mb_mass_blocks_factorize: the blocks of M by tree (the largest of "
+                        "%d dofs, %d tree%s in all) would take %.0f MiB, more than the %d MiB "
+                        "data keeps for them; use the articulated-body factorization "
+                        "(teal_mb_articulated_factor)",
+                        tr->max_nv, tr->ntrees, tr->ntrees == 1 ? "" : "s", mib,
+                        (int)(TEAL_PLANT_DENSE_MAX_BYTES >> 20));
+}
+
 int teal_mb_mass_blocks_factorize(const teal_plant *plant, teal_mb_data *data, const double *q) {
+  if (data && !data->blocks_kept) {
+    return blocks_not_kept(data);
+  }
   int rc = teal_mb_mass_matrix_blocks(plant, data, data ? data->trees : NULL, q,
                                       data ? data->Mb : NULL);
   if (rc) {

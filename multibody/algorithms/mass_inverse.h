@@ -20,7 +20,10 @@ extern "C" {
 /** Factors M(q) by the trees of the plant (teal_plant_forest): the blocks
  *  by the composite-rigid-body algorithm, each by Cholesky, kept in data.
  *  TEAL_ESINGULAR, naming the tree and pivot, when a block is not positive
- *  definite; argument errors as teal_mb_mass_matrix. */
+ *  definite; TEAL_ESIZE when the blocks (the sum of m^2 over the trees'
+ *  dof counts m) would pass 256 MiB, which data then does not keep (a
+ *  single tree of more than 5792 dofs: use teal_mb_articulated_factor);
+ *  argument errors as teal_mb_mass_matrix. */
 TEAL_API int teal_mb_mass_blocks_factorize(const teal_plant *plant, teal_mb_data *data,
                                            const double *q);
 

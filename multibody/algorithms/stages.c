@@ -68,12 +68,14 @@ static void motion_subspace(teal_mb_data *data, const teal_plant_tree *t, int k,
   }
 }
 
-/* A quaternion in q (ball, floating) must be nonzero. */
+/* A quaternion in q (ball, floating) must be normalizable: its squared norm
+ * a normal number, neither zero nor so small or large that 2 / |q|^2 (the
+ * rotation's scale) overflows or underflows. */
 static int quaternion_ok(const teal_plant_tree *t, int k, const double *qk) {
   if (!t->type[k]->normalize) {
     return 1;
   }
-  return qk[0] * qk[0] + qk[1] * qk[1] + qk[2] * qk[2] + qk[3] * qk[3] > 0.0;
+  return isnormal(qk[0] * qk[0] + qk[1] * qk[1] + qk[2] * qk[2] + qk[3] * qk[3]);
 }
 
 /* R_FM of a revolute joint about the unit axis a (Rodrigues):
@@ -151,8 +153,10 @@ int teal_mb_data_position(teal_mb_data *data, const teal_plant_tree *t, const do
   for (int k = 1; k < t->num_nodes; k++) {
     if (!quaternion_ok(t, k, q + t->q_start[k])) {
       return teal_error_set(&data->err, TEAL_EINVAL,
-                            "teal_mb: zero quaternion in q[%d..%d] (joint \"%s\")", t->q_start[k],
-                            t->q_start[k] + 3, teal_plant_joint_name(data->plant, data->joint[k]));
+                            "teal_mb: the quaternion q[%d..%d] of joint \"%s\" is zero or "
+                            "cannot be normalized",
+                            t->q_start[k], t->q_start[k] + 3,
+                            teal_plant_joint_name(data->plant, data->joint[k]));
     }
     position_node(data, t, k, q);
   }

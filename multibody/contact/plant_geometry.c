@@ -23,15 +23,54 @@ static int check_props(teal_plant *p, const char *name, const teal_proximity_pro
   return TEAL_OK;
 }
 
+/* 1 when the shape is valid and every number it holds is finite (the
+ * shape check does not look at every vertex of a hand-filled convex). */
+static int shape_ok(const teal_shape *shape) {
+  if (!teal_shape_is_valid(shape)) {
+    return 0;
+  }
+  for (int i = 0; shape->kind == TEAL_SHAPE_CONVEX && i < shape->num_vertices; i++) {
+    if (!teal_vec3_is_finite(shape->vertices[i])) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
+/* X_BG must be finite (TEAL_ENONFINITE) and its R a proper rotation,
+ * orthonormal to 1e-9 (as the plant's frames) with determinant +1. */
+static int check_pose(teal_plant *p, const char *name, teal_transform X_BG) {
+  int finite = teal_vec3_is_finite(X_BG.p);
+  for (int i = 0; i < 9; i++) {
+    finite = finite && isfinite(X_BG.R.m[i]);
+  }
+  if (!finite) {
+    return teal_plant_fail(p, TEAL_ENONFINITE,
+                           "plant: geometry '%s': its pose X_BG is not "
+                           "finite%s",
+                           name, NULL);
+  }
+  if (!teal_rotation_is_orthonormal(X_BG.R, 1e-9)) {
+    return teal_plant_fail(p, TEAL_EINVAL,
+                           "plant: geometry '%s': X_BG.R is not a rotation (it "
+                           "must be orthonormal to 1e-9 with determinant +1)%s",
+                           name, NULL);
+  }
+  return TEAL_OK;
+}
+
 static int register_geometry(teal_plant *p, int body, teal_transform X_BG, const teal_shape *shape,
                              const char *name, teal_geometry_role role) {
   int rc = teal_plant_check_open(p, "geometry", name);
   if (rc) {
     return rc;
   }
-  if (body < 0 || body >= p->bodies.n || !teal_shape_is_valid(shape)) {
+  if (body < 0 || body >= p->bodies.n || !shape_ok(shape)) {
     return teal_plant_fail(p, TEAL_EINVAL, "plant: geometry '%s' needs a valid body and shape%s",
                            name, NULL);
+  }
+  if ((rc = check_pose(p, name, X_BG))) {
+    return rc;
   }
   if (teal_plant_find_name(&p->geometries, sizeof(geometry_rec), name, name_key(body, role)) >= 0) {
     return teal_plant_fail(p, TEAL_EDUPLICATE,
@@ -54,6 +93,7 @@ static int register_geometry(teal_plant *p, int body, teal_transform X_BG, const
   g->g.X_BG = X_BG;
   g->g.name = nm;
   g->g.role = role;
+  teal_plant_list_index(&p->geometries, sizeof(geometry_rec));
   return p->geometries.n - 1;
 }
 

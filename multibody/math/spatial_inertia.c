@@ -119,25 +119,83 @@ static int inertia_is_finite(const teal_spatial_inertia *M) {
   return isfinite(M->mass) && teal_vec3_is_finite(M->p_PScm_E);
 }
 
+/* The binary exponent e of x > 0 (x = f 2^e, 0.5 <= f < 1); 0 for x = 0. */
+static int exponent_of(double x) {
+  int e = 0;
+  (void)frexp(x, &e);
+  return e;
+}
+
+/* I_SP and the central inertia I_SP - m S(p), both scaled by 2^-shift so
+ * that the largest term is below 4, and the tolerance basis sum |I_SP_ij| +
+ * m |p|^2 on the same scale. Powers of two scale exactly, and no product
+ * of two stored numbers is formed, so nothing overflows however large the
+ * inertia (terms far below the largest may underflow: they are below any
+ * tolerance). */
+typedef struct scaled_inertia {
+  teal_mat3 I, central;
+  double size;
+  int shift;
+} scaled_inertia;
+
+static scaled_inertia scale_inertia(const teal_spatial_inertia *M) {
+  double imax = 0.0, pmax = 0.0;
+  for (int i = 0; i < 9; i++) {
+    imax = fmax(imax, fabs(M->I_SP_E.m[i]));
+  }
+  for (int i = 0; i < 3; i++) {
+    pmax = fmax(pmax, fabs(M->p_PScm_E.v[i]));
+  }
+  /* m S(p) has entries below 2 m pmax^2 < 2^(em + 2 ep + 1) */
+  int em = exponent_of(M->mass), ep = exponent_of(pmax), ept = em + 2 * ep;
+  scaled_inertia s;
+  s.shift = imax > 0.0 ? exponent_of(imax) : ept;
+  if (pmax > 0.0 && ept > s.shift) {
+    s.shift = ept;
+  }
+  teal_vec3 p = teal_vec3_zero();
+  for (int i = 0; pmax > 0.0 && i < 3; i++) {
+    p.v[i] = ldexp(M->p_PScm_E.v[i], -ep); /* |p_i| < 1 */
+  }
+  /* m 2^-shift S(p) = f S(p / 2^ep), f = (m / 2^em) 2^(ept - shift) < 1 */
+  double f = pmax > 0.0 ? ldexp(ldexp(M->mass, -em), ept - s.shift) : 0.0;
+  teal_mat3 P = teal_mat3_point_inertia(p);
+  s.size = f * teal_vec3_dot(p, p);
+  for (int i = 0; i < 9; i++) {
+    s.I.m[i] = ldexp(M->I_SP_E.m[i], -s.shift);
+    s.central.m[i] = s.I.m[i] - f * P.m[i];
+    s.size += fabs(s.I.m[i]);
+  }
+  return s;
+}
+
 /* Checks symmetry, semidefiniteness and the triangle inequality of the
- * central inertia; tol is an absolute tolerance on moments. */
-static int check_central(const teal_spatial_inertia *M, double tol, teal_error *err) {
-  const double *a = M->I_SP_E.m;
+ * central inertia, to 1e-12 times the size of the terms, on the scaled
+ * inertia (the messages give the moments unscaled). */
+static int check_central(const teal_spatial_inertia *M, teal_error *err) {
+  scaled_inertia s = scale_inertia(M);
+  const double *a = s.I.m, tol = 1e-12 * s.size;
   if (fabs(a[1] - a[3]) > tol || fabs(a[2] - a[6]) > tol || fabs(a[5] - a[7]) > tol) {
     return teal_error_set(err, TEAL_EINVAL, "spatial inertia: rotational inertia is not "
                           "symmetric");
   }
-  double e[3];
-  teal_inertia_principal_moments(teal_spatial_inertia_central(M), e);
+  double e[3], u[3];
+  teal_inertia_principal_moments(s.central, e);
+  for (int i = 0; i < 3; i++) {
+    u[i] = ldexp(e[i], s.shift);
+  }
   if (e[0] < -tol) {
-    return teal_error_set(err, TEAL_EINVAL, "spatial inertia: central rotational inertia is "
+    return teal_error_set(err, TEAL_EINVAL,
+                          "spatial inertia: central rotational inertia is "
                           "not positive semidefinite (principal moments %g, %g, %g)",
-                          e[0], e[1], e[2]);
+                          u[0], u[1], u[2]);
   }
   /* sorted ascending, so e0 + e1 >= e2 is the only inequality that can fail */
   if (e[0] + e[1] < e[2] - tol) {
-    return teal_error_set(err, TEAL_EINVAL, "spatial inertia: principal moments %g, %g, %g "
-                          "violate the triangle inequality", e[0], e[1], e[2]);
+    return teal_error_set(err, TEAL_EINVAL,
+                          "spatial inertia: principal moments %g, %g, %g "
+                          "violate the triangle inequality",
+                          u[0], u[1], u[2]);
   }
   return TEAL_OK;
 }
@@ -154,12 +212,14 @@ int teal_spatial_inertia_check(const teal_spatial_inertia *M, teal_error *err) {
     return teal_error_set(err, TEAL_EINVAL, "spatial inertia: mass %g is not positive",
                           M->mass);
   }
-  /* rounding in I_SP - m S(p) scales with the larger of the two terms */
-  double scale = M->mass * teal_vec3_dot(M->p_PScm_E, M->p_PScm_E);
-  for (int i = 0; i < 9; i++) {
-    scale += fabs(M->I_SP_E.m[i]);
+  if (M->mass < TEAL_SPATIAL_INERTIA_MIN_MASS) {
+    return teal_error_set(err, TEAL_EINVAL,
+                          "spatial inertia: mass %g is below the smallest "
+                          "supported mass %g (TEAL_SPATIAL_INERTIA_MIN_MASS): the mass matrix "
+                          "would be numerically singular",
+                          M->mass, TEAL_SPATIAL_INERTIA_MIN_MASS);
   }
-  return check_central(M, 1e-12 * scale, err);
+  return check_central(M, err);
 }
 
 teal_spatial_inertia teal_spatial_inertia_shift(const teal_spatial_inertia *M_SP_E,

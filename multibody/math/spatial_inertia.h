@@ -76,12 +76,24 @@ TEAL_API teal_mat3 teal_spatial_inertia_central(const teal_spatial_inertia *M);
  *  Jacobi; accurate to a few ulps of the largest, also when repeated). */
 TEAL_API void teal_inertia_principal_moments(teal_mat3 I, double moments[3]);
 
-/** Checks that M is physically valid: mass finite and > 0, center of mass and
- *  inertia finite, I symmetric, and the central inertia positive semidefinite
- *  with principal moments satisfying the triangle inequality (Ia + Ib >= Ic),
- *  all to a tolerance of 1e-12 times the scale of I_SP and m |p|^2. Zero
- *  central moments are accepted (point masses, thin rods). Returns TEAL_OK,
- *  TEAL_ENONFINITE or TEAL_EINVAL, with a message in err (may be NULL). */
+/** The smallest mass teal_spatial_inertia_check accepts, in kg. Smaller
+ *  masses (down to the denormal 1e-310 of a bad input) make the mass matrix
+ *  numerically singular: the inverses of masses and of inertias m r^2 leave
+ *  the range of double and the accelerations become NaN. 1e-100 kg is 70
+ *  orders of magnitude below the mass of an electron, and a body of that mass
+ *  with lengths down to 1e-50 m has inertias (m r^2 >= 1e-200) whose
+ *  inverses stay far inside the range of double. */
+#define TEAL_SPATIAL_INERTIA_MIN_MASS 1e-100
+
+/** Checks that M is physically valid: mass finite and at least
+ *  TEAL_SPATIAL_INERTIA_MIN_MASS, center of mass and inertia finite, I
+ *  symmetric, and the central inertia positive semidefinite with principal
+ *  moments satisfying the triangle inequality (Ia + Ib >= Ic), all to a
+ *  tolerance of 1e-12 times the scale of I_SP and m |p|^2. The test works on
+ *  the inertia scaled by a power of two, so it cannot overflow for entries up
+ *  to the largest double. Zero central moments are accepted (point masses,
+ *  thin rods). Returns TEAL_OK, TEAL_ENONFINITE or TEAL_EINVAL, with a message
+ *  in err (may be NULL). */
 TEAL_API int teal_spatial_inertia_check(const teal_spatial_inertia *M, teal_error *err);
 
 /** Shifts M_SP_E to M_SQ_E, about the point Q at p_PQ_E from P (the parallel

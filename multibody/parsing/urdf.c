@@ -1,12 +1,21 @@
-/* URDF loading entry points: reading the file, parsing the XML with
- * libxml2 (errors captured per parser context), walking <robot>, and the
- * parse -> check -> build sequence (see urdf_internal.h). */
+/* URDF loading entry points: the input limits (teal_urdf_options),
+ * reading the file, the pre-scan that enforces the limits before libxml2
+ * parses, parsing the XML with libxml2 (errors captured per parser
+ * context), walking <robot>, and the parse -> check -> build sequence (see
+ * urdf_internal.h). */
+#define _POSIX_C_SOURCE 200809L /* open, fstat, read, O_CLOEXEC */
 #include "multibody/parsing/urdf.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 #include <libxml/parser.h>
 #include <libxml/xmlerror.h>
@@ -16,6 +25,173 @@
 #include "multibody/parsing/model_path.h"
 #include "multibody/parsing/urdf_internal.h"
 #include "multibody/tree/topology.h"
+
+/* ---- limits ------------------------------------------------------------------- */
+
+void teal_urdf_options_init(teal_urdf_options *options) {
+  if (options) {
+    options->max_bytes = TEAL_URDF_DEFAULT_MAX_BYTES;
+    options->max_attributes = TEAL_URDF_DEFAULT_MAX_ATTRIBUTES;
+  }
+}
+
+/* The options in force (NULL: the defaults) with max_bytes clamped to what
+ * libxml2 takes (an int length); TEAL_EINVAL for limits that are not positive. */
+static int resolve_options(const teal_urdf_options *given, teal_urdf_options *o, teal_error *err) {
+  teal_urdf_options_init(o);
+  if (given) {
+    *o = *given;
+  }
+  if (o->max_bytes == 0 || o->max_attributes < 1) {
+    return teal_error_set(err, TEAL_EINVAL,
+                          "urdf: options: max_bytes (%zu) and max_attributes (%d) must be positive",
+                          o->max_bytes, o->max_attributes);
+  }
+  o->max_bytes = o->max_bytes < (size_t)INT_MAX ? o->max_bytes : (size_t)INT_MAX;
+  return TEAL_OK;
+}
+
+/* ---- the pre-scan ------------------------------------------------------------------ */
+
+/* The byte after the first occurrence of end at or after i (len if none). */
+static size_t skip_past(const char *buf, size_t len, size_t i, const char *end) {
+  size_t k = strlen(end);
+  while (i + k <= len) {
+    const char *c = memchr(buf + i, end[0], len - i);
+    if (!c || (size_t)(c - buf) + k > len) {
+      break;
+    }
+    i = (size_t)(c - buf);
+    if (memcmp(c, end, k) == 0) {
+      return i + k;
+    }
+    i++;
+  }
+  return len;
+}
+
+static int starts(const char *buf, size_t len, size_t i, const char *prefix) {
+  size_t k = strlen(prefix);
+  return i + k <= len && memcmp(buf + i, prefix, k) == 0;
+}
+
+/* The line of byte i (1-based). */
+static long line_of(const char *buf, size_t i) {
+  long line = 1;
+  for (const char *c = buf; (c = memchr(c, '\n', (size_t)(buf + i - c))) != NULL; c++) {
+    line++;
+  }
+  return line;
+}
+
+/* A start tag at i ('<'): counts the attributes ('=' outside quoted values)
+ * up to max + 1; returns the index after the tag, or of a stray '<' in it. */
+static size_t scan_start_tag(const char *buf, size_t len, size_t i, int max, int *count) {
+  char quote = 0;
+  *count = 0;
+  for (i++; i < len; i++) {
+    char c = buf[i];
+    if (quote) {
+      quote = c == quote ? 0 : quote;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '=' && ++*count > max) {
+      break;
+    } else if (c == '>') {
+      return i + 1;
+    } else if (c == '<') {
+      break; /* malformed: libxml2 stops at it, and so does this scan */
+    }
+  }
+  return i;
+}
+
+/* <!DOCTYPE at i: the index after it; *subset set when it has an internal
+ * subset ('[' outside quoted literals). */
+static size_t scan_doctype(const char *buf, size_t len, size_t i, int *subset) {
+  char quote = 0;
+  *subset = 0;
+  for (i += 9; i < len; i++) {
+    char c = buf[i];
+    if (quote) {
+      quote = c == quote ? 0 : quote;
+    } else if (c == '"' || c == '\'') {
+      quote = c;
+    } else if (c == '[') {
+      *subset = 1;
+      return i;
+    } else if (c == '>') {
+      return i + 1;
+    }
+  }
+  return i;
+}
+
+/* A document the pre-scan cannot read byte by byte is refused: libxml2 is
+ * told to read UTF-8 whatever the XML declaration says, but it switches to
+ * UTF-16, UTF-32 or EBCDIC from the first bytes (a byte-order mark, NULs). */
+static int check_encoding(urdf_model *m, const char *buf, size_t len) {
+  const unsigned char *u = (const unsigned char *)buf;
+  int wide = (len >= 2 && ((u[0] == 0xFE && u[1] == 0xFF) || (u[0] == 0xFF && u[1] == 0xFE))) ||
+             memchr(buf, '\0', len < 4 ? len : 4) != NULL ||
+             (len >= 4 && u[0] == 0x4C && u[1] == 0x6F && u[2] == 0xA7 && u[3] == 0x94);
+  if (wide) {
+    return urdf_fail(m, NULL, TEAL_EPARSE,
+                     "malformed XML: not UTF-8 (a UTF-16, UTF-32 or EBCDIC document); URDF "
+                     "documents are read as UTF-8");
+  }
+  return TEAL_OK;
+}
+
+/* Refuses, before libxml2 sees them, an element with more than max
+ * attributes (namespace declarations included: libxml2 2.9 spends time
+ * quadratic in the number of attributes of one element, 100,000 take
+ * minutes) and a DTD internal subset (its entities' replacement text is
+ * parsed as markup and its attribute-list declarations add attributes, both
+ * out of this scan's sight). The scan follows XML's lexical structure
+ * (comments, PIs, CDATA, quoted values), so on a well-formed prefix it sees
+ * exactly the start tags libxml2 parses; libxml2 is stopped at its first
+ * error (capture_error), so nothing past a malformation is parsed. */
+static int prescan(urdf_model *m, const char *buf, size_t len, int max) {
+  int rc = check_encoding(m, buf, len);
+  for (size_t i = 0; rc == TEAL_OK && i < len;) {
+    const char *lt = memchr(buf + i, '<', len - i);
+    if (!lt) {
+      break;
+    }
+    i = (size_t)(lt - buf);
+    int n = 0;
+    if (starts(buf, len, i, "<!--")) {
+      i = skip_past(buf, len, i + 4, "-->");
+    } else if (starts(buf, len, i, "<![CDATA[")) {
+      i = skip_past(buf, len, i + 9, "]]>");
+    } else if (starts(buf, len, i, "<?")) {
+      i = skip_past(buf, len, i + 2, "?>");
+    } else if (starts(buf, len, i, "<!DOCTYPE")) {
+      size_t at = i;
+      i = scan_doctype(buf, len, i, &n);
+      if (n) {
+        rc = teal_error_set(m->err, TEAL_EPARSE,
+                            "%s:%ld: malformed XML: a document type declaration with an internal "
+                            "subset (<!DOCTYPE ... [...]>) is not supported",
+                            m->source, line_of(buf, at));
+      }
+    } else if (starts(buf, len, i, "<!") || starts(buf, len, i, "</")) {
+      i = skip_past(buf, len, i + 2, ">");
+    } else {
+      size_t at = i;
+      i = scan_start_tag(buf, len, i, max, &n);
+      if (n > max) {
+        size_t k = strcspn(buf + at + 1, " \t\r\n/>=");
+        rc = teal_error_set(m->err, TEAL_ESIZE,
+                            "%s:%ld: <%.*s>: more than %d attributes on one element (the limit is "
+                            "teal_urdf_options.max_attributes)",
+                            m->source, line_of(buf, at), (int)(k < 64 ? k : 64), buf + at + 1, max);
+      }
+    }
+  }
+  return rc;
+}
 
 /* ---- XML ----------------------------------------------------------------------- */
 
@@ -48,13 +224,18 @@ static void capture_error(void *data, xmlErrorPtr e) {
   while (n > 0 && cap->message[n - 1] == ' ') {
     cap->message[--n] = '\0';
   }
+  /* stop at the first error: libxml2 otherwise goes on lexing the rest of
+   * a malformed document, where the pre-scan's view of it no longer holds */
+  xmlStopParser(ctxt);
 }
 
 /* Parses the document; a malformed one gives TEAL_EPARSE with its line.
- * No network, no DTD loading, no entity substitution, nothing on stderr. */
-static int parse_xml(urdf_model *m, const char *buf, size_t len) {
-  if (len > INT_MAX) {
-    return urdf_fail(m, NULL, TEAL_EPARSE, "document too large");
+ * No network, no DTD loading, no entity substitution, nothing on stderr;
+ * the bytes are UTF-8 whatever the XML declaration says. */
+static int parse_xml(urdf_model *m, const char *buf, size_t len, const teal_urdf_options *o) {
+  int rc = prescan(m, buf, len, o->max_attributes);
+  if (rc != TEAL_OK) {
+    return rc;
   }
   xmlInitParser();
   xmlParserCtxt *ctxt = xmlNewParserCtxt();
@@ -64,9 +245,10 @@ static int parse_xml(urdf_model *m, const char *buf, size_t len) {
   xml_capture cap = {0, 0, ""};
   ctxt->_private = &cap;
   ctxt->sax->serror = capture_error;
-  int opts = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES;
+  int opts = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES |
+             XML_PARSE_IGNORE_ENC;
   m->doc = xmlCtxtReadMemory(ctxt, buf, (int)len, NULL, NULL, opts);
-  int ok = m->doc && ctxt->wellFormed;
+  int ok = m->doc && ctxt->wellFormed && !cap.have;
   xmlFreeParserCtxt(ctxt);
   if (ok) {
     return TEAL_OK;
@@ -165,8 +347,9 @@ static int instance_name(urdf_model *m, const char *given, const char **name) {
   return TEAL_OK;
 }
 
-static int load(teal_plant *plant, const char *buf, size_t len, const char *source,
-                const char *dir, const char *given, teal_urdf_report *report, teal_error *err) {
+static int load(teal_plant *plant, const char *buf, size_t len, const char *source, const char *dir,
+                const char *given, const teal_urdf_options *o, teal_urdf_report *report,
+                teal_error *err) {
   const char *inst = NULL;
   urdf_model m;
   memset(&m, 0, sizeof(m));
@@ -175,7 +358,7 @@ static int load(teal_plant *plant, const char *buf, size_t len, const char *sour
   m.err = err;
   m.report = report;
   int rc = check_plant(plant, source, err);
-  rc = rc ? rc : parse_xml(&m, buf, len);
+  rc = rc ? rc : parse_xml(&m, buf, len, o);
   rc = rc ? rc : parse_robot(&m);
   rc = rc ? rc : instance_name(&m, given, &inst);
   rc = rc ? rc : urdf_resolve(&m, plant, inst);
@@ -186,54 +369,116 @@ static int load(teal_plant *plant, const char *buf, size_t len, const char *sour
 
 /* ---- files ---------------------------------------------------------------------------- */
 
-/* Reads the whole file into a teal_alloc'd buffer. */
-static int read_file(const char *path, char **buf, size_t *len, teal_error *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    return teal_error_set(err, TEAL_EIO, "%s: cannot open: %s", path, strerror(errno));
-  }
-  size_t cap = 0, n = 0;
-  char *data = NULL;
-  int rc = TEAL_OK;
-  for (;;) {
-    if (n == cap) {
-      char *grown = cap < (size_t)INT_MAX ? teal_alloc(cap ? 2 * cap : 65536) : NULL;
-      if (!grown) {
-        rc = teal_error_set(err, cap ? TEAL_EIO : TEAL_ENOMEM, "%s: file too large", path);
-        break;
-      }
-      if (n) {
-        memcpy(grown, data, n);
-      }
-      teal_free(data);
-      data = grown;
-      cap = cap ? 2 * cap : 65536;
-    }
-    size_t got = fread(data + n, 1, cap - n, f);
-    n += got;
-    if (got == 0) {
-      rc = ferror(f) ? teal_error_set(err, TEAL_EIO, "%s: read error", path) : TEAL_OK;
+static const char *file_kind(mode_t mode) {
+  return S_ISDIR(mode)    ? "a directory"
+         : S_ISCHR(mode)  ? "a character device"
+         : S_ISBLK(mode)  ? "a block device"
+         : S_ISFIFO(mode) ? "a pipe"
+         : S_ISSOCK(mode) ? "a socket"
+                          : "not a regular file";
+}
+
+/* Reads fd to its end into a teal_alloc'd, NUL-terminated buffer of at most
+ * max bytes; hint (<= max) is the size fstat gave, which a growing or
+ * special file may exceed. */
+static int read_all(int fd, const char *path, size_t max, size_t hint, char **out, size_t *len,
+                    teal_error *err) {
+  size_t cap = hint + 1, n = 0;
+  char *data = teal_alloc(cap + 1);
+  int rc = data ? TEAL_OK : teal_error_set(err, TEAL_ENOMEM, "%s: out of memory", path);
+  while (rc == TEAL_OK) {
+    if (n > max) {
+      rc = teal_error_set(err, TEAL_ESIZE,
+                          "%s: longer than the limit of %zu bytes (teal_urdf_options.max_bytes)",
+                          path, max);
       break;
     }
+    if (n == cap) {
+      size_t grown_cap = cap <= max / 2 ? 2 * cap : max + 1;
+      char *grown = teal_alloc(grown_cap + 1);
+      if (!grown) {
+        rc = teal_error_set(err, TEAL_ENOMEM, "%s: out of memory", path);
+        break;
+      }
+      memcpy(grown, data, n);
+      teal_free(data);
+      data = grown;
+      cap = grown_cap;
+    }
+    ssize_t got = read(fd, data + n, cap - n);
+    if (got == 0) {
+      break;
+    }
+    if (got < 0 && errno != EINTR) {
+      rc = teal_error_set(err, TEAL_EIO, "%s: read error: %s", path, strerror(errno));
+    }
+    n += got > 0 ? (size_t)got : 0;
   }
-  fclose(f);
-  if (rc) {
+  if (rc != TEAL_OK) {
     teal_free(data);
     return rc;
   }
-  *buf = data;
+  data[n] = '\0';
+  *out = data;
   *len = n;
   return TEAL_OK;
 }
 
-int teal_urdf_load_file_ex(teal_plant *plant, const char *path, const char *instance_name,
-                           teal_urdf_report *report, teal_error *err) {
+/* Reads the whole file into a teal_alloc'd buffer: a regular file of at
+ * most max bytes. Opening does not block (a FIFO without a writer) and
+ * nothing is read from what is not a regular file (/dev/zero, a directory). */
+static int read_file(const char *path, size_t max, char **buf, size_t *len, teal_error *err) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) {
+    return teal_error_set(err, TEAL_EIO, "%s: cannot open: %s", path, strerror(errno));
+  }
+  struct stat st;
+  int rc;
+  if (fstat(fd, &st) != 0) {
+    rc = teal_error_set(err, TEAL_EIO, "%s: cannot stat: %s", path, strerror(errno));
+  } else if (!S_ISREG(st.st_mode)) {
+    rc = teal_error_set(err, TEAL_EIO, "%s: not a regular file (%s)", path, file_kind(st.st_mode));
+  } else if (st.st_size < 0 || (uintmax_t)st.st_size > (uintmax_t)max) {
+    rc = teal_error_set(err, TEAL_ESIZE,
+                        "%s: %jd bytes, more than the limit of %zu (teal_urdf_options.max_bytes)",
+                        path, (intmax_t)st.st_size, max);
+  } else {
+    rc = read_all(fd, path, max, (size_t)st.st_size, buf, len, err);
+  }
+  close(fd);
+  return rc;
+}
+
+/* The file's directory with a trailing '/' (NULL when path has no '/'). */
+static int file_dir(const char *path, char **dir, teal_error *err) {
+  const char *slash = strrchr(path, '/');
+  *dir = NULL;
+  if (!slash) {
+    return TEAL_OK;
+  }
+  *dir = teal_alloc((size_t)(slash - path) + 2);
+  if (!*dir) {
+    return teal_error_set(err, TEAL_ENOMEM, "%s: out of memory", path);
+  }
+  memcpy(*dir, path, (size_t)(slash - path) + 1);
+  (*dir)[slash - path + 1] = '\0';
+  return TEAL_OK;
+}
+
+int teal_urdf_load_file_opts(teal_plant *plant, const char *path, const char *instance_name,
+                             const teal_urdf_options *options, teal_urdf_report *report,
+                             teal_error *err) {
   teal_urdf_report local_report;
   teal_error local_err;
   report = report ? report : &local_report;
   err = err ? err : &local_err;
   memset(report, 0, sizeof(*report));
   teal_error_clear(err);
+  teal_urdf_options o;
+  int rc = resolve_options(options, &o, err);
+  if (rc != TEAL_OK) {
+    return rc;
+  }
   if (!path) {
     return teal_error_set(err, TEAL_EINVAL, "urdf: NULL path");
   }
@@ -245,48 +490,64 @@ int teal_urdf_load_file_ex(teal_plant *plant, const char *path, const char *inst
   if (searched && teal_model_path_find(path, found, sizeof found, &why) == TEAL_OK) {
     path = found;
   }
-  int rc = read_file(path, &buf, &len, err);
+  rc = read_file(path, o.max_bytes, &buf, &len, err);
   if (rc == TEAL_EIO && searched && why.code == TEAL_ENOTFOUND) {
     return teal_error_set(err, TEAL_EIO, "%s: cannot open (%s)", path, why.message);
   }
-  const char *slash = strrchr(path, '/');
-  if (rc == TEAL_OK && slash) {
-    dir = teal_alloc((size_t)(slash - path) + 2);
-    if (!dir) {
-      rc = teal_error_set(err, TEAL_ENOMEM, "%s: out of memory", path);
-    } else {
-      memcpy(dir, path, (size_t)(slash - path) + 1);
-      dir[slash - path + 1] = '\0';
-    }
-  }
+  rc = rc ? rc : file_dir(path, &dir, err);
   if (rc == TEAL_OK) {
-    rc = load(plant, buf, len, slash ? slash + 1 : path, dir, instance_name, report, err);
+    const char *slash = strrchr(path, '/');
+    rc = load(plant, buf, len, slash ? slash + 1 : path, dir, instance_name, &o, report, err);
   }
   teal_free(dir);
   teal_free(buf);
   return rc;
 }
 
-int teal_urdf_load_string_ex(teal_plant *plant, const char *xml, const char *instance_name,
-                             teal_urdf_report *report, teal_error *err) {
+int teal_urdf_load_string_opts(teal_plant *plant, const char *xml, const char *instance_name,
+                               const teal_urdf_options *options, teal_urdf_report *report,
+                               teal_error *err) {
   teal_urdf_report local_report;
   teal_error local_err;
   report = report ? report : &local_report;
   err = err ? err : &local_err;
   memset(report, 0, sizeof(*report));
   teal_error_clear(err);
+  teal_urdf_options o;
+  int rc = resolve_options(options, &o, err);
+  if (rc != TEAL_OK) {
+    return rc;
+  }
   if (!xml) {
     return teal_error_set(err, TEAL_EINVAL, "urdf: NULL document");
   }
-  return load(plant, xml, strlen(xml), "<string>", NULL, instance_name, report, err);
+  /* memchr stops at the terminator: a longer string is never read past the limit */
+  const char *end = memchr(xml, '\0', o.max_bytes + 1);
+  if (!end) {
+    return teal_error_set(err, TEAL_ESIZE,
+                          "<string>: longer than the limit of %zu bytes "
+                          "(teal_urdf_options.max_bytes)",
+                          o.max_bytes);
+  }
+  return load(plant, xml, (size_t)(end - xml), "<string>", NULL, instance_name, &o, report, err);
+}
+
+int teal_urdf_load_file_ex(teal_plant *plant, const char *path, const char *instance_name,
+                           teal_urdf_report *report, teal_error *err) {
+  return teal_urdf_load_file_opts(plant, path, instance_name, NULL, report, err);
+}
+
+int teal_urdf_load_string_ex(teal_plant *plant, const char *xml, const char *instance_name,
+                             teal_urdf_report *report, teal_error *err) {
+  return teal_urdf_load_string_opts(plant, xml, instance_name, NULL, report, err);
 }
 
 int teal_urdf_load_file(teal_plant *plant, const char *path, const char *instance_name,
                         teal_error *err) {
-  return teal_urdf_load_file_ex(plant, path, instance_name, NULL, err);
+  return teal_urdf_load_file_opts(plant, path, instance_name, NULL, NULL, err);
 }
 
 int teal_urdf_load_string(teal_plant *plant, const char *xml, const char *instance_name,
                           teal_error *err) {
-  return teal_urdf_load_string_ex(plant, xml, instance_name, NULL, err);
+  return teal_urdf_load_string_opts(plant, xml, instance_name, NULL, NULL, err);
 }

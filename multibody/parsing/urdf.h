@@ -84,8 +84,32 @@
  * moving link, a link with two parent joints or a kinematic loop;
  * TEAL_ENOTFOUND a reference to an unknown link, joint or material;
  * TEAL_EDUPLICATE a repeated name or an existing instance name; TEAL_EIO an
- * unreadable file; TEAL_ESTATE a finalized plant; TEAL_EINVAL NULL
- * arguments. A plant that already holds a sticky error returns that code.
+ * unreadable file or one that is not a regular file (a directory, a device
+ * such as /dev/zero, a pipe); TEAL_ESIZE an input over a limit below;
+ * TEAL_ESTATE a finalized plant; TEAL_EINVAL NULL arguments or limits that
+ * are not positive. A plant that already holds a sticky error returns that
+ * code.
+ *
+ * Limits (teal_urdf_options; the functions without options use the
+ * defaults). Hostile documents must fail fast rather than hang, so before
+ * libxml2 parses anything the input is checked against two limits, both
+ * TEAL_ESIZE:
+ *   - max_bytes, the document's size (default TEAL_URDF_DEFAULT_MAX_BYTES,
+ *     64 MiB: a 100,000-link chain with inertias and joints takes 25 MiB,
+ *     the largest shipped model 10 KB). A file larger than that is refused
+ *     from its size, before it is read; a string is not read past it.
+ *   - max_attributes, the attributes on one element, namespace declarations
+ *     included (default TEAL_URDF_DEFAULT_MAX_ATTRIBUTES, 256; a URDF
+ *     element needs at most 7). libxml2 2.9 spends time quadratic in the
+ *     attributes of one element (100,000 take minutes); a 64 MiB document
+ *     of elements with 256 attributes each parses in 5 s, one of plain
+ *     elements in 3.5 s (libxml2 2.9.14; 1,024 attributes: 14 s).
+ *
+ * Also refused (TEAL_EPARSE), since they would defeat those checks: a
+ * document type declaration with an internal subset (`<!DOCTYPE robot [
+ * ... ]>`: its entities' replacement text is parsed as markup, and URDF
+ * uses none) and UTF-16, UTF-32 or EBCDIC documents. Documents are read as
+ * UTF-8 whatever their XML declaration says, as Drake's parser does.
  *
  * The whole file is parsed and checked before the plant is touched, so every
  * error above leaves the plant unchanged and usable. Only a failure reported
@@ -103,6 +127,8 @@
 #define TEAL_MULTIBODY_PARSING_URDF_H
 
 #include "teal_export.h"
+
+#include <stddef.h>
 
 #include "framework/error.h"
 #include "multibody/tree/plant_model.h"
@@ -122,6 +148,25 @@ typedef struct teal_urdf_report {
   int ignored_elements;        /**< unsupported elements and attributes */
   char first_warning[TEAL_URDF_WARNING_MAX]; /**< "file:line: <elem>: ..." or "" */
 } teal_urdf_report;
+
+/** Default of teal_urdf_options.max_bytes: 64 MiB. */
+#define TEAL_URDF_DEFAULT_MAX_BYTES ((size_t)64 << 20)
+
+/** Default of teal_urdf_options.max_attributes. */
+#define TEAL_URDF_DEFAULT_MAX_ATTRIBUTES 256
+
+/** Limits on the input of a load (see "Limits" above); fill it with
+ *  teal_urdf_options_init, then change what is needed. */
+typedef struct teal_urdf_options {
+  /** Longest document accepted, in bytes (> 0; values above INT_MAX, what
+   *  libxml2 takes, act as INT_MAX). */
+  size_t max_bytes;
+  /** Most attributes on one element, namespace declarations included (> 0). */
+  int max_attributes;
+} teal_urdf_options;
+
+/** Fills options (may be NULL) with the defaults. */
+TEAL_API void teal_urdf_options_init(teal_urdf_options *options);
 
 /** Parses the URDF file at path into a new model instance of the
  *  unfinalized plant, named instance_name (NULL: the robot's name). A
@@ -145,6 +190,18 @@ TEAL_API int teal_urdf_load_file_ex(teal_plant *plant, const char *path, const c
 /** teal_urdf_load_string that also fills report (may be NULL; zeroed first). */
 TEAL_API int teal_urdf_load_string_ex(teal_plant *plant, const char *xml, const char *instance_name,
                                       teal_urdf_report *report, teal_error *err);
+
+/** teal_urdf_load_file_ex under the given limits (options NULL: the
+ *  defaults); TEAL_EINVAL when a limit is not positive. */
+TEAL_API int teal_urdf_load_file_opts(teal_plant *plant, const char *path,
+                                      const char *instance_name, const teal_urdf_options *options,
+                                      teal_urdf_report *report, teal_error *err);
+
+/** teal_urdf_load_string_ex under the given limits (options NULL: the
+ *  defaults); TEAL_EINVAL when a limit is not positive. */
+TEAL_API int teal_urdf_load_string_opts(teal_plant *plant, const char *xml,
+                                        const char *instance_name, const teal_urdf_options *options,
+                                        teal_urdf_report *report, teal_error *err);
 
 #ifdef __cplusplus
 }

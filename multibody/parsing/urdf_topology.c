@@ -8,6 +8,7 @@
 #include "framework/alloc.h"
 #include "multibody/parsing/urdf_internal.h"
 #include "multibody/contact/plant_geometry.h"
+#include "multibody/tree/plant_internal.h"
 
 /* ---- joints to links ------------------------------------------------------- */
 
@@ -332,13 +333,44 @@ static int check_claims(urdf_model *m, urdf_list *l, const teal_plant *plant, in
   return TEAL_OK;
 }
 
+/* The plant's rule for names (no '/': teal_plant_name_problem) on the
+ * instance and on every link, joint, frame and actuator name the build
+ * passes to the plant, so that the build cannot fail on one. */
+static int check_name_rules(urdf_model *m, const char *inst) {
+  const char *why = teal_plant_name_problem(inst);
+  if (why) {
+    return urdf_fail(m, xmlDocGetRootElement(m->doc), TEAL_EINVAL, "model instance name '%.80s' %s",
+                     inst, why);
+  }
+  const urdf_list *lists[] = {&m->links, &m->joints, &m->frames, &m->actuators};
+  const size_t elem[] = {sizeof(urdf_link), sizeof(urdf_joint), sizeof(urdf_frame),
+                         sizeof(urdf_actuator)};
+  const char *what[] = {"link", "joint", "frame", "actuator"};
+  for (int k = 0; k < 4; k++) {
+    for (int i = k == 0 ? URDF_WORLD + 1 : 0; i < lists[k]->n; i++) {
+      const char *rec = (const char *)lists[k]->data + (size_t)i * elem[k];
+      const char *name = *(const char *const *)rec; /* each record starts with its name */
+      xmlNode *node = *(xmlNode *const *)(rec + sizeof(const char *));
+      why = name ? teal_plant_name_problem(name) : NULL;
+      if (why) {
+        return urdf_fail(m, node, TEAL_EINVAL, "%s name '%.80s' %s", what[k], name, why);
+      }
+    }
+  }
+  return TEAL_OK;
+}
+
 static int check_names(urdf_model *m, const teal_plant *plant, const char *inst) {
+  int rc = check_name_rules(m, inst);
+  if (rc) {
+    return rc;
+  }
   if (teal_plant_get_model_instance_by_name(plant, inst, NULL) >= 0) {
     return urdf_fail(m, xmlDocGetRootElement(m->doc), TEAL_EDUPLICATE,
                      "model instance '%.80s' already exists in the plant", inst);
   }
   urdf_list frames = {NULL, 0, 0}, geoms = {NULL, 0, 0};
-  int rc = claim_frames(m, &frames, inst);
+  rc = claim_frames(m, &frames, inst);
   rc = rc ? rc : check_claims(m, &frames, plant, 1);
   rc = rc ? rc : claim_geometries(m, &geoms, inst);
   rc = rc ? rc : check_claims(m, &geoms, plant, 0);

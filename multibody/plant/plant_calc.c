@@ -15,6 +15,36 @@
 #include "multibody/forces/force_elements.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/plant/plant_values.h"
+#include "multibody/tree/topology.h"
+
+/* ---- quaternions ------------------------------------------------------------------ */
+
+/* The squared norm of the quaternion at qk. */
+static double quaternion_norm2(const double *qk) {
+  return qk[0] * qk[0] + qk[1] * qk[1] + qk[2] * qk[2] + qk[3] * qk[3];
+}
+
+int teal_plant_check_quaternions(const teal_plant *p, const teal_context *ctx, const double *x,
+                                 int offset, int count, const char *fn) {
+  const teal_plant_tree *t = &p->tree;
+  for (int k = 1; k < t->num_nodes; k++) {
+    int at = t->q_start[k] - offset;
+    if (!t->type[k]->normalize || at < 0 || at + 4 > count) {
+      continue;
+    }
+    double n2 = quaternion_norm2(x + at);
+    /* 2 / |q|^2 scales the rotation: a normal |q|^2 keeps it finite */
+    if (!isnormal(n2)) {
+      int j = teal_plant_body_joint(p, teal_plant_node_body(p, k));
+      return teal_context_report_error(
+          ctx, TEAL_EINVAL,
+          "%s: the quaternion q[%d..%d] of joint \"%s\" is zero or cannot be normalized "
+          "(|q|^2 = %g); a rotation needs a nonzero quaternion",
+          fn, t->q_start[k], t->q_start[k] + 3, teal_plant_joint_name(p, j), n2);
+    }
+  }
+  return TEAL_OK;
+}
 
 /* ---- kinematics ------------------------------------------------------------------ */
 
@@ -29,7 +59,12 @@ int teal_plant_calc_position_stage(const teal_system *sys, const teal_context *c
   const double *q, *v;
   teal_plant_qv(p, ctx, &q, &v);
   teal_mb_data_drop_position(s->data); /* q changed: the data's stage is stale */
-  int rc = teal_mb_position_stage(p, s->data, q);
+  out[0] = 0.0;
+  int rc = teal_plant_check_quaternions(p, ctx, q, 0, p->nq, "plant");
+  if (rc) {
+    return rc;
+  }
+  rc = teal_mb_position_stage(p, s->data, q);
   out[0] = rc == TEAL_OK;
   return rc ? teal_context_report_error(ctx, rc, "plant: %s", teal_mb_data_error(s->data)->message)
             : TEAL_OK;
@@ -48,6 +83,9 @@ int teal_plant_calc_poses(const teal_system *sys, const teal_context *ctx, void 
   int rc = size_list(ctx, teal_transform_list_resize(X, p->bodies.n));
   const double *q, *v;
   teal_plant_qv(p, ctx, &q, &v);
+  if (rc == TEAL_OK) {
+    rc = teal_plant_check_quaternions(p, ctx, q, 0, p->nq, "plant body poses");
+  }
   return rc ? rc : teal_mb_body_poses(p, q, X->X);
 }
 
@@ -63,12 +101,15 @@ int teal_plant_calc_velocities(const teal_system *sys, const teal_context *ctx, 
   int rc = size_list(ctx, teal_spatial_vector_list_resize(V, p->bodies.n));
   const double *q, *v;
   teal_plant_qv(p, ctx, &q, &v);
+  if (rc == TEAL_OK) {
+    rc = teal_plant_check_quaternions(p, ctx, q, 0, p->nq, "plant body velocities");
+  }
   return rc ? rc : teal_mb_body_velocities(p, q, v, s->data->X_WB, V->V);
 }
 
 int teal_plant_calc_mass_matrix(const teal_system *sys, const teal_context *ctx, double *out,
                                 void *user) {
-    const teal_plant *p = user;
+  const teal_plant *p = user;
   int rc;
   teal_plant_scratch *s = teal_plant_staged_scratch(sys, ctx, p, &rc);
   if (!s) {
@@ -274,8 +315,23 @@ static int continuous_vdot(const teal_system *sys, const teal_context *ctx, cons
   teal_plant_qv(p, ctx, &q, &v);
   const teal_spatial_vector *F = (const teal_spatial_vector *)(tau + p->nv);
   rc = teal_mb_forward_dynamics_ex(p, s->data, q, v, tau, F, vdot);
-  return rc ? teal_context_report_error(ctx, rc, "plant: %s", teal_mb_data_error(s->data)->message)
-            : TEAL_OK;
+  if (rc) {
+    return teal_context_report_error(ctx, rc, "plant: %s", teal_mb_data_error(s->data)->message);
+  }
+  return teal_plant_check_finite(ctx, vdot, p->nv, "generalized acceleration");
+}
+
+int teal_plant_check_finite(const teal_context *ctx, const double *x, int n, const char *what) {
+  for (int i = 0; i < n; i++) {
+    if (!isfinite(x[i])) {
+      return teal_context_report_error(
+          ctx, TEAL_ENONFINITE,
+          "plant: %s %d is not finite (%g) at t = %g: the mass matrix is numerically singular "
+          "or a force overflows",
+          what, i, x[i], teal_context_time(ctx));
+    }
+  }
+  return TEAL_OK;
 }
 
 int teal_plant_calc_vdot(const teal_system *sys, const teal_context *ctx, double *out,

@@ -94,6 +94,16 @@ int teal_plant_potential_energy_cb(const teal_system *sys, const teal_context *c
 int teal_plant_kinetic_energy_cb(const teal_system *sys, const teal_context *ctx, double *ke,
                                  void *user);
 
+/* Checks that every quaternion of a ball or floating joint held in x, the
+ * count values of [q; v] from offset on, can be normalized (|q|^2 a normal
+ * number); otherwise reports TEAL_EINVAL on ctx naming fn and the joint. */
+int teal_plant_check_quaternions(const teal_plant *p, const teal_context *ctx, const double *x,
+                                 int offset, int count, const char *fn);
+
+/* TEAL_OK when the n values of x are finite; otherwise reports
+ * TEAL_ENONFINITE on ctx naming what and the first bad index. */
+int teal_plant_check_finite(const teal_context *ctx, const double *x, int n, const char *what);
+
 /* qdot = N(q) v over the whole tree. */
 void teal_plant_map_v_to_qdot(const teal_plant *p, const double *q, const double *v,
                               double *qdot);

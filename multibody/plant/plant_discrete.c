@@ -149,6 +149,10 @@ int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ct
                                      teal_context_time(ctx),
                                      teal_mb_data_error(s->data)->message);
   }
+  /* a numerically singular M (blocks factored by trees) or an overflow */
+  if ((rc = teal_plant_check_finite(ctx, vnext, nv, "velocity after the discrete step"))) {
+    return rc;
+  }
   teal_plant_map_v_to_qdot(p, q, vnext, out);
   for (int i = 0; i < nq; i++) {
     out[i] = q[i] + h * out[i];

@@ -46,10 +46,14 @@ int teal_plant_project(const teal_system *sys, const teal_context *ctx, teal_con
 int teal_plant_v_to_qdot(const teal_system *sys, const teal_context *ctx, const double *v,
                          double *qdot, void *user) {
   (void)sys;
+  const teal_plant *p = user;
   const double *q, *vv;
-  teal_plant_qv(user, ctx, &q, &vv);
-  teal_plant_map_v_to_qdot(user, q, v, qdot);
-  return TEAL_OK;
+  teal_plant_qv(p, ctx, &q, &vv);
+  int rc = teal_plant_check_quaternions(p, ctx, q, 0, p->nq, "plant v_to_qdot");
+  if (rc == TEAL_OK) {
+    teal_plant_map_v_to_qdot(p, q, v, qdot);
+  }
+  return rc;
 }
 
 int teal_plant_qdot_to_v(const teal_system *sys, const teal_context *ctx, const double *qdot,
@@ -59,6 +63,11 @@ int teal_plant_qdot_to_v(const teal_system *sys, const teal_context *ctx, const 
   const teal_plant_tree *t = &p->tree;
   const double *q, *vv;
   teal_plant_qv(p, ctx, &q, &vv);
+  /* N+ divides by |q|^2 */
+  int rc = teal_plant_check_quaternions(p, ctx, q, 0, p->nq, "plant qdot_to_v");
+  if (rc) {
+    return rc;
+  }
   for (int k = 1; k < t->num_nodes; k++) {
     int nq = t->nq[k], nv = t->nv[k];
     double Np[TEAL_JOINT_MAX_NV * TEAL_JOINT_MAX_NQ];
@@ -102,7 +111,7 @@ int teal_plant_potential_energy_cb(const teal_system *sys, const teal_context *c
 
 int teal_plant_kinetic_energy_cb(const teal_system *sys, const teal_context *ctx, double *ke,
                                  void *user) {
-    const teal_plant *p = user;
+  const teal_plant *p = user;
   int rc;
   teal_plant_scratch *s = teal_plant_staged_scratch(sys, ctx, p, &rc);
   if (!s) {

@@ -63,6 +63,10 @@ static int set_block(const teal_plant *p, teal_context *ctx, int offset, int cou
                                        fn, i, x[i]);
     }
   }
+  int rc = teal_plant_check_quaternions(p, ctx, x, offset, count, fn);
+  if (rc) {
+    return rc;
+  }
   for (int i = 0; i < count; i++) {
     int j = offset + i;
     double *dst;
@@ -166,11 +170,36 @@ static int not_free(const teal_plant *p, const teal_context *ctx, int body, cons
                                    fn, body);
 }
 
+/* X_WB must be finite (TEAL_ENONFINITE) and its R a proper rotation:
+ * orthonormal to 1e-9, the tolerance of the plant's other rigid transforms,
+ * with determinant +1 (TEAL_EINVAL). A zero matrix or a reflection has no
+ * quaternion; one is not made up for it. */
+static int check_pose(const teal_context *ctx, teal_transform X_WB, const char *fn) {
+  int finite = teal_vec3_is_finite(X_WB.p);
+  for (int i = 0; i < 9; i++) {
+    finite = finite && isfinite(X_WB.R.m[i]);
+  }
+  if (!finite) {
+    return teal_context_report_error(ctx, TEAL_ENONFINITE, "%s: X_WB is not finite", fn);
+  }
+  if (!teal_rotation_is_orthonormal(X_WB.R, 1e-9)) {
+    return teal_context_report_error(ctx, TEAL_EINVAL,
+                                     "%s: X_WB.R is not a rotation (it must be orthonormal to "
+                                     "1e-9 with determinant +1; its determinant is %g)",
+                                     fn, teal_mat3_det(X_WB.R));
+  }
+  return TEAL_OK;
+}
+
 int teal_plant_set_free_body_pose(const teal_plant *p, teal_context *ctx, int body,
                                   teal_transform X_WB) {
   int j = free_joint(p, body);
   if (j < 0 || !ctx) {
     return not_free(p, ctx, body, "plant set_free_body_pose");
+  }
+  int rc = check_pose(ctx, X_WB, "plant set_free_body_pose");
+  if (rc) {
+    return rc;
   }
   const joint_rec *jr = &JOINT(p)[j];
   teal_transform X_WF = FRAME(p)[jr->parent_frame].X_BF;
@@ -179,7 +208,7 @@ int teal_plant_set_free_body_pose(const teal_plant *p, teal_context *ctx, int bo
                                                teal_transform_compose(X_WB, X_BM));
   teal_quaternion qr = teal_rotation_to_quaternion(X_FM.R);
   double q[7] = {qr.w, qr.x, qr.y, qr.z, X_FM.p.v[0], X_FM.p.v[1], X_FM.p.v[2]};
-  return set_block(p, ctx, jr->q_start, 7, q, 7, "set_free_body_pose");
+  return set_block(p, ctx, jr->q_start, 7, q, 7, "plant set_free_body_pose");
 }
 
 int teal_plant_set_free_body_spatial_velocity(const teal_plant *p, teal_context *ctx, int body,

@@ -22,7 +22,9 @@ TEAL_API int teal_plant_get_positions(const teal_plant *plant, const teal_contex
                                       int n);
 
 /** Copies q into the context (n must be nq, else TEAL_ESIZE); rejects NaN/Inf
- *  (TEAL_ENONFINITE). */
+ *  (TEAL_ENONFINITE) and a ball or floating joint's quaternion that is zero
+ *  or cannot be normalized, |q|^2 not a normal number (TEAL_EINVAL). On
+ *  failure the context keeps its state. */
 TEAL_API int teal_plant_set_positions(const teal_plant *plant, teal_context *ctx, const double *q,
                                       int n);
 
@@ -40,7 +42,8 @@ TEAL_API int teal_plant_get_state(const teal_plant *plant, const teal_context *c
                                   int n);
 
 /** Copies x = [q; v] into the context (n must be nq + nv, else TEAL_ESIZE);
- *  rejects NaN/Inf (TEAL_ENONFINITE). */
+ *  rejects NaN/Inf (TEAL_ENONFINITE) and quaternions as
+ *  teal_plant_set_positions does (TEAL_EINVAL). */
 TEAL_API int teal_plant_set_state(const teal_plant *plant, teal_context *ctx, const double *x,
                                   int n);
 
@@ -50,7 +53,10 @@ TEAL_API int teal_plant_set_gravity_in_context(const teal_plant *plant, teal_con
 
 /** Sets the pose X_WB of a free body in the context: one with a
  *  quaternion-floating inboard joint from the world, as finalize adds to
- *  bodies without a joint. TEAL_EINVAL when body is not free. */
+ *  bodies without a joint. TEAL_EINVAL when body is not free or X_WB.R is
+ *  not a rotation (orthonormal to 1e-9 with determinant +1: a zero matrix or
+ *  a reflection is refused, not replaced), TEAL_ENONFINITE when X_WB is not
+ *  finite. */
 TEAL_API int teal_plant_set_free_body_pose(const teal_plant *plant, teal_context *ctx, int body,
                                            teal_transform X_WB);
 
@@ -67,7 +73,9 @@ TEAL_API int teal_plant_eval_body_poses(const teal_plant *plant, const teal_cont
 TEAL_API int teal_plant_eval_body_velocities(const teal_plant *plant, const teal_context *ctx,
                                              const teal_spatial_vector **V_WB);
 
-/** The mass matrix (nv x nv, row-major). */
+/** The mass matrix (nv x nv, row-major). A context keeps it only up to
+ *  256 MiB (nv <= 5792): beyond that, TEAL_ESIZE with a message naming nv and
+ *  the size (teal_mb_mass_matrix fills a buffer of the caller's). */
 TEAL_API int teal_plant_eval_mass_matrix(const teal_plant *plant, const teal_context *ctx,
                                          const double **M);
 

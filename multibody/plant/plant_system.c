@@ -29,12 +29,57 @@ static int *plant_block(teal_plant *p, size_t n) {
   return m;
 }
 
+/* The instance of tree node k's inboard joint. */
+static int node_instance(const teal_plant *p, int k) {
+  return JOINT(p)[BODY(p)[p->node_body[k]].inboard].instance;
+}
+
 /* Lists, per instance, the actuators and the q and v indices of its joints
- * (in plant order), and the dofs that have finite position limits. */
+ * (in node order): a counting sort by instance, O(instances + nu + nb). */
+static void fill_instance_lists(teal_plant *p) {
+  plant_sys *s = &p->sys;
+  int ni = p->instances.n, nn = p->tree.num_nodes;
+  for (int a = 0; a < p->nu; a++) {
+    s->inst_act_count[ACT(p)[a].instance]++;
+  }
+  for (int k = 1; k < nn; k++) {
+    s->inst_q_count[node_instance(p, k)] += p->tree.nq[k];
+    s->inst_v_count[node_instance(p, k)] += p->tree.nv[k];
+  }
+  for (int i = 1; i < ni; i++) {
+    s->inst_act_start[i] = s->inst_act_start[i - 1] + s->inst_act_count[i - 1];
+    s->inst_q_start[i] = s->inst_q_start[i - 1] + s->inst_q_count[i - 1];
+    s->inst_v_start[i] = s->inst_v_start[i - 1] + s->inst_v_count[i - 1];
+  }
+  int *na = s->out_gcf_inst, *cq = s->in_u_inst, *cv = s->out_state_inst; /* cursors, reset below */
+  for (int i = 0; i < ni; i++) {
+    na[i] = s->inst_act_start[i];
+    cq[i] = s->inst_q_start[i];
+    cv[i] = s->inst_v_start[i];
+  }
+  for (int a = 0; a < p->nu; a++) {
+    s->act_list[na[ACT(p)[a].instance]++] = a;
+  }
+  for (int k = 1; k < nn; k++) {
+    int i = node_instance(p, k);
+    for (int r = 0; r < p->tree.nq[k]; r++) {
+      s->q_list[cq[i]++] = p->tree.q_start[k] + r;
+    }
+    for (int r = 0; r < p->tree.nv[k]; r++) {
+      s->v_list[cv[i]++] = p->tree.v_start[k] + r;
+    }
+  }
+  for (int i = 0; i < ni; i++) {
+    na[i] = cq[i] = cv[i] = 0; /* declared later as ports */
+  }
+}
+
+/* Lists, per instance, the actuators and the q and v indices of its joints
+ * (in node order), and the dofs that have finite position limits. */
 static int build_maps(teal_plant *p) {
   plant_sys *s = &p->sys;
   int ni = p->instances.n, nq = p->nq, nv = p->nv, nu = p->nu;
-  int *m = plant_block(p, 10 * (size_t)ni + 1 + (size_t)(nu + nq + 2 * nv));
+  int *m = plant_block(p, 10 * (size_t)ni + 1 + (size_t)nu + (size_t)nq + 2 * (size_t)nv);
   if (!m) {
     return TEAL_ENOMEM;
   }
@@ -52,32 +97,7 @@ static int build_maps(teal_plant *p) {
   s->v_list = s->q_list + nq;
   s->limit_dofs = s->v_list + nv;
   s->u_tickets = s->limit_dofs + nv; /* [1 + ni], filled by declare_inputs */
-  int na = 0, cq = 0, cv = 0;
-  for (int i = 0; i < ni; i++) {
-    s->inst_act_start[i] = na;
-    for (int a = 0; a < nu; a++) {
-      if (ACT(p)[a].instance == i) {
-        s->act_list[na++] = a;
-      }
-    }
-    s->inst_act_count[i] = na - s->inst_act_start[i];
-    s->inst_q_start[i] = cq;
-    s->inst_v_start[i] = cv;
-    for (int k = 1; k < p->tree.num_nodes; k++) {
-      int j = BODY(p)[p->node_body[k]].inboard;
-      if (JOINT(p)[j].instance != i) {
-        continue;
-      }
-      for (int r = 0; r < p->tree.nq[k]; r++) {
-        s->q_list[cq++] = p->tree.q_start[k] + r;
-      }
-      for (int r = 0; r < p->tree.nv[k]; r++) {
-        s->v_list[cv++] = p->tree.v_start[k] + r;
-      }
-    }
-    s->inst_q_count[i] = cq - s->inst_q_start[i];
-    s->inst_v_count[i] = cv - s->inst_v_start[i];
-  }
+  fill_instance_lists(p);
   s->nlimits = 0;
   for (int k = 1; k < p->tree.num_nodes; k++) {
     int q0 = p->tree.q_start[k];
@@ -90,6 +110,22 @@ static int build_maps(teal_plant *p) {
 }
 
 /* ---- declaration ----------------------------------------------------------- */
+
+/* The per-instance port names "<instance><suffix>" are written into one
+ * buffer as long as the longest needs (a fixed buffer would cut long names,
+ * and two instances could then clash). */
+typedef struct port_names {
+  char *buf;
+  size_t room;
+} port_names;
+
+#define LONGEST_PORT_SUFFIX "_generalized_contact_forces"
+
+static const char *instance_port_name(const port_names *n, const teal_plant *p, int i,
+                                      const char *suffix) {
+  snprintf(n->buf, n->room, "%s%s", INST(p)[i].name, suffix);
+  return n->buf;
+}
 
 static void set_types(teal_plant *p) {
   plant_sys *s = &p->sys;
@@ -112,12 +148,11 @@ static int velocity_tickets(const teal_plant *p, teal_ticket *t) {
   return n;
 }
 
-static void declare_inputs(teal_system *sys, teal_plant *p) {
+static void declare_inputs(teal_system *sys, teal_plant *p, const port_names *names) {
   plant_sys *s = &p->sys;
   s->in_u = teal_leaf_declare_vector_input(sys, "actuation", p->nu);
   for (int i = 0; i < p->instances.n; i++) {
-    char name[300];
-    snprintf(name, sizeof(name), "%s_actuation", INST(p)[i].name);
+    const char *name = instance_port_name(names, p, i, "_actuation");
     s->in_u_inst[i] = teal_leaf_declare_vector_input(sys, name, s->inst_act_count[i]);
   }
   s->in_tau = teal_leaf_declare_vector_input(sys, "applied_generalized_force", p->nv);
@@ -185,8 +220,31 @@ static int one(const teal_plant *p) {
   (void)p;
   return 1;
 }
+/* The dense mass matrix is kept (nv^2 doubles) up to
+ * TEAL_PLANT_DENSE_MAX_BYTES; beyond it its entry is empty and evaluating
+ * it fails (mass_matrix_calc). nv <= INT_MAX / 8, so the product fits. */
+static int mass_matrix_kept(const teal_plant *p) {
+  size_t nv = (size_t)p->nv;
+  return nv * nv <= TEAL_PLANT_DENSE_MAX_BYTES / sizeof(double);
+}
 static int mass_matrix_size(const teal_plant *p) {
-  return p->nv * p->nv;
+  return mass_matrix_kept(p) ? p->nv * p->nv : 0;
+}
+/* The mass_matrix stage: the CRBA, or TEAL_ESIZE naming the size the
+ * matrix would take when it is not kept. */
+static int mass_matrix_calc(const teal_system *sys, const teal_context *ctx, double *out,
+                            void *user) {
+  const teal_plant *p = user;
+  if (mass_matrix_kept(p)) {
+    return teal_plant_calc_mass_matrix(sys, ctx, out, user);
+  }
+  double mib = (double)p->nv * (double)p->nv * (double)sizeof(double) / (1024.0 * 1024.0);
+  return teal_context_report_error(
+      ctx, TEAL_ESIZE,
+      "plant eval_mass_matrix: the dense mass matrix of a plant with %d bodies and nv = %d "
+      "would take %d x %d doubles (%.0f MiB), more than the %d MiB a context keeps for it; "
+      "use teal_mb_mass_matrix with a buffer of your own",
+      p->bodies.n, p->nv, p->nv, p->nv, mib, (int)(TEAL_PLANT_DENSE_MAX_BYTES >> 20));
 }
 static int step_size(const teal_plant *p) {
   return p->nq + p->nv;
@@ -227,7 +285,7 @@ static const plant_stage k_stages[] = {
      teal_plant_calc_poses, poses_type},
     {"velocity_kinematics", offsetof(plant_sys, ce_vels), PREREQ_VELOCITY, 0, NULL, NULL,
      teal_plant_calc_velocities, vels_type},
-    {"mass_matrix", offsetof(plant_sys, ce_M), PREREQ_POSITION, 0, teal_plant_calc_mass_matrix,
+    {"mass_matrix", offsetof(plant_sys, ce_M), PREREQ_POSITION, 0, mass_matrix_calc,
      mass_matrix_size, NULL, NULL},
     {"actuation", offsetof(plant_sys, ce_u), PREREQ_ACTUATION, 0, teal_plant_calc_actuation,
      nv_size, NULL, NULL},
@@ -271,7 +329,7 @@ static void declare_cache(teal_system *sys, teal_plant *p) {
   }
 }
 
-static void declare_contact_outputs(teal_system *sys, teal_plant *p) {
+static void declare_contact_outputs(teal_system *sys, teal_plant *p, const port_names *names) {
   plant_sys *s = &p->sys;
   s->out_geometry_pose =
       teal_leaf_declare_output_from_cache_entry(sys, "geometry_pose", s->ce_poses);
@@ -281,23 +339,21 @@ static void declare_contact_outputs(teal_system *sys, teal_plant *p) {
       teal_leaf_declare_vector_output(sys, "generalized_contact_forces", p->nv,
                                       teal_plant_output_generalized_contact_forces, p, NULL, 0);
   for (int i = 0; i < p->instances.n; i++) {
-    char name[300];
-    snprintf(name, sizeof(name), "%s_generalized_contact_forces", INST(p)[i].name);
+    const char *name = instance_port_name(names, p, i, LONGEST_PORT_SUFFIX);
     s->out_gcf_inst[i] = teal_leaf_declare_vector_output(
         sys, name, s->inst_v_count[i], teal_plant_output_instance_generalized_contact_forces,
         &s->out_gcf_inst[i], NULL, 0);
   }
 }
 
-static void declare_outputs(teal_system *sys, teal_plant *p) {
+static void declare_outputs(teal_system *sys, teal_plant *p, const port_names *names) {
   plant_sys *s = &p->sys;
   teal_ticket vel[3];
   int nvel = velocity_tickets(p, vel);
   s->out_state = teal_leaf_declare_vector_output(sys, "state", p->nq + p->nv,
                                                  teal_plant_output_state, p, vel, nvel);
   for (int i = 0; i < p->instances.n; i++) {
-    char name[300];
-    snprintf(name, sizeof(name), "%s_state", INST(p)[i].name);
+    const char *name = instance_port_name(names, p, i, "_state");
     s->out_state_inst[i] = teal_leaf_declare_vector_output(
         sys, name, s->inst_q_count[i] + s->inst_v_count[i], teal_plant_output_instance_state,
         &s->out_state_inst[i], vel, nvel);
@@ -327,20 +383,30 @@ int teal_plant_system_create(teal_plant *p) {
   p->sys.discrete = p->time_step > 0.0;
   teal_plant_contact_defaults(p);
   int rc = build_maps(p);
+  port_names names = {NULL, sizeof(LONGEST_PORT_SUFFIX)};
+  for (int i = 0; i < p->instances.n; i++) {
+    size_t n = strlen(INST(p)[i].name) + sizeof(LONGEST_PORT_SUFFIX);
+    names.room = n > names.room ? n : names.room;
+  }
   double *x0 = rc ? NULL : teal_calloc((size_t)(p->nq + p->nv) + 1, sizeof(double));
-  teal_system *sys = x0 ? teal_leaf_new("plant", p, release_plant) : NULL;
+  names.buf = x0 ? teal_alloc(names.room) : NULL;
+  teal_system *sys = names.buf ? teal_leaf_new("plant", p, release_plant) : NULL;
   if (!sys) {
     teal_free(x0);
-    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory building its system%s%s", "",
-                           NULL);
+    teal_free(names.buf);
+    return teal_error_set_sticky(&p->err, TEAL_ENOMEM,
+                                 "plant: finalize: out of memory building its system (%d "
+                                 "instances, %d bodies, nq = %d, nv = %d)",
+                                 p->instances.n, p->bodies.n, p->nq, p->nv);
   }
   set_types(p);
-  declare_inputs(sys, p);
+  declare_inputs(sys, p, &names);
   declare_state(sys, p, x0);
   teal_free(x0);
   declare_cache(sys, p);
-  declare_outputs(sys, p);
-  declare_contact_outputs(sys, p);
+  declare_outputs(sys, p, &names);
+  declare_contact_outputs(sys, p, &names);
+  teal_free(names.buf);
   teal_leaf_declare_initialization_publish(sys, teal_plant_size_outputs, p);
   teal_leaf_set_velocity_map(sys, teal_plant_v_to_qdot, teal_plant_qdot_to_v, p);
   teal_leaf_set_energy(sys, teal_plant_potential_energy_cb, teal_plant_kinetic_energy_cb, p);

@@ -1,6 +1,7 @@
 /* The discrete step's working memory (see step_data_internal.h). */
 #include "multibody/plant/step_data_internal.h"
 
+#include <limits.h>
 #include <string.h>
 
 #include "framework/alloc.h"
@@ -82,7 +83,7 @@ int teal_step_data_reserve_contacts(teal_step_data *sd, int nc) {
   if (nc <= sd->nc_cap) {
     return TEAL_OK;
   }
-  int cap = nc > 2 * sd->nc_cap ? nc : 2 * sd->nc_cap;
+  int cap = nc > 2 * (long long)sd->nc_cap || sd->nc_cap > INT_MAX / 2 ? nc : 2 * sd->nc_cap;
   int rc = relayout(sd, &sd->contact_buffer, (size_t)cap, layout_contacts);
   if (rc == TEAL_OK) {
     sd->growths += sd->nc_cap > 0;
@@ -128,9 +129,14 @@ int teal_step_data_init(teal_step_data *sd, const teal_plant *p) {
   }
   L = (teal_buffer_layout){sd->model_buffer, 0, 0};
   layout_model(sd, p, &L);
-  /* room for a few contacts per geometry, and an island of the largest tree */
+  /* room for a few contacts per geometry, and an island of the largest tree
+   * unless its m x m Newton matrix passes TEAL_PLANT_DENSE_MAX_BYTES: the
+   * multibody data then keeps no blocks of M, and the contact step fails on
+   * them (TEAL_ESIZE) before it needs an island */
+  size_t m = sd->trees ? (size_t)sd->trees->max_nv : 0;
+  int island = m * m <= TEAL_PLANT_DENSE_MAX_BYTES / sizeof(double) ? (int)m : 0;
   if (sd->trees && (teal_step_data_reserve_contacts(sd, 4 * proximity + 8) != TEAL_OK ||
-                    teal_step_data_reserve_island(sd, sd->trees->max_nv) != TEAL_OK)) {
+                    teal_step_data_reserve_island(sd, island) != TEAL_OK)) {
     teal_step_data_release(sd);
     return TEAL_ENOMEM;
   }

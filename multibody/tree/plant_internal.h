@@ -4,10 +4,26 @@
 #ifndef TEAL_MULTIBODY_TREE_PLANT_INTERNAL_H
 #define TEAL_MULTIBODY_TREE_PLANT_INTERNAL_H
 
+#include <limits.h>
+
 #include "framework/value.h"
 #include "multibody/forces/force_elements.h"
 #include "multibody/contact/plant_geometry.h"
 #include "multibody/tree/plant_model.h"
+
+/* The most coordinates (nq + nv) a plant may have: every int product of
+ * nq and nv the library forms (6 nv, 4 nv + 2 nq, ...) then fits an int. */
+#define TEAL_PLANT_MAX_COORDINATES (INT_MAX / 8)
+
+/* The largest dense array of doubles that grows as nv^2 a plant keeps per
+ * context: 256 MiB (2^25 doubles), the nv x nv mass matrix of up to 5792
+ * dofs. The framework allocates and zeroes every cache entry and scratch
+ * when it makes a context, so such an array costs its size in every context
+ * whether or not it is used. Beyond the cap the plant's mass_matrix cache
+ * entry (plant_system.c), the per-tree blocks of M in teal_mb_data (data.c)
+ * and the discrete step's Newton matrix of the largest tree (step_data.c)
+ * are left out, and what needs them fails with TEAL_ESIZE. */
+#define TEAL_PLANT_DENSE_MAX_BYTES ((size_t)1 << 28)
 
 /* every record starts with (name, instance), which find_name relies on */
 typedef struct instance_rec {
@@ -68,10 +84,21 @@ typedef struct geometry_rec {
   teal_plant_geometry g;
 } geometry_rec;
 
-/* a growable array */
+/* A slot of a name index: the record's index + 1 (0: empty) and its hash. */
+typedef struct teal_plant_name_slot {
+  unsigned hash;
+  int rec;
+} teal_plant_name_slot;
+
+/* A growable array of records, with a hash index of their names
+ * (plant_names.c): by_key holds every indexed record under (name, instance),
+ * by_name the first record of each name. Records [0, indexed) are in it;
+ * lookups scan the rest. */
 typedef struct teal_plant_list {
   void *data;
   int n, cap;
+  teal_plant_name_slot *by_key, *by_name; /* nslots each (a power of 2), or NULL */
+  int nslots, indexed;
 } teal_plant_list;
 
 /* The plant's leaf system: port, cache and scratch indices, the per-plant
@@ -140,8 +167,23 @@ void *teal_plant_list_push(teal_plant_list *l, size_t elem);
 int teal_plant_fail(teal_plant *p, int code, const char *fmt, const char *a, const char *b);
 /* Entry checks of every add/set call (plant open, no sticky error, name). */
 int teal_plant_check_open(teal_plant *p, const char *what, const char *name);
-/* Index of the record named name in instance (< 0: any), or -1. */
+/* Index of the record named name in instance (< 0: any), or -1; the
+ * lowest index when several match (plant_names.c). */
 int teal_plant_find_name(const teal_plant_list *l, size_t elem, const char *name, int instance);
+/* Adds the records appended since the last call to l's name index; call it
+ * once a new record is complete (name and instance set): a record may be
+ * dropped again (n--) only before. Without memory for the index the new
+ * records stay unindexed, and lookups scan them. */
+void teal_plant_list_index(teal_plant_list *l, size_t elem);
+/* Frees l's records' names, the records and the index. */
+void teal_plant_list_free(teal_plant_list *l, size_t elem);
+/* Why name cannot name a plant element (NULL, empty, or with a '/', the
+ * framework's path separator: instance names become port names), or NULL
+ * if it can. */
+const char *teal_plant_name_problem(const char *name);
+/* teal_plant_check_open, then teal_plant_name_problem as a sticky
+ * TEAL_EINVAL naming what (e.g. "body") and the name. */
+int teal_plant_check_new_name(teal_plant *p, const char *what, const char *name);
 
 /* Appends a checked joint record (plant_model.c; finalize adds the floating
  * joints of free bodies with it). Returns the joint index or an error code. */

@@ -48,20 +48,6 @@ int teal_plant_check_open(teal_plant *p, const char *what, const char *name) {
   return TEAL_OK;
 }
 
-/* Name lookup in a record array whose records start with (char *name, int
- * instance); instance < 0 matches any. */
-int teal_plant_find_name(const teal_plant_list *l, size_t elem, const char *name, int instance) {
-  for (int i = 0; i < l->n; i++) {
-    const char *rec = (const char *)l->data + (size_t)i * elem;
-    const char *nm = *(char *const *)rec;
-    int inst = *(const int *)(rec + sizeof(char *));
-    if ((instance < 0 || inst == instance) && strcmp(nm, name) == 0) {
-      return i;
-    }
-  }
-  return -1;
-}
-
 /* ---- construction ------------------------------------------------------- */
 
 teal_plant *teal_plant_new(double time_step, teal_error *err) {
@@ -93,14 +79,9 @@ teal_plant *teal_plant_new(double time_step, teal_error *err) {
   b->inboard = -1;
   b->M_BBo_B = teal_spatial_inertia_make(0.0, teal_vec3_zero(), teal_mat3_zero());
   f->X_BF = teal_transform_identity();
+  teal_plant_list_index(&p->bodies, sizeof(body_rec));
+  teal_plant_list_index(&p->frames, sizeof(frame_rec));
   return p;
-}
-
-static void free_names(teal_plant_list *l, size_t elem) {
-  for (int i = 0; i < l->n; i++) {
-    teal_free(*(char **)((char *)l->data + (size_t)i * elem));
-  }
-  teal_free(l->data);
 }
 
 void teal_plant_destroy(teal_plant *p) {
@@ -108,16 +89,16 @@ void teal_plant_destroy(teal_plant *p) {
     return;
   }
   teal_mb_trees_free(p->forest);
-  free_names(&p->instances, sizeof(instance_rec));
-  free_names(&p->bodies, sizeof(body_rec));
-  free_names(&p->frames, sizeof(frame_rec));
-  free_names(&p->joints, sizeof(joint_rec));
-  free_names(&p->actuators, sizeof(actuator_rec));
-  free_names(&p->forces, sizeof(force_rec));
+  teal_plant_list_free(&p->instances, sizeof(instance_rec));
+  teal_plant_list_free(&p->bodies, sizeof(body_rec));
+  teal_plant_list_free(&p->frames, sizeof(frame_rec));
+  teal_plant_list_free(&p->joints, sizeof(joint_rec));
+  teal_plant_list_free(&p->actuators, sizeof(actuator_rec));
+  teal_plant_list_free(&p->forces, sizeof(force_rec));
   for (int i = 0; i < p->geometries.n; i++) {
     teal_shape_release(&GEOM(p)[i].g.shape);
   }
-  free_names(&p->geometries, sizeof(geometry_rec));
+  teal_plant_list_free(&p->geometries, sizeof(geometry_rec));
   for (int i = 0; i < p->nblocks; i++) {
     teal_free(p->blocks[i]);
   }
@@ -146,7 +127,7 @@ double teal_plant_time_step(const teal_plant *p) {
 }
 
 int teal_plant_add_model_instance(teal_plant *p, const char *name) {
-  int rc = teal_plant_check_open(p, "model instance", name);
+  int rc = teal_plant_check_new_name(p, "model instance", name);
   if (rc) {
     return rc;
   }
@@ -165,6 +146,7 @@ int teal_plant_add_model_instance(teal_plant *p, const char *name) {
   }
   r->name = nm;
   r->instance = p->instances.n - 1;
+  teal_plant_list_index(&p->instances, sizeof(instance_rec));
   return p->instances.n - 1;
 }
 
@@ -186,7 +168,7 @@ static char *new_name(teal_plant *p, const teal_plant_list *l, size_t elem, cons
 
 int teal_plant_add_rigid_body(teal_plant *p, const char *name, int instance,
                               const teal_spatial_inertia *M) {
-  int rc = teal_plant_check_open(p, "body", name);
+  int rc = teal_plant_check_new_name(p, "body", name);
   if (rc) {
     return rc;
   }
@@ -219,11 +201,13 @@ int teal_plant_add_rigid_body(teal_plant *p, const char *name, int instance,
   }
   *b = (body_rec){nm, instance, p->frames.n - 1, -1, *M};
   *f = (frame_rec){fn, instance, p->bodies.n - 1, teal_transform_identity()};
+  teal_plant_list_index(&p->bodies, sizeof(body_rec));
+  teal_plant_list_index(&p->frames, sizeof(frame_rec));
   return p->bodies.n - 1;
 }
 
 int teal_plant_add_frame(teal_plant *p, const char *name, int parent_frame, teal_transform X_PF) {
-  int rc = teal_plant_check_open(p, "frame", name);
+  int rc = teal_plant_check_new_name(p, "frame", name);
   if (rc) {
     return rc;
   }
@@ -246,6 +230,7 @@ int teal_plant_add_frame(teal_plant *p, const char *name, int parent_frame, teal
     return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory adding frame '%s'%s", name, NULL);
   }
   *f = (frame_rec){nm, parent.instance, parent.body, teal_transform_compose(parent.X_BF, X_PF)};
+  teal_plant_list_index(&p->frames, sizeof(frame_rec));
   return p->frames.n - 1;
 }
 
@@ -262,6 +247,28 @@ static void joint_defaults(joint_rec *j) {
     j->q_lo[i] = -INFINITY;
     j->q_hi[i] = INFINITY;
   }
+}
+
+/* The unit vector along a (finite, with |a| >= 1e-12) in *u; 0 if there is
+ * none. Scaled by the largest component first, so |a| can neither overflow
+ * (1e300, 1e300, 0) nor underflow (1e-200, 0, 0) on the way. */
+static int unit_axis(teal_vec3 a, teal_vec3 *u) {
+  if (!teal_vec3_is_finite(a)) {
+    return 0;
+  }
+  double m = fmax(fabs(a.v[0]), fmax(fabs(a.v[1]), fabs(a.v[2])));
+  if (!(m > 0.0)) {
+    return 0;
+  }
+  /* divided (not multiplied by 1 / m, which overflows for a subnormal m):
+   * the largest |component| becomes 1 */
+  teal_vec3 s = teal_vec3_make(a.v[0] / m, a.v[1] / m, a.v[2] / m);
+  double n = teal_vec3_norm(s); /* in [1, sqrt(3)] */
+  if (m < 1e-12 / n) {          /* |a| = m n is below the threshold */
+    return 0;
+  }
+  *u = teal_vec3_scale(s, 1.0 / n);
+  return 1;
 }
 
 /* Validates a new joint's type, frames and axis; returns TEAL_OK or the error. */
@@ -293,8 +300,11 @@ static int check_joint(teal_plant *p, const char *name, teal_joint_kind kind, in
   }
   int needs_axis =
       kind == TEAL_JOINT_REVOLUTE || kind == TEAL_JOINT_PRISMATIC || kind == TEAL_JOINT_SCREW;
-  if (needs_axis && (!axis || !teal_vec3_is_finite(*axis) || teal_vec3_norm(*axis) < 1e-12)) {
-    return teal_plant_fail(p, TEAL_EINVAL, "plant: joint '%s': axis must be finite and nonzero%s",
+  teal_vec3 unit;
+  if (needs_axis && (!axis || !unit_axis(*axis, &unit))) {
+    return teal_plant_fail(p, TEAL_EINVAL,
+                           "plant: joint '%s': axis must be finite with a norm of at least "
+                           "1e-12%s",
                            name, NULL);
   }
   if (kind == TEAL_JOINT_SCREW && !isfinite(pitch)) {
@@ -323,20 +333,20 @@ int teal_plant_push_joint(teal_plant *p, const char *name, teal_joint_kind kind,
   j->kind = kind;
   j->parent_frame = pf;
   j->child_frame = cf;
-  j->params.axis = teal_vec3_make(0, 0, 1);
-  if (axis && teal_vec3_is_finite(*axis) && teal_vec3_norm(*axis) > 1e-12) {
-    j->params.axis = teal_vec3_scale(*axis, 1.0 / teal_vec3_norm(*axis));
+  if (!axis || !unit_axis(*axis, &j->params.axis)) {
+    j->params.axis = teal_vec3_make(0, 0, 1);
   }
   j->params.pitch = kind == TEAL_JOINT_SCREW ? pitch : 0.0;
   j->q_start = j->v_start = -1;
   joint_defaults(j);
   BODY(p)[cb].inboard = p->joints.n - 1;
+  teal_plant_list_index(&p->joints, sizeof(joint_rec));
   return p->joints.n - 1;
 }
 
 int teal_plant_add_joint(teal_plant *p, const char *name, teal_joint_kind kind, int pf, int cf,
                          const teal_vec3 *axis, double pitch) {
-  int rc = teal_plant_check_open(p, "joint", name);
+  int rc = teal_plant_check_new_name(p, "joint", name);
   if (rc == TEAL_OK) {
     rc = check_joint(p, name, kind, pf, cf, axis, pitch);
   }
@@ -434,7 +444,7 @@ int teal_plant_set_joint_effort_limits(teal_plant *p, int joint, const double *l
 }
 
 int teal_plant_add_joint_actuator(teal_plant *p, const char *name, int joint, double effort_limit) {
-  int rc = teal_plant_check_open(p, "actuator", name);
+  int rc = teal_plant_check_new_name(p, "actuator", name);
   if (rc) {
     return rc;
   }
@@ -462,6 +472,7 @@ int teal_plant_add_joint_actuator(teal_plant *p, const char *name, int joint, do
                            NULL);
   }
   *a = (actuator_rec){nm, j->instance, joint, effort_limit};
+  teal_plant_list_index(&p->actuators, sizeof(actuator_rec));
   return p->actuators.n - 1;
 }
 

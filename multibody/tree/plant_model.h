@@ -22,7 +22,12 @@
  * later add/set calls return that code without doing anything. Adds return
  * the new index (>= 0) or a negative status. After teal_plant_finalize, adds
  * and setters of the model return TEAL_ESTATE. Names must be unique among
- * elements of the same kind within a model instance. */
+ * elements of the same kind within a model instance, and non-empty without
+ * a '/' (the framework's path separator: instance names become port names
+ * such as "<instance>_state"); adding an element with another name fails
+ * with TEAL_EINVAL. Adds and lookups by name take O(1) time on average (a
+ * hash index), and finalize O(bodies), so a model of 100,000 links loads
+ * and finalizes in well under a second (bench/model_scale.c). */
 #ifndef TEAL_MULTIBODY_TREE_PLANT_MODEL_H
 #define TEAL_MULTIBODY_TREE_PLANT_MODEL_H
 
@@ -62,7 +67,8 @@ TEAL_API const teal_error *teal_plant_error(const teal_plant *plant);
 /** The time step given to teal_plant_new. */
 TEAL_API double teal_plant_time_step(const teal_plant *plant);
 
-/** Adds a model instance; returns its index. */
+/** Adds a model instance; returns its index. Its name (see the names rule
+ *  above: non-empty, no '/') must not name another instance. */
 TEAL_API int teal_plant_add_model_instance(teal_plant *plant, const char *name);
 
 /** Adds a rigid body with spatial inertia M_BBo_B (about its origin, in its
@@ -77,10 +83,12 @@ TEAL_API int teal_plant_add_frame(teal_plant *plant, const char *name, int paren
                                   teal_transform X_PF);
 
 /** Adds a joint of type kind from parent_frame (F) to child_frame (M).
- *  axis (expressed in F and M, normalized here; must be nonzero and finite)
- *  is required for revolute, prismatic and screw and ignored otherwise (may
- *  be NULL then); pitch (finite) is used by screw only. The joint belongs to
- *  the child body's model instance. Returns the joint index. */
+ *  axis (expressed in F and M, normalized here without overflow, so any
+ *  finite axis with a norm of at least 1e-12 works, (1e300, 1e300, 0) as
+ *  well as (1e-6, 0, 0); TEAL_EINVAL otherwise) is required for revolute,
+ *  prismatic and screw and ignored otherwise (may be NULL then); pitch
+ *  (finite) is used by screw only. The joint belongs to the child body's
+ *  model instance. Returns the joint index. */
 TEAL_API int teal_plant_add_joint(teal_plant *plant, const char *name, teal_joint_kind kind,
                                   int parent_frame, int child_frame, const teal_vec3 *axis,
                                   double pitch);

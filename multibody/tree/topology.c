@@ -20,16 +20,26 @@ static int parent_body(const teal_plant *p, int b) {
   return j < 0 ? -1 : FRAME(p)[JOINT(p)[j].parent_frame].body;
 }
 
+/* The floating joint "$world_<body>" of every body without an inboard joint
+ * (the name is as long as the body's: no truncation, so no clashes). */
 static int add_floating_joints(teal_plant *p) {
   int nb = p->bodies.n;
   for (int b = 1; b < nb; b++) {
     if (BODY(p)[b].inboard >= 0) {
       continue;
     }
-    char name[256];
-    snprintf(name, sizeof(name), "$world_%s", BODY(p)[b].name);
+    size_t len = strlen(BODY(p)[b].name) + sizeof("$world_");
+    char *name = teal_alloc(len);
+    if (!name) {
+      return teal_plant_fail(p, TEAL_ENOMEM,
+                             "plant: finalize: out of memory naming the floating "
+                             "joint of body '%s'%s",
+                             BODY(p)[b].name, NULL);
+    }
+    snprintf(name, len, "$world_%s", BODY(p)[b].name);
     int rc = teal_plant_push_joint(p, name, TEAL_JOINT_QUATERNION_FLOATING, TEAL_WORLD_FRAME,
                                    BODY(p)[b].frame, NULL, 0.0);
+    teal_free(name);
     if (rc < 0) {
       return rc;
     }
@@ -37,32 +47,47 @@ static int add_floating_joints(teal_plant *p) {
   return TEAL_OK;
 }
 
+/* The error for the loop through body c: lists its joints. */
+static int loop_error(teal_plant *p, int c) {
+  char names[TEAL_ERROR_MESSAGE_MAX] = "";
+  size_t len = 0;
+  int start = c;
+  do {
+    const char *jn = JOINT(p)[BODY(p)[c].inboard].name;
+    len += (size_t)snprintf(names + len, len < sizeof(names) ? sizeof(names) - len : 0, "%s'%s'",
+                            len ? ", " : "", jn);
+    c = parent_body(p, c);
+  } while (c != start && len < sizeof(names));
+  return teal_plant_fail(p, TEAL_EINVAL, "plant: kinematic loop through joints %s%s", names, NULL);
+}
+
 /* A body whose parent chain does not reach the world lies on or hangs from
- * a loop: walk nb steps to land on the loop, then list its joints. */
+ * a loop. Each body is walked once (O(nb)): mark[b] is 0 before its walk,
+ * the walk's number + 1 while on it, and -1 once it is known to reach the
+ * world. A walk that meets its own number has closed a loop. */
 static int reject_loops(teal_plant *p) {
   int nb = p->bodies.n;
-  for (int b = 1; b < nb; b++) {
-    int c = b, steps = 0;
-    while (c > 0 && steps <= nb) {
-      c = parent_body(p, c);
-      steps++;
-    }
-    if (c == 0) {
-      continue;
-    }
-    char names[TEAL_ERROR_MESSAGE_MAX] = "";
-    size_t len = 0;
-    int start = c;
-    do {
-      const char *jn = JOINT(p)[BODY(p)[c].inboard].name;
-      len += (size_t)snprintf(names + len, len < sizeof(names) ? sizeof(names) - len : 0, "%s'%s'",
-                              len ? ", " : "", jn);
-      c = parent_body(p, c);
-    } while (c != start && len < sizeof(names));
-    return teal_plant_fail(p, TEAL_EINVAL, "plant: kinematic loop through joints %s%s", names,
-                           NULL);
+  int *mark = teal_calloc((size_t)nb, sizeof(int));
+  if (!mark) {
+    return teal_error_set_sticky(&p->err, TEAL_ENOMEM,
+                                 "plant: finalize: out of memory checking %d bodies for loops", nb);
   }
-  return TEAL_OK;
+  int loop = 0;
+  for (int b = 1; b < nb && !loop; b++) {
+    int c = b;
+    while (c > 0 && mark[c] == 0) {
+      mark[c] = b + 1;
+      c = parent_body(p, c);
+    }
+    if (c > 0 && mark[c] == b + 1) {
+      loop = c; /* on this walk's own path: a loop */
+    }
+    for (int d = b; d > 0 && mark[d] == b + 1; d = parent_body(p, d)) {
+      mark[d] = -1; /* reaches the world (or hangs from a loop already reported) */
+    }
+  }
+  teal_free(mark);
+  return loop ? loop_error(p, loop) : TEAL_OK;
 }
 
 static void *block(teal_plant *p, size_t n, size_t elem) {
@@ -73,37 +98,58 @@ static void *block(teal_plant *p, size_t n, size_t elem) {
   return m;
 }
 
-/* Breadth-first order from the world, children in body index order. */
-static void order_tree(teal_plant *p) {
+/* Breadth-first order from the world, children in body index order, in
+ * O(nb): the children of every body are first bucketed by parent (a
+ * counting sort, which keeps body index order within a bucket). */
+static int order_tree(teal_plant *p) {
   int nb = p->bodies.n, tail = 1;
+  int *first = teal_calloc(2 * (size_t)nb + 1, sizeof(int)); /* [nb + 1] starts, [nb] kids */
+  if (!first) {
+    return teal_error_set_sticky(&p->err, TEAL_ENOMEM,
+                                 "plant: finalize: out of memory ordering %d bodies", nb);
+  }
+  int *kids = first + nb + 1;
+  for (int b = 1; b < nb; b++) {
+    first[parent_body(p, b) + 1]++;
+  }
+  for (int b = 0; b < nb; b++) {
+    first[b + 1] += first[b];
+  }
+  for (int b = 1; b < nb; b++) { /* first[pb] moves to the end of pb's bucket */
+    kids[first[parent_body(p, b)]++] = b;
+  }
   p->node_body[0] = 0;
   p->body_node[0] = 0;
   for (int head = 0; head < tail; head++) {
     int pb = p->node_body[head];
-    for (int b = 1; b < nb; b++) {
-      if (parent_body(p, b) == pb) {
-        p->body_node[b] = tail;
-        p->node_body[tail++] = b;
-      }
+    for (int i = pb ? first[pb - 1] : 0; i < first[pb]; i++) {
+      p->body_node[kids[i]] = tail;
+      p->node_body[tail++] = kids[i];
     }
   }
+  teal_free(first);
+  return TEAL_OK;
 }
 
-static int alloc_tree(teal_plant *p, int nb, int nq, int nv) {
+static int alloc_tree(teal_plant *p, int nbodies, int nq_, int nv_) {
   teal_plant_tree *t = &p->tree;
-  int *parent = block(p, (size_t)nb, sizeof(int)), *kind = block(p, (size_t)nb, sizeof(int));
-  int *ints = block(p, 4 * (size_t)nb, sizeof(int));
-  teal_transform *X = block(p, 2 * (size_t)nb, sizeof(teal_transform));
-  teal_joint_params *params = block(p, (size_t)nb, sizeof(teal_joint_params));
-  const teal_joint_type **type = block(p, (size_t)nb, sizeof(*type));
-  teal_spatial_inertia *M = block(p, (size_t)nb, sizeof(teal_spatial_inertia));
-  double *d = block(p, 6 * (size_t)nv + 2 * (size_t)nq, sizeof(double));
-  p->body_node = block(p, (size_t)nb, sizeof(int));
-  p->node_body = block(p, (size_t)nb, sizeof(int));
+  size_t nb = (size_t)nbodies, nq = (size_t)nq_, nv = (size_t)nv_;
+  int *parent = block(p, nb, sizeof(int)), *kind = block(p, nb, sizeof(int));
+  int *ints = block(p, 4 * nb, sizeof(int));
+  teal_transform *X = block(p, 2 * nb, sizeof(teal_transform));
+  teal_joint_params *params = block(p, nb, sizeof(teal_joint_params));
+  const teal_joint_type **type = block(p, nb, sizeof(*type));
+  teal_spatial_inertia *M = block(p, nb, sizeof(teal_spatial_inertia));
+  double *d = block(p, 4 * nv + 2 * nq, sizeof(double));
+  p->body_node = block(p, nb, sizeof(int));
+  p->node_body = block(p, nb, sizeof(int));
   if (p->nblocks != 10 || !p->blocks[9]) {
-    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory in finalize%s%s", "", NULL);
+    return teal_error_set_sticky(&p->err, TEAL_ENOMEM,
+                                 "plant: finalize: out of memory for the tree arrays of %d bodies "
+                                 "(nq = %d, nv = %d)",
+                                 nbodies, nq_, nv_);
   }
-  *t = (teal_plant_tree){nb,
+  *t = (teal_plant_tree){nbodies,
                          parent,
                          kind,
                          type,
@@ -152,20 +198,41 @@ static void fill_node(teal_plant *p, int k, int *qs, int *vs) {
   ints[3 * t->num_nodes + k] = ty->nv;
   j->q_start = *qs;
   j->v_start = *vs;
-  double *d = (double *)t->damping;
-  int nv = p->nv, nq = p->nq;
+  double *v_lo = (double *)t->v_lower, *v_hi = (double *)t->v_upper;
+  double *eff = (double *)t->effort_limit;
+  double *q_lo = (double *)t->q_lower, *q_hi = (double *)t->q_upper;
   for (int i = 0; i < ty->nv; i++) {
-    d[*vs + i] = j->damping[i];
-    d[nv + 2 * nq + *vs + i] = j->v_lo[i];
-    d[2 * nv + 2 * nq + *vs + i] = j->v_hi[i];
-    d[3 * nv + 2 * nq + *vs + i] = j->effort[i];
+    ((double *)t->damping)[*vs + i] = j->damping[i];
+    v_lo[*vs + i] = j->v_lo[i];
+    v_hi[*vs + i] = j->v_hi[i];
+    eff[*vs + i] = j->effort[i];
   }
   for (int i = 0; i < ty->nq; i++) {
-    d[nv + *qs + i] = j->q_lo[i];
-    d[nv + nq + *qs + i] = j->q_hi[i];
+    q_lo[*qs + i] = j->q_lo[i];
+    q_hi[*qs + i] = j->q_hi[i];
   }
   *qs += ty->nq;
   *vs += ty->nv;
+}
+
+/* The model's nq and nv, summed without overflow: nq + nv may not pass
+ * TEAL_PLANT_MAX_COORDINATES, so that every int product of them the library
+ * forms (6 nv, 4 nv + 2 nq, ...) fits an int. */
+static int count_coordinates(teal_plant *p) {
+  long long nq = 0, nv = 0;
+  for (int j = 0; j < p->joints.n; j++) {
+    nq += teal_joint_type_get(JOINT(p)[j].kind)->nq;
+    nv += teal_joint_type_get(JOINT(p)[j].kind)->nv;
+  }
+  if (nq + nv > TEAL_PLANT_MAX_COORDINATES) {
+    return teal_error_set_sticky(&p->err, TEAL_ESIZE,
+                                 "plant: finalize: %d bodies and %d joints have nq + nv = %lld + "
+                                 "%lld coordinates, more than the %d a plant holds",
+                                 p->bodies.n, p->joints.n, nq, nv, TEAL_PLANT_MAX_COORDINATES);
+  }
+  p->nq = (int)nq;
+  p->nv = (int)nv;
+  return TEAL_OK;
 }
 
 int teal_plant_finalize(teal_plant *p) {
@@ -185,26 +252,24 @@ int teal_plant_finalize(teal_plant *p) {
     return rc;
   }
   int nb = p->bodies.n;
-  p->nq = p->nv = 0;
-  for (int j = 0; j < p->joints.n; j++) {
-    p->nq += teal_joint_type_get(JOINT(p)[j].kind)->nq;
-    p->nv += teal_joint_type_get(JOINT(p)[j].kind)->nv;
-  }
-  rc = alloc_tree(p, nb, p->nq, p->nv);
+  rc = count_coordinates(p);
+  rc = rc ? rc : alloc_tree(p, nb, p->nq, p->nv);
+  rc = rc ? rc : order_tree(p);
   if (rc != TEAL_OK) {
     return rc;
   }
-  order_tree(p);
   int qs = 0, vs = 0;
   for (int k = 0; k < nb; k++) {
     fill_node(p, k, &qs, &vs);
   }
   p->nu = p->actuators.n;
   p->finalized = 1;
-  p->forest = teal_mb_trees_new(p, NULL);
+  teal_error ferr = {0, ""};
+  p->forest = teal_mb_trees_new(p, &ferr);
   if (!p->forest) {
     p->finalized = 0; /* a plant without its trees or system is not finalized */
-    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory building its trees%s%s", "", NULL);
+    return teal_plant_fail(p, ferr.code ? ferr.code : TEAL_ENOMEM,
+                           "plant: finalize: building its trees failed: %s%s", ferr.message, NULL);
   }
   rc = teal_plant_system_create(p);
   if (rc != TEAL_OK) {
