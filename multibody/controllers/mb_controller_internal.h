@@ -22,6 +22,8 @@ typedef struct teal_mbc_scratch {
   teal_mb_data *data;
   double *tau_app; /* [nv] force elements and damping */
   double *zeros;   /* [nv] all zero (a motionless vdot or v) */
+  int declaration; /* the value given to the declaration: its copy, the system's
+                    * model, names the plant and holds no data */
 } teal_mbc_scratch;
 
 /* The scratch's value type. */

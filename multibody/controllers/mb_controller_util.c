@@ -75,13 +75,18 @@ static int scratch_alloc(teal_mbc_scratch *s, const teal_plant *p) {
   return TEAL_OK;
 }
 
-/* A fresh value (no multibody data) copied from one that names a plant gets its
- * own multibody data; copies between existing values keep the destination's
- * (the buffers hold nothing worth copying). */
+/* The declaration's value {plant, declaration = 1} becomes the system's
+ * model, which holds no data; a context's value, copied from that model,
+ * gets its own multibody data. Copies between existing values keep the
+ * destination's (the buffers hold nothing worth copying). */
 static int scratch_copy(void *dst, const void *src) {
   teal_mbc_scratch *d = dst;
   const teal_mbc_scratch *s = src;
   if (d->data || !s->plant) {
+    return TEAL_OK;
+  }
+  if (s->declaration) {
+    d->plant = s->plant;
     return TEAL_OK;
   }
   return scratch_alloc(d, s->plant);
@@ -95,6 +100,7 @@ int teal_mbc_declare_scratch(teal_system *sys, const teal_plant *plant) {
   teal_mbc_scratch model;
   memset(&model, 0, sizeof(model));
   model.plant = plant;
+  model.declaration = 1;
   return teal_leaf_declare_scratch(sys, "multibody_data", &teal_mbc_scratch_type, &model);
 }
 

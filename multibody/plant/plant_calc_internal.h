@@ -21,6 +21,8 @@ typedef struct teal_plant_scratch {
   const teal_plant *plant;
   teal_mb_data *data;  /* the multibody data of this context */
   teal_step_data step; /* the discrete step's (empty for a continuous plant) */
+  int declaration;     /* the value given to the declaration: its copy, the
+                        * system's model, names the plant and holds no data */
 } teal_plant_scratch;
 
 extern const teal_value_type teal_plant_scratch_type;

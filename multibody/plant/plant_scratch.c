@@ -30,12 +30,19 @@ static int scratch_alloc(teal_plant_scratch *s, const teal_plant *p) {
   return TEAL_OK;
 }
 
-/* A context's scratch is made from the model {plant, NULL}; copies between
- * existing contexts keep the destination's data (nothing to copy). */
+/* The declaration's value {plant, declaration = 1} is copied into the
+ * system's model, which names the plant and holds no data (it would cost
+ * a multibody data that nothing uses); a context's scratch, copied from that
+ * model, gets its own. Copies between existing contexts keep the
+ * destination's data (nothing to copy). */
 static int scratch_copy(void *dst, const void *src) {
   teal_plant_scratch *d = dst;
   const teal_plant_scratch *s = src;
   if (d->data || !s->plant) {
+    return TEAL_OK;
+  }
+  if (s->declaration) {
+    d->plant = s->plant;
     return TEAL_OK;
   }
   return scratch_alloc(d, s->plant);

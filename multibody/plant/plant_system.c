@@ -186,6 +186,7 @@ static void declare_state(teal_system *sys, teal_plant *p, double *x0) {
   teal_plant_scratch model;
   memset(&model, 0, sizeof(model));
   model.plant = p;
+  model.declaration = 1;
   s->scratch =
       teal_leaf_declare_scratch(sys, "multibody_data", &teal_plant_scratch_type, &model);
 }

@@ -12,6 +12,7 @@
 
 #include "framework/alloc.h"
 #include "framework/diagram.h"
+#include "framework/system_internal.h"
 #include "multibody/algorithms/data.h"
 #include "multibody/forces/force_elements.h"
 #include "multibody/algorithms/data_internal.h"
@@ -654,6 +655,31 @@ START_TEST(stage_outputs_are_the_stages) {
 }
 END_TEST
 
+/* The system keeps its scratch model without multibody data (it would
+ * cost a data per plant that nothing uses); every context, and a context's
+ * copy, gets its own. White-box: reads the system's model value. */
+START_TEST(scratch_model_holds_no_data) {
+  teal_plant *p = acrobot_new(1e-3);
+  teal_system *sys = teal_plant_system(p);
+  const teal_plant_scratch *model = sys->scratch_models[p->sys.scratch];
+  ck_assert_ptr_eq(model->plant, p);
+  ck_assert_ptr_null(model->data);
+  ck_assert_ptr_null(model->step.model_buffer);
+  teal_context *ctx = plant_context(p);
+  const teal_plant_scratch *s = teal_context_scratch(ctx, p->sys.scratch);
+  ck_assert_ptr_nonnull(s->data);
+  ck_assert_ptr_nonnull(s->step.vstar);
+  teal_context *copy = teal_context_clone(ctx, NULL);
+  ck_assert_ptr_nonnull(copy);
+  const teal_plant_scratch *c = teal_context_scratch(copy, p->sys.scratch);
+  ck_assert_ptr_nonnull(c->data);
+  ck_assert_ptr_ne(c->data, s->data);
+  teal_context_free(copy);
+  teal_context_free(ctx);
+  teal_plant_free(p);
+}
+END_TEST
+
 /* The plant stages its multibody data from a cache entry: the position
  * stage is computed once per new q, however many stages read it (mass
  * matrix, accelerations, energies, reaction forces), and again after q
@@ -711,6 +737,7 @@ static Suite *plant_system_suite(void) {
   tcase_add_test(tc, continuous_simulation_allocates_nothing);
   tcase_add_test(tc, stage_outputs_are_the_stages);
   tcase_add_test(tc, position_stage_is_computed_once_per_q);
+  tcase_add_test(tc, scratch_model_holds_no_data);
   suite_add_tcase(s, tc);
   return s;
 }
