@@ -76,35 +76,32 @@ static int relayout(teal_step_data *sd, void **buffer, size_t n,
   return TEAL_OK;
 }
 
-int teal_step_data_reserve_contacts(teal_step_data *sd, int nc) {
+/* Grows the buffer that holds *cap elements to new_cap (>= need) when need
+ * exceeds *cap, counting the growth when the buffer existed. */
+static int grow(teal_step_data *sd, int *cap, int need, int new_cap, void **buffer,
+                void (*lay_out)(teal_step_data *, size_t, teal_buffer_layout *)) {
   if (!sd->trees) {
     return TEAL_ESTATE;
   }
-  if (nc <= sd->nc_cap) {
+  if (need <= *cap) {
     return TEAL_OK;
   }
-  int cap = nc > 2 * (long long)sd->nc_cap || sd->nc_cap > INT_MAX / 2 ? nc : 2 * sd->nc_cap;
-  int rc = relayout(sd, &sd->contact_buffer, (size_t)cap, layout_contacts);
+  int rc = relayout(sd, buffer, (size_t)new_cap, lay_out);
   if (rc == TEAL_OK) {
-    sd->growths += sd->nc_cap > 0;
-    sd->nc_cap = cap;
+    sd->growths += *cap > 0;
+    *cap = new_cap;
   }
   return rc;
 }
 
+int teal_step_data_reserve_contacts(teal_step_data *sd, int nc) {
+  /* at least double, so that a growing scene reallocates O(log n) times */
+  int cap = nc > 2 * (long long)sd->nc_cap || sd->nc_cap > INT_MAX / 2 ? nc : 2 * sd->nc_cap;
+  return grow(sd, &sd->nc_cap, nc, cap, &sd->contact_buffer, layout_contacts);
+}
+
 int teal_step_data_reserve_island(teal_step_data *sd, int m) {
-  if (!sd->trees) {
-    return TEAL_ESTATE;
-  }
-  if (m <= sd->island_cap) {
-    return TEAL_OK;
-  }
-  int rc = relayout(sd, &sd->newton_buffer, (size_t)m, layout_newton);
-  if (rc == TEAL_OK) {
-    sd->growths += sd->island_cap > 0;
-    sd->island_cap = m;
-  }
-  return rc;
+  return grow(sd, &sd->island_cap, m, m, &sd->newton_buffer, layout_newton);
 }
 
 /* ---- lifetime ------------------------------------------------------------------ */
