@@ -274,3 +274,38 @@ const teal_plant_tree *teal_mb_data_begin_qv(const teal_plant *plant, teal_mb_da
   }
   return t;
 }
+
+int teal_mb_data_check_frame(teal_mb_data *data, const char *fn, const char *name, int f) {
+  if (f < 0 || f >= data->nf) {
+    return teal_error_set(&data->err, TEAL_EINVAL, "%s: %s = %d is not a frame index (0..%d)", fn,
+                          name, f, data->nf - 1);
+  }
+  return TEAL_OK;
+}
+
+int teal_mb_data_select_bodies(teal_mb_data *data, const teal_plant_tree *t, const char *fn,
+                               const int *instances, int n, double *mass) {
+  if (instances && n < 0) {
+    return teal_error_set(&data->err, TEAL_EINVAL, "%s: num_instances = %d is negative", fn, n);
+  }
+  memset(data->instance, instances ? 0 : 1, (size_t)data->ni);
+  for (int i = 0; instances && i < n; i++) {
+    if (instances[i] < 0 || instances[i] >= data->ni) {
+      return teal_error_set(&data->err, TEAL_EINVAL,
+                            "%s: instances[%d] = %d is not a model instance (0..%d)", fn, i,
+                            instances[i], data->ni - 1);
+    }
+    data->instance[instances[i]] = 1;
+  }
+  double m = 0.0;
+  data->selected[0] = 0;
+  for (int k = 1; k < t->num_nodes; k++) {
+    data->selected[k] = data->instance[teal_plant_body_instance(data->plant, data->body[k])];
+    m += data->selected[k] ? t->M_BBo_B[k].mass : 0.0;
+  }
+  if (!(m > 0.0)) {
+    return teal_error_set(&data->err, TEAL_EINVAL, "%s: the selection has no mass (no bodies)", fn);
+  }
+  *mass = m;
+  return TEAL_OK;
+}

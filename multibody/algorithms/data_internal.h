@@ -123,6 +123,16 @@ int teal_mb_data_check_forces(teal_mb_data *data, const char *fn, const char *na
 /** An output pointer must be non-NULL. */
 int teal_mb_data_check_out(teal_mb_data *data, const char *fn, const char *name, const void *x);
 
+/** TEAL_EINVAL (named name) unless f is a frame index of data's plant. */
+int teal_mb_data_check_frame(teal_mb_data *data, const char *fn, const char *name, int f);
+
+/** Marks in data->selected the nodes whose bodies belong to the n model
+ *  instances listed (every instance when instances is NULL) and puts their
+ *  total mass in *mass; TEAL_EINVAL for a negative n, an unknown instance or
+ *  a selection without mass. */
+int teal_mb_data_select_bodies(teal_mb_data *data, const teal_plant_tree *t, const char *fn,
+                               const int *instances, int n, double *mass);
+
 /* ---- stages (stages.c) ------------------------------------------------------ */
 
 /** The position stage (X, O, S, I) for q, unless data already holds it. */

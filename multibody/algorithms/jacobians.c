@@ -24,21 +24,13 @@
 
 /* ---- validation ------------------------------------------------------------ */
 
-static int check_frame(teal_mb_data *data, const char *fn, const char *name, int f) {
-  if (f < 0 || f >= data->nf) {
-    return teal_error_set(&data->err, TEAL_EINVAL, "%s: %s = %d is not a frame index (0..%d)", fn,
-                          name, f, data->nf - 1);
-  }
-  return TEAL_OK;
-}
-
 /* The three frames and the point of a point-Jacobian call. */
 static int check_point(teal_mb_data *data, const char *fn, int frame_F, teal_vec3 p_FQ, int frame_A,
                        int frame_E) {
   int st;
-  if ((st = check_frame(data, fn, "frame_F", frame_F)) ||
-      (st = check_frame(data, fn, "frame_A", frame_A)) ||
-      (st = check_frame(data, fn, "frame_E", frame_E))) {
+  if ((st = teal_mb_data_check_frame(data, fn, "frame_F", frame_F)) ||
+      (st = teal_mb_data_check_frame(data, fn, "frame_A", frame_A)) ||
+      (st = teal_mb_data_check_frame(data, fn, "frame_E", frame_E))) {
     return st;
   }
   return teal_mb_data_check_array(data, fn, "p_FQ", p_FQ.v, 3, 0);

@@ -25,31 +25,6 @@ static int kinematics(const teal_plant *plant, teal_mb_data *data, const char *f
   return st ? teal_error_set(&data->err, st, "%s: kinematics failed", fn) : TEAL_OK;
 }
 
-/* Marks the selected nodes and returns their total mass in *mass (> 0). */
-static int select_bodies(teal_mb_data *data, const teal_plant_tree *t, const char *fn,
-                         const int *instances, int n, double *mass) {
-  memset(data->instance, instances ? 0 : 1, (size_t)data->ni);
-  for (int i = 0; instances && i < n; i++) {
-    if (instances[i] < 0 || instances[i] >= data->ni) {
-      return teal_error_set(&data->err, TEAL_EINVAL,
-                            "%s: instances[%d] = %d is not a model instance (0..%d)", fn, i,
-                            instances[i], data->ni - 1);
-    }
-    data->instance[instances[i]] = 1;
-  }
-  double m = 0.0;
-  data->selected[0] = 0;
-  for (int k = 1; k < t->num_nodes; k++) {
-    data->selected[k] = data->instance[teal_plant_body_instance(data->plant, data->body[k])];
-    m += data->selected[k] ? t->M_BBo_B[k].mass : 0.0;
-  }
-  if (!(m > 0.0)) {
-    return teal_error_set(&data->err, TEAL_EINVAL, "%s: the selection has no mass (no bodies)", fn);
-  }
-  *mass = m;
-  return TEAL_OK;
-}
-
 /* The front of the functions that take a selection: checks, selection
  * (total mass in *mass) and kinematics. */
 static const teal_plant_tree *begin_selection(const teal_plant *plant, teal_mb_data *data,
@@ -58,7 +33,7 @@ static const teal_plant_tree *begin_selection(const teal_plant *plant, teal_mb_d
                                               const void *out, const char *out_name, double *mass,
                                               int *status) {
   const teal_plant_tree *t = teal_mb_data_begin_qv(plant, data, fn, q, v, need_v, out, out_name, status);
-  if (!t || (*status = select_bodies(data, t, fn, instances, n, mass)) ||
+  if (!t || (*status = teal_mb_data_select_bodies(data, t, fn, instances, n, mass)) ||
       (*status = kinematics(plant, data, fn, q, v, need_v))) {
     return NULL;
   }
@@ -89,7 +64,7 @@ int teal_mb_total_mass(const teal_plant *plant, teal_mb_data *data, const int *i
   if (!t || (st = teal_mb_data_check_out(data, fn, "mass", mass))) {
     return st;
   }
-  return select_bodies(data, t, fn, instances, num_instances, mass);
+  return teal_mb_data_select_bodies(data, t, fn, instances, num_instances, mass);
 }
 
 int teal_mb_center_of_mass_position(const teal_plant *plant, teal_mb_data *data, const double *q,

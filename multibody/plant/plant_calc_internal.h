@@ -77,6 +77,9 @@ int teal_plant_output_state(const teal_system *sys, const teal_context *ctx, dou
                             void *user);
 int teal_plant_output_instance_state(const teal_system *sys, const teal_context *ctx, double *out,
                                      void *user);
+int teal_plant_output_instance_generalized_acceleration(const teal_system *sys,
+                                                        const teal_context *ctx, double *out,
+                                                        void *user);
 int teal_plant_output_reactions(const teal_system *sys, const teal_context *ctx, void *out,
                                 void *user);
 

@@ -64,3 +64,19 @@ int teal_plant_output_reactions(const teal_system *sys, const teal_context *ctx,
   return rc ? teal_context_report_error(ctx, rc, "plant: %s", teal_mb_data_error(s->data)->message)
             : TEAL_OK;
 }
+
+/* <instance>_generalized_acceleration: the instance's entries of the
+ * generalized_acceleration stage, in the order of its v indices. */
+int teal_plant_output_instance_generalized_acceleration(const teal_system *sys,
+                                                        const teal_context *ctx, double *out,
+                                                        void *user) {
+  const teal_plant *p = teal_plant_from_system(sys);
+  const plant_sys *s = &p->sys;
+  int i = (int)((const int *)user - s->out_vdot_inst);
+  const double *vdot;
+  int rc = teal_eval_cache_entry(sys, ctx, s->ce_vdot, (const void **)&vdot);
+  for (int r = 0; rc == TEAL_OK && r < s->inst_v_count[i]; r++) {
+    out[r] = vdot[s->v_list[s->inst_v_start[i] + r]];
+  }
+  return rc;
+}

@@ -79,7 +79,7 @@ static void fill_instance_lists(teal_plant *p) {
 static int build_maps(teal_plant *p) {
   plant_sys *s = &p->sys;
   int ni = p->instances.n, nq = p->nq, nv = p->nv, nu = p->nu;
-  int *m = plant_block(p, 10 * (size_t)ni + 1 + (size_t)nu + (size_t)nq + 2 * (size_t)nv);
+  int *m = plant_block(p, 11 * (size_t)ni + 1 + (size_t)nu + (size_t)nq + 2 * (size_t)nv);
   if (!m) {
     return TEAL_ENOMEM;
   }
@@ -92,7 +92,8 @@ static int build_maps(teal_plant *p) {
   s->inst_v_start = m + 6 * ni;
   s->inst_v_count = m + 7 * ni;
   s->out_gcf_inst = m + 8 * ni;
-  s->act_list = m + 9 * ni;
+  s->out_vdot_inst = m + 9 * ni;
+  s->act_list = m + 10 * ni;
   s->q_list = s->act_list + nu;
   s->v_list = s->q_list + nq;
   s->limit_dofs = s->v_list + nv;
@@ -361,6 +362,12 @@ static void declare_outputs(teal_system *sys, teal_plant *p, const port_names *n
   }
   s->out_vdot =
       teal_leaf_declare_output_from_cache_entry(sys, "generalized_acceleration", s->ce_vdot);
+  for (int i = 0; i < p->instances.n; i++) {
+    const char *name = instance_port_name(names, p, i, "_generalized_acceleration");
+    s->out_vdot_inst[i] = teal_leaf_declare_vector_output(
+        sys, name, s->inst_v_count[i], teal_plant_output_instance_generalized_acceleration,
+        &s->out_vdot_inst[i], NULL, 0);
+  }
   s->out_poses = teal_leaf_declare_output_from_cache_entry(sys, "body_poses", s->ce_poses);
   s->out_vels =
       teal_leaf_declare_output_from_cache_entry(sys, "body_spatial_velocities", s->ce_vels);
@@ -469,6 +476,9 @@ int teal_plant_instance_state_output_port(const teal_plant *p, int instance) {
 }
 int teal_plant_generalized_acceleration_output_port(const teal_plant *p) {
   return port_or_state(p, p ? p->sys.out_vdot : 0);
+}
+int teal_plant_instance_generalized_acceleration_output_port(const teal_plant *p, int instance) {
+  return instance_port(p, p ? p->sys.out_vdot_inst : NULL, instance);
 }
 int teal_plant_body_poses_output_port(const teal_plant *p) {
   return port_or_state(p, p ? p->sys.out_poses : 0);

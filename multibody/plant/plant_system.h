@@ -33,7 +33,8 @@
  *           actuation and an instance's is an error (TEAL_EINVAL) at
  *           evaluation.
  *   outputs state ([q; v]), <instance>_state ([q_i; v_i]),
- *           generalized_acceleration (nv), body_poses (teal_transform_list,
+ *           generalized_acceleration (nv), <instance>_generalized_acceleration
+ *           (its v entries), body_poses (teal_transform_list,
  *           X_WB by body index), body_spatial_velocities,
  *           body_spatial_accelerations (teal_spatial_vector_list, by body),
  *           reaction_forces (teal_spatial_vector_list, F_CJc_Jc by joint).
@@ -79,6 +80,13 @@ TEAL_API int teal_plant_applied_spatial_force_input_port(const teal_plant *plant
 TEAL_API int teal_plant_state_output_port(const teal_plant *plant);
 /** Index of the output port "<instance>_state" ([q_i; v_i]) of a model instance. */
 TEAL_API int teal_plant_instance_state_output_port(const teal_plant *plant, int instance);
+/** Index of the output port "<instance>_generalized_acceleration" of a model
+ *  instance: the entries of "generalized_acceleration" at the instance's v
+ *  indices, in increasing order (zero-length for an instance without
+ *  velocities). TEAL_ENOTFOUND for an unknown instance, TEAL_ESTATE before
+ *  finalize, TEAL_EINVAL for a NULL plant. */
+TEAL_API int teal_plant_instance_generalized_acceleration_output_port(const teal_plant *plant,
+                                                                      int instance);
 /** Index of the output port "generalized_acceleration" (nv). */
 TEAL_API int teal_plant_generalized_acceleration_output_port(const teal_plant *plant);
 /** Index of the output port "body_poses" (teal_transform_list). */

@@ -125,7 +125,8 @@ typedef struct plant_sys {
   int nlimits;
   /* contact ports and cache */
   int in_query, out_geometry_pose, out_contacts, out_gcf;
-  int *out_gcf_inst; /* [instances] */
+  int *out_gcf_inst;  /* [instances] */
+  int *out_vdot_inst; /* [instances] <instance>_generalized_acceleration */
   int ce_contacts;
 } plant_sys;
 
