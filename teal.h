@@ -94,6 +94,7 @@
 #include "geometry/shapes/support.h"
 
 #include "multibody/algorithms/aba.h"
+#include "multibody/algorithms/body_results.h"
 #include "multibody/algorithms/crba.h"
 #include "multibody/algorithms/data.h"
 #include "multibody/algorithms/energy.h"
@@ -121,6 +122,7 @@
 #include "multibody/math/spatial_vector.h"
 #include "multibody/parsing/model_path.h"
 #include "multibody/parsing/urdf.h"
+#include "multibody/plant/plant_defaults.h"
 #include "multibody/plant/plant_instances.h"
 #include "multibody/plant/plant_state.h"
 #include "multibody/plant/plant_system.h"

@@ -5,15 +5,9 @@
 #include "framework/system_internal.h"
 
 static int add_event(teal_system *sys, teal_event_decl ev, const void *fn, const char *what) {
-  if (!sys) {
-    return TEAL_EINVAL;
-  }
-  if (sys->err.code != TEAL_OK) {
-    return sys->err.code;
-  }
-  if (sys->is_diagram || sys->finalized) {
-    return teal_error_set_sticky(&sys->err, TEAL_ESTATE, "%s: system '%s' is %s", what, sys->name,
-                                 sys->is_diagram ? "a diagram" : "already finalized");
+  int rc = teal_leaf_declare_guard(sys, what);
+  if (rc) {
+    return rc;
   }
   if (!fn) {
     return teal_error_set_sticky(&sys->err, TEAL_EINVAL, "%s on system '%s': NULL callback", what,

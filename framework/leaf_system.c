@@ -30,8 +30,7 @@ teal_system *teal_leaf_new(const char *name, void *user, void (*user_free)(void 
   return sys;
 }
 
-/* Common guard of every declaration: a leaf, not finalized, no error yet. */
-static int declare_guard(teal_system *sys, const char *what) {
+int teal_leaf_declare_guard(teal_system *sys, const char *what) {
   if (!sys) {
     return TEAL_EINVAL;
   }
@@ -56,7 +55,7 @@ static int check_name(teal_system *sys, const char *name, const char *what) {
 static int declare_input(teal_system *sys, const char *name, int size,
                          const teal_value_type *type) {
   const char *what = type ? "declare abstract input" : "declare vector input";
-  int rc = declare_guard(sys, what);
+  int rc = teal_leaf_declare_guard(sys, what);
   if (rc || (rc = check_name(sys, name, what))) {
     return rc;
   }
@@ -97,7 +96,7 @@ int teal_leaf_declare_vector_input(teal_system *sys, const char *name, int size)
 
 int teal_leaf_declare_abstract_input(teal_system *sys, const char *name,
                                      const teal_value_type *type) {
-  int rc = declare_guard(sys, "declare abstract input");
+  int rc = teal_leaf_declare_guard(sys, "declare abstract input");
   if (rc) {
     return rc;
   }
@@ -164,7 +163,7 @@ static int add_cache_decl(teal_system *sys, const char *name, int size, const te
 /* The checks every output declaration starts with: open system, valid and
  * unused name, room for one more port. */
 static int output_guard(teal_system *sys, const char *name, const char *what) {
-  int rc = declare_guard(sys, what);
+  int rc = teal_leaf_declare_guard(sys, what);
   if (rc || (rc = check_name(sys, name, what))) {
     return rc;
   }
@@ -234,7 +233,7 @@ int teal_leaf_declare_vector_output(teal_system *sys, const char *name, int size
 int teal_leaf_declare_abstract_output(teal_system *sys, const char *name,
                                       const teal_value_type *type, teal_abstract_calc_fn calc,
                                       void *user, const teal_ticket *prereqs, int nprereqs) {
-  int rc = declare_guard(sys, "declare abstract output");
+  int rc = teal_leaf_declare_guard(sys, "declare abstract output");
   if (rc) {
     return rc;
   }
@@ -268,7 +267,7 @@ static int check_finite(teal_system *sys, const double *x, int n, const char *wh
 
 int teal_leaf_declare_continuous_state(teal_system *sys, int nq, int nv, int nz, const double *x0) {
   const char *what = "declare continuous state";
-  int rc = declare_guard(sys, what);
+  int rc = teal_leaf_declare_guard(sys, what);
   if (rc) {
     return rc;
   }
@@ -308,7 +307,7 @@ typedef struct double_groups {
  * index, or a sticky error. */
 static int append_double_group(teal_system *sys, double_groups g, int size, const double *x0,
                                const char *what) {
-  int rc = declare_guard(sys, what);
+  int rc = teal_leaf_declare_guard(sys, what);
   if (rc) {
     return rc;
   }
@@ -378,7 +377,7 @@ static void *copy_model(teal_system *sys, const teal_value_type *type, const voi
 int teal_leaf_declare_abstract_state(teal_system *sys, const teal_value_type *type,
                                      const void *model) {
   const char *what = "declare abstract state";
-  int rc = declare_guard(sys, what);
+  int rc = teal_leaf_declare_guard(sys, what);
   if (rc) {
     return rc;
   }
@@ -414,7 +413,7 @@ static int declare_entry(teal_system *sys, const char *name, int size, const tea
                          teal_vector_calc_fn vcalc, teal_abstract_calc_fn acalc, void *user,
                          const teal_ticket *prereqs, int nprereqs) {
   const char *what = "declare cache entry";
-  int rc = declare_guard(sys, what);
+  int rc = teal_leaf_declare_guard(sys, what);
   if (rc || (rc = check_name(sys, name, what))) {
     return rc;
   }
@@ -453,7 +452,7 @@ int teal_leaf_declare_cache_entry(teal_system *sys, const char *name, int size,
 int teal_leaf_declare_abstract_cache_entry(teal_system *sys, const char *name,
                                            const teal_value_type *type, teal_abstract_calc_fn calc,
                                            void *user, const teal_ticket *prereqs, int nprereqs) {
-  int rc = declare_guard(sys, "declare cache entry");
+  int rc = teal_leaf_declare_guard(sys, "declare cache entry");
   if (rc) {
     return rc;
   }
@@ -466,7 +465,7 @@ int teal_leaf_declare_abstract_cache_entry(teal_system *sys, const char *name,
 }
 
 int teal_leaf_set_time_derivatives(teal_system *sys, teal_derivatives_fn fn, void *user) {
-  int rc = declare_guard(sys, "set time derivatives");
+  int rc = teal_leaf_declare_guard(sys, "set time derivatives");
   if (rc) {
     return rc;
   }
@@ -481,7 +480,7 @@ int teal_leaf_set_time_derivatives(teal_system *sys, teal_derivatives_fn fn, voi
 
 int teal_leaf_set_energy(teal_system *sys, teal_energy_fn potential, teal_energy_fn kinetic,
                          void *user) {
-  int rc = declare_guard(sys, "set energy");
+  int rc = teal_leaf_declare_guard(sys, "set energy");
   if (rc) {
     return rc;
   }
@@ -493,7 +492,7 @@ int teal_leaf_set_energy(teal_system *sys, teal_energy_fn potential, teal_energy
 
 int teal_leaf_set_velocity_map(teal_system *sys, teal_velocity_map_fn v_to_qdot,
                                teal_velocity_map_fn qdot_to_v, void *user) {
-  int rc = declare_guard(sys, "set velocity map");
+  int rc = teal_leaf_declare_guard(sys, "set velocity map");
   if (rc) {
     return rc;
   }
@@ -509,7 +508,7 @@ int teal_leaf_set_velocity_map(teal_system *sys, teal_velocity_map_fn v_to_qdot,
 }
 
 int teal_leaf_set_projection(teal_system *sys, teal_projection_fn fn, void *user) {
-  int rc = declare_guard(sys, "set projection");
+  int rc = teal_leaf_declare_guard(sys, "set projection");
   if (rc) {
     return rc;
   }
@@ -523,7 +522,7 @@ int teal_leaf_set_projection(teal_system *sys, teal_projection_fn fn, void *user
 }
 
 int teal_leaf_set_jacobian(teal_system *sys, teal_jacobian_fn fn, void *user) {
-  int rc = declare_guard(sys, "set jacobian");
+  int rc = teal_leaf_declare_guard(sys, "set jacobian");
   if (rc) {
     return rc;
   }
@@ -539,7 +538,7 @@ int teal_leaf_set_jacobian(teal_system *sys, teal_jacobian_fn fn, void *user) {
 int teal_leaf_declare_scratch(teal_system *sys, const char *name, const teal_value_type *type,
                               const void *model) {
   const char *what = "declare scratch";
-  int rc = declare_guard(sys, what);
+  int rc = teal_leaf_declare_guard(sys, what);
   if (rc || (rc = check_name(sys, name, what))) {
     return rc;
   }
@@ -564,7 +563,7 @@ int teal_leaf_declare_scratch(teal_system *sys, const char *name, const teal_val
 }
 
 int teal_leaf_set_type_tag(teal_system *sys, const void *tag) {
-  int rc = declare_guard(sys, "set type tag");
+  int rc = teal_leaf_declare_guard(sys, "set type tag");
   if (rc == TEAL_OK) {
     sys->type_tag = tag;
   }

@@ -1,5 +1,7 @@
 /* Whole-tree continuous dynamics: time derivatives, velocity maps, energy
  * and analytic Jacobians, evaluated leaf by leaf into one caller array. */
+#include <math.h>
+#include <stddef.h>
 #include <string.h>
 
 #include "framework/system_dynamics.h"
@@ -214,6 +216,109 @@ int teal_project_continuous_state(const teal_system *sys, teal_context *ctx) {
     rc = ls->projection(ls, leaf, &x, ls->projection_user);
     if (rc) {
       return teal_callback_failed(leaf, rc, serial, "state projection");
+    }
+  }
+  return TEAL_OK;
+}
+
+/* ---- implicit residual ------------------------------------------------------------- */
+
+int teal_leaf_set_implicit_time_derivatives_residual(teal_system *sys, teal_implicit_residual_fn fn,
+                                                     void *user) {
+  static const char what[] = "set implicit time derivatives residual";
+  int rc = teal_leaf_declare_guard(sys, what);
+  if (rc) {
+    return rc;
+  }
+  if (!fn) {
+    return teal_error_set_sticky(&sys->err, TEAL_EINVAL, "%s on system '%s': NULL callback", what,
+                                 sys->name);
+  }
+  sys->implicit_residual = fn;
+  sys->implicit_residual_user = user;
+  return TEAL_OK;
+}
+
+int teal_implicit_time_derivatives_residual_size(const teal_system *sys) {
+  return sys && sys->finalized ? sys->nq + sys->nv + sys->nz : -1;
+}
+
+/* Checks the arguments of teal_calc_implicit_time_derivatives_residual. */
+static int check_residual_args(const teal_system *sys, const teal_context *ctx,
+                               const double *proposed, int nproposed, const double *residual,
+                               int nresidual) {
+  static const char fn[] = "calc_implicit_time_derivatives_residual";
+  int rc = teal_check_context(sys, ctx);
+  if (rc) {
+    return rc;
+  }
+  int nx = sys->nq + sys->nv + sys->nz;
+  if (nx == 0 && sys->nxd > 0) {
+    return teal_context_report_error(ctx, TEAL_EUNSUPPORTED,
+                                     "%s on '%s': the system has discrete state but no continuous "
+                                     "state; implicit residuals are defined only for "
+                                     "continuous-time dynamics",
+                                     fn, sys->name);
+  }
+  if (nproposed != nx || nresidual != nx) {
+    return teal_context_report_error(ctx, TEAL_ESIZE,
+                                     "%s on '%s': proposed has %d values and residual %d; the "
+                                     "continuous state has %d",
+                                     fn, sys->name, nproposed, nresidual, nx);
+  }
+  if (nx && (!proposed || !residual)) {
+    return null_array(ctx, fn, proposed ? "residual" : "proposed");
+  }
+  for (int i = 0; i < nx; i++) {
+    if (!isfinite(proposed[i])) {
+      return teal_context_report_error(ctx, TEAL_ENONFINITE,
+                                       "%s on '%s': proposed[%d] is %g (not finite)", fn, sys->name,
+                                       i, proposed[i]);
+    }
+  }
+  return TEAL_OK;
+}
+
+/* The default residual of one leaf: its derivatives into r, then p - r. */
+static int default_residual(const teal_system *ls, const teal_context *leaf,
+                            const teal_const_continuous_view *p, teal_continuous_view *r) {
+  int rc = ls->derivatives(ls, leaf, r, ls->derivatives_user);
+  if (rc) {
+    return rc;
+  }
+  for (int i = 0; i < ls->nq; i++) {
+    r->q[i] = p->q[i] - r->q[i];
+  }
+  for (int i = 0; i < ls->nv; i++) {
+    r->v[i] = p->v[i] - r->v[i];
+  }
+  for (int i = 0; i < ls->nz; i++) {
+    r->z[i] = p->z[i] - r->z[i];
+  }
+  return TEAL_OK;
+}
+
+int teal_calc_implicit_time_derivatives_residual(const teal_system *sys, const teal_context *ctx,
+                                                 const double *proposed, int nproposed,
+                                                 double *residual, int nresidual) {
+  int rc = check_residual_args(sys, ctx, proposed, nproposed, residual, nresidual);
+  if (rc) {
+    return rc;
+  }
+  const teal_context_root *root = ctx->root;
+  int oq = 0, ov = sys->nq, oz = sys->nq + sys->nv; /* where v and z begin */
+  for (int k = ctx->xc_begin; k < ctx->xc_end; k++) {
+    const teal_context *leaf = root->xc_leaves[k];
+    const teal_system *ls = leaf->system;
+    ptrdiff_t dq = oq + (leaf->q - ctx->q), dv = ov + (leaf->v - ctx->v),
+              dz = oz + (leaf->z - ctx->z);
+    teal_const_continuous_view p = {proposed + dq, proposed + dv, proposed + dz};
+    teal_continuous_view r = {residual + dq, residual + dv, residual + dz};
+    unsigned long serial = root->error_serial;
+    rc = ls->implicit_residual ? ls->implicit_residual(ls, leaf, &p, &r, ls->implicit_residual_user)
+                               : default_residual(ls, leaf, &p, &r);
+    if (rc) {
+      return teal_callback_failed(leaf, rc, serial, "implicit time derivatives residual");
     }
   }
   return TEAL_OK;

@@ -18,6 +18,52 @@ extern "C" {
 TEAL_API int teal_calc_time_derivatives(const teal_system *sys, const teal_context *ctx,
                                         double *xcdot);
 
+/** Read-only view of continuous-state-shaped memory, split as q, v, z. */
+typedef struct teal_const_continuous_view {
+  const double *q; /**< generalized positions (nq doubles) */
+  const double *v; /**< generalized velocities (nv doubles) */
+  const double *z; /**< miscellaneous continuous state (nz doubles) */
+} teal_const_continuous_view;
+
+/** A leaf's own implicit residual (Drake's DoCalcImplicitTimeDerivativesResidual):
+ *  given proposed time derivatives of its continuous state (read only), writes
+ *  one residual per continuous state into residual, zero exactly when the
+ *  proposal equals the leaf's time derivatives. */
+typedef int (*teal_implicit_residual_fn)(const teal_system *sys, const teal_context *ctx,
+                                         const teal_const_continuous_view *proposed,
+                                         teal_continuous_view *residual, void *user);
+
+/** Gives a leaf (before finalize) its own implicit residual; leaves without
+ *  one use the default, proposed minus the explicit time derivatives. Errors:
+ *  TEAL_EINVAL for a NULL sys or fn, TEAL_ESTATE for a diagram or a finalized
+ *  leaf (sticky on the system, like every declaration). */
+TEAL_API int teal_leaf_set_implicit_time_derivatives_residual(teal_system *sys,
+                                                              teal_implicit_residual_fn fn,
+                                                              void *user);
+
+/** Number of implicit residual equations of the subtree (Drake's
+ *  implicit_time_derivatives_residual_size): one per continuous state,
+ *  nq + nv + nz; -1 for a NULL or unfinalized system. */
+TEAL_API int teal_implicit_time_derivatives_residual_size(const teal_system *sys);
+
+/** Drake's CalcImplicitTimeDerivativesResidual: for proposed time derivatives
+ *  xcdot_p of the whole continuous state (nproposed = nq + nv + nz values,
+ *  laid out [q; v; z] like teal_calc_time_derivatives), writes residual
+ *  (nresidual = teal_implicit_time_derivatives_residual_size values), zero
+ *  when xcdot_p equals the explicit derivatives f(x, u, t). Each leaf's slice
+ *  comes from its own hook (teal_leaf_set_implicit_time_derivatives_residual)
+ *  or, by default, is xcdot_p - f(x, u, t). A continuous multibody plant uses
+ *  Drake's form: qdot_p - N(q) v, then M(q) (vdot_p - vdot), the inverse
+ *  dynamics of vdot_p with all applied forces. Allocates nothing.
+ *  Errors: TEAL_EINVAL for NULL arrays (with entries); TEAL_ESIZE when a size
+ *  differs from the continuous-state size; TEAL_ENONFINITE for a NaN or
+ *  infinite proposed value; TEAL_EUNSUPPORTED for a system with discrete but
+ *  no continuous state (for example a discrete plant); a leaf's failure. */
+TEAL_API int teal_calc_implicit_time_derivatives_residual(const teal_system *sys,
+                                                          const teal_context *ctx,
+                                                          const double *proposed, int nproposed,
+                                                          double *residual, int nresidual);
+
 /** qdot = N(q) v for the whole subtree (v has nv entries, qdot nq). */
 TEAL_API int teal_map_velocity_to_qdot(const teal_system *sys, const teal_context *ctx,
                                        const double *v, double *qdot);

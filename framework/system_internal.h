@@ -121,6 +121,8 @@ struct teal_system {
   void *jacobian_user;
   teal_projection_fn projection;
   void *projection_user;
+  teal_implicit_residual_fn implicit_residual;
+  void *implicit_residual_user;
   const void *type_tag;
 
   /* diagram */
@@ -282,6 +284,11 @@ static inline int teal_slot_get(teal_cache_slot *s, const void **value) {
 
 /* Computes a slot's value into out without caching. */
 int teal_slot_calc(const teal_cache_slot *s, void *out);
+
+/* Common guard of every declaration on sys: a leaf, not finalized, no
+ * error recorded yet; otherwise the code (a sticky TEAL_ESTATE naming what
+ * for a diagram or a finalized leaf). */
+int teal_leaf_declare_guard(teal_system *sys, const char *what);
 
 /* Checks that ctx belongs to sys (a programming error otherwise). */
 int teal_check_context(const teal_system *sys, const teal_context *ctx);

@@ -30,6 +30,11 @@ teal_vec3 teal_contact_relative_velocity(const teal_transform *X_WB,
 /* Regularized Stribeck coefficient at slip s = |v_t| / v_stiction. */
 double teal_contact_stribeck(double s, double mu_s, double mu_d);
 
+/* Welded groups of the plant's bodies (weld joints, transitively; valid
+ * before and after finalize): root[b] is the lowest body index of b's group.
+ * root holds one int per body (plant_geometry.c). */
+void teal_plant_weld_groups(const teal_plant *p, int *root);
+
 /* Evaluates the query input (NULL when unconnected) and checks its ids. */
 int teal_plant_eval_query(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
                           const teal_point_pair_list **pairs);

@@ -4,6 +4,7 @@
 #include <math.h>
 
 #include "framework/alloc.h"
+#include "multibody/contact/contact_internal.h"
 #include "multibody/tree/plant_internal.h"
 
 /* Names are unique per (body, role): the record's instance field holds
@@ -142,4 +143,300 @@ int teal_plant_num_geometries(const teal_plant *p) {
 
 const teal_plant_geometry *teal_plant_get_geometry(const teal_plant *p, int i) {
   return p && i >= 0 && i < p->geometries.n ? &GEOM(p)[i].g : NULL;
+}
+
+/* ---- queries by body and role -------------------------------------------------- */
+
+static int count_role(const teal_plant *p, teal_geometry_role role) {
+  int n = 0;
+  for (int i = 0; p && i < p->geometries.n; i++) {
+    n += GEOM(p)[i].g.role == role;
+  }
+  return n;
+}
+
+int teal_plant_num_collision_geometries(const teal_plant *p) {
+  return count_role(p, TEAL_ROLE_PROXIMITY);
+}
+
+int teal_plant_num_visual_geometries(const teal_plant *p) {
+  return count_role(p, TEAL_ROLE_ILLUSTRATION);
+}
+
+/* Checks an output array: out may be NULL with cap 0 (a count query);
+ * otherwise it needs room for n entries. */
+static int check_out(const char *fn, const int *out, int cap, int n, teal_error *err) {
+  if (cap < 0 || (cap > 0 && !out)) {
+    return teal_error_set(err, TEAL_EINVAL, "%s: bad output array (cap %d, out %s)", fn, cap,
+                          out ? "set" : "NULL");
+  }
+  if (out && cap < n) {
+    return teal_error_set(err, TEAL_ESIZE, "%s: the output holds %d entries, %d are needed", fn,
+                          cap, n);
+  }
+  return TEAL_OK;
+}
+
+static int check_body(const teal_plant *p, const char *fn, int body, teal_error *err) {
+  if (!p) {
+    return teal_error_set(err, TEAL_EINVAL, "%s: NULL plant", fn);
+  }
+  if (body < 0 || body >= p->bodies.n) {
+    return teal_error_set(err, TEAL_ENOTFOUND, "%s: no body %d (the plant has %d)", fn, body,
+                          p->bodies.n);
+  }
+  return TEAL_OK;
+}
+
+static int geometries_for_body(const teal_plant *p, int body, teal_geometry_role role,
+                               const char *fn, int *out, int cap, teal_error *err) {
+  int rc = check_body(p, fn, body, err);
+  if (rc) {
+    return rc;
+  }
+  int n = 0;
+  for (int i = 0; i < p->geometries.n; i++) {
+    n += GEOM(p)[i].g.body == body && GEOM(p)[i].g.role == role;
+  }
+  if ((rc = check_out(fn, out, cap, n, err)) || !out) {
+    return rc ? rc : n;
+  }
+  for (int i = 0, k = 0; i < p->geometries.n; i++) {
+    if (GEOM(p)[i].g.body == body && GEOM(p)[i].g.role == role) {
+      out[k++] = i;
+    }
+  }
+  return n;
+}
+
+int teal_plant_get_collision_geometries_for_body(const teal_plant *p, int body, int *out, int cap,
+                                                 teal_error *err) {
+  return geometries_for_body(p, body, TEAL_ROLE_PROXIMITY,
+                             "teal_plant_get_collision_geometries_for_body", out, cap, err);
+}
+
+int teal_plant_get_visual_geometries_for_body(const teal_plant *p, int body, int *out, int cap,
+                                              teal_error *err) {
+  return geometries_for_body(p, body, TEAL_ROLE_ILLUSTRATION,
+                             "teal_plant_get_visual_geometries_for_body", out, cap, err);
+}
+
+/* Checks a list of bodies; on success fills mark[b] = 1 for each. */
+static int check_bodies(const teal_plant *p, const char *fn, const char *what, const int *bodies,
+                        int n, char *mark, teal_error *err) {
+  if (n < 0 || (n > 0 && !bodies)) {
+    return teal_error_set(err, TEAL_EINVAL, "%s: %s: bad body list (%d bodies, array %s)", fn, what,
+                          n, bodies ? "set" : "NULL");
+  }
+  for (int i = 0; i < n; i++) {
+    if (bodies[i] < 0 || bodies[i] >= p->bodies.n) {
+      return teal_error_set(err, TEAL_ENOTFOUND,
+                            "%s: %s: entry %d is no body (%d; the plant has "
+                            "%d)",
+                            fn, what, i, bodies[i], p->bodies.n);
+    }
+    mark[bodies[i]] = 1;
+  }
+  return TEAL_OK;
+}
+
+int teal_plant_collect_registered_geometries(const teal_plant *p, const int *bodies, int num_bodies,
+                                             int *out, int cap, teal_error *err) {
+  static const char fn[] = "teal_plant_collect_registered_geometries";
+  if (!p) {
+    return teal_error_set(err, TEAL_EINVAL, "%s: NULL plant", fn);
+  }
+  char *mark = teal_calloc((size_t)p->bodies.n + 1, 1);
+  if (!mark) {
+    return teal_error_set(err, TEAL_ENOMEM, "%s: out of memory", fn);
+  }
+  int rc = check_bodies(p, fn, "bodies", bodies, num_bodies, mark, err);
+  int n = 0;
+  for (int i = 0; rc == TEAL_OK && i < p->geometries.n; i++) {
+    n += mark[GEOM(p)[i].g.body];
+  }
+  if (rc == TEAL_OK) {
+    rc = check_out(fn, out, cap, n, err);
+  }
+  for (int i = 0, k = 0; rc == TEAL_OK && out && i < p->geometries.n; i++) {
+    if (mark[GEOM(p)[i].g.body]) {
+      out[k++] = i;
+    }
+  }
+  teal_free(mark);
+  return rc ? rc : n;
+}
+
+/* ---- welded bodies ------------------------------------------------------------------ */
+
+static int weld_find(int *root, int b) {
+  while (root[b] != b) {
+    root[b] = root[root[b]];
+    b = root[b];
+  }
+  return b;
+}
+
+void teal_plant_weld_groups(const teal_plant *p, int *root) {
+  for (int b = 0; b < p->bodies.n; b++) {
+    root[b] = b;
+  }
+  for (int j = 0; j < p->joints.n; j++) {
+    if (JOINT(p)[j].kind != TEAL_JOINT_WELD) {
+      continue;
+    }
+    int a = weld_find(root, FRAME(p)[JOINT(p)[j].parent_frame].body);
+    int c = weld_find(root, FRAME(p)[JOINT(p)[j].child_frame].body);
+    /* the lower index becomes the root, so a root is its group's minimum */
+    if (a < c) {
+      root[c] = a;
+    } else {
+      root[a] = c;
+    }
+  }
+  for (int b = 0; b < p->bodies.n; b++) {
+    root[b] = weld_find(root, b);
+  }
+}
+
+int teal_plant_get_bodies_welded_to(const teal_plant *p, int body, int *out, int cap,
+                                    teal_error *err) {
+  static const char fn[] = "teal_plant_get_bodies_welded_to";
+  int rc = check_body(p, fn, body, err);
+  if (rc) {
+    return rc;
+  }
+  int *root = teal_calloc((size_t)p->bodies.n, sizeof(int));
+  if (!root) {
+    return teal_error_set(err, TEAL_ENOMEM, "%s: out of memory", fn);
+  }
+  teal_plant_weld_groups(p, root);
+  int n = 0;
+  for (int b = 0; b < p->bodies.n; b++) {
+    n += root[b] == root[body];
+  }
+  rc = check_out(fn, out, cap, n, err);
+  for (int b = 0, k = 0; rc == TEAL_OK && out && b < p->bodies.n; b++) {
+    if (root[b] == root[body]) {
+      out[k++] = b;
+    }
+  }
+  teal_free(root);
+  return rc ? rc : n;
+}
+
+/* ---- collision filters declared through the plant --------------------------------- */
+
+static int filter_open(teal_plant *p, const char *fn) {
+  if (!p) {
+    return TEAL_EINVAL;
+  }
+  if (p->err.code != TEAL_OK) {
+    return p->err.code;
+  }
+  if (p->sg_source1) {
+    return teal_error_set_sticky(&p->err, TEAL_ESTATE,
+                                 "%s: the plant is already wired to its scene graph (declare "
+                                 "collision filters before teal_add_plant_and_scene_graph)",
+                                 fn);
+  }
+  return TEAL_OK;
+}
+
+static int check_group(teal_plant *p, const char *fn, const teal_collision_filter_group *g,
+                       char *mark) {
+  const char *name = g && g->name ? g->name : "(unnamed)";
+  if (!g) {
+    return teal_error_set_sticky(&p->err, TEAL_EINVAL, "%s: NULL collision filter group", fn);
+  }
+  return check_bodies(p, fn, name, g->bodies, g->num_bodies, mark, &p->err);
+}
+
+/* Records every body pair (a in A, b in B, a != b); all or nothing. */
+static int record_pairs(teal_plant *p, const char *fn, const teal_collision_filter_group *ga,
+                        const teal_collision_filter_group *gb) {
+  int n0 = p->filter_pairs.n;
+  for (int i = 0; i < ga->num_bodies; i++) {
+    for (int k = 0; k < gb->num_bodies; k++) {
+      int a = ga->bodies[i], b = gb->bodies[k];
+      if (a == b) {
+        continue; /* geometries of one body never collide anyway */
+      }
+      filter_pair_rec *r = teal_plant_list_push(&p->filter_pairs, sizeof(filter_pair_rec));
+      if (!r) {
+        p->filter_pairs.n = n0;
+        return teal_error_set_sticky(&p->err, TEAL_ENOMEM, "%s: out of memory", fn);
+      }
+      r->a = a < b ? a : b;
+      r->b = a < b ? b : a;
+    }
+  }
+  return TEAL_OK;
+}
+
+int teal_plant_exclude_collision_geometries_with_collision_filter_group_pair(
+    teal_plant *p, const teal_collision_filter_group *group_a,
+    const teal_collision_filter_group *group_b) {
+  static const char fn[] =
+      "teal_plant_exclude_collision_geometries_with_collision_filter_group_pair";
+  int rc = filter_open(p, fn);
+  if (rc) {
+    return rc;
+  }
+  char *mark = teal_calloc((size_t)p->bodies.n + 1, 1);
+  if (!mark) {
+    return teal_error_set_sticky(&p->err, TEAL_ENOMEM, "%s: out of memory", fn);
+  }
+  rc = check_group(p, fn, group_a, mark);
+  if (rc == TEAL_OK) {
+    rc = check_group(p, fn, group_b, mark);
+  }
+  teal_free(mark);
+  return rc ? rc : record_pairs(p, fn, group_a, group_b);
+}
+
+int teal_plant_exclude_collisions_between_bodies(teal_plant *p, int body_a, int body_b) {
+  static const char fn[] = "teal_plant_exclude_collisions_between_bodies";
+  int rc = filter_open(p, fn);
+  if (rc) {
+    return rc;
+  }
+  if (body_a < 0 || body_a >= p->bodies.n || body_b < 0 || body_b >= p->bodies.n) {
+    return teal_error_set_sticky(&p->err, TEAL_ENOTFOUND,
+                                 "%s: no body pair (%d, %d) (the plant "
+                                 "has %d bodies)",
+                                 fn, body_a, body_b, p->bodies.n);
+  }
+  teal_collision_filter_group a = {"a", &body_a, 1}, b = {"b", &body_b, 1};
+  return record_pairs(p, fn, &a, &b);
+}
+
+/* ---- scene graph ids ------------------------------------------------------------ */
+
+int teal_plant_geometry_source_is_registered(const teal_plant *p) {
+  return p && p->sg_source1 > 0;
+}
+
+int teal_plant_get_source_id(const teal_plant *p) {
+  return p && p->sg_source1 > 0 ? p->sg_source1 - 1 : -1;
+}
+
+int teal_plant_get_body_frame_id_if_exists(const teal_plant *p, int body) {
+  return teal_plant_geometry_source_is_registered(p) && body >= 0 && body < p->bodies.n ? body : -1;
+}
+
+int teal_plant_get_body_frame_id(const teal_plant *p, int body, teal_error *err) {
+  static const char fn[] = "teal_plant_get_body_frame_id";
+  int rc = check_body(p, fn, body, err);
+  if (rc == TEAL_OK && !p->sg_source1) {
+    rc = teal_error_set(err, TEAL_ESTATE,
+                        "%s: the plant has no scene graph frames yet (wire it with "
+                        "teal_add_plant_and_scene_graph first)",
+                        fn);
+  }
+  return rc ? rc : body;
+}
+
+int teal_plant_get_body_from_frame_id(const teal_plant *p, int frame_id) {
+  return teal_plant_get_body_frame_id_if_exists(p, frame_id);
 }

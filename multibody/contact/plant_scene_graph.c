@@ -6,49 +6,47 @@
 #include "multibody/contact/plant_scene_graph.h"
 #include "multibody/plant/plant_system.h"
 
-/* Root of b's welded group (union-find with path halving). */
-static int weld_root(int *parent, int b) {
-  while (parent[b] != b) {
-    parent[b] = parent[parent[b]];
-    b = parent[b];
-  }
-  return b;
-}
-
 /* Drake's default filters: bodies joined by a joint (other than a floating
- * one) whose parent is not the world, and every pair of bodies in one welded
- * subgraph (bodies welded together, transitively; the world's subgraph
- * holds everything welded to the world). */
+ * one or a weld) whose parent is not the world, and every pair of bodies in
+ * one welded group (teal_plant_weld_groups; the world's group holds
+ * everything welded to the world). */
 static int exclude_default_pairs(teal_scene_graph *sg, const teal_plant *p) {
   int nb = p->bodies.n;
   int *root = teal_calloc((size_t)nb + 1, sizeof(int));
   if (!root) {
     return TEAL_ENOMEM;
   }
-  for (int b = 0; b < nb; b++) {
-    root[b] = b;
-  }
+  teal_plant_weld_groups(p, root);
   int rc = TEAL_OK;
   for (int b = 1; rc == TEAL_OK && b < nb; b++) {
     int j = BODY(p)[b].inboard;
-    if (j < 0 || JOINT(p)[j].kind == TEAL_JOINT_QUATERNION_FLOATING) {
+    if (j < 0 || JOINT(p)[j].kind == TEAL_JOINT_QUATERNION_FLOATING ||
+        JOINT(p)[j].kind == TEAL_JOINT_WELD) {
       continue;
     }
     int parent = FRAME(p)[JOINT(p)[j].parent_frame].body;
-    if (JOINT(p)[j].kind == TEAL_JOINT_WELD) {
-      root[weld_root(root, b)] = weld_root(root, parent);
-    } else if (parent != 0) {
+    if (parent != 0) {
       rc = teal_scene_graph_exclude_frame_pair(sg, parent, b);
     }
   }
   for (int a = 0; rc == TEAL_OK && a < nb; a++) {
     for (int b = a + 1; rc == TEAL_OK && b < nb; b++) {
-      if (weld_root(root, a) == weld_root(root, b)) {
+      if (root[a] == root[b]) {
         rc = teal_scene_graph_exclude_frame_pair(sg, a, b);
       }
     }
   }
   teal_free(root);
+  return rc;
+}
+
+/* The exclusions declared through the plant (plant_geometry.h). */
+static int exclude_declared_pairs(teal_scene_graph *sg, const teal_plant *p) {
+  const filter_pair_rec *f = p->filter_pairs.data;
+  int rc = TEAL_OK;
+  for (int i = 0; rc == TEAL_OK && i < p->filter_pairs.n; i++) {
+    rc = teal_scene_graph_exclude_frame_pair(sg, f[i].a, f[i].b);
+  }
   return rc;
 }
 
@@ -73,6 +71,9 @@ static int register_plant(teal_scene_graph *sg, const teal_plant *p) {
     return src;
   }
   int rc = exclude_default_pairs(sg, p);
+  if (rc == TEAL_OK) {
+    rc = exclude_declared_pairs(sg, p);
+  }
   return rc ? rc : teal_scene_graph_finalize(sg);
 }
 
@@ -107,6 +108,9 @@ teal_scene_graph *teal_add_plant_and_scene_graph(teal_builder *b, teal_plant *p,
   if (!plant) {
     return not_finalized(p, err);
   }
+  if (p->sg_source1) {
+    return fail(NULL, err, TEAL_ESTATE, "the plant is already wired to a scene graph");
+  }
   /* the builder owns what it is given, also when adding fails (it frees
    * it): from here on the plant is the builder's, whatever happens below */
   if (!teal_builder_add(b, plant)) {
@@ -135,5 +139,6 @@ teal_scene_graph *teal_add_plant_and_scene_graph(teal_builder *b, teal_plant *p,
     teal_error_set(err, be->code, "add_plant_and_scene_graph: %s", be->message);
     return NULL;
   }
+  p->sg_source1 = 1 + teal_scene_graph_frame_source(sg, 0); /* the world is the plant's */
   return sg;
 }

@@ -88,6 +88,9 @@ int teal_plant_derivatives(const teal_system *sys, const teal_context *ctx,
                            teal_continuous_view *xdot, void *user);
 int teal_plant_discrete_update(const teal_system *sys, const teal_context *ctx, double *xd_next,
                                void *user);
+int teal_plant_implicit_residual(const teal_system *sys, const teal_context *ctx,
+                                 const teal_const_continuous_view *proposed,
+                                 teal_continuous_view *residual, void *user);
 int teal_plant_project(const teal_system *sys, const teal_context *ctx, teal_continuous_view *x,
                        void *user);
 int teal_plant_v_to_qdot(const teal_system *sys, const teal_context *ctx, const double *v,
@@ -108,6 +111,10 @@ int teal_plant_check_quaternions(const teal_plant *p, const teal_context *ctx, c
 /* TEAL_OK when the n values of x are finite; otherwise reports
  * TEAL_ENONFINITE on ctx naming what and the first bad index. */
 int teal_plant_check_finite(const teal_context *ctx, const double *x, int n, const char *what);
+
+/* The floating joint of a free body (its parent is the world), or -1 (also
+ * for a NULL plant or an unknown body). */
+int teal_plant_free_joint(const teal_plant *p, int body);
 
 /* qdot = N(q) v over the whole tree. */
 void teal_plant_map_v_to_qdot(const teal_plant *p, const double *q, const double *v,

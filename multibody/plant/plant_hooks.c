@@ -34,6 +34,37 @@ int teal_plant_derivatives(const teal_system *sys, const teal_context *ctx,
   return TEAL_OK;
 }
 
+/* Drake's residual for a continuous plant: qdot_p - N(q) v for the positions,
+ * then the inverse dynamics of vdot_p with every applied force, which is
+ * M(q) (vdot_p - vdot) since M vdot + C v = tau_app; M and vdot are cached. */
+int teal_plant_implicit_residual(const teal_system *sys, const teal_context *ctx,
+                                 const teal_const_continuous_view *proposed,
+                                 teal_continuous_view *residual, void *user) {
+  const teal_plant *p = user;
+  const double *vdot, *M, *q, *v;
+  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_vdot, (const void **)&vdot);
+  if (rc == TEAL_OK) {
+    rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_M, (const void **)&M);
+  }
+  if (rc) {
+    return rc;
+  }
+  teal_plant_qv(p, ctx, &q, &v);
+  teal_plant_map_v_to_qdot(p, q, v, residual->q);
+  for (int i = 0; i < p->nq; i++) {
+    residual->q[i] = proposed->q[i] - residual->q[i];
+  }
+  for (int i = 0; i < p->nv; i++) {
+    const double *Mi = M + (size_t)i * (size_t)p->nv; /* M is symmetric */
+    double acc = 0.0;
+    for (int j = 0; j < p->nv; j++) {
+      acc += Mi[j] * (proposed->v[j] - vdot[j]);
+    }
+    residual->v[i] = acc;
+  }
+  return TEAL_OK;
+}
+
 int teal_plant_project(const teal_system *sys, const teal_context *ctx, teal_continuous_view *x,
                        void *user) {
   (void)sys;

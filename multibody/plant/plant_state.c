@@ -147,8 +147,7 @@ int teal_plant_eval_generalized_acceleration(const teal_plant *p, const teal_con
                     "plant eval_generalized_acceleration");
 }
 
-/* The floating joint of a free body (parent: the world), or -1. */
-static int free_joint(const teal_plant *p, int body) {
+int teal_plant_free_joint(const teal_plant *p, int body) {
   if (!p || body <= 0 || body >= p->bodies.n) {
     return -1;
   }
@@ -193,7 +192,7 @@ static int check_pose(const teal_context *ctx, teal_transform X_WB, const char *
 
 int teal_plant_set_free_body_pose(const teal_plant *p, teal_context *ctx, int body,
                                   teal_transform X_WB) {
-  int j = free_joint(p, body);
+  int j = teal_plant_free_joint(p, body);
   if (j < 0 || !ctx) {
     return not_free(p, ctx, body, "plant set_free_body_pose");
   }
@@ -213,7 +212,7 @@ int teal_plant_set_free_body_pose(const teal_plant *p, teal_context *ctx, int bo
 
 int teal_plant_set_free_body_spatial_velocity(const teal_plant *p, teal_context *ctx, int body,
                                               teal_spatial_vector V_WB) {
-  int j = free_joint(p, body);
+  int j = teal_plant_free_joint(p, body);
   if (j < 0 || !ctx) {
     return not_free(p, ctx, body, "plant set_free_body_spatial_velocity");
   }

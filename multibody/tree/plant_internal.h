@@ -37,6 +37,11 @@ typedef struct body_rec {
   int frame;   /* body frame */
   int inboard; /* inboard joint, -1 if none */
   teal_spatial_inertia M_BBo_B;
+  /* plant_defaults.c: default pose (used when the body is free) and the
+   * uniform random position box and rotation of teal_plant_set_random_state */
+  int has_default_pose, random_position, random_rotation;
+  teal_transform X_WB_default;
+  teal_vec3 random_lo, random_hi;
 } body_rec;
 
 typedef struct frame_rec {
@@ -56,6 +61,8 @@ typedef struct joint_rec {
   double v_lo[TEAL_JOINT_MAX_NV], v_hi[TEAL_JOINT_MAX_NV];
   double q_lo[TEAL_JOINT_MAX_NQ], q_hi[TEAL_JOINT_MAX_NQ];
   int q_start, v_start;
+  int has_default_q; /* q_default set by teal_plant_set_joint_default_positions */
+  double q_default[TEAL_JOINT_MAX_NQ];
 } joint_rec;
 
 typedef struct actuator_rec {
@@ -83,6 +90,14 @@ typedef struct geometry_rec {
   int instance;
   teal_plant_geometry g;
 } geometry_rec;
+
+/* a collision filter exclusion between two bodies, declared through the plant
+ * and applied when it is wired to its scene graph (name: unused, NULL) */
+typedef struct filter_pair_rec {
+  char *name;
+  int instance;
+  int a, b;
+} filter_pair_rec;
 
 /* A slot of a name index: the record's index + 1 (0: empty) and its hash. */
 typedef struct teal_plant_name_slot {
@@ -152,6 +167,8 @@ struct teal_plant {
   plant_sys sys;
   plant_contact_params contact;
   int nblocks;
+  teal_plant_list filter_pairs; /* filter_pair_rec (multibody/contact/plant_geometry.c) */
+  int sg_source1;               /* scene graph source id + 1 once wired; 0 before */
 };
 
 #define INST(p) ((instance_rec *)(p)->instances.data)
@@ -190,6 +207,10 @@ int teal_plant_check_new_name(teal_plant *p, const char *what, const char *name)
  * joints of free bodies with it). Returns the joint index or an error code. */
 int teal_plant_push_joint(teal_plant *p, const char *name, teal_joint_kind kind, int pf, int cf,
                           const teal_vec3 *axis, double pitch);
+
+/* The 7 q of the quaternion-floating joint j (parent frame on the world)
+ * that put its child body at X_WB: X_FM = X_WF^-1 X_WB X_BM (topology.c). */
+void teal_plant_free_pose_q(const teal_plant *p, int j, teal_transform X_WB, double *q);
 
 /* Builds the plant's leaf system (plant_system.c), called by finalize. */
 int teal_plant_system_create(teal_plant *p);

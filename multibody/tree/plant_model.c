@@ -99,6 +99,7 @@ void teal_plant_destroy(teal_plant *p) {
     teal_shape_release(&GEOM(p)[i].g.shape);
   }
   teal_plant_list_free(&p->geometries, sizeof(geometry_rec));
+  teal_plant_list_free(&p->filter_pairs, sizeof(filter_pair_rec));
   for (int i = 0; i < p->nblocks; i++) {
     teal_free(p->blocks[i]);
   }
@@ -199,7 +200,12 @@ int teal_plant_add_rigid_body(teal_plant *p, const char *name, int instance,
     teal_free(nm);
     return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory adding body '%s'%s", name, NULL);
   }
-  *b = (body_rec){nm, instance, p->frames.n - 1, -1, *M};
+  /* the record is zeroed: no default pose or random distribution */
+  b->name = nm;
+  b->instance = instance;
+  b->frame = p->frames.n - 1;
+  b->inboard = -1;
+  b->M_BBo_B = *M;
   *f = (frame_rec){fn, instance, p->bodies.n - 1, teal_transform_identity()};
   teal_plant_list_index(&p->bodies, sizeof(body_rec));
   teal_plant_list_index(&p->frames, sizeof(frame_rec));

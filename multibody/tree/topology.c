@@ -9,6 +9,7 @@
 
 #include "framework/alloc.h"
 #include "framework/system.h"
+#include "math/rotation.h"
 #include "multibody/tree/forest.h"
 #include "multibody/tree/plant_internal.h"
 
@@ -334,12 +335,40 @@ int teal_plant_make_actuation_matrix(const teal_plant *p, double *B) {
   return TEAL_OK;
 }
 
+/* plant_internal.h */
+void teal_plant_free_pose_q(const teal_plant *p, int j, teal_transform X_WB, double *q) {
+  const joint_rec *jr = &JOINT(p)[j];
+  teal_transform X_WF = FRAME(p)[jr->parent_frame].X_BF;
+  teal_transform X_BM = FRAME(p)[jr->child_frame].X_BF;
+  teal_transform X_FM =
+      teal_transform_compose(teal_transform_inverse(X_WF), teal_transform_compose(X_WB, X_BM));
+  teal_quaternion qr = teal_rotation_to_quaternion(X_FM.R);
+  double x[7] = {qr.w, qr.x, qr.y, qr.z, X_FM.p.v[0], X_FM.p.v[1], X_FM.p.v[2]};
+  memcpy(q, x, sizeof(x));
+}
+
 int teal_plant_default_q(const teal_plant *p, double *q) {
   if (!p->finalized) {
     return TEAL_ESTATE;
   }
   for (int k = 1; k < p->tree.num_nodes; k++) {
     p->tree.type[k]->default_q(q + p->tree.q_start[k]);
+  }
+  /* the defaults of plant_defaults.c: joints' own, then free bodies' poses */
+  for (int j = 0; j < p->joints.n; j++) {
+    const joint_rec *jr = &JOINT(p)[j];
+    if (jr->has_default_q) {
+      size_t nq = (size_t)teal_joint_type_get(jr->kind)->nq;
+      memcpy(q + jr->q_start, jr->q_default, nq * sizeof(double));
+    }
+  }
+  for (int b = 1; b < p->bodies.n; b++) {
+    const body_rec *br = &BODY(p)[b];
+    int j = br->inboard;
+    if (br->has_default_pose && j >= 0 && JOINT(p)[j].kind == TEAL_JOINT_QUATERNION_FLOATING &&
+        FRAME(p)[JOINT(p)[j].parent_frame].body == TEAL_WORLD_BODY) {
+      teal_plant_free_pose_q(p, j, br->X_WB_default, q + JOINT(p)[j].q_start);
+    }
   }
   return TEAL_OK;
 }
