@@ -32,7 +32,8 @@ static const teal_plant_tree *begin_selection(const teal_plant *plant, teal_mb_d
                                               int need_v, const int *instances, int n,
                                               const void *out, const char *out_name, double *mass,
                                               int *status) {
-  const teal_plant_tree *t = teal_mb_data_begin_qv(plant, data, fn, q, v, need_v, out, out_name, status);
+  const teal_plant_tree *t =
+      teal_mb_data_begin_qv(plant, data, fn, q, v, need_v, out, out_name, status);
   if (!t || (*status = teal_mb_data_select_bodies(data, t, fn, instances, n, mass)) ||
       (*status = kinematics(plant, data, fn, q, v, need_v))) {
     return NULL;
@@ -142,8 +143,8 @@ static void com_columns(const teal_mb_data *data, const teal_plant_tree *t, int 
   t->type[k]->H_FM(&t->params[k], q + t->q_start[k], H);
   for (int j = 0; j < nv; j++) {
     teal_vec3 w = teal_rotation_apply(R_WF, teal_vec3_make(H[j], H[nv + j], H[2 * nv + j]));
-    teal_vec3 v = teal_rotation_apply(
-        R_WF, teal_vec3_make(H[3 * nv + j], H[4 * nv + j], H[5 * nv + j]));
+    teal_vec3 v =
+        teal_rotation_apply(R_WF, teal_vec3_make(H[3 * nv + j], H[4 * nv + j], H[5 * nv + j]));
     teal_vec3 c = teal_vec3_add(teal_vec3_scale(v, data->m_sub[k]), teal_vec3_cross(w, moment));
     for (int r = 0; r < 3; r++) {
       J[r * nvt + t->v_start[k] + j] = c.v[r] / m;
