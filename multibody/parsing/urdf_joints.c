@@ -88,11 +88,18 @@ static int parse_axis(urdf_model *m, xmlNode *node, teal_vec3 *axis) {
   if (rc) {
     return rc;
   }
-  double n = teal_vec3_norm(*axis);
-  if (!(n > 1e-12) || !isfinite(n)) {
-    return urdf_fail(m, a, TEAL_EINVAL, "axis must be nonzero");
+  /* normalized without overflow: divided by the largest |component| first
+   * (the norm of (1e300, 1e300, 0) overflows) */
+  double big = fmax(fabs(axis->v[0]), fmax(fabs(axis->v[1]), fabs(axis->v[2])));
+  if (!isfinite(big)) {
+    return urdf_fail(m, a, TEAL_EINVAL, "axis must be finite");
   }
-  *axis = teal_vec3_scale(*axis, 1.0 / n);
+  teal_vec3 s = big > 0.0 ? teal_vec3_scale(*axis, 1.0 / big) : *axis;
+  double n = teal_vec3_norm(s); /* in [1, sqrt(3)] unless the axis is zero */
+  if (!(big > 0.0) || !(big * n > 1e-12) || !isfinite(1.0 / big)) {
+    return urdf_fail(m, a, TEAL_EINVAL, "axis must be nonzero (its length is below 1e-12)");
+  }
+  *axis = teal_vec3_scale(s, 1.0 / n);
   return TEAL_OK;
 }
 

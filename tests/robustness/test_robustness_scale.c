@@ -381,6 +381,37 @@ START_TEST(joint_axis_huge_and_tiny_normalized) {
 }
 END_TEST
 
+/* The URDF reader normalizes an axis the same way, and says why it refuses
+ * one (it called (1e300, 1e300, 0) "zero"). */
+START_TEST(urdf_axis_huge_normalized) {
+  static const char fmt[] =
+      "<robot name=\"r\"><link name=\"a\"/><link name=\"b\"><inertial><mass value=\"1\"/>"
+      "<inertia ixx=\"1\" iyy=\"1\" izz=\"1\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial>"
+      "</link><joint name=\"j\" type=\"revolute\"><parent link=\"a\"/><child link=\"b\"/>"
+      "<axis xyz=\"%s\"/></joint></robot>";
+  char xml[800];
+  snprintf(xml, sizeof xml, fmt, "1e300 1e300 0");
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  teal_error err;
+  ck_assert_msg(teal_urdf_load_string(p, xml, NULL, &err) >= 0, "%s", err.message);
+  finalize_ok(p);
+  const teal_plant_tree *t = teal_plant_get_tree(p);
+  ck_assert_double_eq_tol(t->params[1].axis.v[0], sqrt(0.5), 1e-15);
+  ck_assert_double_eq_tol(t->params[1].axis.v[1], sqrt(0.5), 1e-15);
+  teal_plant_free(p);
+  const char *bad[] = {"0 0 0", "1e-13 0 0", "inf 0 0", "5e-324 0 0"};
+  const char *why[] = {"nonzero", "nonzero", "finite", "nonzero"};
+  for (int i = 0; i < 4; i++) {
+    snprintf(xml, sizeof xml, fmt, bad[i]);
+    p = teal_plant_new(0.0, NULL);
+    int rc = teal_urdf_load_string(p, xml, NULL, &err);
+    ck_assert_int_lt(rc, 0);
+    ck_assert_msg(strstr(err.message, why[i]) != NULL, "%s: %s", bad[i], err.message);
+    teal_plant_free(p);
+  }
+}
+END_TEST
+
 /* ---- defect 10: names ----------------------------------------------------------- */
 
 /* Every kind of plant name with a '/' (or empty) is refused where it enters. */
@@ -473,6 +504,7 @@ int main(void) {
   tcase_add_test(tc, scale_100000_free_bodies);
   tcase_add_test(tc, loop_after_100000_links_reported);
   tcase_add_test(tc, joint_axis_huge_and_tiny_normalized);
+  tcase_add_test(tc, urdf_axis_huge_normalized);
   tcase_add_test(tc, names_with_slash_rejected_by_the_plant);
   tcase_add_test(tc, names_with_slash_rejected_by_urdf);
   tcase_add_test(tc, long_names_finalize);
