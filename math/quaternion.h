@@ -45,6 +45,14 @@ static inline double teal_quaternion_norm(teal_quaternion q) {
   return sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
 }
 
+/** 1 when the four values q[0..3] (w, x, y, z, as a joint stores them in
+ *  its positions) can be normalized into a rotation: |q|^2 is a normal
+ *  number, so it is not zero, NaN or Inf, and 2 / |q|^2 (the scale of the
+ *  rotation matrix) neither overflows nor underflows. */
+static inline int teal_quaternion_is_normalizable(const double q[4]) {
+  return isnormal(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+}
+
 /** Scales *q to unit length. Returns TEAL_ENONFINITE if q has a NaN or Inf
  *  component, TEAL_EINVAL if it is zero (q is left unchanged on failure). */
 TEAL_API int teal_quaternion_normalize(teal_quaternion *q);

@@ -17,7 +17,8 @@
 
 /* ---- argument checks ---------------------------------------------------------------- */
 
-/* Every quaternion in q must be nonzero. */
+/* Every quaternion in q must be normalizable (as the position stage
+ * requires). */
 static int check_quaternions(teal_mb_data *data, const char *fn, const teal_plant_tree *t,
                              const double *q) {
   for (int k = 1; k < t->num_nodes; k++) {
@@ -25,9 +26,10 @@ static int check_quaternions(teal_mb_data *data, const char *fn, const teal_plan
       continue;
     }
     const double *e = q + t->q_start[k];
-    if (e[0] * e[0] + e[1] * e[1] + e[2] * e[2] + e[3] * e[3] == 0.0) {
+    if (!teal_quaternion_is_normalizable(e)) {
       return teal_error_set(
-          &data->err, TEAL_EINVAL, "%s: the quaternion q[%d..%d] of joint \"%s\" is zero", fn,
+          &data->err, TEAL_EINVAL,
+          "%s: the quaternion q[%d..%d] of joint \"%s\" is zero or cannot be normalized", fn,
           t->q_start[k], t->q_start[k] + 3, teal_plant_joint_name(data->plant, data->joint[k]));
     }
   }

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "math/quaternion.h"
 #include "multibody/algorithms/data_internal.h"
 #include "multibody/tree/topology.h"
 
@@ -75,7 +76,7 @@ static int quaternion_ok(const teal_plant_tree *t, int k, const double *qk) {
   if (!t->type[k]->normalize) {
     return 1;
   }
-  return isnormal(qk[0] * qk[0] + qk[1] * qk[1] + qk[2] * qk[2] + qk[3] * qk[3]);
+  return teal_quaternion_is_normalizable(qk);
 }
 
 /* R_FM of a revolute joint about the unit axis a (Rodrigues):

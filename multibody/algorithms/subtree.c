@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "math/quaternion.h"
 #include "multibody/algorithms/data_internal.h"
 #include "multibody/tree/topology.h"
 
@@ -470,8 +471,7 @@ static int check_quaternions(teal_mb_data *data, const teal_mb_subtree *s, const
   for (int i = 1; i < s->n; i++) {
     int k = s->node[i];
     const double *qk = sub_q + s->q_off[i];
-    if (t->type[k]->normalize &&
-        !isnormal(qk[0] * qk[0] + qk[1] * qk[1] + qk[2] * qk[2] + qk[3] * qk[3])) {
+    if (t->type[k]->normalize && !teal_quaternion_is_normalizable(qk)) {
       return teal_error_set(&data->err, TEAL_EINVAL,
                             "%s: the quaternion sub_q[%d..%d] of body \"%s\" is zero or "
                             "not normalizable",
@@ -548,8 +548,7 @@ int teal_mb_subtree_perturb_positions(const teal_plant *plant, teal_mb_data *dat
   double qk[TEAL_JOINT_MAX_NQ];
   memcpy(qk, r->q + s->q_off[i], (size_t)t->nq[k] * sizeof(double));
   qk[index - s->q_off[i]] += delta;
-  if (t->type[k]->normalize &&
-      !isnormal(qk[0] * qk[0] + qk[1] * qk[1] + qk[2] * qk[2] + qk[3] * qk[3])) {
+  if (t->type[k]->normalize && !teal_quaternion_is_normalizable(qk)) {
     return teal_error_set(&data->err, TEAL_EINVAL, "%s: the perturbed quaternion is zero", fn);
   }
   memcpy(r->Xp, r->X, (size_t)s->n * sizeof(teal_transform));

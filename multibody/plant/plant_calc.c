@@ -5,6 +5,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "math/quaternion.h"
 #include "geometry/scene_graph/pose_list.h"
 #include "multibody/algorithms/aba.h"
 #include "multibody/algorithms/crba.h"
@@ -19,11 +20,6 @@
 
 /* ---- quaternions ------------------------------------------------------------------ */
 
-/* The squared norm of the quaternion at qk. */
-static double quaternion_norm2(const double *qk) {
-  return qk[0] * qk[0] + qk[1] * qk[1] + qk[2] * qk[2] + qk[3] * qk[3];
-}
-
 int teal_plant_check_quaternions(const teal_plant *p, const teal_context *ctx, const double *x,
                                  int offset, int count, const char *fn) {
   const teal_plant_tree *t = &p->tree;
@@ -32,9 +28,9 @@ int teal_plant_check_quaternions(const teal_plant *p, const teal_context *ctx, c
     if (!t->type[k]->normalize || at < 0 || at + 4 > count) {
       continue;
     }
-    double n2 = quaternion_norm2(x + at);
-    /* 2 / |q|^2 scales the rotation: a normal |q|^2 keeps it finite */
-    if (!isnormal(n2)) {
+    const double *qk = x + at;
+    if (!teal_quaternion_is_normalizable(qk)) {
+      double n2 = qk[0] * qk[0] + qk[1] * qk[1] + qk[2] * qk[2] + qk[3] * qk[3];
       int j = teal_plant_body_joint(p, teal_plant_node_body(p, k));
       return teal_context_report_error(
           ctx, TEAL_EINVAL,
