@@ -45,6 +45,21 @@ START_TEST(test_quaternion_algebra) {
 }
 END_TEST
 
+/* Normalizable means |q|^2 is a normal number: not zero, subnormal,
+ * infinite or NaN. */
+START_TEST(test_quaternion_is_normalizable) {
+  const double ok[][4] = {{1, 0, 0, 0}, {0, 0, 0, -2}, {1e-150, 0, 0, 0}, {1e150, 1e150, 0, 0}};
+  const double bad[][4] = {{0, 0, 0, 0},     {1e-160, 0, 0, 0}, {1e-200, 1e-200, 0, 0},
+                           {1e200, 0, 0, 0}, {NAN, 1, 0, 0},    {INFINITY, 0, 0, 0}};
+  for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+    ck_assert_int_eq(teal_quaternion_is_normalizable(ok[i]), 1);
+  }
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    ck_assert_int_eq(teal_quaternion_is_normalizable(bad[i]), 0);
+  }
+}
+END_TEST
+
 START_TEST(test_quaternion_rate_maps) {
   unsigned s = 3030u;
   for (int k = 0; k < 100; k++) {
@@ -129,6 +144,7 @@ int main(void) {
   TCase *tc = tcase_create("quaternion");
   tcase_add_test(tc, test_quaternion_algebra);
   tcase_add_test(tc, test_quaternion_rate_maps);
+  tcase_add_test(tc, test_quaternion_is_normalizable);
   tcase_add_test(tc, test_quaternion_integration);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
