@@ -199,6 +199,25 @@ START_TEST(leaf_util_finish_null) {
 }
 END_TEST
 
+/* The error count moves once per recorded error, on the whole tree, and
+ * not for calls that succeed; 0 for NULL. */
+START_TEST(context_error_count_counts_records) {
+  teal_system *g = ts_gain_new("g", 2, 2.0);
+  teal_context *ctx = teal_context_new(g, NULL);
+  ck_assert_uint_eq(teal_context_error_count(NULL), 0);
+  unsigned long n0 = teal_context_error_count(ctx);
+  double u[2] = {1, 2};
+  ck_assert_int_eq(teal_context_fix_input(ctx, 0, u, 2), TEAL_OK);
+  ck_assert_uint_eq(teal_context_error_count(ctx), n0);
+  ck_assert_int_ne(teal_context_fix_input(ctx, 0, u, 3), TEAL_OK);
+  ck_assert_uint_eq(teal_context_error_count(ctx), n0 + 1);
+  ck_assert_int_ne(teal_context_fix_input(ctx, 0, NULL, 2), TEAL_OK);
+  ck_assert_uint_eq(teal_context_error_count(ctx), n0 + 2);
+  teal_context_free(ctx);
+  teal_system_free(g);
+}
+END_TEST
+
 static Suite *error_messages_suite(void) {
   Suite *s = suite_create("framework_error_messages");
   TCase *tc = tcase_create("messages");
@@ -209,6 +228,7 @@ static Suite *error_messages_suite(void) {
   tcase_add_test(tc, context_copy_and_fixed_inputs);
   tcase_add_test(tc, builder_null_ports);
   tcase_add_test(tc, leaf_util_finish_null);
+  tcase_add_test(tc, context_error_count_counts_records);
   suite_add_tcase(s, tc);
   return s;
 }
