@@ -94,6 +94,7 @@
 #include "geometry/shapes/support.h"
 
 #include "multibody/algorithms/aba.h"
+#include "multibody/algorithms/body_forces.h"
 #include "multibody/algorithms/body_results.h"
 #include "multibody/algorithms/crba.h"
 #include "multibody/algorithms/data.h"
@@ -125,6 +126,7 @@
 #include "multibody/plant/plant_defaults.h"
 #include "multibody/plant/plant_instances.h"
 #include "multibody/plant/plant_state.h"
+#include "multibody/plant/plant_stages.h"
 #include "multibody/plant/plant_system.h"
 #include "multibody/plant/plant_values.h"
 #include "multibody/plant/selectors.h"

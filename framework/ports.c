@@ -156,6 +156,37 @@ int teal_eval_cache_entry(const teal_system *sys, const teal_context *ctx, int e
   return teal_slot_get(&ctx->slots[sys->entry_cache[entry]], value);
 }
 
+/* The slot of a leaf's declared cache entry, or NULL after reporting on ctx. */
+static teal_cache_slot *entry_slot(const teal_system *sys, const teal_context *ctx, int entry,
+                                   const char *what, int *rc) {
+  *rc = teal_check_context(sys, ctx);
+  if (*rc) {
+    return NULL;
+  }
+  if (sys->is_diagram || entry < 0 || entry >= sys->nentries) {
+    *rc = teal_context_report_error(ctx, TEAL_ENOTFOUND, "%s: system '%s' has no cache entry %d",
+                                    what, sys->name, entry);
+    return NULL;
+  }
+  return &ctx->slots[sys->entry_cache[entry]];
+}
+
+int teal_cache_entry_is_up_to_date(const teal_system *sys, const teal_context *ctx, int entry) {
+  int rc;
+  teal_cache_slot *s = entry_slot(sys, ctx, entry, "cache_entry_is_up_to_date", &rc);
+  return s ? teal_slot_valid(s->root, s) : rc;
+}
+
+int teal_cache_entry_invalidate(const teal_system *sys, teal_context *ctx, int entry) {
+  int rc;
+  teal_cache_slot *s = entry_slot(sys, ctx, entry, "cache_entry_invalidate", &rc);
+  if (s) {
+    s->computed_at = 0; /* "never computed": the next evaluation recomputes */
+    s->verified_at = 0;
+  }
+  return s ? TEAL_OK : rc;
+}
+
 /* ---- fixed inputs ----------------------------------------------------- */
 
 /* The port may hold a fixed value only where it is the unconnected end. */

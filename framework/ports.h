@@ -42,6 +42,19 @@ TEAL_API int teal_calc_abstract_output(const teal_system *sys, const teal_contex
  *  entries). */
 TEAL_API int teal_eval_cache_entry(const teal_system *sys, const teal_context *ctx, int entry,
                                    const void **value);
+/** 1 when a leaf's declared cache entry i holds a value computed since the
+ *  last change of everything it depends on (evaluating it would not call its
+ *  calc), 0 when it is out of date, never computed, or caching is off in
+ *  ctx (Drake's CacheEntry::is_out_of_date, negated). A negative code
+ *  (TEAL_ENOTFOUND, with a message) for a bad entry or a diagram. */
+TEAL_API int teal_cache_entry_is_up_to_date(const teal_system *sys, const teal_context *ctx,
+                                            int entry);
+/** Marks a leaf's declared cache entry i out of date in ctx, so the next
+ *  evaluation recomputes it even though nothing it depends on changed
+ *  (Drake's CacheEntryValue::mark_out_of_date; Simbody's invalidate*). The
+ *  entries that depend on it are not affected: they track the stamps of
+ *  what they read, not this entry's. TEAL_ENOTFOUND for a bad entry. */
+TEAL_API int teal_cache_entry_invalidate(const teal_system *sys, teal_context *ctx, int entry);
 
 /** Fixes vector input port i to a copy of value (n doubles; NaN is
  *  rejected with TEAL_ENONFINITE, infinities are allowed, as limits).

@@ -325,6 +325,22 @@ int teal_plant_get_bodies_welded_to(const teal_plant *p, int body, int *out, int
   return rc ? rc : n;
 }
 
+int teal_plant_is_anchored(const teal_plant *p, int body, teal_error *err) {
+  static const char fn[] = "teal_plant_is_anchored";
+  int rc = check_body(p, fn, body, err);
+  if (rc) {
+    return rc;
+  }
+  int *root = teal_calloc((size_t)p->bodies.n, sizeof(int));
+  if (!root) {
+    return teal_error_set(err, TEAL_ENOMEM, "%s: out of memory", fn);
+  }
+  teal_plant_weld_groups(p, root);
+  int anchored = root[body] == root[TEAL_WORLD_BODY];
+  teal_free(root);
+  return anchored;
+}
+
 /* ---- collision filters declared through the plant --------------------------------- */
 
 static int filter_open(teal_plant *p, const char *fn) {

@@ -92,6 +92,13 @@ TEAL_API int teal_plant_collect_registered_geometries(const teal_plant *plant, c
 TEAL_API int teal_plant_get_bodies_welded_to(const teal_plant *plant, int body, int *out, int cap,
                                              teal_error *err);
 
+/** 1 when body is the world or is welded to it, directly or through a chain
+ *  of weld joints (Drake's Body::is_anchored), 0 otherwise, or a negative
+ *  code (message in err; TEAL_ENOTFOUND for a bad body). Before finalize,
+ *  as for teal_plant_get_bodies_welded_to, a body without a joint is not
+ *  anchored. */
+TEAL_API int teal_plant_is_anchored(const teal_plant *plant, int body, teal_error *err);
+
 /* ---- collision filters ----------------------------------------------------------- */
 
 /** A collision filter group (Drake's pair of a name and a GeometrySet): in

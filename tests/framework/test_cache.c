@@ -213,11 +213,62 @@ START_TEST(test_caching_disabled_matches_cached_results) {
 }
 END_TEST
 
+/* ---- staleness queries and forced invalidation ----------------------------- */
+
+START_TEST(test_entry_up_to_date_and_invalidate) {
+  teal_system *sys = ts_cache_probe_new("probe");
+  teal_context *ctx = ts_cache_new_ctx(sys);
+  ts_cache_fix_inputs(ctx, 0.0, 0.5);
+  ts_cache_probe *p = ts_cache_probe_of(sys);
+  const void *e;
+  ck_assert_int_eq(teal_cache_entry_is_up_to_date(sys, ctx, 0), 0); /* never computed */
+  ck_assert_int_eq(teal_eval_cache_entry(sys, ctx, 0, &e), TEAL_OK);
+  ck_assert_int_eq(teal_cache_entry_is_up_to_date(sys, ctx, 0), 1);
+  /* forced invalidation recomputes once, to the same value */
+  ck_assert_int_eq(teal_cache_entry_invalidate(sys, ctx, 0), TEAL_OK);
+  ck_assert_int_eq(teal_cache_entry_is_up_to_date(sys, ctx, 0), 0);
+  ck_assert_int_eq(teal_eval_cache_entry(sys, ctx, 0, &e), TEAL_OK);
+  ck_assert_int_eq(p->entry_calls, 2);
+  ck_assert(((const double *)e)[0] == 1.5);
+  ck_assert_int_eq(teal_cache_entry_is_up_to_date(sys, ctx, 0), 1);
+  /* a change of a prerequisite makes it stale; one it ignores does not */
+  teal_context_v_mut(ctx)[0] = 3.0;
+  ck_assert_int_eq(teal_cache_entry_is_up_to_date(sys, ctx, 0), 1);
+  ts_cache_fix_inputs(ctx, 0.0, 0.25);
+  ck_assert_int_eq(teal_cache_entry_is_up_to_date(sys, ctx, 0), 0);
+  ck_assert_int_eq(teal_eval_cache_entry(sys, ctx, 0, &e), TEAL_OK);
+  ck_assert_int_eq(p->entry_calls, 3);
+  /* with caching off nothing is ever up to date */
+  teal_context_set_caching(ctx, 0);
+  ck_assert_int_eq(teal_cache_entry_is_up_to_date(sys, ctx, 0), 0);
+  teal_context_free(ctx);
+  teal_system_free(sys);
+}
+END_TEST
+
+START_TEST(test_entry_queries_reject_bad_entries) {
+  teal_system *sys = ts_cache_probe_new("probe");
+  teal_context *ctx = ts_cache_new_ctx(sys);
+  ck_assert_int_eq(teal_cache_entry_is_up_to_date(sys, ctx, -1), TEAL_ENOTFOUND);
+  ck_assert_ptr_nonnull(strstr(teal_context_error(ctx)->message, "no cache entry -1"));
+  ck_assert_int_eq(teal_cache_entry_invalidate(sys, ctx, 99), TEAL_ENOTFOUND);
+  ck_assert_ptr_nonnull(strstr(teal_context_error(ctx)->message, "cache_entry_invalidate"));
+  ck_assert_ptr_nonnull(strstr(teal_context_error(ctx)->message, "'probe'"));
+  teal_context_free(ctx);
+  teal_system_free(sys);
+}
+END_TEST
+
 static Suite *cache_suite(void) {
   Suite *s = suite_create("cache");
   TCase *tc = tcase_create("entries");
   tcase_add_test(tc, test_cache_entries);
   tcase_add_test(tc, test_calc_does_not_touch_cache);
+  suite_add_tcase(s, tc);
+
+  tc = tcase_create("staleness");
+  tcase_add_test(tc, test_entry_up_to_date_and_invalidate);
+  tcase_add_test(tc, test_entry_queries_reject_bad_entries);
   suite_add_tcase(s, tc);
 
   tc = tcase_create("disabled");

@@ -140,6 +140,16 @@ static void check_welded(const scene *s) {
   assert_list(out, n, (int[]){s->arm}, 1);
   n = teal_plant_get_bodies_welded_to(s->p, s->ball, out, 16, &err);
   assert_list(out, n, (int[]){s->ball}, 1);
+  /* anchored: exactly the world's weld group */
+  for (int i = 0; i < 3; i++) {
+    ck_assert_int_eq(teal_plant_is_anchored(s->p, world_group[i], &err), 1);
+  }
+  int loose[4] = {s->hand, s->tool, s->arm, s->ball};
+  for (int i = 0; i < 4; i++) {
+    ck_assert_int_eq(teal_plant_is_anchored(s->p, loose[i], &err), 0);
+  }
+  ck_assert_int_eq(teal_plant_is_anchored(s->p, -1, &err), TEAL_ENOTFOUND);
+  ck_assert_ptr_nonnull(strstr(err.message, "teal_plant_is_anchored"));
 }
 
 /* Same answer before and after finalize (which adds the ball's floating
