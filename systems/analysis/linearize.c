@@ -12,6 +12,7 @@
 #include "framework/events.h"
 #include "solvers/expm.h"
 #include "systems/analysis/finite_difference.h"
+#include "systems/analysis/state_space_evaluator.h"
 
 void teal_linearize_options_init(teal_linearize_options *opts) {
   if (opts) {
@@ -26,8 +27,8 @@ void teal_linearize_options_init(teal_linearize_options *opts) {
 /* The problem being linearized: sizes, the clone, and the arrays. */
 typedef struct lin_problem {
   const teal_system *sys;
-  teal_context *ctx;
-  teal_event_set *updates; /* discrete systems: the periodic updates */
+  teal_state_space_evaluator *ev; /* the map, on its clone of the context */
+  teal_context *ctx;              /* that clone */
   int in, out, nx, nu, ny, discrete;
   double period;
   double *block; /* A C B D f0 y0 ([A; C] and [B; D] are contiguous), then
@@ -41,34 +42,26 @@ static int resolve_port(int choice, int count) {
   return choice == TEAL_LINEARIZE_FIRST_PORT ? (count > 0 ? 0 : -1) : choice;
 }
 
-/* Checks the ports and the kind of state; fills in, out, sizes, discrete. */
-static int classify(lin_problem *p, const teal_linearize_options *o) {
+/* The evaluator of the map at the chosen ports, on a clone of ctx; fills
+ * in, out, the sizes and the kind. Its messages get linearize's prefix. */
+static int make_map(lin_problem *p, const teal_context *ctx, const teal_linearize_options *o) {
   const teal_system *s = p->sys;
-  const char *name = teal_system_name(s);
   p->in = resolve_port(o->input_port, teal_system_num_input_ports(s));
   p->out = resolve_port(o->output_port, teal_system_num_output_ports(s));
-  const teal_input_port *ip = teal_system_input_port(s, p->in);
-  const teal_output_port *op = teal_system_output_port(s, p->out);
-  if ((p->in != -1 && (!ip || teal_input_port_type(ip))) ||
-      (p->out != -1 && (!op || teal_output_port_type(op)))) {
-    return teal_error_set(p->err, TEAL_EINVAL, "linearize '%s': input %d / output %d must be "
-                          "vector ports of the system (or -1)", name, p->in, p->out);
+  teal_error local;
+  teal_error_clear(&local);
+  p->ev = teal_state_space_evaluator_new(s, ctx, p->in, p->out, &local);
+  if (!p->ev) {
+    return teal_error_set(p->err, local.code ? local.code : TEAL_ENOMEM, "linearize: %s",
+                          local.message);
   }
-  p->nu = ip ? teal_input_port_size(ip) : 0;
-  p->ny = op ? teal_output_port_size(op) : 0;
-  int nxc = teal_system_num_continuous_states(s, NULL, NULL, NULL);
-  int nxd = teal_system_num_discrete_states(s);
-  if (nxc > 0 && nxd > 0) {
-    return teal_error_set(p->err, TEAL_EINVAL, "linearize '%s': it has both continuous (%d) and "
-                          "discrete (%d) state; linearize a purely continuous or purely "
-                          "discrete system", name, nxc, nxd);
-  }
-  p->discrete = nxd > 0;
-  p->nx = p->discrete ? nxd : nxc;
-  if (p->discrete) {
-    double offset;
-    return teal_system_periodic_discrete_update(s, &p->period, &offset, p->err);
-  }
+  teal_state_space_shape shape = teal_state_space_evaluator_shape(p->ev);
+  p->ctx = teal_state_space_evaluator_context(p->ev);
+  p->nx = shape.nx;
+  p->nu = shape.nu;
+  p->ny = shape.ny;
+  p->discrete = shape.discrete;
+  p->period = shape.period;
   return TEAL_OK;
 }
 
@@ -121,33 +114,9 @@ static int read_operating_point(lin_problem *p) {
   return rc;
 }
 
-/* Writes (x, u) into the clone. */
-static int set_point(lin_problem *p, const double *x, const double *u) {
-  if (p->discrete) {
-    memcpy(teal_context_discrete_state_mut(p->ctx), x, (size_t)p->nx * sizeof(double));
-  } else if (p->nx) {
-    teal_context_set_continuous_state(p->ctx, x, p->nx);
-  }
-  return p->in >= 0 ? teal_context_fix_input(p->ctx, p->in, u, p->nu) : TEAL_OK;
-}
-
 /* f(x, u) (derivatives or next discrete state) and y(x, u) at (x, u). */
 static int evaluate(lin_problem *p, const double *x, const double *u, double *f, double *y) {
-  int rc = set_point(p, x, u);
-  if (rc == TEAL_OK && p->out >= 0) {
-    rc = teal_calc_vector_output(p->sys, p->ctx, p->out, y);
-  }
-  if (rc != TEAL_OK) {
-    return rc;
-  }
-  if (!p->discrete) {
-    return teal_calc_time_derivatives(p->sys, p->ctx, f);
-  }
-  rc = teal_dispatch_discrete_updates(p->sys, p->ctx, p->updates);
-  if (rc == TEAL_OK) {
-    memcpy(f, teal_context_discrete_state(p->ctx), (size_t)p->nx * sizeof(double));
-  }
-  return rc;
+  return teal_state_space_evaluator_eval(p->ev, x, u, f, y);
 }
 
 /* [f; y] at (x, u) for the central differences: by_u says which of the
@@ -207,23 +176,6 @@ static void affine_terms(lin_problem *p) {
     }
     p->y0[i] = s;
   }
-}
-
-/* Sets up the clone of ctx and, for discrete systems, the update set. */
-static int prepare(lin_problem *p, const teal_context *ctx) {
-  p->ctx = teal_context_clone(ctx, p->err);
-  if (!p->ctx) {
-    return p->err ? p->err->code : TEAL_ENOMEM;
-  }
-  if (!p->discrete) {
-    return TEAL_OK;
-  }
-  double t_next;
-  p->updates = teal_event_set_new(p->sys);
-  if (!p->updates) {
-    return teal_error_set(p->err, TEAL_ENOMEM, "linearize: out of memory");
-  }
-  return teal_calc_next_update_time(p->sys, p->ctx, &t_next, p->updates);
 }
 
 /* Records a context error (with its message) into err. */
@@ -409,18 +361,14 @@ int teal_linearize_matrices(const teal_system *sys, const teal_context *ctx,
   memset(&p, 0, sizeof p);
   p.sys = sys;
   p.err = err;
-  int rc = classify(&p, o);
+  int rc = make_map(&p, ctx, o);
   if (rc == TEAL_OK) {
     rc = allocate(&p);
   }
   if (rc == TEAL_OK) {
-    rc = prepare(&p, ctx);
-  }
-  if (rc == TEAL_OK) {
     rc = run(&p, o);
   }
-  teal_context_free(p.ctx);
-  teal_event_set_free(p.updates);
+  teal_state_space_evaluator_free(p.ev);
   if (rc != TEAL_OK) {
     teal_free(p.block);
     return rc;
