@@ -55,6 +55,7 @@
 #include "systems/analysis/integrators_explicit.h"
 #include "systems/analysis/linearize.h"
 #include "systems/analysis/state_space_evaluator.h"
+#include "systems/estimators/discrete_kalman_filter.h"
 #include "systems/estimators/kalman_filter.h"
 #include "systems/estimators/luenberger_observer.h"
 #include "systems/analysis/simulator.h"

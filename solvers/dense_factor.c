@@ -255,3 +255,25 @@ int teal_dense_qr(const double *A, int m, int n, double *Q, double *R, teal_erro
   }
   return TEAL_OK;
 }
+
+int teal_dense_spd_solve_transposed(double *S, int n, double *Bt, int nrhs, teal_error *err) {
+  static const char fn[] = "teal_dense_spd_solve_transposed";
+  if (n < 0 || nrhs < 0 || (n > 0 && (!S || (nrhs > 0 && !Bt)))) {
+    return teal_error_set(err, TEAL_EINVAL, "%s: NULL matrix or negative size (n = %d, nrhs = %d)",
+                          fn, n, nrhs);
+  }
+  if (n == 0) {
+    return TEAL_OK;
+  }
+  /* row-major lower = column-major upper; Bt row-major is B column-major */
+  int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', n, S, n);
+  if (info < 0) {
+    return teal_dense_lapack_arg(fn, "dpotrf", info, err);
+  }
+  if (info > 0) {
+    return teal_error_set(err, TEAL_ESINGULAR,
+                          "%s: S is not positive definite (leading minor %d of %d)", fn, info, n);
+  }
+  info = nrhs > 0 ? LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'U', n, nrhs, S, n, Bt, n) : 0;
+  return info < 0 ? teal_dense_lapack_arg(fn, "dpotrs", info, err) : TEAL_OK;
+}

@@ -28,6 +28,16 @@ TEAL_API int teal_dense_cholesky_factor(double *A, int n, teal_error *err);
 TEAL_API int teal_dense_cholesky_solve(const double *L, int n, double *B, int nrhs,
                                        teal_error *err);
 
+/** Solves S X = B for a symmetric positive definite S (n x n, its lower
+ *  triangle read; overwritten by its Cholesky factor) with the right-hand
+ *  sides given transposed: Bt is nrhs x n row-major, one right-hand side per
+ *  row, and becomes X' (so Bt S^-1 in one call). Unlike the functions
+ *  above it allocates nothing, for use inside simulation steps; it checks
+ *  neither finiteness nor symmetry. TEAL_ESINGULAR when S is not positive
+ *  definite, TEAL_EINVAL for a NULL pointer or a negative size. */
+TEAL_API int teal_dense_spd_solve_transposed(double *S, int n, double *Bt, int nrhs,
+                                             teal_error *err);
+
 /** Solves A X = B for a general square A (n x n, LU with pivoting); B is
  *  n x nrhs and becomes X; A is not modified. TEAL_ESINGULAR when singular. */
 TEAL_API int teal_dense_solve(const double *A, int n, double *B, int nrhs, teal_error *err);

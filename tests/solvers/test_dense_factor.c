@@ -276,6 +276,41 @@ START_TEST(test_out_of_memory) {
 }
 END_TEST
 
+/* S X = B through the transposed, allocation-free solve: Bt S^-1 against the
+ * known X, and the failures. */
+START_TEST(test_spd_solve_transposed) {
+  unsigned seed = 4242u;
+  static const int sizes[] = {1, 3, 9};
+  for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+    int n = sizes[k], nrhs = 4;
+    size_t nn = (size_t)n * n, nb = (size_t)n * nrhs;
+    double *S = dt_new(nn), *F = dt_new(nn), *X = dt_new(nb), *B = dt_new(nb);
+    double *Bt = dt_new(nb), *Xt = dt_new(nb);
+    random_spd(&seed, n, 0.2, S);
+    dt_rand(&seed, X, nb, -3, 3);
+    dt_mul(0, 0, n, nrhs, n, S, X, B); /* B = S X, n x nrhs */
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < nrhs; j++) {
+        Bt[j * n + i] = B[i * nrhs + j];
+        Xt[j * n + i] = X[i * nrhs + j];
+      }
+    }
+    memcpy(F, S, sizeof(double) * nn);
+    ck_assert_int_eq(teal_dense_spd_solve_transposed(F, n, Bt, nrhs, NULL), TEAL_OK);
+    double e = dt_reldiff(Bt, Xt, nb);
+    ck_assert_msg(e < 1e-12, "n = %d: error %g", n, e);
+    free(S), free(F), free(X), free(B), free(Bt), free(Xt);
+  }
+  double indefinite[4] = {1, 2, 2, 1}, b[2] = {1, 1};
+  teal_error err;
+  ck_assert_int_eq(teal_dense_spd_solve_transposed(indefinite, 2, b, 1, &err), TEAL_ESINGULAR);
+  ck_assert_ptr_nonnull(strstr(err.message, "not positive definite"));
+  ck_assert_int_eq(teal_dense_spd_solve_transposed(NULL, 2, b, 1, &err), TEAL_EINVAL);
+  ck_assert_int_eq(teal_dense_spd_solve_transposed(indefinite, -1, b, 1, &err), TEAL_EINVAL);
+  ck_assert_int_eq(teal_dense_spd_solve_transposed(NULL, 0, NULL, 3, &err), TEAL_OK);
+}
+END_TEST
+
 static Suite *dense_factor_suite(void) {
   Suite *s = suite_create("dense_factor");
   TCase *tc = tcase_create("cholesky");
@@ -283,6 +318,7 @@ static Suite *dense_factor_suite(void) {
   tcase_add_test(tc, test_cholesky_known);
   tcase_add_test(tc, test_cholesky_not_spd);
   tcase_add_test(tc, test_cholesky_bad_input);
+  tcase_add_test(tc, test_spd_solve_transposed);
   suite_add_tcase(s, tc);
   tc = tcase_create("solve");
   tcase_add_test(tc, test_solve_random);
