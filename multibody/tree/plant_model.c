@@ -529,6 +529,9 @@ static int count_named(const teal_plant *p, const teal_plant_list *l, size_t ele
                        int *first, int *second) {
   int n = 0;
   *first = *second = -1;
+  if (teal_plant_find_name(l, elem, name, -1) < 0) {
+    return 0; /* one probe settles an unknown name */
+  }
   for (int k = 0; k < p->instances.n; k++) {
     int i = teal_plant_find_name(l, elem, name, k);
     if (i < 0) {
