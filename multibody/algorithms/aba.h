@@ -37,7 +37,10 @@ TEAL_API int teal_mb_articulated_solve(const teal_plant *plant, teal_mb_data *da
                                        double *x);
 
 /** Forward dynamics (articulated-body algorithm, three O(n) passes):
- *  vdot = M^-1 (tau_g + tau + J' F_app - C v), gravity included, tau (nv) the
+ *  vdot = M^-1 (tau_g + tau + J' F_app - C v), gravity included: the data's
+ *  (teal_mb_data_gravity; teal_mb_data_set_gravity(data, zero vector) leaves
+ *  it out, as Simbody's calcAccelerationIgnoringConstraints, which takes
+ *  gravity among the applied body forces), tau (nv) the
  *  generalized forces (actuation plus applied; NULL: zero), F_app_Bo_W
  *  (num_bodies, see the file comment) the applied spatial forces (NULL:
  *  none). Leaves the factorization of M(q) in data for

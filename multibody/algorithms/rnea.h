@@ -17,7 +17,12 @@ extern "C" {
 
 /** Inverse dynamics (RNEA, O(n)): tau (nv) such that
  *  M(q) vdot + C(q, v) v = tau_g(q) + tau_applied + J' F_app + tau, that is
- *  tau = M vdot + C v - tau_g - tau_applied - J' F_app. tau_applied (nv) and
+ *  tau = M vdot + C v - tau_g - tau_applied - J' F_app. This low-level
+ *  function keeps its own convention: it INCLUDES gravity, the data's
+ *  (teal_mb_data_gravity; teal_mb_data_set_gravity(data, zero vector)
+ *  leaves it out), whereas Drake's CalcInverseDynamics, and the plant's
+ *  teal_plant_calc_inverse_dynamics, see gravity only through the applied
+ *  forces. tau_applied (nv) and
  *  F_app_Bo_W (num_bodies, see the file comment) may be NULL (zero). q has nq
  *  values (quaternions are used as given; normalize them first), v and vdot
  *  nv values. tau may not alias the inputs. */

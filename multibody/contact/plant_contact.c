@@ -307,7 +307,11 @@ int teal_plant_output_instance_generalized_contact_forces(const teal_system *sys
 long teal_plant_warning_count(const teal_plant *p, const teal_context *ctx) {
   const teal_context *own = teal_plant_own_context(p, ctx);
   const teal_plant_scratch *s = own ? teal_context_scratch(own, p->sys.scratch) : NULL;
-  return s ? s->step.growths : -1;
+  return s ? p->num_model_warnings + s->step.growths : -1;
+}
+
+const char *teal_plant_warning_message(const teal_plant *p) {
+  return p && p->num_model_warnings ? p->model_warning : "";
 }
 
 /* The error of an eval_contact_results call with a missing argument or a

@@ -110,12 +110,20 @@ TEAL_API double teal_plant_contact_time_scale(const teal_plant *plant);
 TEAL_API int teal_plant_eval_contact_results(const teal_plant *plant, const teal_context *ctx,
                                              const teal_contact_results **results);
 
-/** Warning counter of the plant in ctx (its context or one above): times a
- *  discrete step had to grow its contact or island buffers inside the step
- *  (they are sized at initialization for every contact the scene graph can
- *  report and for the largest kinematic tree; an island coupling several
- *  trees through contact can need more). -1 on bad arguments. */
+/** Warning counter of the plant in ctx (its context or one above): the
+ *  model's warnings, given once at finalize (see teal_plant_warning_message),
+ *  plus the times a discrete step had to grow its contact or island buffers
+ *  inside the step (they are sized at initialization for every contact the
+ *  scene graph can report and for the largest kinematic tree; an island
+ *  coupling several trees through contact can need more). -1 on bad
+ *  arguments. */
 TEAL_API long teal_plant_warning_count(const teal_plant *plant, const teal_context *ctx);
+
+/** The message of the model's warning ("" when none, or for a NULL plant).
+ *  The one warning today: a continuous plant (time_step = 0) with finite
+ *  position limits on some joint ignores them (as Drake does, which prints
+ *  a warning); the message names how many joints and the first. */
+TEAL_API const char *teal_plant_warning_message(const teal_plant *plant);
 
 /** Net contact force on body (in W, summed over its contacts) from results. */
 TEAL_API teal_vec3 teal_contact_results_net_force(const teal_contact_results *results, int body);

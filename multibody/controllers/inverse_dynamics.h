@@ -29,13 +29,14 @@
  *
  * The model. The plant is borrowed: it must be finalized, and it must
  * outlive the system (and every context of it). It may be the simulated
- * plant itself or a separate copy of the model. Gravity is the model's,
- * teal_plant_gravity(plant), read at each evaluation: a gravity set in a
- * plant CONTEXT (teal_plant_set_gravity_in_context, the plant system's
- * "gravity" parameter) is not seen by the controller; change it with
- * teal_plant_set_gravity on the plant instead. Each context of the system
- * holds its own multibody data (made with the context), so evaluation
- * allocates nothing. */
+ * plant itself or a separate copy of the model. Gravity, like the plant's,
+ * is a value of the context: the system's numeric parameter "gravity",
+ * teal_plant_gravity(plant) when the system is made, changed in a context
+ * with teal_mb_controller_set_gravity_in_context (controller_gravity.h).
+ * Setting gravity in the PLANT's context (teal_plant_set_gravity_in_context)
+ * does not reach the controller's context: set both. Each context of the
+ * system holds its own multibody data (made with the context), so
+ * evaluation allocates nothing. */
 #ifndef TEAL_MULTIBODY_CONTROLLERS_INVERSE_DYNAMICS_H
 #define TEAL_MULTIBODY_CONTROLLERS_INVERSE_DYNAMICS_H
 

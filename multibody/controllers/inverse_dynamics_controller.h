@@ -33,8 +33,10 @@
  * "inverse_dynamics" and, with the reference acceleration, "adder".
  *
  * Requirements: as in Drake, nq == nv == n (no quaternion joints). The
- * plant is borrowed (finalized, it must outlive the diagram) and its model
- * gravity is used, as for teal_inverse_dynamics_new. */
+ * plant is borrowed (finalized, it must outlive the diagram). Gravity is a
+ * value of the "inverse_dynamics" subsystem's context, as for
+ * teal_inverse_dynamics_new; teal_mb_controller_set_gravity_in_context
+ * (controller_gravity.h) takes this diagram and its context. */
 #ifndef TEAL_MULTIBODY_CONTROLLERS_INVERSE_DYNAMICS_CONTROLLER_H
 #define TEAL_MULTIBODY_CONTROLLERS_INVERSE_DYNAMICS_CONTROLLER_H
 

@@ -28,10 +28,11 @@
  * plant's applied_generalized_force input.
  *
  * The model. As for teal_inverse_dynamics_new: the finalized plant is
- * borrowed and must outlive the system, gravity is the model's
- * (teal_plant_gravity, read at each evaluation; a plant context's gravity
- * parameter is not seen), and each context holds its own multibody data,
- * so evaluation allocates nothing. */
+ * borrowed and must outlive the system, gravity is a value of the
+ * controller's context, starting as teal_plant_gravity(plant) when the
+ * system is made (teal_mb_controller_set_gravity_in_context in
+ * controller_gravity.h changes it), and each context holds its own
+ * multibody data, so evaluation allocates nothing. */
 #ifndef TEAL_MULTIBODY_CONTROLLERS_JOINT_STIFFNESS_CONTROLLER_H
 #define TEAL_MULTIBODY_CONTROLLERS_JOINT_STIFFNESS_CONTROLLER_H
 

@@ -24,7 +24,16 @@ typedef struct teal_mbc_scratch {
   double *zeros;   /* [nv] all zero (a motionless vdot or v) */
   int declaration; /* the value given to the declaration: its copy, the system's
                     * model, names the plant and holds no data */
+  int gravity;     /* the controller's numeric parameter "gravity" (3 values) */
 } teal_mbc_scratch;
+
+/* The index of the gravity parameter in a controller leaf: the first (and
+ * only) numeric parameter, declared by teal_mbc_declare_scratch. */
+#define TEAL_MBC_GRAVITY_PARAM 0
+
+/* The type tag of the model-based controller leaves (set with their
+ * scratch), by which controller_gravity.c recognizes them. */
+extern const char teal_mbc_tag[];
 
 /* The scratch's value type. */
 extern const teal_value_type teal_mbc_scratch_type;
@@ -41,11 +50,14 @@ int teal_mbc_check_plant(teal_error *err, const char *kind, const char *name,
 int teal_mbc_check_gains(teal_error *err, const char *kind, const char *name, const char *what,
                          const double *k, int n, int nv);
 
-/* Declares the scratch on sys for plant; returns its index (sticky errors
- * as for any declaration). */
+/* Declares the scratch on sys for plant, the gravity parameter its data
+ * uses (3 values, default teal_plant_gravity(plant); see
+ * controller_gravity.h) and the controllers' type tag; returns the
+ * scratch's index (sticky errors as for any declaration). */
 int teal_mbc_declare_scratch(teal_system *sys, const teal_plant *plant);
 
-/* The scratch at index of ctx, or NULL with TEAL_ENOMEM reported on ctx. */
+/* The scratch at index of ctx, its data's gravity set to ctx's gravity
+ * parameter, or NULL with TEAL_ENOMEM reported on ctx. */
 teal_mbc_scratch *teal_mbc_get_scratch(const teal_system *sys, const teal_context *ctx,
                                        int index);
 

@@ -85,6 +85,7 @@ static int scratch_copy(void *dst, const void *src) {
   if (d->data || !s->plant) {
     return TEAL_OK;
   }
+  d->gravity = s->gravity;
   if (s->declaration) {
     d->plant = s->plant;
     return TEAL_OK;
@@ -96,22 +97,30 @@ const teal_value_type teal_mbc_scratch_type = {"teal_mb_controller_scratch",
                                                sizeof(teal_mbc_scratch), NULL, scratch_copy,
                                                scratch_free};
 
+const char teal_mbc_tag[] = "teal_mb_controller";
+
 int teal_mbc_declare_scratch(teal_system *sys, const teal_plant *plant) {
   teal_mbc_scratch model;
   memset(&model, 0, sizeof(model));
   model.plant = plant;
   model.declaration = 1;
+  /* gravity lives in the context, as the plant's does (plant_system.h) */
+  teal_vec3 g = teal_plant_gravity(plant);
+  model.gravity = teal_leaf_declare_numeric_parameter(sys, 3, g.v);
+  teal_leaf_set_type_tag(sys, teal_mbc_tag);
   return teal_leaf_declare_scratch(sys, "multibody_data", &teal_mbc_scratch_type, &model);
 }
 
 teal_mbc_scratch *teal_mbc_get_scratch(const teal_system *sys, const teal_context *ctx,
                                        int index) {
   teal_mbc_scratch *s = teal_context_scratch_mut(ctx, index);
-  if (!s || !s->data) {
+  const double *g = s ? teal_context_numeric_parameter(ctx, s->gravity) : NULL;
+  if (!s || !s->data || !g) {
     teal_context_report_error(ctx, TEAL_ENOMEM, "'%s': no multibody data in the context",
                               teal_system_name(sys));
     return NULL;
   }
+  teal_mb_data_set_gravity(s->data, teal_vec3_make(g[0], g[1], g[2]));
   return s;
 }
 

@@ -120,8 +120,15 @@ int teal_plant_calc_mass_matrix(const teal_system *sys, const teal_context *ctx,
 
 /* ---- applied forces ----------------------------------------------------------------- */
 
+/* u of actuator a clamped to its effort limits, in both modes: Drake's
+ * seed calls effort_limit "the maximum effort", so no mode may exceed it. */
+static double clamp_effort(const teal_plant *p, int a, double u) {
+  double lim = teal_plant_actuator_effort_limit(p, a);
+  return fmax(-lim, fmin(lim, u));
+}
+
 /* Adds B u into tau from the whole-plant or the per-instance actuation
- * ports (unconnected: zero); discrete plants clamp u to effort limits. */
+ * ports (unconnected: zero), u clamped to the effort limits. */
 static int add_actuation(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
                          double *tau) {
   const plant_sys *s = &p->sys;
@@ -150,8 +157,7 @@ static int add_actuation(const teal_system *sys, const teal_context *ctx, const 
     }
     for (int r = 0; r < s->inst_act_count[i]; r++) {
       int a = s->act_list[s->inst_act_start[i] + r];
-      double lim = ACT(p)[a].effort_limit, ua = u[r];
-      tau[JOINT(p)[ACT(p)[a].joint].v_start] += s->discrete ? fmax(-lim, fmin(lim, ua)) : ua;
+      tau[JOINT(p)[ACT(p)[a].joint].v_start] += clamp_effort(p, a, u[r]);
     }
   }
   if (!whole || p->nu == 0) {
@@ -160,8 +166,7 @@ static int add_actuation(const teal_system *sys, const teal_context *ctx, const 
   const double *u;
   int rc = teal_eval_vector_input(sys, ctx, s->in_u, &u);
   for (int a = 0; rc == TEAL_OK && a < p->nu; a++) {
-    double lim = ACT(p)[a].effort_limit;
-    tau[JOINT(p)[ACT(p)[a].joint].v_start] += s->discrete ? fmax(-lim, fmin(lim, u[a])) : u[a];
+    tau[JOINT(p)[ACT(p)[a].joint].v_start] += clamp_effort(p, a, u[a]);
   }
   return rc;
 }

@@ -399,7 +399,7 @@ int teal_plant_system_create(teal_plant *p) {
   }
   double *x0 = rc ? NULL : teal_calloc((size_t)(p->nq + p->nv) + 1, sizeof(double));
   names.buf = x0 ? teal_alloc(names.room) : NULL;
-  teal_system *sys = names.buf ? teal_leaf_new("plant", p, release_plant) : NULL;
+  teal_system *sys = names.buf ? teal_leaf_new(teal_plant_name(p), p, release_plant) : NULL;
   if (!sys) {
     teal_free(x0);
     teal_free(names.buf);

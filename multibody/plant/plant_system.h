@@ -14,9 +14,16 @@
  * as hard unilateral constraints on v+ (one small complementarity problem
  * over the violated limits, solved with M^-1 through the articulated-body
  * factorization, so the limit impulse moves the whole tree consistently),
- * then q+ = q + h N(q) v+ with quaternions normalized; actuation is clamped
- * to each actuator's effort limit. Continuous mode ignores position limits
- * and effort limits, as Drake does.
+ * then q+ = q + h N(q) v+ with quaternions normalized. Continuous mode
+ * ignores position limits, as Drake does, and says so once: finalize counts
+ * a warning (teal_plant_warning_count, teal_plant_warning_message in
+ * plant_contact.h) when some joint has finite position limits.
+ *
+ * Effort limits. In both modes each actuator's input u is clamped to
+ * [-limit, limit] (teal_plant_actuator_effort_limit, Drake's
+ * GetEffortLowerLimits / GetEffortUpperLimits) before it enters tau; the
+ * seed calls effort_limit "the maximum effort" and documents no mode
+ * without it. applied_generalized_force is never clamped.
  *
  * Generalized forces. tau = B u + applied_generalized_force - damping v +
  * revolute springs, plus J' F for the applied spatial forces and the

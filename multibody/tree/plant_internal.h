@@ -169,6 +169,10 @@ struct teal_plant {
   int nblocks;
   teal_plant_list filter_pairs; /* filter_pair_rec (multibody/contact/plant_geometry.c) */
   int sg_source1;               /* scene graph source id + 1 once wired; 0 before */
+  char *name;                   /* the system's name (teal_plant_set_name); NULL: "plant" */
+  /* warnings of the model, given once at finalize (plant_system.c) */
+  int num_model_warnings;
+  char model_warning[256];
 };
 
 #define INST(p) ((instance_rec *)(p)->instances.data)

@@ -100,6 +100,7 @@ void teal_plant_destroy(teal_plant *p) {
   }
   teal_plant_list_free(&p->geometries, sizeof(geometry_rec));
   teal_plant_list_free(&p->filter_pairs, sizeof(filter_pair_rec));
+  teal_free(p->name);
   for (int i = 0; i < p->nblocks; i++) {
     teal_free(p->blocks[i]);
   }
@@ -125,6 +126,28 @@ const teal_error *teal_plant_error(const teal_plant *p) {
 
 double teal_plant_time_step(const teal_plant *p) {
   return p->time_step;
+}
+
+int teal_plant_set_name(teal_plant *p, const char *name) {
+  int rc = teal_plant_check_open(p, "the plant's name to", name ? name : "(null)");
+  const char *problem = rc ? NULL : teal_plant_name_problem(name);
+  if (rc || problem) {
+    return rc ? rc
+              : teal_error_set_sticky(&p->err, TEAL_EINVAL, "plant: set_name: the name '%s' %s",
+                                      name ? name : "(null)", problem);
+  }
+  char *nm = teal_strdup(name);
+  if (!nm) {
+    return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory setting the name '%s'%s", name,
+                           "");
+  }
+  teal_free(p->name);
+  p->name = nm;
+  return TEAL_OK;
+}
+
+const char *teal_plant_name(const teal_plant *p) {
+  return !p ? NULL : p->name ? p->name : "plant";
 }
 
 int teal_plant_add_model_instance(teal_plant *p, const char *name) {
@@ -499,14 +522,71 @@ teal_vec3 teal_plant_gravity(const teal_plant *p) {
 
 /* ---- lookups ------------------------------------------------------------ */
 
-/* l is the plant's list of that kind of element, NULL for a NULL plant. */
-static int lookup(const teal_plant_list *l, size_t elem, const char *what, const char *name,
-                  int instance, teal_error *err) {
-  if (!l) {
+/* How many instances hold a record named name; *first and *second get the
+ * lowest two such records (-1 when there are fewer). Names are unique
+ * within an instance, so one probe per instance counts them. */
+static int count_named(const teal_plant *p, const teal_plant_list *l, size_t elem, const char *name,
+                       int *first, int *second) {
+  int n = 0;
+  *first = *second = -1;
+  if (teal_plant_find_name(l, elem, name, -1) < 0) {
+    return 0; /* one probe settles an unknown name */
+  }
+  for (int k = 0; k < p->instances.n; k++) {
+    int i = teal_plant_find_name(l, elem, name, k);
+    if (i < 0) {
+      continue;
+    }
+    n++;
+    if (*first < 0 || i < *first) {
+      *second = *first;
+      *first = i;
+    } else if (*second < 0 || i < *second) {
+      *second = i;
+    }
+  }
+  return n;
+}
+
+/* The instance of record i of l (records start with (name, instance)). */
+static int rec_instance(const teal_plant_list *l, size_t elem, int i) {
+  return *(const int *)((const char *)l->data + (size_t)i * elem + sizeof(char *));
+}
+
+/* With instance < 0, the one record named name in any instance (-1 when
+ * none); a name held by several instances is ambiguous (Drake's
+ * Get*ByName throws then): *rc = TEAL_EINVAL. */
+static int lookup_any(const teal_plant *p, const teal_plant_list *l, size_t elem, const char *what,
+                      const char *name, teal_error *err, int *rc) {
+  int first, second;
+  int n = count_named(p, l, elem, name, &first, &second);
+  if (n <= 1) {
+    return first;
+  }
+  *rc = teal_error_set(err, TEAL_EINVAL,
+                       "plant: %s name '%s' is ambiguous: model instances '%s' and '%s'%s hold "
+                       "one; pass the model instance",
+                       what, name, INST(p)[rec_instance(l, elem, first)].name,
+                       INST(p)[rec_instance(l, elem, second)].name, n > 2 ? " (and more)" : "");
+  return -1;
+}
+
+/* l is the plant's list of that kind of element (p is not NULL). */
+static int lookup(const teal_plant *p, const teal_plant_list *l, size_t elem, const char *what,
+                  const char *name, int instance, teal_error *err) {
+  if (!p) {
     return teal_error_set(err, TEAL_EINVAL, "plant: looking up %s '%s': NULL plant", what,
                           name ? name : "(null)");
   }
-  int i = name ? teal_plant_find_name(l, elem, name, instance) : -1;
+  int i = -1, rc = TEAL_OK;
+  if (name && instance < 0 && l != &p->instances) {
+    i = lookup_any(p, l, elem, what, name, err, &rc);
+    if (rc) {
+      return rc;
+    }
+  } else if (name) {
+    i = teal_plant_find_name(l, elem, name, instance);
+  }
   if (i < 0) {
     return teal_error_set(err, TEAL_ENOTFOUND, "plant: no %s named '%s'", what,
                           name ? name : "(null)");
@@ -515,27 +595,35 @@ static int lookup(const teal_plant_list *l, size_t elem, const char *what, const
 }
 
 int teal_plant_get_model_instance_by_name(const teal_plant *p, const char *name, teal_error *err) {
-  return lookup(p ? &p->instances : NULL, sizeof(instance_rec), "model instance", name, -1, err);
+  return lookup(p, p ? &p->instances : NULL, sizeof(instance_rec), "model instance", name, -1, err);
 }
 
 int teal_plant_get_body_by_name(const teal_plant *p, const char *name, int instance,
                                 teal_error *err) {
-  return lookup(p ? &p->bodies : NULL, sizeof(body_rec), "body", name, instance, err);
+  return lookup(p, p ? &p->bodies : NULL, sizeof(body_rec), "body", name, instance, err);
 }
 
 int teal_plant_get_frame_by_name(const teal_plant *p, const char *name, int instance,
                                  teal_error *err) {
-  return lookup(p ? &p->frames : NULL, sizeof(frame_rec), "frame", name, instance, err);
+  return lookup(p, p ? &p->frames : NULL, sizeof(frame_rec), "frame", name, instance, err);
 }
 
 int teal_plant_get_joint_by_name(const teal_plant *p, const char *name, int instance,
                                  teal_error *err) {
-  return lookup(p ? &p->joints : NULL, sizeof(joint_rec), "joint", name, instance, err);
+  return lookup(p, p ? &p->joints : NULL, sizeof(joint_rec), "joint", name, instance, err);
 }
 
 int teal_plant_get_actuator_by_name(const teal_plant *p, const char *name, int instance,
                                     teal_error *err) {
-  return lookup(p ? &p->actuators : NULL, sizeof(actuator_rec), "actuator", name, instance, err);
+  return lookup(p, p ? &p->actuators : NULL, sizeof(actuator_rec), "actuator", name, instance, err);
+}
+
+int teal_plant_num_bodies_with_name(const teal_plant *p, const char *name) {
+  if (!p || !name) {
+    return TEAL_EINVAL;
+  }
+  int first, second;
+  return count_named(p, &p->bodies, sizeof(body_rec), name, &first, &second);
 }
 
 /* ---- element queries ---------------------------------------------------- */

@@ -67,6 +67,17 @@ TEAL_API const teal_error *teal_plant_error(const teal_plant *plant);
 /** The time step given to teal_plant_new. */
 TEAL_API double teal_plant_time_step(const teal_plant *plant);
 
+/** Sets the name of the plant's system (default "plant"), so that several
+ *  plants can be added to one diagram (a builder refuses two subsystems of
+ *  one name with TEAL_EDUPLICATE). Before finalize only (TEAL_ESTATE after,
+ *  as for every model setter); the name must be non-empty without a '/'
+ *  (TEAL_EINVAL). Errors are sticky. */
+TEAL_API int teal_plant_set_name(teal_plant *plant, const char *name);
+
+/** The plant's name ("plant" unless set; NULL for a NULL plant), also its
+ *  system's name after finalize. */
+TEAL_API const char *teal_plant_name(const teal_plant *plant);
+
 /** Adds a model instance; returns its index. Its name (see the names rule
  *  above: non-empty, no '/') must not name another instance. */
 TEAL_API int teal_plant_add_model_instance(teal_plant *plant, const char *name);
@@ -105,7 +116,11 @@ TEAL_API int teal_plant_set_joint_position_limits(teal_plant *plant, int joint, 
 TEAL_API int teal_plant_set_joint_velocity_limits(teal_plant *plant, int joint, const double *lower,
                                                   const double *upper);
 
-/** Sets the effort limit (> 0, may be inf) of each of the joint's nv velocities. */
+/** Sets the effort limit (> 0, may be inf) of each of the joint's nv
+ *  velocities. It applies through actuators: an actuator on the joint is
+ *  limited to the smaller of its own limit and this one (see
+ *  teal_plant_actuator_effort_limit); an unactuated dof is not limited
+ *  (applied generalized forces are never clamped). */
 TEAL_API int teal_plant_set_joint_effort_limits(teal_plant *plant, int joint, const double *limit);
 
 /** Adds an actuator on a single-dof joint (nv = 1) with effort_limit > 0 (may
@@ -121,7 +136,10 @@ TEAL_API teal_vec3 teal_plant_gravity(const teal_plant *plant);
 
 /* ---- lookups: index >= 0, or TEAL_ENOTFOUND with a message in err (may be
  * NULL; the plant's sticky error is not touched). instance < 0 searches all
- * instances and returns the first match in index order. */
+ * instances; as in Drake's Get*ByName, a name held by elements of more than
+ * one model instance is then ambiguous: TEAL_EINVAL with a message naming
+ * two of the instances (pass the instance to choose). Costs O(instances)
+ * with instance < 0, O(1) otherwise. */
 
 /** The model instance named name, or TEAL_ENOTFOUND (message in err). */
 TEAL_API int teal_plant_get_model_instance_by_name(const teal_plant *plant, const char *name,
@@ -138,6 +156,10 @@ TEAL_API int teal_plant_get_joint_by_name(const teal_plant *plant, const char *n
 /** The actuator named name in instance (< 0: any), or TEAL_ENOTFOUND. */
 TEAL_API int teal_plant_get_actuator_by_name(const teal_plant *plant, const char *name,
                                              int instance, teal_error *err);
+
+/** Number of bodies named name over all model instances (Drake's
+ *  NumBodiesWithName): 0 when none, TEAL_EINVAL for a NULL plant or name. */
+TEAL_API int teal_plant_num_bodies_with_name(const teal_plant *plant, const char *name);
 
 /* ---- element queries (valid before and after finalize; an out-of-range
  * index gives -1 or NULL) ---- */

@@ -236,6 +236,31 @@ static int count_coordinates(teal_plant *p) {
   return TEAL_OK;
 }
 
+/* A continuous plant ignores position limits (only the discrete step
+ * enforces them); Drake warns once when they are given, and so does the
+ * plant, through its warning counter and message (plant_contact.h). */
+static void warn_ignored_limits(teal_plant *p) {
+  int count = 0, first = -1;
+  for (int j = 0; p->time_step == 0.0 && j < p->joints.n; j++) {
+    const joint_rec *r = &JOINT(p)[j];
+    for (int i = 0; i < teal_joint_type_get(r->kind)->nq; i++) {
+      if (isfinite(r->q_lo[i]) || isfinite(r->q_hi[i])) {
+        first = first < 0 ? j : first;
+        count++;
+        break;
+      }
+    }
+  }
+  if (count == 0) {
+    return;
+  }
+  p->num_model_warnings++;
+  snprintf(p->model_warning, sizeof(p->model_warning),
+           "plant: continuous (time_step = 0): the position limits of %d joint%s (the first "
+           "'%.60s') are ignored; a discrete plant (time_step > 0) enforces them",
+           count, count == 1 ? "" : "s", JOINT(p)[first].name);
+}
+
 int teal_plant_finalize(teal_plant *p) {
   int rc = p && p->finalized && p->err.code == TEAL_OK
                ? teal_plant_fail(p, TEAL_ESTATE,
@@ -264,6 +289,7 @@ int teal_plant_finalize(teal_plant *p) {
     fill_node(p, k, &qs, &vs);
   }
   p->nu = p->actuators.n;
+  warn_ignored_limits(p);
   p->finalized = 1;
   teal_error ferr = {0, ""};
   p->forest = teal_mb_trees_new(p, &ferr);
@@ -312,7 +338,12 @@ int teal_plant_joint_v_start(const teal_plant *p, int j) {
   return p->finalized && j >= 0 && j < p->joints.n ? JOINT(p)[j].v_start : -1;
 }
 double teal_plant_actuator_effort_limit(const teal_plant *p, int a) {
-  return p && a >= 0 && a < p->actuators.n ? ACT(p)[a].effort_limit : NAN;
+  if (!p || a < 0 || a >= p->actuators.n) {
+    return NAN;
+  }
+  /* a joint's own effort limit applies through its actuator (nv = 1) */
+  const actuator_rec *r = &ACT(p)[a];
+  return fmin(r->effort_limit, JOINT(p)[r->joint].effort[0]);
 }
 int teal_plant_actuator_v_index(const teal_plant *p, int a) {
   return p->finalized && a >= 0 && a < p->actuators.n ? JOINT(p)[ACT(p)[a].joint].v_start : -1;
@@ -386,4 +417,38 @@ int teal_plant_normalize_q(const teal_plant *p, double *q) {
     }
   }
   return TEAL_OK;
+}
+
+/* ---- effort limits ------------------------------------------------------- */
+
+/* Writes sign * the effort limit of every actuator into out (n = nu). */
+static int effort_limits(const teal_plant *p, double sign, double *out, int n, teal_error *err,
+                         const char *fn) {
+  if (!p || !out) {
+    return teal_error_set(err, TEAL_EINVAL, "plant %s: %s is NULL", fn,
+                          p ? "the output array" : "the plant");
+  }
+  if (!p->finalized) {
+    return teal_error_set(err, TEAL_ESTATE,
+                          "plant %s: the plant is not finalized (call teal_plant_finalize first)",
+                          fn);
+  }
+  if (n != p->nu) {
+    return teal_error_set(err, TEAL_ESIZE,
+                          "plant %s: got room for %d values, the plant has %d "
+                          "actuators",
+                          fn, n, p->nu);
+  }
+  for (int a = 0; a < n; a++) {
+    out[a] = sign * teal_plant_actuator_effort_limit(p, a);
+  }
+  return TEAL_OK;
+}
+
+int teal_plant_get_effort_lower_limits(const teal_plant *p, double *lower, int n, teal_error *err) {
+  return effort_limits(p, -1.0, lower, n, err, "get_effort_lower_limits");
+}
+
+int teal_plant_get_effort_upper_limits(const teal_plant *p, double *upper, int n, teal_error *err) {
+  return effort_limits(p, 1.0, upper, n, err, "get_effort_upper_limits");
 }

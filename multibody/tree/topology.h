@@ -52,8 +52,25 @@ TEAL_API int teal_plant_joint_q_start(const teal_plant *plant, int joint);
 /** v offset of a joint after finalize (-1 on a bad index). */
 TEAL_API int teal_plant_joint_v_start(const teal_plant *plant, int joint);
 
-/** Effort limit of actuator a (> 0, may be inf), or NAN on a bad index. */
+/** Effort limit of actuator a (> 0, may be inf), or NAN on a bad index: the
+ *  smaller of the limit given to teal_plant_add_joint_actuator and the
+ *  effort limit of the actuated joint's dof (teal_plant_set_joint_effort_limits).
+ *  The plant clamps the actuator's input u to [-limit, limit] in both
+ *  continuous and discrete mode (see plant_system.h). */
 TEAL_API double teal_plant_actuator_effort_limit(const teal_plant *plant, int actuator);
+
+/** The lower effort limit of every actuator, -teal_plant_actuator_effort_limit
+ *  (-inf when unlimited), into lower (n = nu) (Drake's GetEffortLowerLimits).
+ *  TEAL_EINVAL (NULL plant or array), TEAL_ESTATE before finalize, TEAL_ESIZE
+ *  when n != nu, with a message in err (may be NULL). */
+TEAL_API int teal_plant_get_effort_lower_limits(const teal_plant *plant, double *lower, int n,
+                                                teal_error *err);
+
+/** The upper effort limit of every actuator, teal_plant_actuator_effort_limit
+ *  (+inf when unlimited), into upper (n = nu) (Drake's GetEffortUpperLimits);
+ *  errors as teal_plant_get_effort_lower_limits. */
+TEAL_API int teal_plant_get_effort_upper_limits(const teal_plant *plant, double *upper, int n,
+                                                teal_error *err);
 
 /** v index driven by actuator a after finalize. */
 TEAL_API int teal_plant_actuator_v_index(const teal_plant *plant, int actuator);

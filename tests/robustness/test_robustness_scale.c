@@ -238,9 +238,11 @@ END_TEST
 /* ---- defect 2 and the scale test: 100,000 bodies -------------------------------- */
 
 /* The name index keeps the lookup rules: names are per instance, a lookup
- * in any instance finds the first added, duplicates are refused. */
+ * in any instance finds the one element of that name and refuses a name
+ * several instances hold, duplicates are refused. */
 static void name_index_rules(void) {
   teal_plant *p = teal_plant_new(0.0, NULL);
+  teal_error err = {0, ""};
   teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(1.0, 0.1);
   char name[32];
   for (int i = 0; i < 300; i++) { /* 300 instances, each with a "base" and a "link<i>" */
@@ -251,7 +253,10 @@ static void name_index_rules(void) {
     snprintf(name, sizeof(name), "link%d", i);
     ck_assert_int_eq(teal_plant_add_rigid_body(p, name, inst, &M), 2 + 2 * i);
   }
-  ck_assert_int_eq(teal_plant_get_body_by_name(p, "base", -1, NULL), 1);
+  TS_EXPECT_ERROR(teal_plant_get_body_by_name(p, "base", -1, &err), TEAL_EINVAL, &err,
+                  "'robot0' and 'robot1' (and more)");
+  ck_assert_int_eq(teal_plant_num_bodies_with_name(p, "base"), 300);
+  ck_assert_int_eq(teal_plant_get_body_by_name(p, "base", 2, NULL), 1);
   ck_assert_int_eq(teal_plant_get_body_by_name(p, "base", 2 + 150, NULL), 1 + 2 * 150);
   ck_assert_int_eq(teal_plant_get_body_by_name(p, "link299", -1, NULL), 2 + 2 * 299);
   ck_assert_int_lt(teal_plant_get_body_by_name(p, "link299", 2, NULL), 0);

@@ -260,8 +260,10 @@ START_TEST(gravity_compensation_holds_chain_still) {
 }
 END_TEST
 
-/* The controller uses the model's gravity: a plant context's gravity
- * parameter is not seen, teal_plant_set_gravity is. */
+/* The controller's gravity is a value of its context, starting as the
+ * model's gravity when the controller is made: a later
+ * teal_plant_set_gravity on the model is not seen (as by the plant's own
+ * contexts), teal_mb_controller_set_gravity_in_context is. */
 START_TEST(model_gravity_rule) {
   teal_plant *p = fx_chain3(0, 0.0);
   teal_system *gc = id_new(p, TEAL_GRAVITY_COMPENSATION);
@@ -271,13 +273,14 @@ START_TEST(model_gravity_rule) {
   teal_plant_set_gravity(p, teal_vec3_zero());
   id_eval(gc, p, x, NULL, tau);
   for (int i = 0; i < 3; i++) {
+    ck_assert_double_eq(tau[i], tau0[i]);
+  }
+  teal_system *gc0 = id_new(p, TEAL_GRAVITY_COMPENSATION); /* made with zero gravity */
+  id_eval(gc0, p, x, NULL, tau);
+  for (int i = 0; i < 3; i++) {
     ck_assert_double_eq_tol(tau[i], 0.0, 1e-15);
   }
-  teal_plant_set_gravity(p, teal_vec3_make(0, 0, -2 * 9.81));
-  id_eval(gc, p, x, NULL, tau);
-  for (int i = 0; i < 3; i++) {
-    ck_assert_double_eq_tol(tau[i], 2 * tau0[i], 1e-12);
-  }
+  teal_system_free(gc0);
   teal_system_free(gc);
   teal_plant_free(p);
 }

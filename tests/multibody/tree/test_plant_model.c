@@ -4,9 +4,16 @@
 #include <math.h>
 #include <string.h>
 
+#include "framework/context_tree.h"
+#include "framework/diagram_builder.h"
+#include "multibody/plant/plant_state.h"
+#include "multibody/plant/plant_system.h"
 #include "multibody/tree/plant_model.h"
 #include "multibody/tree/topology.h"
+#include "support/error_messages.h"
 #include "support/test_support.h"
+#include "systems/analysis/simulator.h"
+#include "systems/analysis/simulator_run.h"
 
 static teal_spatial_inertia unit_inertia(void) {
   return teal_spatial_inertia_solid_sphere(1.0, 0.1);
@@ -171,6 +178,147 @@ START_TEST(test_loop) {
 }
 END_TEST
 
+/* Two model instances, "left" and "right", each with body "link" (its
+ * frame "link"), frame "tip", joint "hinge" and actuator "motor"; the
+ * right one also has body "extra". */
+static teal_plant *twin_arms(double time_step) {
+  teal_plant *p = teal_plant_new(time_step, NULL);
+  teal_spatial_inertia M = teal_spatial_inertia_solid_box(1.0, 0.1, 0.1, 0.5);
+  teal_vec3 y = teal_vec3_make(0, 1, 0);
+  const char *names[2] = {"left", "right"};
+  for (int i = 0; i < 2; i++) {
+    int inst = teal_plant_add_model_instance(p, names[i]);
+    int b = teal_plant_add_rigid_body(p, "link", inst, &M);
+    teal_plant_add_frame(p, "tip", teal_plant_body_frame(p, b),
+                         teal_transform_make(teal_rotation_identity(), teal_vec3_make(0, 0, -1)));
+    int j = teal_plant_add_joint(p, "hinge", TEAL_JOINT_REVOLUTE, TEAL_WORLD_FRAME,
+                                 teal_plant_body_frame(p, b), &y, 0.0);
+    ck_assert_int_ge(teal_plant_add_joint_actuator(p, "motor", j, 5.0), 0);
+  }
+  ck_assert_int_ge(teal_plant_add_rigid_body(p, "extra", 3, &M), 0);
+  ck_assert_int_eq(teal_plant_error(p)->code, TEAL_OK);
+  return p;
+}
+
+START_TEST(test_ambiguous_names) {
+  teal_plant *p = twin_arms(0.0);
+  teal_error e = {0, ""};
+  TS_EXPECT_ERROR(teal_plant_get_body_by_name(p, "link", -1, &e), TEAL_EINVAL, &e,
+                  "body name 'link' is ambiguous: model instances 'left' and 'right'");
+  TS_EXPECT_ERROR(teal_plant_get_frame_by_name(p, "tip", -1, &e), TEAL_EINVAL, &e,
+                  "frame name 'tip' is ambiguous");
+  TS_EXPECT_ERROR(teal_plant_get_frame_by_name(p, "link", -1, &e), TEAL_EINVAL, &e,
+                  "'left' and 'right'");
+  TS_EXPECT_ERROR(teal_plant_get_joint_by_name(p, "hinge", -1, &e), TEAL_EINVAL, &e,
+                  "joint name 'hinge' is ambiguous");
+  TS_EXPECT_ERROR(teal_plant_get_actuator_by_name(p, "motor", -1, &e), TEAL_EINVAL, &e,
+                  "pass the model instance");
+  TS_EXPECT_ERROR(teal_plant_get_body_by_name(p, "nothing", -1, &e), TEAL_ENOTFOUND, &e,
+                  "no body named 'nothing'");
+  /* an instance picks one; a name held by one instance needs none */
+  int right = teal_plant_get_model_instance_by_name(p, "right", NULL);
+  int b = teal_plant_get_body_by_name(p, "link", right, NULL);
+  ck_assert_int_ge(b, 0);
+  ck_assert_int_eq(teal_plant_body_instance(p, b), right);
+  ck_assert_int_eq(teal_plant_get_body_by_name(p, "extra", -1, NULL),
+                   teal_plant_get_body_by_name(p, "extra", right, NULL));
+  ck_assert_int_eq(teal_plant_get_body_by_name(p, "world", -1, NULL), TEAL_WORLD_BODY);
+  int a = teal_plant_get_actuator_by_name(p, "motor", right, NULL);
+  ck_assert_int_eq(a, 1);
+  ck_assert_int_eq(teal_plant_num_bodies_with_name(p, "link"), 2);
+  ck_assert_int_eq(teal_plant_num_bodies_with_name(p, "extra"), 1);
+  ck_assert_int_eq(teal_plant_num_bodies_with_name(p, "world"), 1);
+  ck_assert_int_eq(teal_plant_num_bodies_with_name(p, "tip"), 0); /* a frame, not a body */
+  ck_assert_int_eq(teal_plant_num_bodies_with_name(p, NULL), TEAL_EINVAL);
+  ck_assert_int_eq(teal_plant_num_bodies_with_name(NULL, "link"), TEAL_EINVAL);
+  /* three instances: the message says there are more */
+  int third = teal_plant_add_model_instance(p, "third");
+  teal_spatial_inertia M = teal_spatial_inertia_solid_box(1.0, 0.1, 0.1, 0.5);
+  ck_assert_int_ge(teal_plant_add_rigid_body(p, "link", third, &M), 0);
+  ck_assert_int_eq(teal_plant_num_bodies_with_name(p, "link"), 3);
+  TS_EXPECT_ERROR(teal_plant_get_body_by_name(p, "link", -1, &e), TEAL_EINVAL, &e, "and more");
+  teal_plant_free(p);
+}
+END_TEST
+
+START_TEST(test_plant_name) {
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  ck_assert_str_eq(teal_plant_name(p), "plant");
+  ck_assert_ptr_null(teal_plant_name(NULL));
+  ck_assert_int_eq(teal_plant_set_name(NULL, "x"), TEAL_EINVAL);
+  ck_assert_int_eq(teal_plant_set_name(p, "arm"), TEAL_OK);
+  ck_assert_int_eq(teal_plant_set_name(p, "arm2"), TEAL_OK);
+  ck_assert_str_eq(teal_plant_name(p), "arm2");
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  ck_assert_str_eq(teal_system_name(teal_plant_system(p)), "arm2");
+  TS_EXPECT_ERROR(teal_plant_set_name(p, "late"), TEAL_ESTATE, teal_plant_error(p),
+                  "after finalize");
+  teal_plant_free(p);
+  const char *bad[3] = {"", "a/b", NULL}, *why[3] = {"is empty", "contains '/'", "is NULL"};
+  for (int i = 0; i < 3; i++) {
+    p = teal_plant_new(0.0, NULL);
+    TS_EXPECT_ERROR(teal_plant_set_name(p, bad[i]), TEAL_EINVAL, teal_plant_error(p), why[i]);
+    ck_assert_str_eq(teal_plant_name(p), "plant");
+    ck_assert_int_eq(teal_plant_set_name(p, "ok"), TEAL_EINVAL); /* sticky */
+    teal_plant_free(p);
+  }
+}
+END_TEST
+
+/* A pendulum plant named name, finalized, released at q0 (the builder
+ * takes its system). */
+static teal_system *named_pendulum(const char *name) {
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  if (name) {
+    ck_assert_int_eq(teal_plant_set_name(p, name), TEAL_OK);
+  }
+  teal_spatial_inertia M = teal_spatial_inertia_solid_box(1.0, 0.1, 0.1, 0.5);
+  int b = teal_plant_add_rigid_body(p, "bob", TEAL_DEFAULT_MODEL_INSTANCE, &M);
+  teal_vec3 y = teal_vec3_make(0, 1, 0);
+  teal_transform X_BM = teal_transform_make(teal_rotation_identity(), teal_vec3_make(0, 0, 0.5));
+  int m = teal_plant_add_frame(p, "pivot", teal_plant_body_frame(p, b), X_BM);
+  ck_assert_int_ge(
+      teal_plant_add_joint(p, "hinge", TEAL_JOINT_REVOLUTE, TEAL_WORLD_FRAME, m, &y, 0.0), 0);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  return teal_plant_system(p);
+}
+
+START_TEST(test_two_named_plants_in_one_diagram) {
+  teal_builder *b = teal_builder_new("twins");
+  teal_system *left = teal_builder_add(b, named_pendulum("left"));
+  teal_system *right = teal_builder_add(b, named_pendulum("right"));
+  ck_assert_ptr_nonnull(left);
+  ck_assert_ptr_nonnull(right);
+  teal_error err = {0, ""};
+  teal_system *d = teal_builder_build(b, &err);
+  ck_assert_msg(d != NULL, "%s", err.message);
+  teal_simulator *sim = teal_simulator_new(d, NULL, &err);
+  ck_assert_ptr_nonnull(sim);
+  teal_context *ctx = teal_simulator_context(sim);
+  double q = 0.4;
+  ck_assert_int_eq(teal_plant_set_positions(teal_plant_from_system(left), ctx, &q, 1), TEAL_OK);
+  q = -0.4;
+  ck_assert_int_eq(teal_plant_set_positions(teal_plant_from_system(right), ctx, &q, 1), TEAL_OK);
+  teal_sim_status st;
+  ck_assert_int_eq(teal_simulator_advance_to(sim, 1.0, &st), TEAL_OK);
+  double ql, qr;
+  ck_assert_int_eq(teal_plant_get_positions(teal_plant_from_system(left), ctx, &ql, 1), TEAL_OK);
+  ck_assert_int_eq(teal_plant_get_positions(teal_plant_from_system(right), ctx, &qr, 1), TEAL_OK);
+  ck_assert_double_gt(fabs(ql - 0.4), 0.1); /* it swung */
+  ck_assert_double_eq_tol(ql, -qr, 1e-6);   /* mirror images, each in its own subcontext */
+  ck_assert_ptr_nonnull(teal_context_subcontext_by_name(ctx, "right"));
+  teal_simulator_free(sim);
+  teal_system_free(d);
+  /* two plants left at the default name clash in the builder */
+  b = teal_builder_new("clash");
+  ck_assert_ptr_nonnull(teal_builder_add(b, named_pendulum(NULL)));
+  ck_assert_ptr_null(teal_builder_add(b, named_pendulum(NULL)));
+  ck_assert_int_eq(teal_builder_error(b)->code, TEAL_EDUPLICATE);
+  ck_assert_ptr_nonnull(strstr(teal_builder_error(b)->message, "'plant' was already added"));
+  teal_builder_free(b);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("plant_model");
   TCase *tc = tcase_create("plant_model");
@@ -178,6 +326,9 @@ int main(void) {
   tcase_add_test(tc, test_errors);
   tcase_add_test(tc, test_order_and_floating);
   tcase_add_test(tc, test_loop);
+  tcase_add_test(tc, test_ambiguous_names);
+  tcase_add_test(tc, test_plant_name);
+  tcase_add_test(tc, test_two_named_plants_in_one_diagram);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
