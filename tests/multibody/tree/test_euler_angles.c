@@ -401,6 +401,31 @@ START_TEST(free_body_same_trajectory_both_forms) {
 }
 END_TEST
 
+/* At the gimbal lock the angles still describe the rotation (only their
+ * rates are singular): the conversions keep it both ways. */
+START_TEST(conversion_at_the_lock) {
+  int bq, be;
+  teal_plant *pq = free_box(0, &bq), *pe = free_box(1, &be);
+  teal_rotation R = teal_rotation_from_rpy(teal_vec3_make(0.3, 1.5707963267948966, -0.8));
+  teal_transform X = teal_transform_make(R, teal_vec3_make(1, 2, 3));
+  teal_context *cq = teal_context_new(teal_plant_system(pq), NULL);
+  ck_assert_int_eq(teal_plant_set_free_body_pose(pq, cq, bq, X), TEAL_OK);
+  double xq[13], xe[12], back[13];
+  ck_assert_int_eq(teal_plant_get_state(pq, cq, xq, 13), TEAL_OK);
+  ck_assert_int_eq(teal_plant_convert_to_euler_angles(pq, xq, 13, pe, xe, 12, NULL), TEAL_OK);
+  teal_rotation Re = teal_rotation_from_rpy(teal_vec3_make(xe[0], xe[1], xe[2]));
+  ck_assert_double_le(teal_mat3_max_abs_diff(Re, R), 1e-14);
+  ck_assert_int_eq(teal_plant_convert_to_quaternions(pe, xe, 12, pq, back, 13, NULL), TEAL_OK);
+  teal_rotation Rb =
+      teal_rotation_from_quaternion(teal_quaternion_make(back[0], back[1], back[2], back[3]));
+  ck_assert_double_le(teal_mat3_max_abs_diff(Rb, R), 1e-14);
+  ck_assert_double_eq(back[4], 1.0);
+  teal_context_free(cq);
+  teal_plant_free(pq);
+  teal_plant_free(pe);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("euler_angles");
   TCase *tc = tcase_create("euler_angles");
@@ -410,6 +435,7 @@ int main(void) {
   tcase_add_test(tc, conversion_errors);
   tcase_add_test(tc, setting_after_finalize_is_refused);
   tcase_add_test(tc, free_body_same_trajectory_both_forms);
+  tcase_add_test(tc, conversion_at_the_lock);
   suite_add_tcase(s, tc);
   return ts_run_suite(s);
 }

@@ -3,8 +3,9 @@
  * against central differences of X_FM along qdot = N v; N+ N = N N+ = I;
  * Ndot (of every type that has one, the quaternion ones included) against
  * central differences of N along qdot = N v. The gimbal lock is reported by
- * check_N, teal_joint_qdot, the plant's derivatives and v_to_qdot and the
- * O(n) maps through N, each naming the joint; N+ stays usable there. */
+ * check_N, teal_joint_qdot, the plant's derivatives, v_to_qdot, implicit
+ * residual and discrete step and the O(n) maps through N, each naming the
+ * joint; N+ stays usable there. */
 #include <check.h>
 #include <math.h>
 #include <string.h>
@@ -20,6 +21,8 @@
 #include "multibody/tree/topology.h"
 #include "support/error_messages.h"
 #include "support/test_support.h"
+#include "systems/analysis/simulator.h"
+#include "systems/analysis/simulator_run.h"
 
 static const double kHalfPi = 1.5707963267948966;
 
@@ -212,8 +215,8 @@ START_TEST(table_reports_the_lock) {
 END_TEST
 
 /* A plant of one body on a ball_rpy joint "gimbal" from the world. */
-static teal_plant *gimbal_plant(void) {
-  teal_plant *p = teal_plant_new(0.0, NULL);
+static teal_plant *gimbal_plant(double time_step) {
+  teal_plant *p = teal_plant_new(time_step, NULL);
   teal_spatial_inertia M = teal_spatial_inertia_solid_box(1.0, 0.2, 0.3, 0.4);
   int b = teal_plant_add_rigid_body(p, "b", TEAL_DEFAULT_MODEL_INSTANCE, &M);
   ck_assert_int_ge(teal_plant_add_joint(p, "gimbal", TEAL_JOINT_BALL_RPY, TEAL_WORLD_FRAME,
@@ -224,7 +227,7 @@ static teal_plant *gimbal_plant(void) {
 }
 
 START_TEST(plant_and_operators_report_the_lock) {
-  teal_plant *p = gimbal_plant();
+  teal_plant *p = gimbal_plant(0.0);
   const teal_system *sys = teal_plant_system(p);
   teal_context *ctx = teal_context_new(sys, NULL);
   ck_assert_ptr_nonnull(ctx);
@@ -237,6 +240,10 @@ START_TEST(plant_and_operators_report_the_lock) {
   ts_stale_context(ctx);
   TS_EXPECT_ERROR(teal_map_velocity_to_qdot(sys, ctx, v, out), TEAL_ESINGULAR,
                   teal_context_error(ctx), "gimbal lock");
+  double proposed[6] = {0}, residual[6];
+  ts_stale_context(ctx);
+  TS_EXPECT_ERROR(teal_calc_implicit_time_derivatives_residual(sys, ctx, proposed, 6, residual, 6),
+                  TEAL_ESINGULAR, teal_context_error(ctx), "plant implicit residual");
   /* the O(n) maps: N and Ndot refuse, N+ (w from rpy rates) exists */
   teal_mb_data *d = teal_mb_data_new(p, NULL);
   ck_assert_ptr_nonnull(d);
@@ -261,6 +268,22 @@ START_TEST(plant_and_operators_report_the_lock) {
 }
 END_TEST
 
+/* A discrete plant stepping onto the lock fails with the joint's name. */
+START_TEST(discrete_step_reports_the_lock) {
+  teal_plant *p = gimbal_plant(0.01);
+  teal_simulator *sim = teal_simulator_new(teal_plant_system(p), NULL, NULL);
+  ck_assert_ptr_nonnull(sim);
+  double q[3] = {0.0, -kHalfPi, 0.5};
+  ck_assert_int_eq(teal_plant_set_positions(p, teal_simulator_context(sim), q, 3), TEAL_OK);
+  teal_sim_status st;
+  TS_EXPECT_ERROR(teal_simulator_advance_to(sim, 0.05, &st), TEAL_ESINGULAR,
+                  teal_simulator_error(sim), "\"gimbal\"");
+  ck_assert_ptr_nonnull(strstr(teal_simulator_error(sim)->message, "discrete step"));
+  teal_simulator_free(sim);
+  teal_plant_free(p);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("joints_rpy");
   TCase *tc = tcase_create("joints_rpy");
@@ -271,6 +294,7 @@ int main(void) {
   tcase_add_test(tc, kind_maps);
   tcase_add_test(tc, table_reports_the_lock);
   tcase_add_test(tc, plant_and_operators_report_the_lock);
+  tcase_add_test(tc, discrete_step_reports_the_lock);
   suite_add_tcase(s, tc);
   return ts_run_suite(s);
 }
