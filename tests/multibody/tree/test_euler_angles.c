@@ -21,6 +21,7 @@
 #include "multibody/tree/topology.h"
 #include "support/error_messages.h"
 #include "support/mb_fixtures.h"
+#include "support/mb_urdf_fixtures.h"
 #include "support/test_support.h"
 #include "systems/analysis/integrators_explicit.h"
 #include "systems/analysis/simulator.h"
@@ -426,6 +427,35 @@ START_TEST(conversion_at_the_lock) {
 }
 END_TEST
 
+#define THREE_LINKS XLINK("a") XLINK("b") XLINK("c")
+
+/* A URDF model's floating and ball joints and its loose link follow the
+ * setting too (the parser adds quaternion kinds; finalize converts them). */
+START_TEST(urdf_joints_follow_the_setting) {
+  const char *xml = "<robot name=\"r\" xmlns:drake=\"http://drake.mit.edu\">" THREE_LINKS
+                    "<joint name=\"fj\" type=\"floating\"><parent link=\"world\"/>"
+                    "<child link=\"a\"/></joint>"
+                    "<drake:joint name=\"bj\" type=\"ball\"><parent link=\"a\"/>"
+                    "<child link=\"b\"/></drake:joint></robot>";
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  ck_assert_int_eq(teal_plant_set_use_euler_angles(p, 1), TEAL_OK);
+  teal_error err;
+  ck_assert_msg(teal_urdf_load_string(p, xml, NULL, &err) >= 0, "%s", err.message);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  int n_rpy_floating = 0, n_ball_rpy = 0;
+  for (int j = 0; j < teal_plant_num_joints(p); j++) {
+    n_rpy_floating += teal_plant_joint_kind(p, j) == TEAL_JOINT_RPY_FLOATING;
+    n_ball_rpy += teal_plant_joint_kind(p, j) == TEAL_JOINT_BALL_RPY;
+  }
+  ck_assert_int_eq(n_rpy_floating, 2); /* fj and the loose link c's */
+  ck_assert_int_eq(n_ball_rpy, 1);
+  ck_assert_int_eq(teal_plant_nq(p), 15);
+  ck_assert_int_eq(teal_plant_nv(p), 15);
+  ck_assert_int_eq(teal_plant_num_quaternions_in_use(p, NULL), 0);
+  teal_plant_free(p);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("euler_angles");
   TCase *tc = tcase_create("euler_angles");
@@ -436,6 +466,7 @@ int main(void) {
   tcase_add_test(tc, setting_after_finalize_is_refused);
   tcase_add_test(tc, free_body_same_trajectory_both_forms);
   tcase_add_test(tc, conversion_at_the_lock);
+  tcase_add_test(tc, urdf_joints_follow_the_setting);
   suite_add_tcase(s, tc);
   return ts_run_suite(s);
 }
