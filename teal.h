@@ -137,6 +137,7 @@
 #include "multibody/plant/plant_values.h"
 #include "multibody/plant/selectors.h"
 #include "multibody/tree/forest.h"
+#include "multibody/tree/euler_angles.h"
 #include "multibody/tree/joints.h"
 #include "multibody/tree/model_instances.h"
 #include "multibody/tree/plant_model.h"

@@ -265,6 +265,38 @@ static const teal_plant_tree *begin_map(const teal_plant *plant, teal_mb_data *d
   return t;
 }
 
+/* N(q) must exist for every joint (a roll-pitch-yaw joint at its gimbal
+ * lock has none): the maps through N refuse such a q instead of returning
+ * Inf. */
+static int check_n_exists(teal_mb_data *data, const char *fn, const teal_plant_tree *t,
+                          const double *q) {
+  for (int k = 1; k < t->num_nodes; k++) {
+    const teal_joint_type *type = t->type[k];
+    if (type->check_N && type->check_N(q + t->q_start[k]) != TEAL_OK) {
+      return teal_error_set(&data->err, TEAL_ESINGULAR,
+                            "%s: joint \"%s\" (%s) is at its coordinate singularity (pitch "
+                            "q[%d] = %g, |cos| < %g): N(q) does not exist there",
+                            fn, teal_plant_joint_name(data->plant, data->joint[k]), type->name,
+                            t->q_start[k] + 1, q[t->q_start[k] + 1], TEAL_JOINT_RPY_MIN_COS_PITCH);
+    }
+  }
+  return TEAL_OK;
+}
+
+/* begin_map for the maps through N (N, Ndot, qddot). */
+static const teal_plant_tree *begin_n_map(const teal_plant *plant, teal_mb_data *data,
+                                          const char *fn, const double *q, const double *v,
+                                          int need_v, const double *in, const char *in_name,
+                                          int n_in, const void *out, const char *out_name,
+                                          int *st) {
+  const teal_plant_tree *t =
+      begin_map(plant, data, fn, q, v, need_v, in, in_name, n_in, out, out_name, st);
+  if (t && (*st = check_n_exists(data, fn, t, q))) {
+    return NULL;
+  }
+  return t;
+}
+
 /* y = A x (A rows x cols, row-major), or y = A' x with transpose. */
 static void block_apply(const double *A, int rows, int cols, int transpose, const double *x,
                         double *y) {
@@ -277,22 +309,14 @@ static void block_apply(const double *A, int rows, int cols, int transpose, cons
   }
 }
 
-/* Node k's Ndot block (nq x nv, row-major) at (q, v): 0.5 E_P(qdot_quat) in
- * rows 0..3, columns 0..2 for a joint with a quaternion, zero otherwise. */
+/* Node k's Ndot block (nq x nv, row-major) at (q, v): the table's, zero for
+ * types whose N is constant. */
 static void ndot_block(const teal_plant_tree *t, int k, const double *q, const double *v,
                        double *A) {
   int nq = t->nq[k], nv = t->nv[k];
   memset(A, 0, (size_t)(nq * nv) * sizeof(double));
-  if (!t->type[k]->normalize) {
-    return;
-  }
-  double qd[TEAL_JOINT_MAX_NQ], E[12];
-  teal_joint_qdot(t->type[k], &t->params[k], q + t->q_start[k], v + t->v_start[k], qd);
-  teal_quaternion_rate_matrix_parent(teal_quaternion_make(qd[0], qd[1], qd[2], qd[3]), E);
-  for (int i = 0; i < 4; i++) {
-    for (int j = 0; j < 3; j++) {
-      A[i * nv + j] = 0.5 * E[3 * i + j];
-    }
+  if (t->type[k]->Ndot) {
+    t->type[k]->Ndot(&t->params[k], q + t->q_start[k], v + t->v_start[k], A);
   }
 }
 
@@ -333,8 +357,8 @@ static int n_in(const teal_mb_data *data, int transpose, int v_cols) {
 int teal_mb_multiply_by_n(const teal_plant *plant, teal_mb_data *data, const double *q,
                           int transpose, const double *in, double *out) {
   int st;
-  const teal_plant_tree *t = begin_map(plant, data, "teal_mb_multiply_by_n", q, NULL, 0, in, "in",
-                                       n_in(data, transpose, 1), out, "out", &st);
+  const teal_plant_tree *t = begin_n_map(plant, data, "teal_mb_multiply_by_n", q, NULL, 0, in, "in",
+                                         n_in(data, transpose, 1), out, "out", &st);
   if (t) {
     apply_map(t, MAP_N, q, NULL, transpose, in, out);
   }
@@ -355,8 +379,8 @@ int teal_mb_multiply_by_n_inv(const teal_plant *plant, teal_mb_data *data, const
 int teal_mb_multiply_by_n_dot(const teal_plant *plant, teal_mb_data *data, const double *q,
                               const double *v, int transpose, const double *in, double *out) {
   int st;
-  const teal_plant_tree *t = begin_map(plant, data, "teal_mb_multiply_by_n_dot", q, v, 1, in, "in",
-                                       n_in(data, transpose, 1), out, "out", &st);
+  const teal_plant_tree *t = begin_n_map(plant, data, "teal_mb_multiply_by_n_dot", q, v, 1, in,
+                                         "in", n_in(data, transpose, 1), out, "out", &st);
   if (t) {
     apply_map(t, MAP_NDOT, q, v, transpose, in, out);
   }
@@ -366,8 +390,8 @@ int teal_mb_multiply_by_n_dot(const teal_plant *plant, teal_mb_data *data, const
 int teal_mb_calc_qddot(const teal_plant *plant, teal_mb_data *data, const double *q,
                        const double *v, const double *vdot, double *qddot) {
   int st;
-  const teal_plant_tree *t = begin_map(plant, data, "teal_mb_calc_qddot", q, v, 1, vdot, "vdot",
-                                       n_in(data, 0, 1), qddot, "qddot", &st);
+  const teal_plant_tree *t = begin_n_map(plant, data, "teal_mb_calc_qddot", q, v, 1, vdot, "vdot",
+                                         n_in(data, 0, 1), qddot, "qddot", &st);
   if (!t) {
     return st;
   }

@@ -20,8 +20,8 @@ static int exclude_default_pairs(teal_scene_graph *sg, const teal_plant *p) {
   int rc = TEAL_OK;
   for (int b = 1; rc == TEAL_OK && b < nb; b++) {
     int j = BODY(p)[b].inboard;
-    if (j < 0 || JOINT(p)[j].kind == TEAL_JOINT_QUATERNION_FLOATING ||
-        JOINT(p)[j].kind == TEAL_JOINT_WELD) {
+    int kind = j < 0 ? TEAL_JOINT_WELD : teal_joint_quaternion_kind(JOINT(p)[j].kind);
+    if (kind == TEAL_JOINT_QUATERNION_FLOATING || kind == TEAL_JOINT_WELD) {
       continue;
     }
     int parent = FRAME(p)[JOINT(p)[j].parent_frame].body;

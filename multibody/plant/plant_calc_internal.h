@@ -116,8 +116,10 @@ int teal_plant_check_finite(const teal_context *ctx, const double *x, int n, con
  * for a NULL plant or an unknown body). */
 int teal_plant_free_joint(const teal_plant *p, int body);
 
-/* qdot = N(q) v over the whole tree. */
-void teal_plant_map_v_to_qdot(const teal_plant *p, const double *q, const double *v,
-                              double *qdot);
+/* qdot = N(q) v over the whole tree. Where a joint's N does not exist at
+ * q (a roll-pitch-yaw joint at its gimbal lock) reports TEAL_ESINGULAR on
+ * ctx naming fn, the joint and its pitch. */
+int teal_plant_map_v_to_qdot(const teal_plant *p, const teal_context *ctx, const double *q,
+                             const double *v, double *qdot, const char *fn);
 
 #endif

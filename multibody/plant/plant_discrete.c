@@ -153,7 +153,9 @@ int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ct
   if ((rc = teal_plant_check_finite(ctx, vnext, nv, "velocity after the discrete step"))) {
     return rc;
   }
-  teal_plant_map_v_to_qdot(p, q, vnext, out);
+  if ((rc = teal_plant_map_v_to_qdot(p, ctx, q, vnext, out, "plant discrete step"))) {
+    return rc;
+  }
   for (int i = 0; i < nq; i++) {
     out[i] = q[i] + h * out[i];
   }

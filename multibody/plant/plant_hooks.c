@@ -9,15 +9,25 @@
 
 /* ---- hooks ------------------------------------------------------------------------- */
 
-void teal_plant_map_v_to_qdot(const teal_plant *p, const double *q, const double *v,
-                              double *qdot) {
+int teal_plant_map_v_to_qdot(const teal_plant *p, const teal_context *ctx, const double *q,
+                             const double *v, double *qdot, const char *fn) {
   const teal_plant_tree *t = &p->tree;
   for (int k = 1; k < t->num_nodes; k++) {
-    if (t->nq[k]) {
-      teal_joint_qdot(t->type[k], &t->params[k], q + t->q_start[k], v + t->v_start[k],
-                      qdot + t->q_start[k]);
+    if (!t->nq[k]) {
+      continue;
+    }
+    int qs = t->q_start[k];
+    if (teal_joint_qdot(t->type[k], &t->params[k], q + qs, v + t->v_start[k], qdot + qs)) {
+      int j = teal_plant_body_joint(p, teal_plant_node_body(p, k));
+      return teal_context_report_error(
+          ctx, TEAL_ESINGULAR,
+          "%s: joint \"%s\" (%s) is at its gimbal lock (pitch q[%d] = %g, |cos| < %g): its "
+          "N(q) from velocities to rpy rates does not exist there",
+          fn, teal_plant_joint_name(p, j), t->type[k]->name, qs + 1, q[qs + 1],
+          TEAL_JOINT_RPY_MIN_COS_PITCH);
     }
   }
+  return TEAL_OK;
 }
 
 int teal_plant_derivatives(const teal_system *sys, const teal_context *ctx,
@@ -29,9 +39,11 @@ int teal_plant_derivatives(const teal_system *sys, const teal_context *ctx,
     return rc;
   }
   teal_plant_qv(p, ctx, &q, &v);
-  teal_plant_map_v_to_qdot(p, q, v, xdot->q);
-  memcpy(xdot->v, vdot, (size_t)p->nv * sizeof(double));
-  return TEAL_OK;
+  rc = teal_plant_map_v_to_qdot(p, ctx, q, v, xdot->q, "plant derivatives");
+  if (rc == TEAL_OK) {
+    memcpy(xdot->v, vdot, (size_t)p->nv * sizeof(double));
+  }
+  return rc;
 }
 
 /* Drake's residual for a continuous plant: qdot_p - N(q) v for the positions,
@@ -50,7 +62,10 @@ int teal_plant_implicit_residual(const teal_system *sys, const teal_context *ctx
     return rc;
   }
   teal_plant_qv(p, ctx, &q, &v);
-  teal_plant_map_v_to_qdot(p, q, v, residual->q);
+  rc = teal_plant_map_v_to_qdot(p, ctx, q, v, residual->q, "plant implicit residual");
+  if (rc) {
+    return rc;
+  }
   for (int i = 0; i < p->nq; i++) {
     residual->q[i] = proposed->q[i] - residual->q[i];
   }
@@ -81,10 +96,7 @@ int teal_plant_v_to_qdot(const teal_system *sys, const teal_context *ctx, const 
   const double *q, *vv;
   teal_plant_qv(p, ctx, &q, &vv);
   int rc = teal_plant_check_quaternions(p, ctx, q, 0, p->nq, "plant v_to_qdot");
-  if (rc == TEAL_OK) {
-    teal_plant_map_v_to_qdot(p, q, v, qdot);
-  }
-  return rc;
+  return rc ? rc : teal_plant_map_v_to_qdot(p, ctx, q, v, qdot, "plant v_to_qdot");
 }
 
 int teal_plant_qdot_to_v(const teal_system *sys, const teal_context *ctx, const double *qdot,

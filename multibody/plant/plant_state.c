@@ -152,7 +152,8 @@ int teal_plant_free_joint(const teal_plant *p, int body) {
     return -1;
   }
   int j = BODY(p)[body].inboard;
-  if (j < 0 || JOINT(p)[j].kind != TEAL_JOINT_QUATERNION_FLOATING ||
+  /* either parametrization of the rotation (set_use_euler_angles) */
+  if (j < 0 || teal_joint_quaternion_kind(JOINT(p)[j].kind) != TEAL_JOINT_QUATERNION_FLOATING ||
       FRAME(p)[JOINT(p)[j].parent_frame].body != TEAL_WORLD_BODY) {
     return -1;
   }
@@ -200,14 +201,10 @@ int teal_plant_set_free_body_pose(const teal_plant *p, teal_context *ctx, int bo
   if (rc) {
     return rc;
   }
-  const joint_rec *jr = &JOINT(p)[j];
-  teal_transform X_WF = FRAME(p)[jr->parent_frame].X_BF;
-  teal_transform X_BM = FRAME(p)[jr->child_frame].X_BF;
-  teal_transform X_FM = teal_transform_compose(teal_transform_inverse(X_WF),
-                                               teal_transform_compose(X_WB, X_BM));
-  teal_quaternion qr = teal_rotation_to_quaternion(X_FM.R);
-  double q[7] = {qr.w, qr.x, qr.y, qr.z, X_FM.p.v[0], X_FM.p.v[1], X_FM.p.v[2]};
-  return set_block(p, ctx, jr->q_start, 7, q, 7, "plant set_free_body_pose");
+  double q[TEAL_JOINT_MAX_NQ];
+  int nq = teal_joint_type_get(JOINT(p)[j].kind)->nq; /* 7 or 6 (roll-pitch-yaw) */
+  teal_plant_free_pose_q(p, j, X_WB, q);
+  return set_block(p, ctx, JOINT(p)[j].q_start, nq, q, nq, "plant set_free_body_pose");
 }
 
 int teal_plant_set_free_body_spatial_velocity(const teal_plant *p, teal_context *ctx, int body,

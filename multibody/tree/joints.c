@@ -1,6 +1,7 @@
 /* Joint type tables: X_FM(q), H, Hdot v, N, N+ per type (see joints.h). */
 #include "multibody/tree/joints.h"
 
+#include "multibody/tree/joints_internal.h"
 
 static const double kTwoPi = 6.28318530717958647692;
 
@@ -96,6 +97,17 @@ static void quat_Nplus(const double *q, double *Np, int ld) {
       Np[i * ld + j] = s * E[3 * j + i];
     }
   }
+}
+
+/* Ndot block of a quaternion: N = 0.5 E_P(q) is linear in q, so
+ * Ndot = 0.5 E_P(qdot) with qdot = N v (rows 0..3, columns 0..2, ld columns) */
+static void quat_Ndot(const double *q, const double *w, double *Nd, int ld) {
+  double qd[4], N[12];
+  quat_N(q, N, 3);
+  for (int i = 0; i < 4; i++) {
+    qd[i] = N[3 * i] * w[0] + N[3 * i + 1] * w[1] + N[3 * i + 2] * w[2];
+  }
+  quat_N(qd, Nd, ld);
 }
 
 /* ---- weld --------------------------------------------------------------- */
@@ -237,6 +249,11 @@ static void ball_Nplus(const teal_joint_params *p, const double *q, double *Np) 
   quat_Nplus(q, Np, 4);
 }
 
+static void ball_Ndot(const teal_joint_params *p, const double *q, const double *v, double *Nd) {
+  (void)p;
+  quat_Ndot(q, v, Nd, 3);
+}
+
 /* ---- quaternion floating: q = (quat, p), v = (w_FM_F, v_FMo_F) ---------- */
 
 static teal_transform floating_X(const teal_joint_params *p, const double *q) {
@@ -267,30 +284,44 @@ static void floating_Nplus(const teal_joint_params *p, const double *q, double *
   }
 }
 
+static void floating_Ndot(const teal_joint_params *p, const double *q, const double *v,
+                          double *Nd) {
+  (void)p;
+  zero(Nd, 42);
+  quat_Ndot(q, v, Nd, 6);
+}
+
 /* ---- the tables --------------------------------------------------------- */
 
-static const teal_joint_type kTypes[TEAL_JOINT_KIND_COUNT] = {
+/* the kinds before the roll-pitch-yaw ones (those live in joints_rpy.c) */
+static const teal_joint_type kTypes[TEAL_JOINT_BALL_RPY] = {
     [TEAL_JOINT_WELD] = {"weld", 0, 0, weld_X, weld_mat, zero_hdot, weld_mat, weld_mat,
                          weld_default, NULL},
     [TEAL_JOINT_REVOLUTE] = {"revolute", 1, 1, revolute_X, revolute_H, zero_hdot, n_identity1,
                              n_identity1, default_zero1, NULL},
-    [TEAL_JOINT_PRISMATIC] = {"prismatic", 1, 1, prismatic_X, prismatic_H, zero_hdot,
-                              n_identity1, n_identity1, default_zero1, NULL},
-    [TEAL_JOINT_BALL] = {"ball", 4, 3, ball_X, ball_H, zero_hdot, ball_N, ball_Nplus,
-                         default_quat, normalize_quat},
+    [TEAL_JOINT_PRISMATIC] = {"prismatic", 1, 1, prismatic_X, prismatic_H, zero_hdot, n_identity1,
+                              n_identity1, default_zero1, NULL},
+    [TEAL_JOINT_BALL] = {"ball", 4, 3, ball_X, ball_H, zero_hdot, ball_N, ball_Nplus, default_quat,
+                         normalize_quat, ball_Ndot, NULL},
     [TEAL_JOINT_UNIVERSAL] = {"universal", 2, 2, universal_X, universal_H, universal_Hdot_v,
                               n_identity2, n_identity2, default_zero2, NULL},
-    [TEAL_JOINT_PLANAR] = {"planar", 3, 3, planar_X, planar_H, zero_hdot, n_identity3,
-                           n_identity3, default_zero3, NULL},
+    [TEAL_JOINT_PLANAR] = {"planar", 3, 3, planar_X, planar_H, zero_hdot, n_identity3, n_identity3,
+                           default_zero3, NULL},
     [TEAL_JOINT_SCREW] = {"screw", 1, 1, screw_X, screw_H, zero_hdot, n_identity1, n_identity1,
                           default_zero1, NULL},
     [TEAL_JOINT_QUATERNION_FLOATING] = {"quaternion_floating", 7, 6, floating_X, floating_H,
                                         zero_hdot, floating_N, floating_Nplus, default_floating,
-                                        normalize_quat},
+                                        normalize_quat, floating_Ndot, NULL},
 };
 
 const teal_joint_type *teal_joint_type_get(teal_joint_kind kind) {
-  if ((int)kind < 0 || kind >= TEAL_JOINT_KIND_COUNT) {
+  if (kind == TEAL_JOINT_BALL_RPY) {
+    return &teal_joint_ball_rpy_type;
+  }
+  if (kind == TEAL_JOINT_RPY_FLOATING) {
+    return &teal_joint_rpy_floating_type;
+  }
+  if ((int)kind < 0 || kind >= TEAL_JOINT_BALL_RPY) {
     return NULL;
   }
   return &kTypes[kind];
@@ -309,9 +340,14 @@ teal_spatial_vector teal_joint_velocity(const teal_joint_type *t, const teal_joi
   return V;
 }
 
-void teal_joint_qdot(const teal_joint_type *t, const teal_joint_params *p, const double *q,
-                     const double *v, double *qdot) {
+int teal_joint_qdot(const teal_joint_type *t, const teal_joint_params *p, const double *q,
+                    const double *v, double *qdot) {
   double N[TEAL_JOINT_MAX_NQ * TEAL_JOINT_MAX_NV];
+  int rc = t->check_N ? t->check_N(q) : TEAL_OK;
+  if (rc) {
+    zero(qdot, t->nq);
+    return rc;
+  }
   t->N(p, q, N);
   for (int i = 0; i < t->nq; i++) {
     qdot[i] = 0.0;
@@ -319,4 +355,5 @@ void teal_joint_qdot(const teal_joint_type *t, const teal_joint_params *p, const
       qdot[i] += N[i * t->nv + j] * v[j];
     }
   }
+  return TEAL_OK;
 }

@@ -34,7 +34,16 @@
  *                        angular velocity expressed in F.
  *   quaternion_floating  q = (w, x, y, z, px, py, pz); v = (w_FM_F, v_FMo_F),
  *                        angular velocity and the velocity of Mo, both in F.
+ *   ball_rpy             q = (r, p, y) roll-pitch-yaw: R_FM = Rz(y) Ry(p) Rx(r)
+ *                        (teal_rotation_from_rpy); v = w_FM_F as for ball.
+ *   rpy_floating         q = (r, p, y, px, py, pz); v = (w_FM_F, v_FMo_F) as
+ *                        for quaternion_floating.
  * @endcode
+ * The two roll-pitch-yaw types have N+ everywhere, but N(q) (v -> qdot)
+ * divides by cos(p): it does not exist at the gimbal lock p = +-pi/2. Their
+ * check_N reports TEAL_ESINGULAR once |cos p| < TEAL_JOINT_RPY_MIN_COS_PITCH,
+ * and teal_joint_qdot returns that code, so nothing upstream integrates an
+ * Inf or NaN rate.
  * The unit axis a is used by revolute, prismatic and screw only. */
 #ifndef TEAL_MULTIBODY_TREE_JOINTS_H
 #define TEAL_MULTIBODY_TREE_JOINTS_H
@@ -57,6 +66,8 @@ typedef enum teal_joint_kind {
   TEAL_JOINT_PLANAR,              /**< motion in a plane: nq = nv = 3 */
   TEAL_JOINT_SCREW,               /**< rotation with coupled translation: nq = nv = 1 */
   TEAL_JOINT_QUATERNION_FLOATING, /**< free motion: nq = 7, nv = 6 */
+  TEAL_JOINT_BALL_RPY,            /**< free rotation, roll-pitch-yaw: nq = nv = 3 */
+  TEAL_JOINT_RPY_FLOATING,        /**< free motion, roll-pitch-yaw: nq = nv = 6 */
   TEAL_JOINT_KIND_COUNT           /**< number of kinds (not a kind) */
 } teal_joint_kind;
 
@@ -64,6 +75,11 @@ typedef enum teal_joint_kind {
 #define TEAL_JOINT_MAX_NQ 7
 /** Largest nv of any joint type. */
 #define TEAL_JOINT_MAX_NV 6
+
+/** Below this |cos(pitch)| a roll-pitch-yaw joint's N(q) is reported as
+ *  singular (the rpy rates grow as 1 / cos(pitch); Drake's RpyBallMobilizer
+ *  refuses the same neighbourhood of the gimbal lock). */
+#define TEAL_JOINT_RPY_MIN_COS_PITCH 1e-3
 
 /** The constant parameters of one joint: a unit axis (revolute, prismatic,
  *  screw) and the screw pitch (meters per revolution). */
@@ -93,6 +109,12 @@ typedef struct teal_joint_type {
   /** Normalizes the quaternion in q in place (NULL for types without one).
    *  Returns TEAL_OK, TEAL_EINVAL (zero) or TEAL_ENONFINITE. */
   int (*normalize)(double *q);
+  /** Ndot(q, v) (nq x nv, row-major): d/dt N(q) along qdot = N v, so that
+   *  qddot = N vdot + Ndot v (NULL where N is constant). */
+  void (*Ndot)(const teal_joint_params *p, const double *q, const double *v, double *Ndot);
+  /** TEAL_OK when N(q) exists at q, TEAL_ESINGULAR near a singularity of the
+   *  coordinates (NULL for types whose N exists everywhere). */
+  int (*check_N)(const double *q);
 } teal_joint_type;
 
 /** The table of kind (NULL if kind is out of range). */
@@ -103,9 +125,18 @@ TEAL_API teal_spatial_vector teal_joint_velocity(const teal_joint_type *t,
                                                  const teal_joint_params *p, const double *q,
                                                  const double *v);
 
-/** qdot = N(q) v for one joint. */
-TEAL_API void teal_joint_qdot(const teal_joint_type *t, const teal_joint_params *p, const double *q,
-                              const double *v, double *qdot);
+/** qdot = N(q) v for one joint. Returns TEAL_OK, or TEAL_ESINGULAR (with
+ *  qdot zeroed) where the type's check_N refuses q. */
+TEAL_API int teal_joint_qdot(const teal_joint_type *t, const teal_joint_params *p, const double *q,
+                             const double *v, double *qdot);
+
+/** The roll-pitch-yaw counterpart of a kind: ball -> ball_rpy and
+ *  quaternion_floating -> rpy_floating; any other kind is returned as is. */
+TEAL_API teal_joint_kind teal_joint_euler_kind(teal_joint_kind kind);
+
+/** The quaternion counterpart of a kind: ball_rpy -> ball and rpy_floating ->
+ *  quaternion_floating; any other kind is returned as is. */
+TEAL_API teal_joint_kind teal_joint_quaternion_kind(teal_joint_kind kind);
 
 #ifdef __cplusplus
 }

@@ -173,6 +173,7 @@ struct teal_plant {
   /* warnings of the model, given once at finalize (plant_system.c) */
   int num_model_warnings;
   char model_warning[256];
+  int use_euler_angles;         /* teal_plant_set_use_euler_angles (euler_angles.c) */
 };
 
 #define INST(p) ((instance_rec *)(p)->instances.data)
@@ -212,9 +213,15 @@ int teal_plant_check_new_name(teal_plant *p, const char *what, const char *name)
 int teal_plant_push_joint(teal_plant *p, const char *name, teal_joint_kind kind, int pf, int cf,
                           const teal_vec3 *axis, double pitch);
 
-/* The 7 q of the quaternion-floating joint j (parent frame on the world)
- * that put its child body at X_WB: X_FM = X_WF^-1 X_WB X_BM (topology.c). */
+/* The q (7, or 6 for rpy_floating) of the floating joint j (parent frame on
+ * the world) that put its child body at X_WB: X_FM = X_WF^-1 X_WB X_BM
+ * (topology.c). */
 void teal_plant_free_pose_q(const teal_plant *p, int j, teal_transform X_WB, double *q);
+
+/* Finalize's first step under teal_plant_set_use_euler_angles: every ball
+ * and quaternion-floating joint becomes its roll-pitch-yaw kind, with its
+ * default q converted (euler_angles.c). TEAL_OK when the setting is off. */
+int teal_plant_apply_euler_angles_setting(teal_plant *p);
 
 /* Builds the plant's leaf system (plant_system.c), called by finalize. */
 int teal_plant_system_create(teal_plant *p);

@@ -38,8 +38,9 @@ static int add_floating_joints(teal_plant *p) {
                              BODY(p)[b].name, NULL);
     }
     snprintf(name, len, "$world_%s", BODY(p)[b].name);
-    int rc = teal_plant_push_joint(p, name, TEAL_JOINT_QUATERNION_FLOATING, TEAL_WORLD_FRAME,
-                                   BODY(p)[b].frame, NULL, 0.0);
+    teal_joint_kind kind =
+        p->use_euler_angles ? TEAL_JOINT_RPY_FLOATING : TEAL_JOINT_QUATERNION_FLOATING;
+    int rc = teal_plant_push_joint(p, name, kind, TEAL_WORLD_FRAME, BODY(p)[b].frame, NULL, 0.0);
     teal_free(name);
     if (rc < 0) {
       return rc;
@@ -269,6 +270,9 @@ int teal_plant_finalize(teal_plant *p) {
                                  "", NULL)
                : teal_plant_check_open(p, "model", "");
   if (rc == TEAL_OK) {
+    rc = teal_plant_apply_euler_angles_setting(p);
+  }
+  if (rc == TEAL_OK) {
     rc = add_floating_joints(p);
   }
   if (rc == TEAL_OK) {
@@ -373,6 +377,12 @@ void teal_plant_free_pose_q(const teal_plant *p, int j, teal_transform X_WB, dou
   teal_transform X_BM = FRAME(p)[jr->child_frame].X_BF;
   teal_transform X_FM =
       teal_transform_compose(teal_transform_inverse(X_WF), teal_transform_compose(X_WB, X_BM));
+  if (jr->kind == TEAL_JOINT_RPY_FLOATING) {
+    teal_vec3 rpy = teal_rotation_to_rpy(X_FM.R);
+    double x[6] = {rpy.v[0], rpy.v[1], rpy.v[2], X_FM.p.v[0], X_FM.p.v[1], X_FM.p.v[2]};
+    memcpy(q, x, sizeof(x));
+    return;
+  }
   teal_quaternion qr = teal_rotation_to_quaternion(X_FM.R);
   double x[7] = {qr.w, qr.x, qr.y, qr.z, X_FM.p.v[0], X_FM.p.v[1], X_FM.p.v[2]};
   memcpy(q, x, sizeof(x));
@@ -396,7 +406,8 @@ int teal_plant_default_q(const teal_plant *p, double *q) {
   for (int b = 1; b < p->bodies.n; b++) {
     const body_rec *br = &BODY(p)[b];
     int j = br->inboard;
-    if (br->has_default_pose && j >= 0 && JOINT(p)[j].kind == TEAL_JOINT_QUATERNION_FLOATING &&
+    if (br->has_default_pose && j >= 0 &&
+        teal_joint_quaternion_kind(JOINT(p)[j].kind) == TEAL_JOINT_QUATERNION_FLOATING &&
         FRAME(p)[JOINT(p)[j].parent_frame].body == TEAL_WORLD_BODY) {
       teal_plant_free_pose_q(p, j, br->X_WB_default, q + JOINT(p)[j].q_start);
     }

@@ -12,15 +12,23 @@
 static const ts_mb_body_spec chain_spec[] = {
     {-1, TEAL_JOINT_REVOLUTE}, {0, TEAL_JOINT_PRISMATIC}, {1, TEAL_JOINT_BALL},
     {2, TEAL_JOINT_UNIVERSAL}, {3, TEAL_JOINT_REVOLUTE},  {4, TEAL_JOINT_SCREW}};
-static const ts_mb_body_spec tree_spec[] = {
-    {-2, 0},                   {0, TEAL_JOINT_REVOLUTE}, {0, TEAL_JOINT_BALL},
-    {1, TEAL_JOINT_UNIVERSAL}, {1, TEAL_JOINT_PRISMATIC}, {2, TEAL_JOINT_PLANAR},
-    {5, TEAL_JOINT_REVOLUTE},  {-1, TEAL_JOINT_BALL},     {7, TEAL_JOINT_QUATERNION_FLOATING}};
+static const ts_mb_body_spec tree_spec[] = {{-2, 0},
+                                            {0, TEAL_JOINT_REVOLUTE},
+                                            {0, TEAL_JOINT_BALL},
+                                            {1, TEAL_JOINT_UNIVERSAL},
+                                            {1, TEAL_JOINT_PRISMATIC},
+                                            {2, TEAL_JOINT_PLANAR},
+                                            {5, TEAL_JOINT_REVOLUTE},
+                                            {-1, TEAL_JOINT_BALL},
+                                            {7, TEAL_JOINT_QUATERNION_FLOATING},
+                                            {4, TEAL_JOINT_BALL_RPY},
+                                            {9, TEAL_JOINT_REVOLUTE},
+                                            {-1, TEAL_JOINT_RPY_FLOATING}};
 static const ts_mb_body_spec float_spec[] = {
     {-2, 0}, {0, TEAL_JOINT_BALL}, {1, TEAL_JOINT_UNIVERSAL}, {-2, 0}};
 
 static const ts_mb_topology topologies[TS_MB_DYN_NUM_TOPOLOGIES] = {
-    {"chain", chain_spec, 6}, {"tree", tree_spec, 9}, {"float", float_spec, 4}};
+    {"chain", chain_spec, 6}, {"tree", tree_spec, 12}, {"float", float_spec, 4}};
 
 teal_plant *ts_mb_dyn_make_tree(int topology, unsigned seed) {
   const ts_mb_body_spec *spec = topologies[topology].spec;

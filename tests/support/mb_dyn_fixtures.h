@@ -18,8 +18,8 @@ extern "C" {
 
 /** The topologies: a chain of revolute, prismatic, ball, universal,
  *  revolute and screw joints from the world (6 bodies); a tree of every
- *  joint kind under a floating base and a second root (9 bodies); two
- *  floating subtrees (4 bodies). */
+ *  joint kind (the roll-pitch-yaw ones included) under a floating base and
+ *  two more roots (12 bodies); two floating subtrees (4 bodies). */
 enum {
   TS_MB_DYN_CHAIN,
   TS_MB_DYN_TREE,

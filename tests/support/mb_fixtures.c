@@ -13,17 +13,25 @@
 static const ts_mb_body_spec chain_spec[] = {
     {-1, TEAL_JOINT_REVOLUTE}, {0, TEAL_JOINT_PRISMATIC}, {1, TEAL_JOINT_BALL},
     {2, TEAL_JOINT_UNIVERSAL}, {3, TEAL_JOINT_REVOLUTE},  {4, TEAL_JOINT_SCREW}};
-static const ts_mb_body_spec tree_spec[] = {
-    {-2, 0},                   {0, TEAL_JOINT_REVOLUTE},  {0, TEAL_JOINT_BALL},
-    {1, TEAL_JOINT_UNIVERSAL}, {1, TEAL_JOINT_PRISMATIC}, {2, TEAL_JOINT_PLANAR},
-    {5, TEAL_JOINT_REVOLUTE},  {-1, TEAL_JOINT_BALL},     {7, TEAL_JOINT_QUATERNION_FLOATING},
-    {3, TEAL_JOINT_WELD},      {9, TEAL_JOINT_SCREW}};
+static const ts_mb_body_spec tree_spec[] = {{-2, 0},
+                                            {0, TEAL_JOINT_REVOLUTE},
+                                            {0, TEAL_JOINT_BALL},
+                                            {1, TEAL_JOINT_UNIVERSAL},
+                                            {1, TEAL_JOINT_PRISMATIC},
+                                            {2, TEAL_JOINT_PLANAR},
+                                            {5, TEAL_JOINT_REVOLUTE},
+                                            {-1, TEAL_JOINT_BALL},
+                                            {7, TEAL_JOINT_QUATERNION_FLOATING},
+                                            {3, TEAL_JOINT_WELD},
+                                            {9, TEAL_JOINT_SCREW},
+                                            {-1, TEAL_JOINT_RPY_FLOATING},
+                                            {11, TEAL_JOINT_REVOLUTE},
+                                            {4, TEAL_JOINT_BALL_RPY}};
 static const ts_mb_body_spec free_spec[] = {
     {-2, 0}, {0, TEAL_JOINT_BALL}, {1, TEAL_JOINT_UNIVERSAL}, {-2, 0}, {3, TEAL_JOINT_REVOLUTE}};
 
-const ts_mb_topology ts_mb_topologies[] = {{"chain", chain_spec, 6},
-                                           {"tree", tree_spec, 11},
-                                           {"free", free_spec, 5}};
+const ts_mb_topology ts_mb_topologies[] = {
+    {"chain", chain_spec, 6}, {"tree", tree_spec, 14}, {"free", free_spec, 5}};
 const int ts_mb_num_topologies = (int)(sizeof ts_mb_topologies / sizeof ts_mb_topologies[0]);
 
 teal_transform ts_mb_rand_pose(unsigned *s, double scale) {

@@ -29,8 +29,9 @@ typedef struct ts_mb_topology {
 
 /** Standard topologies: "chain" (revolute, prismatic, ball, universal,
  *  revolute, screw in series from the world), "tree" (every joint kind,
- *  weld and explicit quaternion floating included, under an implicit
- *  floating base and a second root), "free" (two floating subtrees). */
+ *  weld, explicit quaternion floating and the two roll-pitch-yaw kinds
+ *  included, under an implicit floating base and two more roots), "free" (two floating subtrees).
+ */
 extern const ts_mb_topology ts_mb_topologies[];
 extern const int ts_mb_num_topologies;
 

@@ -143,24 +143,49 @@ START_TEST(mass_matrix_inverse_matches_a_dense_inverse) {
 }
 END_TEST
 
-/* q(t) from q0 moving at constant v: quaternions turned by exp(w t) in the
- * parent frame, every other coordinate (and the floating translation)
- * moving linearly. */
+static const double k_two_pi = 6.283185307179586;
+
+/* The rotation exp([w] t) as a quaternion. */
+static teal_quaternion turn(const double *w, double t) {
+  double norm = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]), half = 0.5 * norm * t;
+  double s = norm > 0 ? sin(half) / norm : 0.0;
+  return teal_quaternion_make(cos(half), s * w[0], s * w[1], s * w[2]);
+}
+
+/* Roll-pitch-yaw angles turned by exp([w] t) in the parent frame: the
+ * rotation's angles taken on the branch of q0 (roll and yaw unwrapped by
+ * 2 pi; q0's pitch lies in (-pi/2, pi/2)). */
+static void flow_rpy(const double *q0, const double *w, double t, double *q) {
+  teal_rotation R = teal_mat3_mul(teal_rotation_from_quaternion(turn(w, t)),
+                                  teal_rotation_from_rpy(teal_vec3_make(q0[0], q0[1], q0[2])));
+  teal_vec3 rpy = teal_rotation_to_rpy(R);
+  for (int i = 0; i < 3; i++) {
+    q[i] = rpy.v[i] + k_two_pi * round((q0[i] - rpy.v[i]) / k_two_pi);
+  }
+}
+
+/* q(t) from q0 moving at constant v: quaternions and roll-pitch-yaw angles
+ * turned by exp(w t) in the parent frame, every other coordinate (and the
+ * floating translation) moving linearly. */
 static void flow(const teal_plant *p, const double *q0, const double *v, double t, double *q) {
   const teal_plant_tree *tr = teal_plant_get_tree(p);
   memcpy(q, q0, (size_t)teal_plant_nq(p) * sizeof(double));
   for (int k = 1; k < tr->num_nodes; k++) {
     int kind = tr->joint_kind[k], qs = tr->q_start[k], vs = tr->v_start[k];
+    if ((int)teal_joint_quaternion_kind(kind) != kind) {
+      flow_rpy(q0 + qs, v + vs, t, q + qs);
+      for (int i = 3; i < tr->nq[k]; i++) {
+        q[qs + i] = q0[qs + i] + t * v[vs + i];
+      }
+      continue;
+    }
     if (kind != TEAL_JOINT_BALL && kind != TEAL_JOINT_QUATERNION_FLOATING) {
       for (int i = 0; i < tr->nq[k]; i++) {
         q[qs + i] = q0[qs + i] + t * v[vs + i];
       }
       continue;
     }
-    const double *w = v + vs;
-    double norm = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]), half = 0.5 * norm * t;
-    double s = norm > 0 ? sin(half) / norm : 0.0;
-    teal_quaternion r = teal_quaternion_make(cos(half), s * w[0], s * w[1], s * w[2]);
+    teal_quaternion r = turn(v + vs, t);
     teal_quaternion e =
         teal_quaternion_mul(r, teal_quaternion_make(q0[qs], q0[qs + 1], q0[qs + 2], q0[qs + 3]));
     q[qs] = e.w;

@@ -1,6 +1,7 @@
 /* Default and random states (multibody/plant/plant_defaults.h) on a random
  * tree with every joint kind (tests/support/mb_fixtures.c's "tree" topology:
- * an implicit floating base, weld and explicit quaternion-floating joints),
+ * an implicit floating base, weld, explicit quaternion-floating and
+ * roll-pitch-yaw joints),
  * plus a free body, a quaternion-floating joint from the world between
  * offset frames, and a chain of two welds ending in frame A. References:
  * the values set, normalized by hand; poses read back through
@@ -21,7 +22,7 @@
 #include "support/mb_fixtures.h"
 #include "support/test_support.h"
 
-#define TREE_N 11
+#define TREE_N 14
 
 /* The tree of every joint kind and the extra bodies (indices). */
 typedef struct scene {
@@ -409,7 +410,8 @@ static int brute_free_bodies(const teal_plant *p, int *out) {
   int n = 0;
   for (int b = 1; b < teal_plant_num_bodies(p); b++) {
     int j = teal_plant_body_joint(p, b);
-    if (j >= 0 && teal_plant_joint_kind(p, j) == TEAL_JOINT_QUATERNION_FLOATING &&
+    int kind = j >= 0 ? teal_plant_joint_kind(p, j) : -1;
+    if ((kind == TEAL_JOINT_QUATERNION_FLOATING || kind == TEAL_JOINT_RPY_FLOATING) &&
         teal_plant_body_node(p, b) >= 0 &&
         teal_plant_get_tree(p)->parent[teal_plant_body_node(p, b)] == 0) {
       out[n++] = b;
@@ -426,7 +428,7 @@ START_TEST(floating_base_queries) {
   ck_assert_int_eq(teal_plant_has_unique_free_base_body(sc.p, sc.inst_free), TEAL_ESTATE);
   teal_context *ctx = finalize(&sc);
   int want[64], nw = brute_free_bodies(sc.p, want);
-  ck_assert_int_eq(nw, 3); /* b0 (implicit), fb (implicit), ef (explicit) */
+  ck_assert_int_eq(nw, 4); /* b0 (implicit), b11 (rpy), fb (implicit), ef (explicit) */
   ck_assert_int_eq(teal_plant_get_floating_base_bodies(sc.p, got, 64, &count), TEAL_OK);
   ck_assert_int_eq(count, nw);
   for (int i = 0; i < nw; i++) {
