@@ -25,6 +25,7 @@
 #include "support/error_messages.h"
 #include "support/test_support.h"
 #include "systems/analysis/integrator.h"
+#include "systems/analysis/integrator_radau.h"
 #include "systems/analysis/simulator.h"
 
 static const double g = TS_ES_G;
@@ -435,29 +436,28 @@ END_TEST
 /* ---- the seed's test cases, under several integrators and a discrete plant --------- */
 
 /* How a rig is run: the plant's time step (0: continuous) and, for a
- * continuous plant, the integrator and whether it controls the error. */
+ * continuous plant, the integrator and its fixed step (0: error control). */
 typedef struct run_mode {
   const char *name;
   double h;
-  const teal_integrator_type *integrator;
+  const teal_integrator_type *const *integrator;
   double fixed_step;
 } run_mode;
 
 static const run_mode k_modes[] = {
-    {"rk3 variable step", 0.0, NULL, 0.0},
-    {"rk45 variable step", 0.0, NULL, 0.0},
-    {"rk2 fixed step 1 ms", 0.0, NULL, 1e-3},
-    {"discrete plant 1 ms", 1e-3, NULL, 0.0},
+    {"rk3 variable step", 0.0, &teal_integrator_rk3, 0.0},
+    {"rk45 variable step", 0.0, &teal_integrator_rk45, 0.0},
+    {"radau3 variable step", 0.0, &teal_integrator_radau3, 0.0},
+    {"rk2 fixed step 1 ms", 0.0, &teal_integrator_rk2, 1e-3},
+    {"discrete plant 1 ms", 1e-3, &teal_integrator_rk3, 0.0},
 };
 
 static void mode_rig_new(ts_es_rig *r, int mode, double theta) {
   const run_mode *m = &k_modes[mode];
   ts_es_rig_new(r, 4, ts_es_incline(theta), m->h, 1e-6);
-  if (mode == 1) {
-    teal_simulator_set_integrator(r->sim, teal_integrator_rk45);
-  } else if (mode == 2) {
-    teal_simulator_set_integrator(r->sim, teal_integrator_rk2);
-    teal_simulator_set_fixed_step(r->sim, m->fixed_step);
+  ck_assert_int_eq(teal_simulator_set_integrator(r->sim, *m->integrator), TEAL_OK);
+  if (m->fixed_step > 0.0) {
+    ck_assert_int_eq(teal_simulator_set_fixed_step(r->sim, m->fixed_step), TEAL_OK);
   }
 }
 
