@@ -52,8 +52,9 @@ TEAL_API int teal_exponential_spring_get_station_velocity(const teal_system *spr
                                                           const teal_context *ctx, int in_ground,
                                                           teal_vec3 *v);
 
-/** The anchor point p0, a point of the plane ([p0x, p0y, 0] in F, or its
- *  position in W). */
+/** The anchor point p0 the force uses (the stored state), a point of the
+ *  plane ([p0x, p0y, 0] in F, or its position in W). The anchor the next
+ *  update will set is teal_exponential_spring_data's p0_next. */
 TEAL_API int teal_exponential_spring_get_anchor_point(const teal_system *spring,
                                                       const teal_context *ctx, int in_ground,
                                                       teal_vec3 *p0);
