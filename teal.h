@@ -120,6 +120,7 @@
 #include "multibody/controllers/inverse_dynamics_controller.h"
 #include "multibody/controllers/joint_stiffness_controller.h"
 #include "multibody/forces/exponential_spring.h"
+#include "multibody/forces/exponential_spring_access.h"
 #include "multibody/forces/force_elements.h"
 #include "multibody/forces/spatial_force_adder.h"
 #include "multibody/math/spatial.h"

@@ -13,13 +13,31 @@
 static const char k_kind[] = "exponential_spring";
 static const char k_tag = 0; /* identity of the leaves made here */
 
-enum { ES_IN_POSES = 0, ES_IN_VELOCITIES = 1, ES_NZ = 3 };
+enum { ES_IN_POSES = 0, ES_IN_VELOCITIES = 1 };
 
-/* Model data: what the constructor was given, plus the cache entry index. */
+/* The discrete group: anchor, Sliding, time of the last update and whether
+ * there was one; the numeric parameters: the params, then the disable flag. */
+enum {
+  ES_P0X = 0,
+  ES_P0Y = 1,
+  ES_SLIDING = 2,
+  ES_T_LAST = 3,
+  ES_HAS_T_LAST = 4,
+  ES_NXD = 5,
+  ES_PARAMS = 0,
+  ES_DISABLED = 1
+};
+
+/* The disable flag's values: follow the spring's default, or set. */
+static const double k_follow_default = -1.0, k_enabled = 0.0, k_disabled = 1.0;
+
+/* Model data: what the constructor was given, the default of the disable
+ * flag, and the cache entry index. */
 typedef struct es_model {
   int body;
   teal_vec3 p_BS;
   teal_transform X_WF;
+  int disabled_by_default;
   int cache;
 } es_model;
 
@@ -43,10 +61,9 @@ typedef struct es_rule {
   { #field, offsetof(teal_exponential_spring_params, field), lower, strict }
 
 static const es_rule k_rules[TEAL_EXPONENTIAL_SPRING_NUM_PARAMS] = {
-    ES_RULE(d0, -INFINITY, 0),   ES_RULE(d1, 0.0, 1),   ES_RULE(d2, 0.0, 1),
-    ES_RULE(cz, 0.0, 0),         ES_RULE(kxy, 0.0, 1),  ES_RULE(cxy, 0.0, 0),
-    ES_RULE(mu_s, 0.0, 0),       ES_RULE(mu_k, 0.0, 0), ES_RULE(v_settle, 0.0, 1),
-    ES_RULE(tau, 0.0, 1)};
+    ES_RULE(d0, -INFINITY, 0), ES_RULE(d1, 0.0, 1),   ES_RULE(d2, 0.0, 1),
+    ES_RULE(cz, 0.0, 0),       ES_RULE(kxy, 0.0, 1),  ES_RULE(cxy, 0.0, 0),
+    ES_RULE(mu_s, 0.0, 0),     ES_RULE(mu_k, 0.0, 0), ES_RULE(v_settle, 0.0, 1)};
 
 static double *param_slot(teal_exponential_spring_params *p, int i) {
   return (double *)((char *)p + k_rules[i].offset);
@@ -81,7 +98,6 @@ void teal_exponential_spring_params_default(teal_exponential_spring_params *p) {
   p->mu_s = 0.7;
   p->mu_k = 0.5;
   p->v_settle = 0.01;
-  p->tau = 0.01;
 }
 
 int teal_exponential_spring_params_set_critical_damping(teal_exponential_spring_params *p,
@@ -152,8 +168,10 @@ static void normal_force(const teal_exponential_spring_params *p,
                          teal_exponential_spring_data *d) {
   d->fz_elastic = p->d1 * exp(-p->d2 * (d->p_FS.v[2] - p->d0));
   d->fz_damping = -p->cz * d->v_FS.v[2] * d->fz_elastic;
-  double fz = d->fz_elastic + d->fz_damping;
-  d->fz = fz > 0.0 ? fz : 0.0;
+  if (d->fz_elastic + d->fz_damping < 0.0) { /* the spring only pushes */
+    d->fz_damping = -d->fz_elastic;
+  }
+  d->fz = d->fz_elastic + d->fz_damping;
   d->mu = p->mu_s - d->sliding * (p->mu_s - p->mu_k);
   d->limit = d->mu * d->fz;
 }
@@ -191,32 +209,51 @@ static void friction_force(const teal_exponential_spring_params *p,
   }
 }
 
-/* The anchor's target and velocity, and Sliding's target and rate. */
-static void anchor_rates(const teal_exponential_spring_params *p, double sliding_state,
-                         teal_exponential_spring_data *d) {
+/* A disabled spring: the kinematics and the state stay, the rest is 0. */
+static void zero_forces(teal_exponential_spring_data *d) {
+  d->fz_elastic = d->fz_damping = d->fz = d->limit = 0.0;
   for (int i = 0; i < 2; i++) {
-    d->p0_target[i] = d->p_FS.v[i] + d->friction_elastic[i] / p->kxy;
-    d->p0_dot[i] = (d->p0_target[i] - d->p0[i]) / p->tau;
+    d->friction_elastic[i] = d->friction_damping[i] = 0.0;
   }
-  double ratio = hypot(d->p0_dot[0], d->p0_dot[1]) / p->v_settle;
-  d->sliding_target = step_up(ratio < 1.0 ? ratio : 1.0);
-  d->sliding_dot = (d->sliding_target - sliding_state) / p->tau;
 }
 
-/* Everything from the body state, the spring state z and the parameters. */
-static void compute(const es_model *m, const teal_exponential_spring_params *p,
-                    teal_transform X_WB, teal_spatial_vector V_WB, const double *z,
+/* What the next update sets: the seed's p0 = pxy + fricElasBlend / kxy,
+ * and Sliding from the anchor's speed |dp0| / dt since the previous update
+ * (kept when there is no dt). A disabled spring stays as it is. */
+static void next_state(const teal_exponential_spring_params *p, const double *xd, double t,
+                       teal_exponential_spring_data *d) {
+  for (int i = 0; i < 2; i++) {
+    d->p0_next[i] = d->disabled ? d->p0[i] : d->p_FS.v[i] + d->friction_elastic[i] / p->kxy;
+  }
+  double dt = t - xd[ES_T_LAST];
+  d->sliding_next = d->sliding;
+  if (!d->disabled && xd[ES_HAS_T_LAST] != 0.0 && dt > 0.0) {
+    double speed = hypot(d->p0_next[0] - d->p0[0], d->p0_next[1] - d->p0[1]) / dt;
+    double ratio = speed / p->v_settle;
+    d->sliding_next = step_up(ratio < 1.0 ? ratio : 1.0);
+  }
+}
+
+/* Everything from the body state, the spring state xd at time t and the
+ * parameters. */
+static void compute(const es_model *m, const teal_exponential_spring_params *p, teal_transform X_WB,
+                    teal_spatial_vector V_WB, const double *xd, double t,
                     teal_exponential_spring_data *d) {
   station_kinematics(m, X_WB, V_WB, d);
-  d->p0[0] = z[0];
-  d->p0[1] = z[1];
-  d->sliding = z[2] < 0.0 ? 0.0 : (z[2] > 1.0 ? 1.0 : z[2]);
+  d->p0[0] = xd[ES_P0X];
+  d->p0[1] = xd[ES_P0Y];
+  double s = xd[ES_SLIDING];
+  d->sliding = s < 0.0 ? 0.0 : (s > 1.0 ? 1.0 : s);
   normal_force(p, d);
-  friction_force(p, d);
+  if (d->disabled) {
+    zero_forces(d);
+  } else {
+    friction_force(p, d);
+  }
   d->force = teal_vec3_make(d->friction_elastic[0] + d->friction_damping[0],
                             d->friction_elastic[1] + d->friction_damping[1], d->fz);
   d->force_W = teal_rotation_apply(m->X_WF.R, d->force);
-  anchor_rates(p, z[2], d);
+  next_state(p, xd, t, d);
   double el2 = d->friction_elastic[0] * d->friction_elastic[0] +
                d->friction_elastic[1] * d->friction_elastic[1];
   d->potential_energy = d->fz_elastic / p->d2 + 0.5 * el2 / p->kxy;
@@ -249,8 +286,14 @@ static int read_body(const teal_system *sys, const teal_context *ctx, const es_m
 }
 
 static int data_is_finite(const teal_exponential_spring_data *d) {
-  return teal_vec3_is_finite(d->force_W) && isfinite(d->p0_dot[0]) && isfinite(d->p0_dot[1]) &&
-         isfinite(d->sliding_dot) && isfinite(d->potential_energy);
+  return teal_vec3_is_finite(d->force_W) && isfinite(d->p0_next[0]) && isfinite(d->p0_next[1]) &&
+         isfinite(d->sliding_next) && isfinite(d->potential_energy);
+}
+
+/* Whether the spring is disabled in its own context ctx. */
+static int disabled_in(const es_model *m, const teal_context *ctx) {
+  double flag = teal_context_numeric_parameter(ctx, ES_DISABLED)[0];
+  return flag == k_follow_default ? m->disabled_by_default : flag == k_disabled;
 }
 
 static int es_calc(const teal_system *sys, const teal_context *ctx, void *out, void *user) {
@@ -262,9 +305,10 @@ static int es_calc(const teal_system *sys, const teal_context *ctx, void *out, v
     return rc;
   }
   teal_exponential_spring_params p;
-  params_from_array(teal_context_numeric_parameter(ctx, 0), &p);
+  params_from_array(teal_context_numeric_parameter(ctx, ES_PARAMS), &p);
   teal_exponential_spring_data *d = out;
-  compute(m, &p, X_WB, V_WB, teal_context_z(ctx), d);
+  d->disabled = disabled_in(m, ctx);
+  compute(m, &p, X_WB, V_WB, teal_context_discrete_group(ctx, 0), teal_context_time(ctx), d);
   if (!data_is_finite(d)) {
     return teal_context_report_error(ctx, TEAL_ENONFINITE,
                                      "%s '%s': non-finite force at station height %g (speed %g)",
@@ -296,17 +340,22 @@ static int es_output(const teal_system *sys, const teal_context *ctx, void *out,
   return rc;
 }
 
-static int es_derivatives(const teal_system *sys, const teal_context *ctx,
-                          teal_continuous_view *xdot, void *user) {
+/* The per-step update (Simbody's auto-update after an accepted step): the
+ * anchor and Sliding take their next values, and the time is recorded. A
+ * disabled spring keeps its state. */
+static int es_update(const teal_system *sys, const teal_context *ctx, double *xd_next, void *user) {
   (void)user;
   const teal_exponential_spring_data *d;
   int rc = eval_data(sys, ctx, &d);
-  if (rc == TEAL_OK) {
-    xdot->z[0] = d->p0_dot[0];
-    xdot->z[1] = d->p0_dot[1];
-    xdot->z[2] = d->sliding_dot;
+  if (rc != TEAL_OK || d->disabled) {
+    return rc;
   }
-  return rc;
+  xd_next[ES_P0X] = d->p0_next[0];
+  xd_next[ES_P0Y] = d->p0_next[1];
+  xd_next[ES_SLIDING] = d->sliding_next;
+  xd_next[ES_T_LAST] = teal_context_time(ctx);
+  xd_next[ES_HAS_T_LAST] = 1.0;
+  return TEAL_OK;
 }
 
 static int es_potential(const teal_system *sys, const teal_context *ctx, double *pe,
@@ -314,7 +363,7 @@ static int es_potential(const teal_system *sys, const teal_context *ctx, double 
   (void)user;
   const teal_exponential_spring_data *d;
   int rc = eval_data(sys, ctx, &d);
-  *pe = rc == TEAL_OK ? d->potential_energy : 0.0;
+  *pe = rc == TEAL_OK && !d->disabled ? d->potential_energy : 0.0;
   return rc;
 }
 
@@ -352,18 +401,23 @@ static int check_geometry(const char *name, const teal_plant *plant, int body, t
 static void declare(teal_system *sys, es_model *m, const teal_exponential_spring_params *p) {
   teal_leaf_declare_abstract_input(sys, "body_poses", &teal_transform_list_type);
   teal_leaf_declare_abstract_input(sys, "body_spatial_velocities", &teal_spatial_vector_list_type);
-  teal_leaf_declare_continuous_state(sys, 0, 0, ES_NZ, NULL);
+  teal_leaf_declare_discrete_state(sys, ES_NXD, NULL);
   double a[TEAL_EXPONENTIAL_SPRING_NUM_PARAMS];
   params_to_array(p, a);
   teal_leaf_declare_numeric_parameter(sys, TEAL_EXPONENTIAL_SPRING_NUM_PARAMS, a);
-  teal_ticket deps[4] = {teal_ticket_input(ES_IN_POSES), teal_ticket_input(ES_IN_VELOCITIES),
-                         TEAL_TICKET_Z, teal_ticket_parameter(0)};
-  m->cache = teal_leaf_declare_abstract_cache_entry(sys, "data", &es_data_type, es_calc, m, deps,
-                                                    4);
+  teal_leaf_declare_numeric_parameter(sys, 1, &k_follow_default);
+  teal_ticket deps[6] = {teal_ticket_input(ES_IN_POSES),
+                         teal_ticket_input(ES_IN_VELOCITIES),
+                         teal_ticket_discrete(0),
+                         teal_ticket_parameter(ES_PARAMS),
+                         teal_ticket_parameter(ES_DISABLED),
+                         TEAL_TICKET_TIME};
+  m->cache =
+      teal_leaf_declare_abstract_cache_entry(sys, "data", &es_data_type, es_calc, m, deps, 6);
   teal_ticket out_deps[1] = {teal_ticket_cache(m->cache)};
   teal_leaf_declare_abstract_output(sys, "spatial_force", &teal_applied_spatial_force_list_type,
                                     es_output, m, out_deps, 1);
-  teal_leaf_set_time_derivatives(sys, es_derivatives, m);
+  teal_leaf_declare_per_step_discrete_update(sys, es_update, m);
   teal_leaf_set_energy(sys, es_potential, NULL, m);
   teal_leaf_declare_initialization_publish(sys, es_size_output, m);
   teal_leaf_set_type_tag(sys, &k_tag);
@@ -390,6 +444,7 @@ teal_system *teal_exponential_spring_new(const char *name, const teal_plant *pla
   m->body = body;
   m->p_BS = p_BS;
   m->X_WF = X_WF;
+  m->disabled_by_default = 0;
   m->cache = -1;
   teal_system *sys = teal_leaf_util_new(name, m, teal_free, err); /* frees m on failure */
   if (sys) {
@@ -437,9 +492,10 @@ int teal_exponential_spring_reset_anchor(const teal_system *spring, teal_context
     return rc;
   }
   double x = d->p_FS.v[0], y = d->p_FS.v[1];
-  double *z = teal_context_z_mut(own); /* after the evaluation, as _mut requires */
-  z[0] = x;
-  z[1] = y;
+  double *xd = teal_context_discrete_group_mut(own, 0); /* after the evaluation, as _mut requires */
+  xd[ES_P0X] = x;
+  xd[ES_P0Y] = y;
+  xd[ES_HAS_T_LAST] = 0.0;
   return TEAL_OK;
 }
 
@@ -455,10 +511,11 @@ int teal_exponential_spring_set_state(const teal_system *spring, teal_context *c
                                      " (got %g, %g, %g)",
                                      k_kind, teal_system_name(spring), p0_x, p0_y, sliding);
   }
-  double *z = teal_context_z_mut(own);
-  z[0] = p0_x;
-  z[1] = p0_y;
-  z[2] = sliding;
+  double *xd = teal_context_discrete_group_mut(own, 0);
+  xd[ES_P0X] = p0_x;
+  xd[ES_P0Y] = p0_y;
+  xd[ES_SLIDING] = sliding;
+  xd[ES_HAS_T_LAST] = 0.0;
   return TEAL_OK;
 }
 
@@ -468,15 +525,15 @@ int teal_exponential_spring_get_state(const teal_system *spring, const teal_cont
   if (!own) {
     return bad_call(spring, ctx, "get_state");
   }
-  const double *z = teal_context_z(own);
+  const double *xd = teal_context_discrete_group(own, 0);
   if (p0_x) {
-    *p0_x = z[0];
+    *p0_x = xd[ES_P0X];
   }
   if (p0_y) {
-    *p0_y = z[1];
+    *p0_y = xd[ES_P0Y];
   }
   if (sliding) {
-    *sliding = z[2];
+    *sliding = xd[ES_SLIDING];
   }
   return TEAL_OK;
 }
@@ -495,7 +552,7 @@ int teal_exponential_spring_set_params(const teal_system *spring, teal_context *
   }
   double a[TEAL_EXPONENTIAL_SPRING_NUM_PARAMS];
   params_to_array(params, a);
-  return teal_context_set_numeric_parameter(own, 0, a, TEAL_EXPONENTIAL_SPRING_NUM_PARAMS);
+  return teal_context_set_numeric_parameter(own, ES_PARAMS, a, TEAL_EXPONENTIAL_SPRING_NUM_PARAMS);
 }
 
 int teal_exponential_spring_get_params(const teal_system *spring, const teal_context *ctx,
@@ -507,7 +564,7 @@ int teal_exponential_spring_get_params(const teal_system *spring, const teal_con
   if (!params) {
     return teal_context_report_error(ctx, TEAL_EINVAL, "%s: get_params: params is NULL", k_kind);
   }
-  params_from_array(teal_context_numeric_parameter(own, 0), params);
+  params_from_array(teal_context_numeric_parameter(own, ES_PARAMS), params);
   return TEAL_OK;
 }
 
@@ -526,5 +583,95 @@ int teal_exponential_spring_geometry(const teal_system *spring, int *body, teal_
   if (X_WF) {
     *X_WF = m->X_WF;
   }
+  return TEAL_OK;
+}
+
+int teal_exponential_spring_indices(const teal_system *spring,
+                                    teal_exponential_spring_index *index) {
+  if (!is_spring(spring)) {
+    return TEAL_EINVAL;
+  }
+  if (index) {
+    index->discrete_group = 0;
+    index->anchor = ES_P0X;
+    index->sliding = ES_SLIDING;
+    index->last_update = ES_T_LAST;
+    index->has_last_update = ES_HAS_T_LAST;
+    index->state_size = ES_NXD;
+    index->parameters = ES_PARAMS;
+    index->mu_static = (int)(offsetof(teal_exponential_spring_params, mu_s) / sizeof(double));
+    index->mu_kinetic = (int)(offsetof(teal_exponential_spring_params, mu_k) / sizeof(double));
+    index->disabled = ES_DISABLED;
+  }
+  return TEAL_OK;
+}
+
+/* ---- disabling ------------------------------------------------------------------ */
+
+/* Writes the disable flag; enabling a disabled spring forgets the time of
+ * the last update, so the gap does not count as anchor motion. */
+static int set_disabled(const teal_system *spring, teal_context *ctx, int disabled,
+                        const char *fn) {
+  teal_context *own = teal_leaf_util_own_context_mut(spring, &k_tag, ctx, NULL);
+  if (!own) {
+    return bad_call(spring, ctx, fn);
+  }
+  int was = disabled_in(teal_system_user(spring), own);
+  double flag = disabled ? k_disabled : k_enabled;
+  int rc = teal_context_set_numeric_parameter(own, ES_DISABLED, &flag, 1);
+  if (rc == TEAL_OK && was && !disabled) {
+    teal_context_discrete_group_mut(own, 0)[ES_HAS_T_LAST] = 0.0;
+  }
+  return rc;
+}
+
+int teal_exponential_spring_disable(const teal_system *spring, teal_context *ctx) {
+  return set_disabled(spring, ctx, 1, "disable");
+}
+
+int teal_exponential_spring_enable(const teal_system *spring, teal_context *ctx) {
+  return set_disabled(spring, ctx, 0, "enable");
+}
+
+int teal_exponential_spring_is_disabled(const teal_system *spring, const teal_context *ctx,
+                                        int *disabled) {
+  const teal_context *own = teal_leaf_util_own_context(spring, &k_tag, ctx, NULL);
+  if (!own) {
+    return bad_call(spring, ctx, "is_disabled");
+  }
+  if (!disabled) {
+    return teal_context_report_error(ctx, TEAL_EINVAL, "%s: is_disabled: disabled is NULL", k_kind);
+  }
+  *disabled = disabled_in(teal_system_user(spring), own);
+  return TEAL_OK;
+}
+
+int teal_exponential_spring_set_disabled_by_default(teal_system *spring, int disabled,
+                                                    teal_error *err) {
+  const char *fn = "set_disabled_by_default";
+  if (!is_spring(spring)) {
+    return teal_error_set(err, TEAL_EINVAL, "%s: %s: not an exponential spring", k_kind, fn);
+  }
+  const char *name = teal_system_name(spring);
+  if (disabled != 0 && disabled != 1) {
+    return teal_error_set(err, TEAL_EINVAL, "%s '%s': %s: disabled = %d must be 0 or 1", k_kind,
+                          name, fn, disabled);
+  }
+  if (teal_system_parent(spring)) {
+    return teal_error_set(err, TEAL_EINVAL,
+                          "%s '%s': %s: the spring is already part of a diagram; set its "
+                          "default before building",
+                          k_kind, name, fn);
+  }
+  es_model *m = teal_system_user(spring);
+  m->disabled_by_default = disabled;
+  return TEAL_OK;
+}
+
+int teal_exponential_spring_is_disabled_by_default(const teal_system *spring, int *disabled) {
+  if (!is_spring(spring) || !disabled) {
+    return TEAL_EINVAL;
+  }
+  *disabled = ((const es_model *)teal_system_user(spring))->disabled_by_default;
   return TEAL_OK;
 }

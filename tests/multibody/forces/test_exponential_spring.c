@@ -1,9 +1,11 @@
 /* Exponential spring contact (multibody/forces/exponential_spring.h): the force law
  * against the document's equations at fixed inputs, a block of mass 1 on
  * one to four springs in a diagram with the plant and a spatial force adder
- * (rest height and weight, static friction on a shallow incline, kinetic
- * friction on a steep one, energy during a bounce), bad parameters and
- * calls, and an allocation-free simulation loop. */
+ * (rest height and weight, static friction on a shallow incline and, the
+ * seed's test, between mu_k and mu_s; kinetic friction on a steep one, under
+ * variable and fixed steps and on a discrete plant; energy during a bounce),
+ * the per-step update of the anchor and Sliding worked by hand, disabling,
+ * bad parameters and calls, and an allocation-free simulation loop. */
 #define _XOPEN_SOURCE 700 /* M_PI */
 #include <check.h>
 #include <math.h>
@@ -13,170 +15,23 @@
 
 #include "framework/alloc.h"
 #include "framework/diagram.h"
+#include "framework/events.h"
 #include "multibody/forces/exponential_spring.h"
 #include "multibody/forces/spatial_force_adder.h"
 #include "multibody/plant/plant_state.h"
 #include "multibody/plant/plant_system.h"
 #include "multibody/tree/topology.h"
+#include "support/mb_spring_fixtures.h"
+#include "support/error_messages.h"
 #include "support/test_support.h"
 #include "systems/analysis/integrator.h"
+#include "systems/analysis/integrator_radau.h"
 #include "systems/analysis/simulator.h"
 
-static const double g = 9.81;
-static const double half[3] = {0.1, 0.1, 0.05}; /* block half sizes */
-
-/* ---- the rig: plant, springs, adder ----------------------------------------------- */
-
-enum { MAX_SPRINGS = 4 };
-
-typedef struct rig {
-  teal_plant *plant; /* owned by the diagram */
-  int body;
-  teal_transform X_WF;
-  teal_system *diagram;
-  const teal_system *springs[MAX_SPRINGS];
-  int n;
-  teal_simulator *sim;
-  teal_context *ctx;
-} rig;
-
-/* Bottom corners of the block, or the point under its center for n == 1. */
-static teal_vec3 station(int n, int i) {
-  if (n == 1) {
-    return teal_vec3_make(0.0, 0.0, -half[2]);
-  }
-  double sx = (i & 1) ? 1.0 : -1.0, sy = (i & 2) ? 1.0 : -1.0;
-  return teal_vec3_make(sx * half[0], sy * half[1], -half[2]);
-}
-
-static teal_plant *block_plant(int *body) {
-  teal_plant *p = teal_plant_new(0.0, NULL);
-  teal_spatial_inertia M =
-      teal_spatial_inertia_solid_box(1.0, 2 * half[0], 2 * half[1], 2 * half[2]);
-  *body = teal_plant_add_rigid_body(p, "block", TEAL_DEFAULT_MODEL_INSTANCE, &M);
-  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
-  return p;
-}
-
-static void connect(teal_builder *b, const char *spring, int i) {
-  char port[16];
-  snprintf(port, sizeof port, "u%d", i);
-  ck_assert_int_eq(teal_builder_connect_by_name(b, "plant", "body_poses", spring, "body_poses"),
-                   TEAL_OK);
-  ck_assert_int_eq(teal_builder_connect_by_name(b, "plant", "body_spatial_velocities", spring,
-                                                "body_spatial_velocities"),
-                   TEAL_OK);
-  ck_assert_int_eq(teal_builder_connect_by_name(b, spring, "spatial_force", "forces", port),
-                   TEAL_OK);
-}
-
-/* Builds the diagram with n springs on the plane X_WF and a simulator
- * (RK3, error control at the given accuracy). */
-static void rig_new(rig *r, int n, teal_transform X_WF, double accuracy) {
-  memset(r, 0, sizeof *r);
-  r->n = n;
-  r->X_WF = X_WF;
-  r->plant = block_plant(&r->body);
-  teal_error err;
-  teal_builder *b = teal_builder_new("contact");
-  teal_builder_add(b, teal_plant_system(r->plant));
-  teal_builder_add(b, teal_spatial_force_adder_new("forces", n, &err));
-  for (int i = 0; i < n; i++) {
-    char name[32];
-    snprintf(name, sizeof name, "spring%d", i);
-    teal_system *s =
-        teal_exponential_spring_new(name, r->plant, r->body, station(n, i), X_WF, NULL, &err);
-    ck_assert_msg(s != NULL, "%s", err.message);
-    r->springs[i] = teal_builder_add(b, s);
-    connect(b, name, i);
-  }
-  ck_assert_int_eq(teal_builder_connect_by_name(b, "forces", "sum", "plant",
-                                                "applied_spatial_force"),
-                   TEAL_OK);
-  r->diagram = teal_builder_build(b, &err);
-  ck_assert_msg(r->diagram != NULL, "%s", err.message);
-  r->sim = teal_simulator_new(r->diagram, NULL, &err);
-  ck_assert_ptr_nonnull(r->sim);
-  r->ctx = teal_simulator_context(r->sim);
-  teal_simulator_set_integrator(r->sim, teal_integrator_rk3);
-  teal_simulator_set_accuracy(r->sim, accuracy);
-  teal_simulator_set_max_step(r->sim, 0.01);
-}
-
-static void rig_free(rig *r) {
-  teal_simulator_free(r->sim);
-  teal_system_free(r->diagram);
-}
-
-/* Places the block aligned with the plane, its center at p_F (in F), with
- * velocity v_F (in F), every anchor under its station and Sliding s. */
-static void rig_place(rig *r, teal_vec3 p_F, teal_vec3 v_F, double sliding) {
-  teal_quaternion q = teal_rotation_to_quaternion(r->X_WF.R);
-  teal_vec3 p_W = teal_transform_apply(r->X_WF, p_F);
-  teal_vec3 v_W = teal_rotation_apply(r->X_WF.R, v_F);
-  double x[7] = {q.w, q.x, q.y, q.z, p_W.v[0], p_W.v[1], p_W.v[2]};
-  double v[6] = {0, 0, 0, v_W.v[0], v_W.v[1], v_W.v[2]};
-  ck_assert_int_eq(teal_plant_set_positions(r->plant, r->ctx, x, 7), TEAL_OK);
-  ck_assert_int_eq(teal_plant_set_velocities(r->plant, r->ctx, v, 6), TEAL_OK);
-  for (int i = 0; i < r->n; i++) {
-    ck_assert_int_eq(teal_exponential_spring_set_state(r->springs[i], r->ctx, 0, 0, sliding),
-                     TEAL_OK);
-    ck_assert_int_eq(teal_exponential_spring_reset_anchor(r->springs[i], r->ctx), TEAL_OK);
-  }
-}
-
-static void rig_run(rig *r, double t) {
-  teal_sim_status st;
-  int rc = teal_simulator_advance_to(r->sim, t, &st);
-  ck_assert_msg(rc == TEAL_OK, "%s", st.message);
-}
-
-/* Block center position and velocity in F. */
-static void block_in_plane(const rig *r, teal_vec3 *p_F, teal_vec3 *v_F) {
-  double q[7], v[6];
-  teal_plant_get_positions(r->plant, r->ctx, q, 7);
-  teal_plant_get_velocities(r->plant, r->ctx, v, 6);
-  teal_vec3 p_W = teal_vec3_make(q[4], q[5], q[6]);
-  teal_vec3 v_W = teal_vec3_make(v[3], v[4], v[5]);
-  *p_F = teal_rotation_apply_inverse(r->X_WF.R, teal_vec3_sub(p_W, r->X_WF.p));
-  *v_F = teal_rotation_apply_inverse(r->X_WF.R, v_W);
-}
-
-static const teal_exponential_spring_data *spring_data(const rig *r, int i) {
-  const teal_exponential_spring_data *d;
-  ck_assert_int_eq(teal_exponential_spring_eval(r->springs[i], r->ctx, &d), TEAL_OK);
-  return d;
-}
-
-/* Height of a station where n springs share weight w: fz = d1 exp(...) = w / n. */
-static double rest_height(double w, int n) {
-  teal_exponential_spring_params p;
-  teal_exponential_spring_params_default(&p);
-  return p.d0 - log(w / (n * p.d1)) / p.d2;
-}
-
-static teal_transform incline(double theta) {
-  return teal_transform_make(teal_rotation_from_axis_angle(teal_vec3_make(1, 0, 0), theta),
-                             teal_vec3_make(0.3, -0.2, 0.1));
-}
+static const double g = TS_ES_G;
+#define half ts_es_half
 
 /* ---- the force law at fixed inputs ---------------------------------------------------- */
-
-/* A lone spring with its inputs fixed to the body pose X_WB and velocity V_WB. */
-static void fix_inputs(teal_context *ctx, teal_transform X_WB, teal_spatial_vector V_WB) {
-  teal_transform_list X = {0, 0, NULL};
-  teal_spatial_vector_list V = {0, 0, NULL};
-  ck_assert_int_eq(teal_transform_list_resize(&X, 2), TEAL_OK);
-  ck_assert_int_eq(teal_spatial_vector_list_resize(&V, 2), TEAL_OK);
-  X.X[0] = teal_transform_identity();
-  X.X[1] = X_WB;
-  V.V[0] = teal_spatial_vector_zero();
-  V.V[1] = V_WB;
-  ck_assert_int_eq(teal_context_fix_abstract_input(ctx, 0, &X), TEAL_OK);
-  ck_assert_int_eq(teal_context_fix_abstract_input(ctx, 1, &V), TEAL_OK);
-  teal_value_release(&teal_transform_list_type, &X);
-  teal_value_release(&teal_spatial_vector_list_type, &V);
-}
 
 /* Expected friction from the document's equations, in F. */
 static void expected_friction(const teal_exponential_spring_params *p, double limit, double s,
@@ -199,8 +54,8 @@ static void expected_friction(const teal_exponential_spring_params *p, double li
 
 START_TEST(force_law_matches_the_document) {
   int body;
-  teal_plant *plant = block_plant(&body);
-  teal_transform X_WF = incline(0.3);
+  teal_plant *plant = ts_es_box_plant(0.0, &body);
+  teal_transform X_WF = ts_es_incline(0.3);
   teal_vec3 p_BS = teal_vec3_make(0.02, -0.03, -0.05);
   teal_error err;
   teal_system *s = teal_exponential_spring_new("s", plant, body, p_BS, X_WF, NULL, &err);
@@ -216,7 +71,7 @@ START_TEST(force_law_matches_the_document) {
   teal_transform X_WB = teal_transform_make(R, teal_vec3_sub(p_WS, p_BoS_W));
   teal_vec3 w = teal_vec3_make(0.3, -0.2, 0.5);
   teal_vec3 v_Bo = teal_vec3_make(0.01, 0.02, -0.03);
-  fix_inputs(ctx, X_WB, teal_spatial_vector_make(w, v_Bo));
+  ts_es_fix_inputs(ctx, X_WB, teal_spatial_vector_make(w, v_Bo));
   teal_vec3 v_F = teal_rotation_apply_inverse(
       X_WF.R, teal_vec3_add(v_Bo, teal_vec3_cross(w, p_BoS_W)));
   double sliding[3] = {0.0, 0.4, 1.0};
@@ -238,17 +93,16 @@ START_TEST(force_law_matches_the_document) {
     ck_assert(hypot(d->force.v[0], d->force.v[1]) <= mu * fz * (1 + 1e-12));
     teal_vec3 f_W = teal_rotation_apply(X_WF.R, d->force);
     ck_assert_double_eq_tol(teal_vec3_norm(teal_vec3_sub(f_W, d->force_W)), 0.0, 1e-12);
-    /* anchor: p0* = pxy + f_el / kxy, moving at (p0* - p0) / tau */
+    /* the next anchor: p0 = pxy + f_el / kxy */
     for (int i = 0; i < 2; i++) {
-      ck_assert_double_eq_tol(d->p0_target[i], pxy[i] + d->friction_elastic[i] / p.kxy, 1e-12);
-      ck_assert_double_eq_tol(d->p0_dot[i], (d->p0_target[i] - p0[i]) / p.tau, 1e-9);
+      ck_assert_double_eq_tol(d->p0_next[i], pxy[i] + d->friction_elastic[i] / p.kxy, 1e-12);
     }
+    double slip = hypot(d->p0_next[0] - p0[0], d->p0_next[1] - p0[1]);
     if (k == 0) { /* stuck and within the limit: the anchor stays put */
-      ck_assert_double_eq_tol(hypot(d->p0_dot[0], d->p0_dot[1]), 0.0, 1e-12);
-      ck_assert_double_eq_tol(d->sliding_dot, 0.0, 1e-12);
+      ck_assert_double_eq_tol(slip, 0.0, 1e-12);
     }
-    if (k == 3) { /* stuck beyond the limit: the anchor slips, Sliding rises */
-      ck_assert(d->sliding_target > 0.99 && d->sliding_dot > 0.0);
+    if (k == 3) { /* stuck beyond the limit: the anchor slips toward the station */
+      ck_assert(slip > 1e-4);
     }
   }
   const teal_applied_spatial_force_list *out;
@@ -267,8 +121,8 @@ END_TEST
  * elastic force is d1, and each 1/d2 of height divides it by e. */
 START_TEST(normal_force_at_d0_and_decay_ratio) {
   int body;
-  teal_plant *plant = block_plant(&body);
-  teal_transform X_WF = incline(0.0);
+  teal_plant *plant = ts_es_box_plant(0.0, &body);
+  teal_transform X_WF = ts_es_incline(0.0);
   teal_exponential_spring_params p;
   teal_exponential_spring_params_default(&p);
   teal_system *s = teal_exponential_spring_new("s", plant, body, teal_vec3_zero(), X_WF, NULL,
@@ -278,7 +132,7 @@ START_TEST(normal_force_at_d0_and_decay_ratio) {
   double heights[3] = {p.d0, p.d0 + 1.0 / p.d2, p.d0 + 2.0 / p.d2}, fz[3];
   for (int i = 0; i < 3; i++) {
     teal_vec3 p_WS = teal_transform_apply(X_WF, teal_vec3_make(0.1, 0.2, heights[i]));
-    fix_inputs(ctx, teal_transform_make(X_WF.R, p_WS), teal_spatial_vector_zero());
+    ts_es_fix_inputs(ctx, teal_transform_make(X_WF.R, p_WS), teal_spatial_vector_zero());
     const teal_exponential_spring_data *d;
     ck_assert_int_eq(teal_exponential_spring_eval(s, ctx, &d), TEAL_OK);
     fz[i] = d->fz_elastic;
@@ -307,53 +161,227 @@ START_TEST(normal_force_is_small_off_the_plane) {
 }
 END_TEST
 
+/* ---- the per-step update ------------------------------------------------------------ */
+
+/* Runs the spring's per-step update at time t, as the simulator does; the
+ * state it sets is the data's p0_next and sliding_next before it. */
+static void step_update(const teal_system *s, teal_context *ctx, double t) {
+  ck_assert_int_eq(teal_context_set_time(ctx, t), TEAL_OK);
+  const teal_exponential_spring_data *d;
+  ck_assert_int_eq(teal_exponential_spring_eval(s, ctx, &d), TEAL_OK);
+  double next[3] = {d->p0_next[0], d->p0_next[1], d->sliding_next}, now[3];
+  teal_event_set *set = teal_event_set_new(s);
+  ck_assert_int_eq(teal_collect_events(s, ctx, TEAL_TRIGGER_PER_STEP, set), TEAL_OK);
+  ck_assert_int_eq(teal_event_set_count(set, TEAL_EVENT_DISCRETE_UPDATE), 1);
+  ck_assert_int_eq(teal_dispatch_discrete_updates(s, ctx, set), TEAL_OK);
+  teal_event_set_free(set);
+  ck_assert_int_eq(teal_exponential_spring_get_state(s, ctx, &now[0], &now[1], &now[2]), TEAL_OK);
+  ck_assert_mem_eq(next, now, sizeof next);
+}
+
+/* The station of a body with p_BS = 0 at rest at (x, y, 3 mm) of F. */
+static void station_at(teal_context *ctx, teal_transform X_WF, double x, double y) {
+  teal_vec3 p_WS = teal_transform_apply(X_WF, teal_vec3_make(x, y, 0.003));
+  ts_es_fix_inputs(ctx, teal_transform_make(X_WF.R, p_WS), teal_spatial_vector_zero());
+}
+
+static void expect_state(const teal_system *s, const teal_context *ctx, double x, double y,
+                         double sliding) {
+  double px, py, ps;
+  ck_assert_int_eq(teal_exponential_spring_get_state(s, ctx, &px, &py, &ps), TEAL_OK);
+  ck_assert_double_eq_tol(px, x, 1e-12);
+  ck_assert_double_eq_tol(py, y, 1e-12);
+  ck_assert_double_eq_tol(ps, sliding, 1e-12);
+}
+
+static double step_up_ref(double x) {
+  x = x < 0.0 ? 0.0 : (x > 1.0 ? 1.0 : x);
+  return 10 * pow(x, 3) - 15 * pow(x, 4) + 6 * pow(x, 5);
+}
+
+/* The seed's update laws worked by hand for a station at rest 3 mm above
+ * the plane, stretched past the static limit along -x: p0 = pxy +
+ * fricElasBlend / kxy, Sliding = stepUp(clamp(|dp0| / dt / vSettle)). */
+START_TEST(update_law_matches_the_document) {
+  int body;
+  teal_plant *plant = ts_es_box_plant(0.0, &body);
+  teal_transform X_WF = ts_es_incline(0.3);
+  teal_system *s =
+      teal_exponential_spring_new("s", plant, body, teal_vec3_zero(), X_WF, NULL, NULL);
+  teal_context *ctx = teal_context_new(s, NULL);
+  teal_exponential_spring_params p;
+  teal_exponential_spring_params_default(&p);
+  double fz = p.d1 * exp(-p.d2 * (0.003 - p.d0)), L = p.mu_s * fz / p.kxy; /* static stretch */
+  station_at(ctx, X_WF, 0.4, 0.1);
+  ck_assert_int_eq(teal_exponential_spring_set_state(s, ctx, 0.4 - 5e-3, 0.1, 0.0), TEAL_OK);
+  step_update(s, ctx, 1.0); /* no previous update: p0 moves, Sliding stays */
+  expect_state(s, ctx, 0.4 - L, 0.1, 0.0);
+  step_update(s, ctx, 1.0); /* at the limit already: nothing moves */
+  expect_state(s, ctx, 0.4 - L, 0.1, 0.0);
+  /* the same read where the indices say (Simbody's state indices) */
+  teal_exponential_spring_index ix;
+  ck_assert_int_eq(teal_exponential_spring_indices(s, &ix), TEAL_OK);
+  ck_assert_int_eq(ix.state_size, teal_system_discrete_group_size(s, ix.discrete_group));
+  const double *xd = teal_context_discrete_group(ctx, ix.discrete_group);
+  ck_assert_double_eq_tol(xd[ix.anchor], 0.4 - L, 1e-12);
+  ck_assert_double_eq(xd[ix.anchor + 1], 0.1);
+  ck_assert_double_eq(xd[ix.sliding], 0.0);
+  ck_assert_double_eq(xd[ix.last_update], 1.0);
+  ck_assert_double_eq(xd[ix.has_last_update], 1.0);
+  ck_assert_double_eq(teal_context_numeric_parameter(ctx, ix.parameters)[ix.mu_static], p.mu_s);
+  ck_assert_double_eq(teal_context_numeric_parameter(ctx, ix.parameters)[ix.mu_kinetic], p.mu_k);
+  ck_assert_double_eq(teal_context_numeric_parameter(ctx, ix.disabled)[0], -1.0);
+  ck_assert_int_eq(teal_exponential_spring_indices(teal_plant_system(plant), &ix), TEAL_EINVAL);
+  double dx = 3e-5, dt = 0.01; /* the station slips at 0.3 v_settle */
+  station_at(ctx, X_WF, 0.4 + dx, 0.1);
+  step_update(s, ctx, 1.0 + dt);
+  double s1 = step_up_ref(dx / dt / p.v_settle);
+  ck_assert_double_eq_tol(s1, 0.16308, 1e-12);
+  expect_state(s, ctx, 0.4 + dx - L, 0.1, s1);
+  /* Sliding s1 lowers mu and the elastic share: the anchor comes closer */
+  double mu = p.mu_s - s1 * (p.mu_s - p.mu_k), L2 = (1.0 - s1) * mu * fz / p.kxy;
+  step_update(s, ctx, 1.0 + 2 * dt);
+  expect_state(s, ctx, 0.4 + dx - L2, 0.1, step_up_ref((L - L2) / dt / p.v_settle));
+  /* disabled: the state stays, whatever the station does */
+  double before[5], after[5];
+  memcpy(before, teal_context_discrete_group(ctx, 0), sizeof before);
+  ck_assert_int_eq(teal_exponential_spring_disable(s, ctx), TEAL_OK);
+  station_at(ctx, X_WF, 0.5, 0.2);
+  step_update(s, ctx, 1.0 + 3 * dt);
+  memcpy(after, teal_context_discrete_group(ctx, 0), sizeof after);
+  ck_assert_mem_eq(before, after, sizeof before);
+  /* enabled again: the time spent disabled is not anchor motion */
+  ck_assert_int_eq(teal_exponential_spring_enable(s, ctx), TEAL_OK);
+  double s2 = after[2], mu2 = p.mu_s - s2 * (p.mu_s - p.mu_k);
+  double stretch = hypot(0.5 - after[0], 0.2 - after[1]), keep = (1.0 - s2) * mu2 * fz / p.kxy;
+  step_update(s, ctx, 1.0 + 4 * dt);
+  expect_state(s, ctx, 0.5 - (0.5 - after[0]) * keep / stretch,
+               0.2 - (0.2 - after[1]) * keep / stretch, s2);
+  teal_context_free(ctx);
+  teal_system_free(s);
+  teal_plant_free(plant);
+}
+END_TEST
+
+/* A disabled spring applies no force (the block falls freely), has no
+ * energy and keeps its state; enabled again, it holds the block. */
+START_TEST(disabled_spring_applies_no_force_and_keeps_its_state) {
+  ts_es_rig r;
+  ts_es_rig_new(&r, 4, teal_transform_identity(), 0.0, 1e-8);
+  double h = ts_es_rest_height(g, 4);
+  ts_es_rig_place(&r, teal_vec3_make(0, 0, half[2] + h), teal_vec3_zero(), 0.0);
+  ts_es_rig_run(&r, 0.5);
+  double before[4][5];
+  for (int i = 0; i < 4; i++) {
+    ck_assert_int_eq(teal_exponential_spring_disable(r.springs[i], r.ctx), TEAL_OK);
+    int off = -1;
+    ck_assert_int_eq(teal_exponential_spring_is_disabled(r.springs[i], r.ctx, &off), TEAL_OK);
+    ck_assert_int_eq(off, 1);
+    const teal_context *own = teal_context_subcontext(r.ctx, r.springs[i]);
+    memcpy(before[i], teal_context_discrete_group(own, 0), sizeof before[i]);
+    const teal_applied_spatial_force_list *out;
+    ck_assert_int_eq(teal_eval_abstract_output(r.springs[i], own, 0, (const void **)&out), TEAL_OK);
+    ck_assert_int_eq(out->n, 1);
+    ck_assert(teal_vec3_norm(teal_spatial_vector_linear(out->f[0].F_Bq_W)) == 0.0);
+    double pe = -1.0;
+    ck_assert_int_eq(teal_calc_potential_energy(r.springs[i], own, &pe), TEAL_OK);
+    ck_assert(pe == 0.0);
+  }
+  teal_vec3 p0, v0, p1, v1;
+  ts_es_block_in_plane(&r, &p0, &v0);
+  ts_es_rig_run(&r, 0.52);
+  ts_es_block_in_plane(&r, &p1, &v1);
+  ck_assert_double_eq_tol(v1.v[2] - v0.v[2], -g * 0.02, 1e-6); /* free fall */
+  for (int i = 0; i < 4; i++) {
+    const teal_context *own = teal_context_subcontext(r.ctx, r.springs[i]);
+    ck_assert_mem_eq(before[i], teal_context_discrete_group(own, 0), sizeof before[i]);
+    ck_assert_int_eq(teal_exponential_spring_enable(r.springs[i], r.ctx), TEAL_OK);
+  }
+  ts_es_rig_run(&r, 4.0);
+  double fz = 0.0;
+  for (int i = 0; i < 4; i++) {
+    fz += ts_es_data(&r, i)->fz;
+  }
+  ck_assert_double_eq_tol(fz, g, 1e-3);
+  /* the default: disabled until enabled, and back after set_to_defaults */
+  teal_system *spring = (teal_system *)r.springs[0];
+  teal_error err;
+  int def = -1;
+  ck_assert_int_eq(teal_exponential_spring_is_disabled_by_default(spring, &def), TEAL_OK);
+  ck_assert_int_eq(def, 0);
+  TS_EXPECT_ERROR(teal_exponential_spring_set_disabled_by_default(spring, 1, &err), TEAL_EINVAL,
+                  &err, "already part of a diagram");
+  ts_es_rig_free(&r);
+  int body;
+  teal_plant *plant = ts_es_box_plant(0.0, &body);
+  spring = teal_exponential_spring_new("d", plant, body, teal_vec3_zero(),
+                                       teal_transform_identity(), NULL, NULL);
+  TS_EXPECT_ERROR(teal_exponential_spring_set_disabled_by_default(spring, 2, &err), TEAL_EINVAL,
+                  &err, "disabled = 2 must be 0 or 1");
+  ck_assert_int_eq(teal_exponential_spring_set_disabled_by_default(spring, 1, &err), TEAL_OK);
+  teal_context *ctx = teal_context_new(spring, NULL);
+  ck_assert_int_eq(teal_exponential_spring_is_disabled(spring, ctx, &def), TEAL_OK);
+  ck_assert_int_eq(def, 1);
+  ck_assert_int_eq(teal_exponential_spring_enable(spring, ctx), TEAL_OK);
+  ck_assert_int_eq(teal_exponential_spring_is_disabled(spring, ctx, &def), TEAL_OK);
+  ck_assert_int_eq(def, 0);
+  ck_assert_int_eq(teal_context_set_to_defaults(ctx), TEAL_OK);
+  ck_assert_int_eq(teal_exponential_spring_is_disabled(spring, ctx, &def), TEAL_OK);
+  ck_assert_int_eq(def, 1);
+  teal_context_free(ctx);
+  teal_system_free(spring);
+  teal_plant_free(plant);
+}
+END_TEST
+
 /* ---- the block on the plane ------------------------------------------------------------ */
 
 START_TEST(dropped_block_rests_at_the_predicted_height) {
-  rig r;
-  rig_new(&r, 4, teal_transform_identity(), 1e-6);
-  double h = rest_height(g, 4);
-  rig_place(&r, teal_vec3_make(0, 0, half[2] + h + 0.02), teal_vec3_zero(), 0.0);
-  rig_run(&r, 6.0);
+  ts_es_rig r;
+  ts_es_rig_new(&r, 4, teal_transform_identity(), 0.0, 1e-6);
+  double h = ts_es_rest_height(g, 4);
+  ts_es_rig_place(&r, teal_vec3_make(0, 0, half[2] + h + 0.02), teal_vec3_zero(), 0.0);
+  ts_es_rig_run(&r, 6.0);
   double fz = 0.0;
   for (int i = 0; i < 4; i++) {
-    const teal_exponential_spring_data *d = spring_data(&r, i);
+    const teal_exponential_spring_data *d = ts_es_data(&r, i);
     fz += d->force_W.v[2];
     ck_assert_double_eq_tol(d->p_FS.v[2], h, 2e-6);
     ck_assert_double_eq_tol(hypot(d->force.v[0], d->force.v[1]), 0.0, 1e-6);
   }
   printf("drop: sum fz = %.9f (m g = %.9f), station height %.7f m (predicted %.7f m)\n", fz, g,
-         spring_data(&r, 0)->p_FS.v[2], h);
+         ts_es_data(&r, 0)->p_FS.v[2], h);
   ck_assert_double_eq_tol(fz, g, 1e-3);
   teal_vec3 p_F, v_F;
-  block_in_plane(&r, &p_F, &v_F);
+  ts_es_block_in_plane(&r, &p_F, &v_F);
   ck_assert_double_eq_tol(teal_vec3_norm(v_F), 0.0, 1e-3);
   /* the derivatives are the same with caching off */
   int n = teal_system_num_continuous_states(r.diagram, NULL, NULL, NULL);
-  ck_assert_int_eq(n, 13 + 4 * 3);
+  ck_assert_int_eq(n, 13);
+  ck_assert_int_eq(teal_system_num_discrete_states(r.diagram), 4 * 5);
   double on[32], off[32];
   ck_assert_int_eq(teal_calc_time_derivatives(r.diagram, r.ctx, on), TEAL_OK);
   teal_context_set_caching(r.ctx, 0);
   ck_assert_int_eq(teal_calc_time_derivatives(r.diagram, r.ctx, off), TEAL_OK);
   teal_context_set_caching(r.ctx, 1);
   ck_assert_mem_eq(on, off, (size_t)n * sizeof(double));
-  rig_free(&r);
+  ts_es_rig_free(&r);
 }
 END_TEST
 
 START_TEST(block_sticks_on_a_shallow_incline) {
   double theta = 20.0 * M_PI / 180.0; /* tan = 0.36 < mu_s = 0.7 (and < mu_k) */
-  rig r;
-  rig_new(&r, 4, incline(theta), 1e-6);
-  double h = rest_height(g * cos(theta), 4);
+  ts_es_rig r;
+  ts_es_rig_new(&r, 4, ts_es_incline(theta), 0.0, 1e-6);
+  double h = ts_es_rest_height(g * cos(theta), 4);
   /* at rest, anchors under the stations */
-  rig_place(&r, teal_vec3_make(0.5, 0.2, half[2] + h), teal_vec3_zero(), 0.0);
+  ts_es_rig_place(&r, teal_vec3_make(0.5, 0.2, half[2] + h), teal_vec3_zero(), 0.0);
   teal_vec3 p0, v0, pm, vm, p1, v1;
-  block_in_plane(&r, &p0, &v0);
-  rig_run(&r, 1.0);
-  block_in_plane(&r, &pm, &vm);
-  rig_run(&r, 5.0);
-  block_in_plane(&r, &p1, &v1);
+  ts_es_block_in_plane(&r, &p0, &v0);
+  ts_es_rig_run(&r, 1.0);
+  ts_es_block_in_plane(&r, &pm, &vm);
+  ts_es_rig_run(&r, 5.0);
+  ts_es_block_in_plane(&r, &p1, &v1);
   double drift = hypot(p1.v[0] - p0.v[0], p1.v[1] - p0.v[1]);
   double creep = hypot(p1.v[0] - pm.v[0], p1.v[1] - pm.v[1]);
   printf("incline %.0f deg from rest: drift %.3g m over 5 s, %.3g m from 1 s to 5 s\n",
@@ -361,67 +389,163 @@ START_TEST(block_sticks_on_a_shallow_incline) {
   ck_assert(drift < 1e-3);
   ck_assert(creep < 1e-5);
   for (int i = 0; i < 4; i++) {
-    ck_assert(spring_data(&r, i)->sliding < 1e-3);
+    ck_assert(ts_es_data(&r, i)->sliding < 1e-3);
   }
-  rig_free(&r);
+  ts_es_rig_free(&r);
   /* arriving while sliding (S = 1, 5 cm/s downhill): it stops and settles */
-  rig_new(&r, 4, incline(theta), 1e-6);
-  rig_place(&r, teal_vec3_make(0.5, 0.2, half[2] + h), teal_vec3_make(0, -0.05, 0), 1.0);
-  rig_run(&r, 1.0);
-  block_in_plane(&r, &p0, &v0);
-  rig_run(&r, 5.0);
-  block_in_plane(&r, &p1, &v1);
+  ts_es_rig_new(&r, 4, ts_es_incline(theta), 0.0, 1e-6);
+  ts_es_rig_place(&r, teal_vec3_make(0.5, 0.2, half[2] + h), teal_vec3_make(0, -0.05, 0), 1.0);
+  ts_es_rig_run(&r, 1.0);
+  ts_es_block_in_plane(&r, &p0, &v0);
+  ts_es_rig_run(&r, 5.0);
+  ts_es_block_in_plane(&r, &p1, &v1);
   drift = hypot(p1.v[0] - p0.v[0], p1.v[1] - p0.v[1]);
   double s_max = 0.0;
   for (int i = 0; i < 4; i++) {
-    double s = spring_data(&r, i)->sliding;
+    double s = ts_es_data(&r, i)->sliding;
     s_max = s > s_max ? s : s_max;
   }
   printf("incline after sliding: drift %.3g m over 4 s, Sliding %.3g\n", drift, s_max);
   ck_assert(drift < 1e-3);
   ck_assert(s_max < 1e-3);
-  rig_free(&r);
+  ts_es_rig_free(&r);
 }
 END_TEST
 
-START_TEST(block_slides_on_a_steep_incline) {
-  double theta = 40.0 * M_PI / 180.0; /* tan = 0.84 > mu_s = 0.7 > mu_k = 0.5 */
-  rig r;
-  rig_new(&r, 4, incline(theta), 1e-6);
-  double h = rest_height(g * cos(theta), 4);
-  rig_place(&r, teal_vec3_make(0, 0, half[2] + h), teal_vec3_zero(), 0.0);
+/* mu_k < tan 32 deg < mu_s: pushed at 0.5 m/s with Sliding 1 it keeps
+ * sliding, at g (sin - mu_k cos). */
+START_TEST(pushed_block_keeps_sliding_between_mu_k_and_mu_s) {
+  double theta = 32.0 * M_PI / 180.0;
+  ts_es_rig r;
+  ts_es_rig_new(&r, 4, ts_es_incline(theta), 0.0, 1e-6);
+  double h = ts_es_rest_height(g * cos(theta), 4);
+  ts_es_rig_place(&r, teal_vec3_make(0, 0, half[2] + h), teal_vec3_make(0, -0.5, 0), 1.0);
   teal_vec3 p, v0, v1;
-  rig_run(&r, 0.5);
-  block_in_plane(&r, &p, &v0);
-  rig_run(&r, 1.5);
-  block_in_plane(&r, &p, &v1);
-  double a = -(v1.v[1] - v0.v[1]) / 1.0; /* downhill is -y of F */
-  double expect = g * (sin(theta) - 0.5 * cos(theta));
-  printf("incline %.0f deg: acceleration %.5f m/s^2 (g (sin - mu_k cos) = %.5f)\n",
-         theta * 180 / M_PI, a, expect);
-  ck_assert_double_eq_tol(a, expect, 0.01 * expect);
-  ck_assert_double_eq_tol(v1.v[0], 0.0, 1e-6);
-  for (int i = 0; i < 4; i++) {
-    ck_assert(spring_data(&r, i)->sliding > 0.999);
-  }
-  /* mu_k < tan < mu_s: from rest it holds, pushed it keeps sliding */
-  theta = 32.0 * M_PI / 180.0;
-  rig r2;
-  rig_new(&r2, 4, incline(theta), 1e-6);
-  h = rest_height(g * cos(theta), 4);
-  rig_place(&r2, teal_vec3_make(0, 0, half[2] + h), teal_vec3_make(0, -0.5, 0), 1.0);
-  rig_run(&r2, 0.5);
-  block_in_plane(&r2, &p, &v0);
-  rig_run(&r2, 1.5);
-  block_in_plane(&r2, &p, &v1);
-  a = -(v1.v[1] - v0.v[1]);
-  expect = g * (sin(theta) - 0.5 * cos(theta));
-  printf("incline %.0f deg pushed: acceleration %.5f m/s^2 (expected %.5f)\n",
-         theta * 180 / M_PI, a, expect);
+  ts_es_rig_run(&r, 0.5);
+  ts_es_block_in_plane(&r, &p, &v0);
+  ts_es_rig_run(&r, 1.5);
+  ts_es_block_in_plane(&r, &p, &v1);
+  double a = -(v1.v[1] - v0.v[1]), expect = g * (sin(theta) - 0.5 * cos(theta));
+  printf("incline 32 deg pushed: acceleration %.5f m/s^2 (expected %.5f)\n", a, expect);
   ck_assert_double_eq_tol(a, expect, 0.02 * expect);
-  ck_assert(spring_data(&r2, 0)->sliding > 0.999);
-  rig_free(&r2);
-  rig_free(&r);
+  ck_assert(ts_es_data(&r, 0)->sliding > 0.999);
+  ts_es_rig_free(&r);
+}
+END_TEST
+
+/* ---- the seed's test cases, under several integrators and a discrete plant --------- */
+
+/* How a rig is run: the plant's time step (0: continuous) and, for a
+ * continuous plant, the integrator and its fixed step (0: error control). */
+typedef struct run_mode {
+  const char *name;
+  double h;
+  const teal_integrator_type *const *integrator;
+  double fixed_step;
+} run_mode;
+
+static const run_mode k_modes[] = {
+    {"rk3 variable step", 0.0, &teal_integrator_rk3, 0.0},
+    {"rk45 variable step", 0.0, &teal_integrator_rk45, 0.0},
+    {"radau3 variable step", 0.0, &teal_integrator_radau3, 0.0},
+    {"rk2 fixed step 1 ms", 0.0, &teal_integrator_rk2, 1e-3},
+    {"discrete plant 1 ms", 1e-3, &teal_integrator_rk3, 0.0},
+};
+
+static void mode_rig_new(ts_es_rig *r, int mode, double theta) {
+  const run_mode *m = &k_modes[mode];
+  ts_es_rig_new(r, 4, ts_es_incline(theta), m->h, 1e-6);
+  ck_assert_int_eq(teal_simulator_set_integrator(r->sim, *m->integrator), TEAL_OK);
+  if (m->fixed_step > 0.0) {
+    ck_assert_int_eq(teal_simulator_set_fixed_step(r->sim, m->fixed_step), TEAL_OK);
+  }
+}
+
+/* Stretches every friction spring by its share of the block's weight along
+ * the slope (uphill is +y of F), as static friction holds it at rest. */
+static void prestretch(ts_es_rig *r, double theta) {
+  double share = g * sin(theta) / r->n / 20000.0;
+  for (int i = 0; i < r->n; i++) {
+    const teal_exponential_spring_data *d = ts_es_data(r, i);
+    double x = d->p_FS.v[0], y = d->p_FS.v[1] + share;
+    ck_assert_int_eq(teal_exponential_spring_set_state(r->springs[i], r->ctx, x, y, 0.0), TEAL_OK);
+  }
+}
+
+/* The seed's test of static friction: on a slope steeper than mu_k but
+ * below mu_s (tan 28 deg = 0.53 between 0.5 and 0.7), a block at rest held
+ * by its friction springs stays put. It starts with the springs stretched
+ * as static friction holds it, since from unstretched springs the first
+ * slip of the uphill corners (which carry less load) is fast enough to set
+ * their Sliding. Once settled (5 s) the block moves less than 10 nm over
+ * 25 s, and its anchors and Sliding do not change at all. */
+START_TEST(block_below_mu_s_does_not_drift) {
+  double theta = 28.0 * M_PI / 180.0;
+  ts_es_rig r;
+  mode_rig_new(&r, _i, theta);
+  double h = ts_es_rest_height(g * cos(theta), 4);
+  ts_es_rig_place(&r, teal_vec3_make(0.5, 0.2, half[2] + h), teal_vec3_zero(), 0.0);
+  prestretch(&r, theta);
+  teal_vec3 p0, v0, p1, v1;
+  ts_es_rig_run(&r, 5.0);
+  ts_es_block_in_plane(&r, &p0, &v0);
+  double a0[TS_ES_MAX_SPRINGS][2];
+  for (int i = 0; i < 4; i++) {
+    teal_exponential_spring_get_state(r.springs[i], r.ctx, &a0[i][0], &a0[i][1], NULL);
+  }
+  ts_es_rig_run(&r, 30.0);
+  ts_es_block_in_plane(&r, &p1, &v1);
+  double drift = hypot(p1.v[0] - p0.v[0], p1.v[1] - p0.v[1]), anchor = 0.0, s_max = 0.0;
+  for (int i = 0; i < 4; i++) {
+    double x, y, s;
+    teal_exponential_spring_get_state(r.springs[i], r.ctx, &x, &y, &s);
+    anchor = fmax(anchor, hypot(x - a0[i][0], y - a0[i][1]));
+    s_max = fmax(s_max, s);
+  }
+  printf(
+      "28 deg slope, %s: drift %.3g m and anchor motion %.3g m from 5 s to 30 s, "
+      "Sliding %.3g\n",
+      k_modes[_i].name, drift, anchor, s_max);
+  ck_assert(drift < 1e-8);
+  ck_assert(anchor == 0.0);
+  ck_assert(s_max == 0.0);
+  ts_es_rig_free(&r);
+}
+END_TEST
+
+/* Above mu_s (tan 40 deg = 0.84) the block slides: once Sliding is 1 each
+ * spring's friction is mu_k times its normal force, uphill, and the block
+ * accelerates at g (sin - mu_k cos). */
+START_TEST(block_above_mu_s_slides_with_kinetic_friction) {
+  double theta = 40.0 * M_PI / 180.0, mu_k = 0.5;
+  ts_es_rig r;
+  mode_rig_new(&r, _i, theta);
+  double h = ts_es_rest_height(g * cos(theta), 4);
+  ts_es_rig_place(&r, teal_vec3_make(0, 0, half[2] + h), teal_vec3_zero(), 0.0);
+  teal_vec3 p, v0, v1;
+  ts_es_rig_run(&r, 0.5);
+  ts_es_block_in_plane(&r, &p, &v0);
+  ts_es_rig_run(&r, 1.0);
+  ts_es_block_in_plane(&r, &p, &v1);
+  double fz = 0.0, friction = 0.0;
+  for (int i = 0; i < 4; i++) {
+    const teal_exponential_spring_data *d = ts_es_data(&r, i);
+    double f[2] = {d->force.v[0], d->force.v[1]};
+    ck_assert_double_eq_tol(d->sliding, 1.0, 1e-9);
+    ck_assert_double_eq_tol(hypot(f[0], f[1]), mu_k * d->fz, 1e-9 * d->fz);
+    ck_assert_double_eq_tol(f[0], 0.0, 1e-9);
+    ck_assert(f[1] > 0.0); /* uphill: the block slides toward -y of F */
+    fz += d->fz;
+    friction += f[1];
+  }
+  double a = -(v1.v[1] - v0.v[1]) / 0.5, expect = g * (sin(theta) - mu_k * cos(theta));
+  printf(
+      "40 deg slope, %s: friction %.6f N = %.6f mu_k N (N = %.6f, m g cos = %.6f), "
+      "acceleration %.5f (expected %.5f)\n",
+      k_modes[_i].name, friction, friction / fz, fz, g * cos(theta), a, expect);
+  ck_assert_double_eq_tol(fz, g * cos(theta), 0.01 * g * cos(theta)); /* it still rocks a bit */
+  ck_assert_double_eq_tol(a, expect, 0.005 * expect);
+  ts_es_rig_free(&r);
 }
 END_TEST
 
@@ -451,18 +575,18 @@ static int log_energy(const teal_system *sys, const teal_context *ctx, void *use
 }
 
 START_TEST(energy_decays_during_a_bounce) {
-  rig r;
-  rig_new(&r, 1, teal_transform_identity(), 1e-9);
+  ts_es_rig r;
+  ts_es_rig_new(&r, 1, teal_transform_identity(), 0.0, 1e-9);
   teal_simulator_set_integrator(r.sim, teal_integrator_rk45);
-  rig_place(&r, teal_vec3_make(0, 0, half[2] + 0.2), teal_vec3_zero(), 0.0);
+  ts_es_rig_place(&r, teal_vec3_make(0, 0, half[2] + 0.2), teal_vec3_zero(), 0.0);
   energy_log log = {r.diagram, 0.0, 0.0, 0.0, 0};
   teal_simulator_set_monitor(r.sim, log_energy, &log);
   double top = 0.0;
-  rig_run(&r, 0.15); /* falling */
+  ts_es_rig_run(&r, 0.15); /* falling */
   for (int k = 1; k <= 200; k++) {
-    rig_run(&r, 0.15 + 0.01 * k);
+    ts_es_rig_run(&r, 0.15 + 0.01 * k);
     teal_vec3 p, v;
-    block_in_plane(&r, &p, &v);
+    ts_es_block_in_plane(&r, &p, &v);
     if (k >= 10 && p.v[2] > top) { /* apex after the first rebound */
       top = p.v[2];
     }
@@ -472,7 +596,7 @@ START_TEST(energy_decays_during_a_bounce) {
   ck_assert(log.max_rise < 1e-7);
   ck_assert(log.last < log.first - 0.05);
   ck_assert(top - half[2] < 0.2);
-  rig_free(&r);
+  ts_es_rig_free(&r);
 }
 END_TEST
 
@@ -497,7 +621,7 @@ static void check_bad_construction(teal_plant *plant, int body) {
       {offsetof(teal_exponential_spring_params, mu_s), -0.1, TEAL_EINVAL},
       {offsetof(teal_exponential_spring_params, mu_k), 0.9, TEAL_EINVAL}, /* > mu_s */
       {offsetof(teal_exponential_spring_params, v_settle), 0.0, TEAL_EINVAL},
-      {offsetof(teal_exponential_spring_params, tau), INFINITY, TEAL_ENONFINITE},
+      {offsetof(teal_exponential_spring_params, v_settle), INFINITY, TEAL_ENONFINITE},
       {offsetof(teal_exponential_spring_params, d0), NAN, TEAL_ENONFINITE},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
@@ -528,7 +652,7 @@ static void check_bad_construction(teal_plant *plant, int body) {
 
 START_TEST(bad_parameters_and_calls_fail) {
   int body;
-  teal_plant *plant = block_plant(&body);
+  teal_plant *plant = ts_es_box_plant(0.0, &body);
   check_bad_construction(plant, body);
   teal_exponential_spring_params p;
   teal_exponential_spring_params_default(&p);
@@ -567,8 +691,8 @@ START_TEST(bad_parameters_and_calls_fail) {
   teal_value_release(&teal_spatial_vector_list_type, &Vl);
   ck_assert_int_eq(teal_exponential_spring_eval(sp, ctx, &d), TEAL_ESIZE);
   /* deep below the plane the exponential overflows */
-  fix_inputs(ctx, teal_transform_make(teal_rotation_identity(), teal_vec3_make(0, 0, -2.0)),
-             teal_spatial_vector_zero());
+  ts_es_fix_inputs(ctx, teal_transform_make(teal_rotation_identity(), teal_vec3_make(0, 0, -2.0)),
+                   teal_spatial_vector_zero());
   ck_assert_int_eq(teal_exponential_spring_eval(sp, ctx, &d), TEAL_ENONFINITE);
   int b2;
   teal_vec3 s2;
@@ -607,9 +731,9 @@ END_TEST
 /* ---- allocation ---------------------------------------------------------------------------- */
 
 START_TEST(simulation_allocates_nothing) {
-  rig r;
-  rig_new(&r, 4, incline(0.2), 1e-5);
-  rig_place(&r, teal_vec3_make(0, 0, half[2] + 0.01), teal_vec3_make(0.2, 0, 0), 0.0);
+  ts_es_rig r;
+  ts_es_rig_new(&r, 4, ts_es_incline(0.2), 0.0, 1e-5);
+  ts_es_rig_place(&r, teal_vec3_make(0, 0, half[2] + 0.01), teal_vec3_make(0.2, 0, 0), 0.0);
   teal_sim_status st0;
   ck_assert_int_eq(teal_simulator_initialize(r.sim, &st0), TEAL_OK);
   ts_alloc_install();
@@ -620,7 +744,7 @@ START_TEST(simulation_allocates_nothing) {
   ts_alloc_uninstall();
   ck_assert_int_eq(rc, TEAL_OK);
   ck_assert_uint_eq(allocs, 0);
-  rig_free(&r);
+  ts_es_rig_free(&r);
 }
 END_TEST
 
@@ -629,10 +753,15 @@ static Suite *exponential_spring_suite(void) {
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, force_law_matches_the_document);
   tcase_add_test(tc, normal_force_is_small_off_the_plane);
+  tcase_add_test(tc, update_law_matches_the_document);
+  tcase_add_test(tc, disabled_spring_applies_no_force_and_keeps_its_state);
   tcase_add_test(tc, dropped_block_rests_at_the_predicted_height);
   tcase_add_test(tc, block_sticks_on_a_shallow_incline);
-  tcase_add_test(tc, block_slides_on_a_steep_incline);
+  tcase_add_test(tc, pushed_block_keeps_sliding_between_mu_k_and_mu_s);
   tcase_add_test(tc, energy_decays_during_a_bounce);
+  int nmodes = (int)(sizeof k_modes / sizeof k_modes[0]);
+  tcase_add_loop_test(tc, block_below_mu_s_does_not_drift, 0, nmodes);
+  tcase_add_loop_test(tc, block_above_mu_s_slides_with_kinetic_friction, 0, nmodes);
   tcase_add_test(tc, normal_force_at_d0_and_decay_ratio);
   tcase_add_test(tc, bad_parameters_and_calls_fail);
   tcase_add_test(tc, adder_concatenates_and_skips_unconnected);
