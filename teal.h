@@ -110,6 +110,7 @@
 #include "multibody/contact/plant_contact.h"
 #include "multibody/contact/plant_geometry.h"
 #include "multibody/contact/plant_scene_graph.h"
+#include "multibody/contact/scene_graph_source.h"
 #include "multibody/controllers/inverse_dynamics.h"
 #include "multibody/controllers/inverse_dynamics_controller.h"
 #include "multibody/controllers/joint_stiffness_controller.h"
