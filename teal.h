@@ -115,6 +115,7 @@
 #include "multibody/contact/plant_contact.h"
 #include "multibody/contact/plant_geometry.h"
 #include "multibody/contact/plant_scene_graph.h"
+#include "multibody/contact/scene_graph_source.h"
 #include "multibody/controllers/controller_gravity.h"
 #include "multibody/controllers/inverse_dynamics.h"
 #include "multibody/controllers/inverse_dynamics_controller.h"

@@ -36,10 +36,22 @@ static void free_exports(teal_builder *b) {
   teal_free(b->outputs);
 }
 
+/* Releases the pending entries: before the systems go, so an entry may
+ * still read what it handed over. */
+static void release_pending(teal_builder *b) {
+  for (int i = 0; i < b->npending; i++) {
+    b->pending[i].ops->release(b->pending[i].user);
+  }
+  teal_free(b->pending);
+  b->pending = NULL;
+  b->npending = 0;
+}
+
 void teal_builder_free(teal_builder *b) {
   if (!b) {
     return;
   }
+  release_pending(b);
   for (int i = 0; i < b->nsystems; i++) {
     b->systems[i]->owner = NULL;
     teal_system_free(b->systems[i]);
@@ -124,6 +136,29 @@ teal_system *teal_builder_add(teal_builder *b, teal_system *sys) {
   b->conn[b->nsystems] = conn;
   b->nsystems++;
   return sys;
+}
+
+int teal_builder_add_pending(teal_builder *b, const teal_builder_pending_ops *ops, void *user) {
+  if (!b) {
+    return TEAL_EINVAL;
+  }
+  if (b->err.code) {
+    return b->err.code;
+  }
+  if (!ops || !ops->check || !ops->release || !user) {
+    return teal_error_set_sticky(&b->err, TEAL_EINVAL, "add_pending to '%s': NULL %s", b->name,
+                                 !ops    ? "callbacks"
+                                 : !user ? "entry"
+                                         : "check or release callback");
+  }
+  if (TEAL_GROW(b->pending, b->cap_pending, b->npending + 1)) {
+    return teal_error_set_sticky(&b->err, TEAL_ENOMEM, "add_pending to '%s': out of memory",
+                                 b->name);
+  }
+  b->pending[b->npending].ops = ops;
+  b->pending[b->npending].user = user;
+  b->npending++;
+  return TEAL_OK;
 }
 
 /* Checks that a port's system was added to b; returns its index or -1. */
@@ -468,12 +503,30 @@ static teal_system *take_children(teal_builder *b) {
   return d;
 }
 
+/* Every pending entry must have added its systems before the build. */
+static int check_pending(teal_builder *b) {
+  for (int i = 0; i < b->npending; i++) {
+    teal_error e = {TEAL_OK, ""};
+    int rc = b->pending[i].ops->check(b->pending[i].user, &e);
+    if (rc != TEAL_OK) {
+      return teal_error_set_sticky(&b->err, rc, "build of '%s': %s", b->name,
+                                   e.code ? e.message : teal_strerror(rc));
+    }
+  }
+  return TEAL_OK;
+}
+
 teal_system *teal_builder_build(teal_builder *b, teal_error *err) {
   if (!b) {
     teal_error_set(err, TEAL_EINVAL, "build: NULL builder");
     return NULL;
   }
   if (b->err.code) {
+    teal_error_copy(err, &b->err);
+    teal_builder_free(b);
+    return NULL;
+  }
+  if (check_pending(b) != TEAL_OK) {
     teal_error_copy(err, &b->err);
     teal_builder_free(b);
     return NULL;

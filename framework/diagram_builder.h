@@ -63,8 +63,30 @@ TEAL_API int teal_builder_connect_input(teal_builder *b, const char *diagram_inp
 TEAL_API int teal_builder_export_output(teal_builder *b, const teal_output_port *src,
                                         const char *name);
 
+/** What a builder needs to know of a pending entry (teal_builder_add_pending). */
+typedef struct teal_builder_pending_ops {
+  /** Called first by teal_builder_build: TEAL_OK once the entry has added
+   *  its systems, otherwise a negative status with the cause in err (the
+   *  build then fails with it). */
+  int (*check)(void *user, teal_error *err);
+  /** Called once when the builder is freed or consumed by a build (after
+   *  check, before the builder frees its systems): frees user and whatever
+   *  the entry still owns. */
+  void (*release)(void *user);
+} teal_builder_pending_ops;
+
+/** Records a promise that an object still under construction (e.g. a plant
+ *  added before its finalize) will add its systems to b later. b takes
+ *  ownership of user on success (ops->release frees it); on failure (NULL
+ *  argument, NULL callbacks, a sticky builder error, out of memory) the
+ *  caller keeps it and the status is returned. ops must outlive b. */
+TEAL_API int teal_builder_add_pending(teal_builder *b, const teal_builder_pending_ops *ops,
+                                      void *user);
+
 /** Builds the diagram, consuming the builder (freed whether or not it
- *  succeeds). Returns NULL on error with the reason in err (may be NULL). */
+ *  succeeds). Every pending entry must have resolved first (its check
+ *  fails the build otherwise). Returns NULL on error with the reason in err
+ *  (may be NULL). */
 TEAL_API teal_system *teal_builder_build(teal_builder *b, teal_error *err);
 
 #ifdef __cplusplus

@@ -17,6 +17,12 @@ typedef struct teal_output_export {
   int child, port;
 } teal_output_export;
 
+/* A pending entry of a builder (teal_builder_add_pending). */
+typedef struct teal_builder_pending {
+  const teal_builder_pending_ops *ops;
+  void *user;
+} teal_builder_pending;
+
 struct teal_builder {
   char *name;
   teal_error err;
@@ -27,6 +33,8 @@ struct teal_builder {
   int ninputs, cap_inputs;
   teal_output_export *outputs;
   int noutputs, cap_outputs;
+  teal_builder_pending *pending;
+  int npending, cap_pending;
 };
 
 /* Size or type agreement between a source and an input; sticky error. */

@@ -5,6 +5,7 @@
 #define TEAL_MULTIBODY_CONTACT_CONTACT_INTERNAL_H
 
 #include "geometry/proximity/query_result.h"
+#include "geometry/scene_graph/scene_graph.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/contact/plant_contact.h"
 
@@ -14,8 +15,16 @@ typedef struct contact_pair_params {
   double w_a; /* weight of p_WCa in the contact point: k_A / (k_A + k_B) */
 } contact_pair_params;
 
-/* The combined parameters of plant geometries a and b. */
-void teal_contact_pair_params(const teal_plant *p, int a, int b, contact_pair_params *out);
+/* The plant geometry index of scene graph geometry id (the plant's
+ * geometries hold the ids from p->sg_geometry0 on; teal_plant_eval_query
+ * checks the pairs' ids against that range). */
+static inline int teal_contact_plant_geometry(const teal_plant *p, int id) {
+  return id - p->sg_geometry0;
+}
+
+/* The combined parameters of the plant geometries of point pair pp. */
+void teal_contact_pair_params(const teal_plant *p, const teal_point_pair *pp,
+                              contact_pair_params *out);
 
 /* Fills the geometric part of a contact (bodies, point, normal, depth)
  * from a point pair; the forces and speeds are left for the caller. */
@@ -51,6 +60,11 @@ int teal_plant_output_generalized_contact_forces(const teal_system *sys, const t
 int teal_plant_output_instance_generalized_contact_forces(const teal_system *sys,
                                                           const teal_context *ctx, double *out,
                                                           void *user);
+
+/* Registers p as a source of the open scene graph sg: frames, geometries,
+ * filters and the id offsets (scene_graph_source.c; no checks of p's
+ * state). On failure the scene graph's error says why when it knows. */
+int teal_plant_sg_register(teal_scene_graph *sg, teal_plant *p);
 
 /* Initialization publish sizing the body and contact lists (the geometry
  * pose output, the velocity stage, the contact results). */

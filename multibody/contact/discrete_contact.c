@@ -102,7 +102,7 @@ static int prepare_contacts(const teal_plant *p, teal_plant_scratch *s,
   int rc = TEAL_OK;
   for (int i = 0; rc == TEAL_OK && i < pairs->n; i++) {
     const teal_point_pair *pp = &pairs->pairs[i];
-    teal_contact_pair_params(p, pp->id_A, pp->id_B, &s->step.cparams[i]);
+    teal_contact_pair_params(p, pp, &s->step.cparams[i]);
     teal_contact_from_pair(p, pp, &s->step.cparams[i], &s->step.contacts[i]);
     rc = contact_jacobian(p, s, i);
   }
@@ -448,7 +448,7 @@ int teal_plant_contact_forces_at(const teal_plant *p, teal_plant_scratch *s,
   for (int i = 0; rc == TEAL_OK && i < pairs->n; i++) {
     contact_pair_params cp;
     teal_contact_info *c = &r->c[r->n++];
-    teal_contact_pair_params(p, pairs->pairs[i].id_A, pairs->pairs[i].id_B, &cp);
+    teal_contact_pair_params(p, &pairs->pairs[i], &cp);
     teal_contact_from_pair(p, &pairs->pairs[i], &cp, c);
     teal_vec3 vc = teal_contact_relative_velocity(X_WB, V_WB, c);
     double xdot = teal_vec3_dot(vc, c->nhat_BA_W);

@@ -100,7 +100,9 @@ static double harmonic(double a, double b) {
   return a + b > 0.0 ? 2.0 * a * b / (a + b) : 0.0;
 }
 
-void teal_contact_pair_params(const teal_plant *p, int a, int b, contact_pair_params *out) {
+void teal_contact_pair_params(const teal_plant *p, const teal_point_pair *pp,
+                              contact_pair_params *out) {
+  int a = teal_contact_plant_geometry(p, pp->id_A), b = teal_contact_plant_geometry(p, pp->id_B);
   const teal_proximity_properties *pa = &GEOM(p)[a].g.proximity, *pb = &GEOM(p)[b].g.proximity;
   double ka = isnan(pa->point_contact_stiffness) ? p->contact.default_stiffness
                                                  : pa->point_contact_stiffness;
@@ -120,10 +122,10 @@ void teal_contact_pair_params(const teal_plant *p, int a, int b, contact_pair_pa
 void teal_contact_from_pair(const teal_plant *p, const teal_point_pair *pp,
                             const contact_pair_params *cp, teal_contact_info *c) {
   memset(c, 0, sizeof(*c));
-  c->geometry_A = pp->id_A;
-  c->geometry_B = pp->id_B;
-  c->body_A = GEOM(p)[pp->id_A].g.body;
-  c->body_B = GEOM(p)[pp->id_B].g.body;
+  c->geometry_A = teal_contact_plant_geometry(p, pp->id_A);
+  c->geometry_B = teal_contact_plant_geometry(p, pp->id_B);
+  c->body_A = GEOM(p)[c->geometry_A].g.body;
+  c->body_B = GEOM(p)[c->geometry_B].g.body;
   c->p_WC = teal_vec3_add(teal_vec3_scale(pp->p_WCa, cp->w_a),
                           teal_vec3_scale(pp->p_WCb, 1.0 - cp->w_a));
   c->nhat_BA_W = pp->nhat_BA_W;
@@ -185,12 +187,14 @@ int teal_plant_eval_query(const teal_system *sys, const teal_context *ctx, const
   int rc = teal_eval_abstract_input(sys, ctx, p->sys.in_query, (const void **)pairs);
   for (int i = 0; rc == TEAL_OK && i < (*pairs)->n; i++) {
     const teal_point_pair *pp = &(*pairs)->pairs[i];
-    if (pp->id_A < 0 || pp->id_B < 0 || pp->id_A >= p->geometries.n ||
-        pp->id_B >= p->geometries.n) {
+    long g0 = p->sg_geometry0, end = g0 + p->geometries.n; /* the plant's ids: [g0, end) */
+    if (pp->id_A < g0 || pp->id_B < g0 || pp->id_A >= end || pp->id_B >= end) {
       return teal_context_report_error(ctx, TEAL_EINVAL,
                                        "plant: geometry_query names geometries %d and %d but the "
-                                       "plant registered %d; connect the plant's own scene graph",
-                                       pp->id_A, pp->id_B, p->geometries.n);
+                                       "plant's %d geometries have ids %ld to %ld; connect the "
+                                       "scene graph the plant registered with, and filter pairs "
+                                       "with other sources' geometries",
+                                       pp->id_A, pp->id_B, p->geometries.n, g0, end - 1);
     }
   }
   return rc;
@@ -226,7 +230,7 @@ static int continuous_results(const teal_system *sys, const teal_context *ctx,
   for (int i = 0; rc == TEAL_OK && i < pairs->n; i++) {
     contact_pair_params cp;
     teal_contact_info *c = &r->c[r->n++];
-    teal_contact_pair_params(p, pairs->pairs[i].id_A, pairs->pairs[i].id_B, &cp);
+    teal_contact_pair_params(p, &pairs->pairs[i], &cp);
     teal_contact_from_pair(p, &pairs->pairs[i], &cp, c);
     continuous_force(p, &cp, teal_contact_relative_velocity(X, V, c), c);
   }

@@ -68,7 +68,8 @@ typedef struct teal_contact_info {
   /** Plant body indices of A and B. @{ */
   int body_A, body_B;
   /** @} */
-  /** Plant (= scene graph) geometry indices of A and B. @{ */
+  /** Plant geometry indices of A and B (teal_plant_get_geometry_id gives
+   *  their scene graph ids). @{ */
   int geometry_A, geometry_B;
   /** @} */
   teal_vec3 p_WC;          /**< contact point */

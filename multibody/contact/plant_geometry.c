@@ -352,8 +352,10 @@ static int filter_open(teal_plant *p, const char *fn) {
   }
   if (p->sg_source1) {
     return teal_error_set_sticky(&p->err, TEAL_ESTATE,
-                                 "%s: the plant is already wired to its scene graph (declare "
-                                 "collision filters before teal_add_plant_and_scene_graph)",
+                                 "%s: the plant is already registered with its scene graph "
+                                 "(declare collision filters before: before its finalize when "
+                                 "given to teal_add_plant_and_scene_graph first, else before "
+                                 "that call)",
                                  fn);
   }
   return TEAL_OK;
@@ -438,7 +440,8 @@ int teal_plant_get_source_id(const teal_plant *p) {
 }
 
 int teal_plant_get_body_frame_id_if_exists(const teal_plant *p, int body) {
-  return teal_plant_geometry_source_is_registered(p) && body >= 0 && body < p->bodies.n ? body : -1;
+  int ok = teal_plant_geometry_source_is_registered(p) && body >= 0 && body < p->bodies.n;
+  return ok ? p->sg_frame0 + body : -1;
 }
 
 int teal_plant_get_body_frame_id(const teal_plant *p, int body, teal_error *err) {
@@ -450,9 +453,13 @@ int teal_plant_get_body_frame_id(const teal_plant *p, int body, teal_error *err)
                         "teal_add_plant_and_scene_graph first)",
                         fn);
   }
-  return rc ? rc : body;
+  return rc ? rc : p->sg_frame0 + body;
 }
 
 int teal_plant_get_body_from_frame_id(const teal_plant *p, int frame_id) {
-  return teal_plant_get_body_frame_id_if_exists(p, frame_id);
+  if (!teal_plant_geometry_source_is_registered(p) || frame_id < p->sg_frame0) {
+    return -1;
+  }
+  int body = frame_id - p->sg_frame0;
+  return body < p->bodies.n ? body : -1;
 }

@@ -128,11 +128,14 @@ TEAL_API int teal_plant_exclude_collisions_between_bodies(teal_plant *plant, int
                                                           int body_b);
 
 /* ---- scene graph source and frame ids ------------------------------------------------
- * Teal has no separate RegisterAsSourceForSceneGraph: the plant becomes a
- * source of a scene graph in teal_add_plant_and_scene_graph, which registers
- * a frame per body (the frame id equals the body index) and the plant's
- * geometries (the scene graph's geometry id equals the plant's geometry
- * index). */
+ * The plant becomes a source of a scene graph in
+ * teal_add_plant_and_scene_graph, or by hand through
+ * teal_plant_register_as_source_for_scene_graph (scene_graph_source.h):
+ * either registers a frame per body, in body order, and the plant's
+ * geometries, in index order. The ids start where the scene graph's count
+ * stood (0 for the plant's own scene graph, where the frame id then equals
+ * the body index and the geometry id the geometry index); the calls below
+ * and teal_plant_get_geometry_id map them. */
 
 /** Nonzero once the plant is registered as a source of a scene graph
  *  (Drake's geometry_source_is_registered); 0 for NULL. */

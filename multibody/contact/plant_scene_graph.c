@@ -1,81 +1,11 @@
 /* Wiring a plant to its scene graph (Drake's AddMultibodyPlantSceneGraph;
- * see plant_contact.h). */
+ * see plant_scene_graph.h): at once for a finalized plant, at its finalize
+ * for a plant still being built. */
 #include "framework/alloc.h"
 #include "framework/diagram.h"
 #include "multibody/contact/contact_internal.h"
 #include "multibody/contact/plant_scene_graph.h"
 #include "multibody/plant/plant_system.h"
-
-/* Drake's default filters: bodies joined by a joint (other than a floating
- * one or a weld) whose parent is not the world, and every pair of bodies in
- * one welded group (teal_plant_weld_groups; the world's group holds
- * everything welded to the world). */
-static int exclude_default_pairs(teal_scene_graph *sg, const teal_plant *p) {
-  int nb = p->bodies.n;
-  int *root = teal_calloc((size_t)nb + 1, sizeof(int));
-  if (!root) {
-    return TEAL_ENOMEM;
-  }
-  teal_plant_weld_groups(p, root);
-  int rc = TEAL_OK;
-  for (int b = 1; rc == TEAL_OK && b < nb; b++) {
-    int j = BODY(p)[b].inboard;
-    int kind = j < 0 ? TEAL_JOINT_WELD : teal_joint_quaternion_kind(JOINT(p)[j].kind);
-    if (kind == TEAL_JOINT_QUATERNION_FLOATING || kind == TEAL_JOINT_WELD) {
-      continue;
-    }
-    int parent = FRAME(p)[JOINT(p)[j].parent_frame].body;
-    if (parent != 0) {
-      rc = teal_scene_graph_exclude_frame_pair(sg, parent, b);
-    }
-  }
-  for (int a = 0; rc == TEAL_OK && a < nb; a++) {
-    for (int b = a + 1; rc == TEAL_OK && b < nb; b++) {
-      if (root[a] == root[b]) {
-        rc = teal_scene_graph_exclude_frame_pair(sg, a, b);
-      }
-    }
-  }
-  teal_free(root);
-  return rc;
-}
-
-/* The exclusions declared through the plant (plant_geometry.h). */
-static int exclude_declared_pairs(teal_scene_graph *sg, const teal_plant *p) {
-  const filter_pair_rec *f = p->filter_pairs.data;
-  int rc = TEAL_OK;
-  for (int i = 0; rc == TEAL_OK && i < p->filter_pairs.n; i++) {
-    rc = teal_scene_graph_exclude_frame_pair(sg, f[i].a, f[i].b);
-  }
-  return rc;
-}
-
-/* The plant's bodies as frames (frame id == body index) and its geometries
- * (scene graph id == plant geometry index), with Drake's default filters. */
-static int register_plant(teal_scene_graph *sg, const teal_plant *p) {
-  int src = teal_scene_graph_register_source(sg, "plant");
-  for (int b = 0; src >= 0 && b < p->bodies.n; b++) {
-    if (teal_scene_graph_register_frame(sg, src, BODY(p)[b].name) != b) {
-      return teal_scene_graph_error(sg)->code;
-    }
-  }
-  for (int i = 0; src >= 0 && i < p->geometries.n; i++) {
-    const teal_plant_geometry *g = &GEOM(p)[i].g;
-    int id = teal_scene_graph_register_geometry(sg, g->body, g->X_BG, &g->shape, g->name, g->role,
-                                                &g->proximity, g->rgba);
-    if (id != i) {
-      return teal_scene_graph_error(sg)->code;
-    }
-  }
-  if (src < 0) {
-    return src;
-  }
-  int rc = exclude_default_pairs(sg, p);
-  if (rc == TEAL_OK) {
-    rc = exclude_declared_pairs(sg, p);
-  }
-  return rc ? rc : teal_scene_graph_finalize(sg);
-}
 
 static teal_scene_graph *fail(teal_scene_graph *sg, teal_error *err, int code, const char *what) {
   /* a failure without a message of its own still names its code */
@@ -84,19 +14,159 @@ static teal_scene_graph *fail(teal_scene_graph *sg, teal_error *err, int code, c
   return NULL;
 }
 
-/* The error for a plant that has no system yet: never finalized, or its
- * finalize failed (then the plant's own error says why). */
-static teal_scene_graph *not_finalized(const teal_plant *p, teal_error *err) {
-  const teal_error *pe = teal_plant_error(p);
-  if (pe->code != TEAL_OK) {
-    teal_error_set(err, TEAL_ESTATE,
-                   "add_plant_and_scene_graph: the plant is not finalized (it failed: %s)",
-                   pe->message);
-  } else {
-    teal_error_set(err, TEAL_ESTATE,
-                   "add_plant_and_scene_graph: the plant is not finalized (call "
-                   "teal_plant_finalize first)");
+/* Registers the plant with sg and finalizes sg (the plant is no source of
+ * a scene graph that failed). */
+static int register_and_finalize(teal_scene_graph *sg, teal_plant *p) {
+  int rc = teal_plant_sg_register(sg, p);
+  if (rc == TEAL_OK && (rc = teal_scene_graph_finalize(sg)) != TEAL_OK) {
+    p->sg_source1 = 0;
   }
+  return rc;
+}
+
+/* The scene graph's message for a failure, or the code's description. */
+static const char *sg_message(const teal_scene_graph *sg, int rc) {
+  const teal_error *se = teal_scene_graph_error(sg);
+  return se->code ? se->message : teal_strerror(rc);
+}
+
+/* Connects the plant's geometry poses to its source's pose input and the
+ * scene graph's query to the plant, both already added to b. */
+static int connect_pair(teal_builder *b, teal_plant *p, teal_scene_graph *sg) {
+  teal_system *plant = teal_plant_system(p), *sgs = teal_scene_graph_system(sg);
+  int pose_port = teal_scene_graph_source_pose_port(sg, teal_plant_get_source_id(p));
+  teal_builder_connect(b, teal_system_output_port(plant, p->sys.out_geometry_pose),
+                       teal_system_input_port(sgs, pose_port));
+  teal_builder_connect(b, teal_system_output_port(sgs, teal_scene_graph_query_output_port(sg)),
+                       teal_system_input_port(plant, p->sys.in_query));
+  return teal_builder_error(b)->code;
+}
+
+/* ---- Drake's order: added before finalize ------------------------------------ */
+
+/* A plant given to a builder before its finalize: the builder's pending
+ * entry, resolved when the plant's finalize adds both systems. */
+typedef struct plant_sg_pending {
+  teal_builder *builder;
+  teal_plant *plant;    /* the plant (valid while the builder lives) */
+  teal_scene_graph *sg; /* owned here until its system is the builder's */
+  int owns_plant;       /* until the plant's system is the builder's */
+  int wired;            /* both systems added and connected */
+} plant_sg_pending;
+
+static int pending_check(void *user, teal_error *err) {
+  const plant_sg_pending *pend = user;
+  if (pend->wired) {
+    return TEAL_OK;
+  }
+  const teal_error *pe = teal_plant_error(pend->plant);
+  if (pe->code != TEAL_OK) {
+    return teal_error_set(err, TEAL_ESTATE,
+                          "the plant added by teal_add_plant_and_scene_graph failed: %s",
+                          pe->message);
+  }
+  return teal_error_set(err, TEAL_ESTATE,
+                        "the plant added by teal_add_plant_and_scene_graph was never finalized "
+                        "(call teal_plant_finalize before teal_builder_build)");
+}
+
+static void pending_release(void *user) {
+  plant_sg_pending *pend = user;
+  if (pend->owns_plant) {
+    pend->plant->sg_pending = NULL;
+    teal_plant_free(pend->plant);
+  }
+  teal_scene_graph_free(pend->sg);
+  teal_free(pend);
+}
+
+static const teal_builder_pending_ops k_pending_ops = {pending_check, pending_release};
+
+/* Gives the open plant p to b; its finalize wires it. */
+static teal_scene_graph *add_before_finalize(teal_builder *b, teal_plant *p, teal_error *err) {
+  teal_scene_graph *sg = teal_scene_graph_new("scene_graph", err);
+  if (!sg) {
+    return NULL;
+  }
+  plant_sg_pending *pend = teal_calloc(1, sizeof(*pend));
+  if (!pend) {
+    return fail(sg, err, TEAL_ENOMEM, "out of memory");
+  }
+  *pend = (plant_sg_pending){b, p, sg, 1, 0};
+  if (teal_builder_add_pending(b, &k_pending_ops, pend) != TEAL_OK) {
+    teal_free(pend);
+    return fail(sg, err, teal_builder_error(b)->code, teal_builder_error(b)->message);
+  }
+  p->sg_pending = pend;
+  return sg;
+}
+
+/* The builder must take both systems: refuse before adding either rather
+ * than leave half a pair. */
+static int check_builder(teal_plant *p, teal_builder *b) {
+  const teal_error *be = teal_builder_error(b);
+  if (be->code != TEAL_OK) {
+    return teal_plant_fail(p, be->code, "plant: finalize: its builder failed before: %s%s",
+                           be->message, NULL);
+  }
+  teal_system *plant = teal_plant_system(p);
+  const char *clash = teal_builder_find(b, teal_system_name(plant)) ? teal_system_name(plant)
+                      : teal_builder_find(b, "scene_graph")         ? "scene_graph"
+                                                                    : NULL;
+  if (clash) {
+    return teal_plant_fail(p, TEAL_EDUPLICATE,
+                           "plant: finalize: its builder already holds a subsystem named '%s'%s",
+                           clash, NULL);
+  }
+  return TEAL_OK;
+}
+
+/* Adds the finalized plant's system to b; the plant stays the pending
+ * entry's if that fails (its system is then gone). */
+static int add_plant_system(teal_plant *p, teal_builder *b) {
+  plant_sg_pending *pend = p->sg_pending;
+  p->sys.ready = 0; /* a failed add frees the system, but not the plant */
+  teal_system *added = teal_builder_add(b, p->system);
+  if (!added) {
+    p->system = NULL;
+    return teal_plant_fail(p, teal_builder_error(b)->code, "plant: finalize: %s%s",
+                           teal_builder_error(b)->message, NULL);
+  }
+  p->sys.ready = 1;
+  pend->owns_plant = 0;
+  p->sg_pending = NULL;
+  return TEAL_OK;
+}
+
+int teal_plant_wire_scene_graph(teal_plant *p) {
+  plant_sg_pending *pend = p->sg_pending;
+  teal_builder *b = pend->builder;
+  teal_scene_graph *sg = pend->sg;
+  int rc = check_builder(p, b);
+  if (rc == TEAL_OK && (rc = register_and_finalize(sg, p)) != TEAL_OK) {
+    return teal_plant_fail(p, rc, "plant: finalize: registering with its scene graph: %s%s",
+                           sg_message(sg, rc), NULL);
+  }
+  rc = rc ? rc : add_plant_system(p, b);
+  if (rc != TEAL_OK) {
+    return rc;
+  }
+  pend->sg = NULL; /* the builder frees it from here, also on failure */
+  if (!teal_builder_add(b, teal_scene_graph_system(sg)) || connect_pair(b, p, sg) != TEAL_OK) {
+    return teal_plant_fail(p, teal_builder_error(b)->code, "plant: finalize: %s%s",
+                           teal_builder_error(b)->message, NULL);
+  }
+  pend->wired = 1;
+  return TEAL_OK;
+}
+
+/* ---- a finalized plant --------------------------------------------------------- */
+
+/* The error for a plant whose finalize failed (its own error says why). */
+static teal_scene_graph *failed_plant(const teal_plant *p, teal_error *err) {
+  teal_error_set(err, TEAL_ESTATE,
+                 "add_plant_and_scene_graph: the plant is not finalized (it failed: %s)",
+                 teal_plant_error(p)->message);
   return NULL;
 }
 
@@ -104,12 +174,14 @@ teal_scene_graph *teal_add_plant_and_scene_graph(teal_builder *b, teal_plant *p,
   if (!b || !p) {
     return fail(NULL, err, TEAL_EINVAL, !b ? "NULL builder" : "NULL plant");
   }
+  if (p->sg_pending || p->sg_source1) {
+    return fail(NULL, err, TEAL_ESTATE,
+                "the plant is already added to a builder with a scene graph, or registered "
+                "with one by hand");
+  }
   teal_system *plant = teal_plant_system(p);
   if (!plant) {
-    return not_finalized(p, err);
-  }
-  if (p->sg_source1) {
-    return fail(NULL, err, TEAL_ESTATE, "the plant is already wired to a scene graph");
+    return teal_plant_error(p)->code ? failed_plant(p, err) : add_before_finalize(b, p, err);
   }
   /* the builder owns what it is given, also when adding fails (it frees
    * it): from here on the plant is the builder's, whatever happens below */
@@ -120,25 +192,14 @@ teal_scene_graph *teal_add_plant_and_scene_graph(teal_builder *b, teal_plant *p,
   if (!sg) {
     return NULL;
   }
-  int rc = register_plant(sg, p);
+  int rc = register_and_finalize(sg, p);
   if (rc) {
-    return fail(sg, err, rc, teal_scene_graph_error(sg)->message);
+    return fail(sg, err, rc, sg_message(sg, rc));
   }
-  teal_system *sgs = teal_scene_graph_system(sg);
-  if (!teal_builder_add(b, sgs)) {
+  if (!teal_builder_add(b, teal_scene_graph_system(sg)) || connect_pair(b, p, sg) != TEAL_OK) {
     teal_error_set(err, teal_builder_error(b)->code, "add_plant_and_scene_graph: %s",
                    teal_builder_error(b)->message);
     return NULL;
   }
-  teal_builder_connect(b, teal_system_output_port(plant, p->sys.out_geometry_pose),
-                       teal_system_input_port(sgs, teal_scene_graph_source_pose_port(sg, 0)));
-  teal_builder_connect(b, teal_system_output_port(sgs, teal_scene_graph_query_output_port(sg)),
-                       teal_system_input_port(plant, p->sys.in_query));
-  const teal_error *be = teal_builder_error(b);
-  if (be->code != TEAL_OK) {
-    teal_error_set(err, be->code, "add_plant_and_scene_graph: %s", be->message);
-    return NULL;
-  }
-  p->sg_source1 = 1 + teal_scene_graph_frame_source(sg, 0); /* the world is the plant's */
   return sg;
 }

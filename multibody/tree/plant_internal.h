@@ -168,7 +168,11 @@ struct teal_plant {
   plant_contact_params contact;
   int nblocks;
   teal_plant_list filter_pairs; /* filter_pair_rec (multibody/contact/plant_geometry.c) */
-  int sg_source1;               /* scene graph source id + 1 once wired; 0 before */
+  int sg_source1;               /* scene graph source id + 1 once registered; 0 before */
+  int sg_frame0, sg_geometry0;  /* scene graph ids of body 0's frame and of geometry 0 */
+  /* added to a builder before finalize (multibody/contact/plant_scene_graph.c):
+   * the builder owns the plant, and finalize wires it; NULL otherwise */
+  struct plant_sg_pending *sg_pending;
   char *name;                   /* the system's name (teal_plant_set_name); NULL: "plant" */
   /* warnings of the model, given once at finalize (plant_system.c) */
   int num_model_warnings;
@@ -225,6 +229,10 @@ int teal_plant_apply_euler_angles_setting(teal_plant *p);
 
 /* Builds the plant's leaf system (plant_system.c), called by finalize. */
 int teal_plant_system_create(teal_plant *p);
+/* Adds the plant's system and its scene graph to the builder the plant was
+ * given to before finalize, and connects them (plant_scene_graph.c); called
+ * by finalize once the system exists when p->sg_pending is set. */
+int teal_plant_wire_scene_graph(teal_plant *p);
 /* Frees the model memory only (the system's user_free). */
 void teal_plant_destroy(teal_plant *p);
 

@@ -108,9 +108,10 @@ void teal_plant_destroy(teal_plant *p) {
 }
 
 /* After finalize the plant belongs to its system: freeing the plant frees
- * the system unless a builder or diagram owns it (then they free both). */
+ * the system unless a builder or diagram owns it (then they free both). A
+ * plant given to a builder before finalize is the builder's. */
 void teal_plant_free(teal_plant *p) {
-  if (!p) {
+  if (!p || p->sg_pending) {
     return;
   }
   if (p->system) {

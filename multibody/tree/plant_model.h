@@ -58,7 +58,9 @@ typedef struct teal_plant teal_plant;
  *  the reason in err (may be NULL). Gravity defaults to (0, 0, -9.81). */
 TEAL_API teal_plant *teal_plant_new(double time_step, teal_error *err);
 
-/** Frees the plant (NULL is allowed). */
+/** Frees the plant (NULL is allowed). A plant owned by a builder or a
+ *  diagram (through its system, or given to teal_add_plant_and_scene_graph
+ *  before finalize) is left to its owner. */
 TEAL_API void teal_plant_free(teal_plant *plant);
 
 /** The sticky error record (code TEAL_OK when none). */

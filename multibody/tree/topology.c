@@ -305,8 +305,10 @@ int teal_plant_finalize(teal_plant *p) {
   rc = teal_plant_system_create(p);
   if (rc != TEAL_OK) {
     p->finalized = 0;
+    return rc;
   }
-  return rc;
+  /* a plant given to a builder before finalize joins it now */
+  return p->sg_pending ? teal_plant_wire_scene_graph(p) : TEAL_OK;
 }
 
 /* ---- the finalized model ------------------------------------------------ */

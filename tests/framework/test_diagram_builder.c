@@ -507,6 +507,87 @@ START_TEST(test_errors_are_sticky) {
 }
 END_TEST
 
+/* ---- pending entries (teal_builder_add_pending) ------------------------------- */
+
+/* An entry that resolves when told to, counting the builder's calls. */
+typedef struct promise {
+  int resolved, checks, releases;
+} promise;
+
+static int promise_check(void *user, teal_error *err) {
+  promise *pr = user;
+  pr->checks++;
+  return pr->resolved ? TEAL_OK
+                      : teal_error_set(err, TEAL_ESTATE, "the promised system never came");
+}
+
+static void promise_release(void *user) {
+  ((promise *)user)->releases++;
+}
+
+static const teal_builder_pending_ops promise_ops = {promise_check, promise_release};
+
+START_TEST(test_pending_resolved_builds) {
+  promise pr = {1, 0, 0};
+  teal_builder *b = teal_builder_new("d");
+  const double one[1] = {1.0};
+  teal_builder_add(b, ts_db_const_new("c", 1, one, NULL));
+  ck_assert_int_eq(teal_builder_add_pending(b, &promise_ops, &pr), TEAL_OK);
+  teal_error err = {0, ""};
+  teal_system *d = teal_builder_build(b, &err);
+  ck_assert_msg(d != NULL, "%s", err.message);
+  ck_assert_int_eq(pr.checks, 1);
+  ck_assert_int_eq(pr.releases, 1); /* once, when the build consumed the builder */
+  teal_system_free(d);
+}
+END_TEST
+
+START_TEST(test_pending_unresolved_fails_build) {
+  promise pr = {0, 0, 0};
+  int freed = 0;
+  teal_builder *b = teal_builder_new("d");
+  const double one[1] = {1.0};
+  teal_builder_add(b, ts_db_const_new("c", 1, one, &freed));
+  ck_assert_int_eq(teal_builder_add_pending(b, &promise_ops, &pr), TEAL_OK);
+  teal_error err = {0, ""};
+  ck_assert_ptr_null(teal_builder_build(b, &err));
+  ck_assert_int_eq(err.code, TEAL_ESTATE);
+  ck_assert_str_eq(err.message, "build of 'd': the promised system never came");
+  ck_assert_int_eq(pr.releases, 1);
+  ck_assert_int_eq(freed, 1);
+}
+END_TEST
+
+START_TEST(test_pending_released_by_free) {
+  promise pr = {0, 0, 0};
+  teal_builder *b = teal_builder_new("d");
+  ck_assert_int_eq(teal_builder_add_pending(b, &promise_ops, &pr), TEAL_OK);
+  teal_builder_free(b);
+  ck_assert_int_eq(pr.checks, 0);
+  ck_assert_int_eq(pr.releases, 1);
+}
+END_TEST
+
+START_TEST(test_pending_bad_arguments) {
+  promise pr = {0, 0, 0};
+  static const teal_builder_pending_ops no_release = {promise_check, NULL};
+  ck_assert_int_eq(teal_builder_add_pending(NULL, &promise_ops, &pr), TEAL_EINVAL);
+  teal_builder *b = teal_builder_new("d");
+  ck_assert_int_eq(teal_builder_add_pending(b, &no_release, &pr), TEAL_EINVAL);
+  ck_assert_str_eq(teal_builder_error(b)->message,
+                   "add_pending to 'd': NULL check or release callback");
+  teal_builder_free(b);
+  b = teal_builder_new("d");
+  ck_assert_int_eq(teal_builder_add_pending(b, NULL, &pr), TEAL_EINVAL);
+  ck_assert_str_eq(teal_builder_error(b)->message, "add_pending to 'd': NULL callbacks");
+  /* sticky: a later entry is refused with the first error, and the caller
+   * keeps it (no release) */
+  ck_assert_int_eq(teal_builder_add_pending(b, &promise_ops, &pr), TEAL_EINVAL);
+  teal_builder_free(b);
+  ck_assert_int_eq(pr.releases, 0);
+}
+END_TEST
+
 static Suite *diagram_builder_suite(void) {
   Suite *s = suite_create("diagram_builder");
   TCase *tc = tcase_create("wiring_errors");
@@ -527,6 +608,10 @@ static Suite *diagram_builder_suite(void) {
   tcase_add_test(tc, test_add_already_owned);
   tcase_add_test(tc, test_add_null_arguments);
   tcase_add_test(tc, test_errors_are_sticky);
+  tcase_add_test(tc, test_pending_resolved_builds);
+  tcase_add_test(tc, test_pending_unresolved_fails_build);
+  tcase_add_test(tc, test_pending_released_by_free);
+  tcase_add_test(tc, test_pending_bad_arguments);
   suite_add_tcase(s, tc);
   return s;
 }

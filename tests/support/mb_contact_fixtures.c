@@ -3,6 +3,7 @@
 
 #include <check.h>
 #include <math.h>
+#include <string.h>
 
 #include "framework/diagram.h"
 #include "multibody/contact/plant_geometry.h"
@@ -27,6 +28,11 @@ void ts_contact_finish(ts_contact_world *w) {
   teal_builder *b = teal_builder_new("contact");
   teal_error err;
   ck_assert_msg(teal_add_plant_and_scene_graph(b, w->plant, &err) != NULL, "%s", err.message);
+  ts_contact_build(w, b);
+}
+
+void ts_contact_build(ts_contact_world *w, teal_builder *b) {
+  teal_error err;
   w->diagram = teal_builder_build(b, &err);
   ck_assert_msg(w->diagram != NULL, "%s", err.message);
   w->sim = teal_simulator_new(w->diagram, NULL, &err);
@@ -76,4 +82,36 @@ int ts_contact_body_with_sphere(teal_plant *p, const char *name, int *body) {
       teal_plant_register_collision_geometry(p, *body, teal_transform_identity(), &s, name, &props);
   ck_assert_int_ge(g, 0);
   return g;
+}
+
+int ts_contact_three_balls(teal_plant *p) {
+  const char *names[3] = {"a", "b", "c"};
+  for (int i = 0; i < 3; i++) {
+    int body;
+    ts_contact_body_with_sphere(p, names[i], &body);
+  }
+  ts_contact_add_ground(p, 0.1, 0.5, NAN);
+  return teal_plant_num_geometries(p);
+}
+
+void ts_contact_three_balls_place(ts_contact_world *w) {
+  const double z[3] = {0.12, 0.12, 0.4}, x[3] = {0.0, 0.15, 1.0};
+  double q[21];
+  for (int i = 0; i < 3; i++) {
+    const double qi[7] = {1, 0, 0, 0, x[i], 0, z[i]};
+    memcpy(q + 7 * i, qi, sizeof(qi));
+  }
+  ck_assert_int_eq(teal_plant_set_positions(w->plant, w->ctx, q, 21), TEAL_OK);
+}
+
+void ts_contact_expect_same_state(const ts_contact_world *a, const ts_contact_world *b) {
+  int n = teal_plant_nq(a->plant) + teal_plant_nv(a->plant);
+  ck_assert_int_eq(teal_plant_nq(b->plant) + teal_plant_nv(b->plant), n);
+  double xa[64], xb[64];
+  ck_assert_int_le(n, 64);
+  ck_assert_int_eq(teal_plant_get_state(a->plant, a->ctx, xa, n), TEAL_OK);
+  ck_assert_int_eq(teal_plant_get_state(b->plant, b->ctx, xb, n), TEAL_OK);
+  for (int i = 0; i < n; i++) {
+    ck_assert_msg(xa[i] == xb[i], "x[%d]: %.17g vs %.17g", i, xa[i], xb[i]);
+  }
 }

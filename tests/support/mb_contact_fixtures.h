@@ -6,6 +6,7 @@
 #define TEAL_TESTS_SUPPORT_MB_CONTACT_FIXTURES_H
 
 #include "framework/context.h"
+#include "framework/diagram_builder.h"
 #include "framework/system.h"
 #include "multibody/tree/plant_model.h"
 #include "systems/analysis/simulator.h"
@@ -43,6 +44,21 @@ ts_contact_world ts_contact_ball_world(double time_step, double z, double dissip
 /** Adds a body of mass 1 with a collision sphere of radius 0.1, both named
  *  name; stores the body in *body and returns the geometry id. */
 int ts_contact_body_with_sphere(teal_plant *p, const char *name, int *body);
+
+/** Three balls (ts_contact_body_with_sphere: "a", "b", "c") over the
+ *  ground tilted by 0.1 about y; returns the plant's geometry count. */
+int ts_contact_three_balls(teal_plant *p);
+
+/** The three balls' initial positions: a and b overlap each other, c is
+ *  0.3 m over the ground. */
+void ts_contact_three_balls_place(ts_contact_world *w);
+
+/** Builds the diagram from b (consumed) and a simulator of it, as
+ *  ts_contact_finish does after the plant's wiring. */
+void ts_contact_build(ts_contact_world *w, teal_builder *b);
+
+/** Asserts that the plant states of a and b are bitwise equal. */
+void ts_contact_expect_same_state(const ts_contact_world *a, const ts_contact_world *b);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 /* Error messages of the plant's contact wiring and queries:
- * teal_add_plant_and_scene_graph with a plant that is not finalized (never
- * finalized, or whose finalize failed) names that cause, and
+ * a plant given to teal_add_plant_and_scene_graph and never finalized fails
+ * the build naming that cause, a plant whose finalize failed is refused
+ * with the plant's own error, and
  * teal_plant_eval_contact_results reports its failures in the context. */
 #include <check.h>
 #include <stdlib.h>
@@ -24,21 +25,20 @@ static teal_plant *ball(void) {
   return p;
 }
 
-/* Item 1 of the outside users' report: the message must say that the plant
- * is not finalized and what to call. The plant stays with the caller. */
+/* Item 1 of the outside users' report, since Drake's order is accepted: a
+ * plant given to the builder and never finalized fails the build, with a
+ * message that says so and what to call. */
 START_TEST(add_plant_and_scene_graph_unfinalized) {
   teal_plant *p = ball();
   teal_builder *b = teal_builder_new("d");
   teal_error err;
+  ck_assert_ptr_nonnull(teal_add_plant_and_scene_graph(b, p, &err));
+  ck_assert_int_eq(teal_builder_error(b)->code, TEAL_OK);
   ts_stale_error(&err);
-  ck_assert_ptr_null(teal_add_plant_and_scene_graph(b, p, &err));
-  ts_expect_error_at(__FILE__, __LINE__, err.code, TEAL_ESTATE, &err,
-                     "add_plant_and_scene_graph: the plant is not finalized");
-  ck_assert_ptr_nonnull(strstr(err.message, "call teal_plant_finalize first"));
+  ck_assert_ptr_null(teal_builder_build(b, &err)); /* frees the plant too */
+  ts_expect_error_at(__FILE__, __LINE__, err.code, TEAL_ESTATE, &err, "never finalized");
+  ck_assert_ptr_nonnull(strstr(err.message, "call teal_plant_finalize before teal_builder_build"));
   ck_assert_ptr_null(strstr(err.message, "NULL system"));
-  ck_assert_int_eq(teal_builder_error(b)->code, TEAL_OK); /* the builder is still usable */
-  teal_builder_free(b);
-  teal_plant_free(p);
 }
 END_TEST
 

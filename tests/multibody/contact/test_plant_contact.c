@@ -285,8 +285,9 @@ START_TEST(no_scene_graph_means_no_contact) {
   teal_builder *bld = teal_builder_new("x");
   p = teal_plant_new(0.0, NULL);
   teal_error err;
-  ck_assert_ptr_null(teal_add_plant_and_scene_graph(bld, p, &err));
-  ck_assert_int_eq(err.code, TEAL_ESTATE);
+  /* an open plant joins the builder at its finalize (Drake's order); the
+   * builder owns it from the call, so teal_plant_free leaves it alone */
+  ck_assert_ptr_nonnull(teal_add_plant_and_scene_graph(bld, p, &err));
   teal_plant_free(p);
   teal_builder_free(bld);
 }

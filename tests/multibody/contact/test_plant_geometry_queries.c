@@ -311,7 +311,8 @@ START_TEST(welded_groups_as_filter_groups) {
   ck_assert(!teal_scene_graph_pair_is_candidate(sg, s.g_base_col, s.g_post_col));
   /* too late now */
   ck_assert_int_eq(teal_plant_exclude_collisions_between_bodies(p, s.arm, s.ball), TEAL_ESTATE);
-  ck_assert_ptr_nonnull(strstr(teal_plant_error(p)->message, "already wired"));
+  ck_assert_ptr_nonnull(
+      strstr(teal_plant_error(p)->message, "already registered with its scene graph"));
   teal_system *d = teal_builder_build(bld, &err);
   ck_assert_msg(d != NULL, "%s", err.message);
   teal_system_free(d);
