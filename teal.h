@@ -115,6 +115,7 @@
 #include "multibody/controllers/joint_stiffness_controller.h"
 #include "multibody/forces/exponential_spring.h"
 #include "multibody/forces/force_elements.h"
+#include "multibody/forces/user_force_element.h"
 #include "multibody/forces/spatial_force_adder.h"
 #include "multibody/math/spatial.h"
 #include "multibody/math/spatial_inertia.h"

@@ -60,6 +60,7 @@ typedef struct joint_rec {
   double damping[TEAL_JOINT_MAX_NV], effort[TEAL_JOINT_MAX_NV];
   double v_lo[TEAL_JOINT_MAX_NV], v_hi[TEAL_JOINT_MAX_NV];
   double q_lo[TEAL_JOINT_MAX_NQ], q_hi[TEAL_JOINT_MAX_NQ];
+  double a_lo[TEAL_JOINT_MAX_NV], a_hi[TEAL_JOINT_MAX_NV]; /* acceleration limits, not enforced */
   int q_start, v_start;
   int has_default_q; /* q_default set by teal_plant_set_joint_default_positions */
   double q_default[TEAL_JOINT_MAX_NQ];
@@ -72,7 +73,7 @@ typedef struct actuator_rec {
   double effort_limit;
 } actuator_rec;
 
-/* a force element; name is unused (NULL) */
+/* a force element; name is a user element's name, NULL for the built-ins */
 typedef struct force_rec {
   char *name;
   int instance;
@@ -82,6 +83,9 @@ typedef struct force_rec {
   teal_transform X_AF, X_BF; /* P and Q (spring) or frames A and C (bushing) in their bodies */
   double k, d, rest;         /* spring-damper: stiffness, damping, free length; spring: k, q0 */
   teal_vec3 k_rpy, d_rpy, k_xyz, d_xyz;
+  int frame_a, frame_c;       /* bushing frames as given */
+  teal_force_element_ops ops; /* user element: its callbacks and data */
+  void *user;
 } force_rec;
 
 /* a registered geometry; the public view follows the (name, instance) head */
