@@ -131,6 +131,7 @@
 #include "multibody/plant/plant_system.h"
 #include "multibody/plant/plant_values.h"
 #include "multibody/plant/selectors.h"
+#include "multibody/tree/acceleration_limits.h"
 #include "multibody/tree/forest.h"
 #include "multibody/tree/joints.h"
 #include "multibody/tree/model_instances.h"
