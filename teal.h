@@ -135,6 +135,7 @@
 #include "multibody/tree/forest.h"
 #include "multibody/tree/joints.h"
 #include "multibody/tree/model_instances.h"
+#include "multibody/tree/plant_graphviz.h"
 #include "multibody/tree/plant_model.h"
 #include "multibody/tree/topology.h"
 
