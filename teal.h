@@ -24,6 +24,7 @@
 #include "framework/events.h"
 #include "framework/graphviz.h"
 #include "framework/growable.h"
+#include "framework/leaf_defaults.h"
 #include "framework/leaf_events.h"
 #include "framework/leaf_system.h"
 #include "framework/leaf_util.h"

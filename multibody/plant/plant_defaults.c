@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "framework/leaf_defaults.h"
 #include "math/quaternion.h"
 #include "math/rotation.h"
 #include "multibody/plant/plant_calc_internal.h"
@@ -114,11 +115,31 @@ static int pose_problem(teal_transform X, const char **why) {
   return TEAL_OK;
 }
 
+/* After finalize: puts the model's defaults into the system's default state,
+ * which later contexts and teal_context_set_to_defaults start from. */
+static int refresh_default_state(teal_plant *p, const char *fn) {
+  int nx = p->nq + p->nv;
+  double *x = teal_calloc((size_t)(nx > 0 ? nx : 1), sizeof(double));
+  if (!x) {
+    return teal_error_set(&p->err, TEAL_ENOMEM, "plant %s: out of memory for %d values", fn, nx);
+  }
+  teal_plant_default_q(p, x);
+  teal_error err = {0, ""};
+  int rc = p->sys.discrete ? teal_leaf_set_default_discrete_state(p->system, 0, x, nx, &err)
+                           : teal_leaf_set_default_continuous_state(p->system, x, nx, &err);
+  teal_free(x);
+  return rc ? teal_error_set(&p->err, rc, "plant %s: %s", fn, err.message) : TEAL_OK;
+}
+
 int teal_plant_set_default_free_body_pose(teal_plant *p, int body, teal_transform X_WB) {
   const char *fn = "set_default_free_body_pose";
-  int rc = open_index(p, fn, "body", body, 1, p ? p->bodies.n : 0);
+  int finalized = p && p->finalized;
+  int rc = finalized ? TEAL_OK : open_index(p, fn, "body", body, 1, p ? p->bodies.n : 0);
   if (rc) {
     return rc;
+  }
+  if (finalized && (body < 1 || body >= p->bodies.n)) {
+    return teal_error_set_sticky(&p->err, TEAL_ENOTFOUND, "plant %s: unknown body %d", fn, body);
   }
   const char *why = "";
   rc = pose_problem(X_WB, &why);
@@ -128,7 +149,7 @@ int teal_plant_set_default_free_body_pose(teal_plant *p, int body, teal_transfor
   }
   BODY(p)[body].X_WB_default = X_WB;
   BODY(p)[body].has_default_pose = 1;
-  return TEAL_OK;
+  return finalized ? refresh_default_state(p, fn) : TEAL_OK;
 }
 
 int teal_plant_get_default_free_body_pose(const teal_plant *p, int body, teal_transform *X_WB) {

@@ -5,14 +5,17 @@
  * to the world, uniform random free-body poses, and the floating-base
  * queries.
  *
- * The defaults are part of the model: set them before teal_plant_finalize,
- * which builds the plant's default state from them, so that
- * teal_context_set_to_defaults (Drake's SetDefaultState) and every new
- * context start from them. Unlike Drake, which also accepts a default
- * free-body pose after finalize, Teal refuses setting a default after
- * finalize (TEAL_ESTATE): the system's default state is fixed then. Model
- * setters record a sticky error in the plant (teal_plant_error), as the
- * other model calls do; context calls record theirs in the context. */
+ * The defaults are part of the model: teal_plant_finalize builds the
+ * plant's default state from them, so that teal_context_set_to_defaults
+ * (Drake's SetDefaultState) and every new context start from them. Joint
+ * default positions are set before finalize (TEAL_ESTATE after); a default
+ * free-body pose may also be set after finalize, as in Drake: it then
+ * updates the system's default state (teal_leaf_set_default_continuous_state
+ * or its discrete counterpart), so contexts made afterwards and
+ * teal_context_set_to_defaults use it, while existing contexts keep their
+ * state. Model setters record a sticky error in the plant
+ * (teal_plant_error), as the other model calls do; context calls record
+ * theirs in the context. */
 #ifndef TEAL_MULTIBODY_PLANT_PLANT_DEFAULTS_H
 #define TEAL_MULTIBODY_PLANT_PLANT_DEFAULTS_H
 
@@ -45,8 +48,8 @@ TEAL_API int teal_plant_set_joint_default_positions(teal_plant *plant, int joint
 TEAL_API int teal_plant_get_joint_default_positions(const teal_plant *plant, int joint, double *q,
                                                     int n);
 
-/** Sets the default pose X_WB of a body (Drake's SetDefaultFreeBodyPose).
- *  Before finalize only (TEAL_ESTATE). It is used when the body is free
+/** Sets the default pose X_WB of a body (Drake's SetDefaultFreeBodyPose),
+ *  before or after finalize (see the file comment). It is used when the body is free
  *  after finalize (its inboard joint a quaternion-floating joint from the
  *  world, as finalize adds to a body without one) and ignored otherwise, as
  *  in Drake; it takes precedence over default positions set for that
