@@ -128,6 +128,7 @@
 #include "multibody/plant/plant_defaults.h"
 #include "multibody/plant/plant_force_contribution.h"
 #include "multibody/plant/plant_instances.h"
+#include "multibody/plant/plant_random.h"
 #include "multibody/plant/plant_state.h"
 #include "multibody/plant/plant_system.h"
 #include "multibody/plant/plant_values.h"
@@ -138,6 +139,7 @@
 #include "multibody/tree/model_instances.h"
 #include "multibody/tree/plant_graphviz.h"
 #include "multibody/tree/plant_model.h"
+#include "multibody/tree/random_samplers.h"
 #include "multibody/tree/topology.h"
 
 #endif

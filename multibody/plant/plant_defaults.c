@@ -11,6 +11,7 @@
 #include "math/quaternion.h"
 #include "math/rotation.h"
 #include "multibody/plant/plant_calc_internal.h"
+#include "multibody/plant/plant_random_internal.h"
 #include "multibody/plant/plant_state.h"
 #include "multibody/tree/joints.h"
 #include "multibody/tree/plant_internal.h"
@@ -201,14 +202,14 @@ int teal_plant_set_free_body_random_position_distribution(teal_plant *p, int bod
   body_rec *b = &BODY(p)[body];
   b->random_lo = lower;
   b->random_hi = upper;
-  b->random_position = 1;
+  b->random_position = PLANT_RANDOM_UNIFORM;
   return TEAL_OK;
 }
 
 int teal_plant_set_free_body_random_rotation_distribution_to_uniform(teal_plant *p, int body) {
   int rc = finalized_free(p, body, "set_free_body_random_rotation_distribution_to_uniform");
   if (rc == TEAL_OK) {
-    BODY(p)[body].random_rotation = 1;
+    BODY(p)[body].random_rotation = PLANT_RANDOM_UNIFORM;
   }
   return rc;
 }
@@ -339,26 +340,35 @@ static teal_rotation uniform_rotation(teal_rng *rng) {
   return teal_rotation_from_quaternion(q);
 }
 
-/* Draws the random free bodies' poses into x (their q blocks). */
-static void draw_free_bodies(const teal_plant *p, teal_rng *rng, double *x) {
+/* Draws the random free bodies' poses into x (their q blocks); the
+ * Gaussian and sampled distributions are plant_random.c's. */
+static int draw_free_bodies(const teal_plant *p, teal_rng *rng, double *x, teal_error *err) {
   for (int b = 1; b < p->bodies.n; b++) {
     const body_rec *br = &BODY(p)[b];
-    int j = teal_plant_free_joint(p, b);
+    int j = teal_plant_free_joint(p, b), rc = TEAL_OK;
     if (j < 0 || !(br->random_position || br->random_rotation)) {
       continue;
     }
     teal_transform X = br->has_default_pose ? br->X_WB_default : teal_transform_identity();
-    if (br->random_position) {
+    if (br->random_position == PLANT_RANDOM_UNIFORM) {
       for (int i = 0; i < 3; i++) {
         double lo = br->random_lo.v[i], hi = br->random_hi.v[i];
         X.p.v[i] = lo + (hi - lo) * teal_rng_uniform(rng);
       }
+    } else if (br->random_position) {
+      rc = teal_plant_draw_position(p, b, rng, &X.p, err);
     }
-    if (br->random_rotation) {
+    if (rc == TEAL_OK && br->random_rotation == PLANT_RANDOM_UNIFORM) {
       X.R = uniform_rotation(rng);
+    } else if (rc == TEAL_OK && br->random_rotation) {
+      rc = teal_plant_draw_rotation(p, b, rng, &X.R, err);
+    }
+    if (rc) {
+      return rc;
     }
     teal_plant_free_pose_q(p, j, X, x + JOINT(p)[j].q_start);
   }
+  return TEAL_OK;
 }
 
 int teal_plant_set_random_state(const teal_plant *p, teal_context *ctx, teal_rng *rng) {
@@ -377,8 +387,16 @@ int teal_plant_set_random_state(const teal_plant *p, teal_context *ctx, teal_rng
     return teal_context_report_error(ctx, TEAL_ENOMEM, "%s: out of memory for %d values", fn, nx);
   }
   teal_plant_default_q(p, x);
-  draw_free_bodies(p, rng, x);
-  rc = teal_plant_set_state(p, ctx, x, nx);
+  teal_error err = {0, ""};
+  rc = teal_plant_draw_joint_positions(p, rng, x, &err);
+  if (rc == TEAL_OK && teal_plant_normalize_q(p, x)) {
+    rc = teal_error_set(&err, TEAL_EINVAL, "a joint sampler drew a zero quaternion");
+  }
+  if (rc == TEAL_OK) {
+    rc = draw_free_bodies(p, rng, x, &err);
+  }
+  rc = rc ? teal_context_report_error(ctx, rc, "%s: %s", fn, err.message)
+          : teal_plant_set_state(p, ctx, x, nx);
   teal_free(x);
   return rc;
 }

@@ -92,17 +92,21 @@ TEAL_API int teal_plant_set_free_body_random_position_distribution(teal_plant *p
  *  SetFreeBodyRandomRotationDistributionToUniform). After finalize only
  *  (TEAL_ESTATE); TEAL_EINVAL when the body is not free. A body without a
  *  rotation distribution keeps its default rotation. Drake's general
- *  rotation distribution of symbolic expressions has no Teal counterpart. */
+ *  rotation distribution of symbolic expressions is served by user
+ *  samplers (plant_random.h). */
 TEAL_API int teal_plant_set_free_body_random_rotation_distribution_to_uniform(teal_plant *plant,
                                                                               int body);
 
 /** Sets the plant's state in the context to a random one drawn from rng
- *  (Drake's SetRandomState): every joint takes its default positions, every
- *  velocity is zero, and each free body with a random distribution gets its
- *  position and/or rotation drawn from it (a uniform rotation by Shoemake's
- *  method, from three uniform samples). The same seed gives the same state.
- *  Allocates nq + nv doubles for the call: not meant for simulation loops.
- *  TEAL_EINVAL for a NULL rng or a context without the plant, TEAL_ENOMEM. */
+ *  (Drake's SetRandomState): every joint takes its default positions, or
+ *  its sampler's draw (plant_random.h), every velocity is zero, and each
+ *  free body with a random distribution gets its position and/or rotation
+ *  drawn from it (a uniform rotation by Shoemake's method, from three
+ *  uniform samples). The same seed gives the same state. Allocates nq + nv
+ *  doubles for the call: not meant for simulation loops. TEAL_EINVAL for a
+ *  NULL rng or a context without the plant, TEAL_ENOMEM, and a failing
+ *  sampler's code with a message naming the body or joint (the state is
+ *  then unchanged). */
 TEAL_API int teal_plant_set_random_state(const teal_plant *plant, teal_context *ctx, teal_rng *rng);
 
 /** Writes the free (floating) bodies of the finalized plant, in increasing

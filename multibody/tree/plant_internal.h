@@ -10,6 +10,7 @@
 #include "multibody/forces/force_elements.h"
 #include "multibody/contact/plant_geometry.h"
 #include "multibody/tree/plant_model.h"
+#include "multibody/tree/random_samplers.h"
 
 /* The most coordinates (nq + nv) a plant may have: every int product of
  * nq and nv the library forms (6 nv, 4 nv + 2 nq, ...) then fits an int. */
@@ -38,11 +39,24 @@ typedef struct body_rec {
   int inboard; /* inboard joint, -1 if none */
   teal_spatial_inertia M_BBo_B;
   /* plant_defaults.c: default pose (used when the body is free) and the
-   * uniform random position box and rotation of teal_plant_set_random_state */
+   * random distributions of teal_plant_set_random_state (a plant_random_kind
+   * each; the uniform box or the Gaussian's mean and standard deviation in
+   * random_lo, random_hi; plant_random.c's samplers) */
   int has_default_pose, random_position, random_rotation;
   teal_transform X_WB_default;
   teal_vec3 random_lo, random_hi;
+  teal_position_sampler_fn position_sampler;
+  teal_rotation_sampler_fn rotation_sampler;
+  void *position_user, *rotation_user;
 } body_rec;
+
+/* The kinds of a free body's random position or rotation. */
+typedef enum plant_random_kind {
+  PLANT_RANDOM_NONE = 0, /* keep the default */
+  PLANT_RANDOM_UNIFORM,  /* uniform box, uniform rotation */
+  PLANT_RANDOM_GAUSSIAN, /* position only: per-axis normal */
+  PLANT_RANDOM_SAMPLER   /* the user's sampler */
+} plant_random_kind;
 
 typedef struct frame_rec {
   char *name;
@@ -64,6 +78,8 @@ typedef struct joint_rec {
   int q_start, v_start;
   int has_default_q; /* q_default set by teal_plant_set_joint_default_positions */
   double q_default[TEAL_JOINT_MAX_NQ];
+  teal_joint_positions_sampler_fn q_sampler; /* plant_random.c (NULL: default q) */
+  void *q_sampler_user;
 } joint_rec;
 
 typedef struct actuator_rec {
