@@ -2,8 +2,9 @@
  * element written here from the body poses and velocities reproduces the
  * built-in spring-damper (accelerations of the continuous and discrete
  * plant, potential energy and power), a conservative user element keeps the
- * total energy of a simulation constant, and failing callbacks and bad
- * arguments are reported with the element's name. */
+ * total energy of a simulation constant, a simulation with a user element
+ * allocates nothing, and failing callbacks and bad arguments are reported
+ * with the element's name. */
 #include <check.h>
 #include <math.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "framework/system_dynamics.h"
 #include "multibody/forces/force_elements.h"
 #include "multibody/forces/user_force_element.h"
+#include "multibody/plant/plant_force_contribution.h"
 #include "multibody/plant/plant_state.h"
 #include "multibody/plant/plant_system.h"
 #include "multibody/tree/topology.h"
@@ -242,6 +244,36 @@ START_TEST(test_conservative_user_element_energy) {
 }
 END_TEST
 
+/* A simulation of the plant with a user element (continuous RK4: _i = 0,
+ * discrete: _i = 1) and the force contribution at its final state allocate
+ * nothing once running. */
+START_TEST(test_simulation_allocates_nothing) {
+  user_spring sp;
+  teal_plant *p = sprung_cart(_i ? 1e-3 : 0.0, &sp);
+  add_spring(p, &sp, 1);
+  teal_simulator *sim = teal_simulator_new(teal_plant_system(p), NULL, NULL);
+  teal_context *ctx = teal_simulator_context(sim);
+  double x0[4] = {0.1, 0.5, 0.0, 0.0}, tau[2];
+  teal_spatial_vector F[3];
+  ck_assert_int_eq(teal_plant_set_state(p, ctx, x0, 4), TEAL_OK);
+  if (!_i) {
+    teal_simulator_set_integrator(sim, teal_integrator_rk4);
+    teal_simulator_set_fixed_step(sim, 1e-3);
+  }
+  teal_sim_status st;
+  ck_assert_int_eq(teal_simulator_advance_to(sim, 0.01, &st), TEAL_OK);
+  ts_alloc_install();
+  ts_alloc_reset();
+  ck_assert_int_eq(teal_simulator_advance_to(sim, 0.3, &st), TEAL_OK);
+  ck_assert_int_eq(teal_plant_calc_force_elements_contribution(p, ctx, tau, 2, F, 3), TEAL_OK);
+  unsigned long allocs = ts_alloc_allocs();
+  ts_alloc_uninstall();
+  ck_assert_uint_eq(allocs, 0);
+  teal_simulator_free(sim);
+  teal_plant_free(p);
+}
+END_TEST
+
 /* ---- failures ------------------------------------------------------------------ */
 
 static int failing_calc(const teal_plant *p, const teal_force_element_state *s,
@@ -363,6 +395,7 @@ int main(void) {
   tcase_set_timeout(tc, 120);
   tcase_add_loop_test(tc, test_user_element_reproduces_spring_damper, 0, 2);
   tcase_add_loop_test(tc, test_conservative_user_element_energy, 0, 2);
+  tcase_add_loop_test(tc, test_simulation_allocates_nothing, 0, 2);
   tcase_add_test(tc, test_failing_calc);
   tcase_add_test(tc, test_failing_energy_and_power);
   tcase_add_test(tc, test_add_errors);
