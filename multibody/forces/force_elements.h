@@ -1,13 +1,15 @@
 /** @file
  * Force elements of a plant (Drake's ForceElement family): a linear
- * spring-damper between two points, a revolute spring on a joint, and a
- * linear roll-pitch-yaw bushing between two frames.
+ * spring-damper between two points, a revolute spring on a joint, a
+ * linear roll-pitch-yaw bushing between two frames, and user-defined
+ * elements (a callback table, teal_force_element_ops, added with
+ * teal_plant_add_force_element of user_force_element.h).
  *
  * They are added before finalize (like bodies and joints; sticky errors,
  * TEAL_ESTATE after finalize) and evaluated from the body poses and
- * velocities. Each element is conservative apart from its damping, and its
- * stored energy is part of teal_plant_force_elements_potential_energy, so
- * that total energy is conserved when every damping is zero.
+ * velocities. Each built-in element is conservative apart from its damping,
+ * and its stored energy is part of teal_plant_force_elements_potential_energy,
+ * so that total energy is conserved when every damping is zero.
  *
  * Bushing convention. With frame A on one body and frame C on another,
  * p = p_AoCo_A and rpy the roll-pitch-yaw angles of R_AC (Drake's extrinsic
@@ -98,13 +100,12 @@ TEAL_API int teal_plant_num_force_elements(const struct teal_plant *plant);
 TEAL_API int teal_plant_force_element_kind(const struct teal_plant *plant, int i);
 
 /** Adds the forces of every element (the built-in ones and the user
- *  elements of user_force_element.h, in index order), from q, v and the body poses X_WB and
- *  velocities V_WB (by body index, as teal_mb_body_velocities gives
- *  them), into F_Bo_W (spatial forces at each body origin in W, by body
- *  index) and tau (nv generalized forces). Both arrays are accumulated, not
- *  cleared. TEAL_ESINGULAR (message in err, may be NULL) for a
- *  spring-damper of zero length or a bushing at gimbal lock; the elements
- *  before the failing one have then already been added. A failing user
+ *  elements of user_force_element.h, in index order), from q, v and the
+ *  body poses X_WB and velocities V_WB (by body index, as
+ *  teal_mb_body_velocities gives them), into F_Bo_W (spatial forces at each body origin in W, by
+ * body index) and tau (nv generalized forces). Both arrays are accumulated, not cleared.
+ * TEAL_ESINGULAR (message in err, may be NULL) for a spring-damper of zero length or a bushing at
+ * gimbal lock; the elements before the failing one have then already been added. A failing user
  *  element's code, with a message naming it. Only the elements: gravity and
  *  joint damping, which Drake also counts as force contributions, are added
  *  by teal_plant_calc_force_elements_contribution (plant_force_contribution.h). */
