@@ -102,13 +102,15 @@ TEAL_API int teal_plant_force_element_kind(const struct teal_plant *plant, int i
 /** Adds the forces of every element (the built-in ones and the user
  *  elements of user_force_element.h, in index order), from q, v and the
  *  body poses X_WB and velocities V_WB (by body index, as
- *  teal_mb_body_velocities gives them), into F_Bo_W (spatial forces at each body origin in W, by
- * body index) and tau (nv generalized forces). Both arrays are accumulated, not cleared.
- * TEAL_ESINGULAR (message in err, may be NULL) for a spring-damper of zero length or a bushing at
- * gimbal lock; the elements before the failing one have then already been added. A failing user
- *  element's code, with a message naming it. Only the elements: gravity and
- *  joint damping, which Drake also counts as force contributions, are added
- *  by teal_plant_calc_force_elements_contribution (plant_force_contribution.h). */
+ *  teal_mb_body_velocities gives them), into F_Bo_W (spatial forces at each
+ *  body origin in W, by body index) and tau (nv generalized forces). Both
+ *  arrays are accumulated, not cleared. TEAL_ESINGULAR (message in err, may
+ *  be NULL) for a spring-damper of zero length or a bushing at gimbal lock,
+ *  and a failing user element's code with a message naming it; the elements
+ *  before the failing one have then already been added. Only the elements:
+ *  gravity and joint damping, which Drake also counts as force
+ *  contributions, are added by teal_plant_calc_force_elements_contribution
+ *  (plant_force_contribution.h). */
 TEAL_API int teal_plant_calc_force_elements(const struct teal_plant *plant, const double *q,
                                             const double *v, const teal_transform *X_WB,
                                             const teal_spatial_vector *V_WB,
