@@ -49,13 +49,13 @@ TEAL_API int teal_plant_get_joint_default_positions(const teal_plant *plant, int
                                                     int n);
 
 /** Sets the default pose X_WB of a body (Drake's SetDefaultFreeBodyPose),
- *  before or after finalize (see the file comment). It is used when the body is free
- *  after finalize (its inboard joint a quaternion-floating joint from the
- *  world, as finalize adds to a body without one) and ignored otherwise, as
- *  in Drake; it takes precedence over default positions set for that
- *  floating joint. TEAL_ENOTFOUND for the world or an unknown body, TEAL_ENONFINITE
- *  when X_WB is not finite, TEAL_EINVAL when X_WB.R is not a rotation
- *  (orthonormal to 1e-9 with determinant +1). */
+ *  before or after finalize (see the file comment). It is used when the
+ *  body is free after finalize (its inboard joint a quaternion-floating
+ *  joint from the world, as finalize adds to a body without one) and
+ *  ignored otherwise, as in Drake; it takes precedence over default
+ *  positions set for that floating joint. TEAL_ENOTFOUND for the world or
+ *  an unknown body, TEAL_ENONFINITE when X_WB is not finite, TEAL_EINVAL
+ *  when X_WB.R is not a rotation (orthonormal to 1e-9 with determinant +1). */
 TEAL_API int teal_plant_set_default_free_body_pose(teal_plant *plant, int body,
                                                    teal_transform X_WB);
 
