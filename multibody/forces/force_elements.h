@@ -1,13 +1,15 @@
 /** @file
  * Force elements of a plant (Drake's ForceElement family): a linear
- * spring-damper between two points, a revolute spring on a joint, and a
- * linear roll-pitch-yaw bushing between two frames.
+ * spring-damper between two points, a revolute spring on a joint, a
+ * linear roll-pitch-yaw bushing between two frames, and user-defined
+ * elements (a callback table, teal_force_element_ops, added with
+ * teal_plant_add_force_element of user_force_element.h).
  *
  * They are added before finalize (like bodies and joints; sticky errors,
  * TEAL_ESTATE after finalize) and evaluated from the body poses and
- * velocities. Each element is conservative apart from its damping, and its
- * stored energy is part of teal_plant_force_elements_potential_energy, so
- * that total energy is conserved when every damping is zero.
+ * velocities. Each built-in element is conservative apart from its damping,
+ * and its stored energy is part of teal_plant_force_elements_potential_energy,
+ * so that total energy is conserved when every damping is zero.
  *
  * Bushing convention. With frame A on one body and frame C on another,
  * p = p_AoCo_A and rpy the roll-pitch-yaw angles of R_AC (Drake's extrinsic
@@ -36,8 +38,39 @@ struct teal_plant;
 typedef enum teal_force_element_kind {
   TEAL_FORCE_LINEAR_SPRING_DAMPER = 0, /**< teal_plant_add_linear_spring_damper */
   TEAL_FORCE_REVOLUTE_SPRING,          /**< teal_plant_add_revolute_spring */
-  TEAL_FORCE_LINEAR_BUSHING_RPY        /**< teal_plant_add_linear_bushing_rpy */
+  TEAL_FORCE_LINEAR_BUSHING_RPY,       /**< teal_plant_add_linear_bushing_rpy */
+  TEAL_FORCE_USER                      /**< teal_plant_add_force_element (user_force_element.h) */
 } teal_force_element_kind;
+
+/** The state a user element is evaluated at: q (nq) and v (nv), the body
+ *  poses X_WB and spatial velocities V_WB by body index (index 0 is the
+ *  world). v and V_WB are NULL for the potential energy, which depends on
+ *  the positions only. */
+typedef struct teal_force_element_state {
+  const double *q;                 /**< generalized positions (nq) */
+  const double *v;                 /**< generalized velocities (nv), or NULL */
+  const teal_transform *X_WB;      /**< body poses in the world */
+  const teal_spatial_vector *V_WB; /**< body spatial velocities in W, or NULL */
+} teal_force_element_state;
+
+/** The callbacks of a user force element (Drake's ForceElement virtuals).
+ *  calc is required; a NULL energy or power callback counts as zero. */
+typedef struct teal_force_element_ops {
+  /** Adds the element's spatial forces at the body origins, in W, into
+   *  F_Bo_W (by body index; world entries are ignored) and its generalized
+   *  forces into tau (nv). Both are accumulated: add, do not overwrite. */
+  int (*calc)(const struct teal_plant *plant, const teal_force_element_state *s,
+              teal_spatial_vector *F_Bo_W, double *tau, teal_error *err, void *user);
+  /** Writes the energy stored in the element into *pe. */
+  int (*potential_energy)(const struct teal_plant *plant, const teal_force_element_state *s,
+                          double *pe, teal_error *err, void *user);
+  /** Writes the power of the conservative part of the forces (-dPE/dt). */
+  int (*conservative_power)(const struct teal_plant *plant, const teal_force_element_state *s,
+                            double *power, teal_error *err, void *user);
+  /** Writes the power of the remaining (e.g. dissipative) part. */
+  int (*nonconservative_power)(const struct teal_plant *plant, const teal_force_element_state *s,
+                               double *power, teal_error *err, void *user);
+} teal_force_element_ops;
 
 /** Adds a spring-damper between point P (p_AP in body A's frame) and point
  *  Q (p_BQ in body B's frame), bodies distinct, with free_length > 0,
@@ -66,23 +99,43 @@ TEAL_API int teal_plant_num_force_elements(const struct teal_plant *plant);
 /** Kind of element i, or -1 on a bad index. */
 TEAL_API int teal_plant_force_element_kind(const struct teal_plant *plant, int i);
 
-/** Adds the forces of every element, from q, v and the body poses X_WB and
- *  velocities V_WB (by body index, as teal_mb_body_velocities gives
- *  them), into F_Bo_W (spatial forces at each body origin in W, by body
- *  index) and tau (nv generalized forces). Both arrays are accumulated, not
- *  cleared. TEAL_ESINGULAR (message in err, may be NULL) for a
- *  spring-damper of zero length or a bushing at gimbal lock; the elements
- *  before the failing one have then already been added. */
+/** Adds the forces of every element (the built-in ones and the user
+ *  elements of user_force_element.h, in index order), from q, v and the
+ *  body poses X_WB and velocities V_WB (by body index, as
+ *  teal_mb_body_velocities gives them), into F_Bo_W (spatial forces at each
+ *  body origin in W, by body index) and tau (nv generalized forces). Both
+ *  arrays are accumulated, not cleared. TEAL_ESINGULAR (message in err, may
+ *  be NULL) for a spring-damper of zero length or a bushing at gimbal lock,
+ *  and a failing user element's code with a message naming it; the elements
+ *  before the failing one have then already been added. Only the elements:
+ *  gravity and joint damping, which Drake also counts as force
+ *  contributions, are added by teal_plant_calc_force_elements_contribution
+ *  (plant_force_contribution.h). */
 TEAL_API int teal_plant_calc_force_elements(const struct teal_plant *plant, const double *q,
                                             const double *v, const teal_transform *X_WB,
                                             const teal_spatial_vector *V_WB,
                                             teal_spatial_vector *F_Bo_W, double *tau,
                                             teal_error *err);
 
-/** Energy stored in the elements' springs at q with body poses X_WB. */
+/** Writes the energy stored in the elements' springs at q with body poses
+ *  X_WB into *pe (Drake's ForceElement::CalcPotentialEnergy summed over
+ *  the elements). TEAL_EINVAL for a NULL argument, TEAL_ESTATE before
+ *  finalize; a failing user element's code and message (err may be NULL). */
 TEAL_API int teal_plant_force_elements_potential_energy(const struct teal_plant *plant,
                                                         const double *q, const teal_transform *X_WB,
-                                                        double *pe);
+                                                        double *pe, teal_error *err);
+
+/** Writes the power of the elements' forces at (q, v) with body poses X_WB
+ *  and velocities V_WB, split as Drake's ForceElement::CalcConservativePower
+ *  (the springs: -d/dt of the potential energy) and CalcNonConservativePower
+ *  (the dampers: <= 0), into *conservative and *nonconservative. Their sum is
+ *  tau . v + sum F_Bo_W . V_WB of teal_plant_calc_force_elements. Errors as
+ *  teal_plant_calc_force_elements, whose zero-length and gimbal-lock cases
+ *  fail here too. */
+TEAL_API int teal_plant_force_elements_power(const struct teal_plant *plant, const double *q,
+                                             const double *v, const teal_transform *X_WB,
+                                             const teal_spatial_vector *V_WB, double *conservative,
+                                             double *nonconservative, teal_error *err);
 
 #ifdef __cplusplus
 }

@@ -7,9 +7,11 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "framework/leaf_defaults.h"
 #include "math/quaternion.h"
 #include "math/rotation.h"
 #include "multibody/plant/plant_calc_internal.h"
+#include "multibody/plant/plant_random_internal.h"
 #include "multibody/plant/plant_state.h"
 #include "multibody/tree/joints.h"
 #include "multibody/tree/plant_internal.h"
@@ -114,11 +116,31 @@ static int pose_problem(teal_transform X, const char **why) {
   return TEAL_OK;
 }
 
+/* After finalize: puts the model's defaults into the system's default state,
+ * which later contexts and teal_context_set_to_defaults start from. */
+static int refresh_default_state(teal_plant *p, const char *fn) {
+  int nx = p->nq + p->nv;
+  double *x = teal_calloc((size_t)(nx > 0 ? nx : 1), sizeof(double));
+  if (!x) {
+    return teal_error_set(&p->err, TEAL_ENOMEM, "plant %s: out of memory for %d values", fn, nx);
+  }
+  teal_plant_default_q(p, x);
+  teal_error err = {0, ""};
+  int rc = p->sys.discrete ? teal_leaf_set_default_discrete_state(p->system, 0, x, nx, &err)
+                           : teal_leaf_set_default_continuous_state(p->system, x, nx, &err);
+  teal_free(x);
+  return rc ? teal_error_set(&p->err, rc, "plant %s: %s", fn, err.message) : TEAL_OK;
+}
+
 int teal_plant_set_default_free_body_pose(teal_plant *p, int body, teal_transform X_WB) {
   const char *fn = "set_default_free_body_pose";
-  int rc = open_index(p, fn, "body", body, 1, p ? p->bodies.n : 0);
+  int finalized = p && p->finalized;
+  int rc = finalized ? TEAL_OK : open_index(p, fn, "body", body, 1, p ? p->bodies.n : 0);
   if (rc) {
     return rc;
+  }
+  if (finalized && (body < 1 || body >= p->bodies.n)) {
+    return teal_error_set_sticky(&p->err, TEAL_ENOTFOUND, "plant %s: unknown body %d", fn, body);
   }
   const char *why = "";
   rc = pose_problem(X_WB, &why);
@@ -128,7 +150,7 @@ int teal_plant_set_default_free_body_pose(teal_plant *p, int body, teal_transfor
   }
   BODY(p)[body].X_WB_default = X_WB;
   BODY(p)[body].has_default_pose = 1;
-  return TEAL_OK;
+  return finalized ? refresh_default_state(p, fn) : TEAL_OK;
 }
 
 int teal_plant_get_default_free_body_pose(const teal_plant *p, int body, teal_transform *X_WB) {
@@ -180,14 +202,14 @@ int teal_plant_set_free_body_random_position_distribution(teal_plant *p, int bod
   body_rec *b = &BODY(p)[body];
   b->random_lo = lower;
   b->random_hi = upper;
-  b->random_position = 1;
+  b->random_position = PLANT_RANDOM_UNIFORM;
   return TEAL_OK;
 }
 
 int teal_plant_set_free_body_random_rotation_distribution_to_uniform(teal_plant *p, int body) {
   int rc = finalized_free(p, body, "set_free_body_random_rotation_distribution_to_uniform");
   if (rc == TEAL_OK) {
-    BODY(p)[body].random_rotation = 1;
+    BODY(p)[body].random_rotation = PLANT_RANDOM_UNIFORM;
   }
   return rc;
 }
@@ -318,26 +340,35 @@ static teal_rotation uniform_rotation(teal_rng *rng) {
   return teal_rotation_from_quaternion(q);
 }
 
-/* Draws the random free bodies' poses into x (their q blocks). */
-static void draw_free_bodies(const teal_plant *p, teal_rng *rng, double *x) {
+/* Draws the random free bodies' poses into x (their q blocks); the
+ * Gaussian and sampled distributions are plant_random.c's. */
+static int draw_free_bodies(const teal_plant *p, teal_rng *rng, double *x, teal_error *err) {
   for (int b = 1; b < p->bodies.n; b++) {
     const body_rec *br = &BODY(p)[b];
-    int j = teal_plant_free_joint(p, b);
+    int j = teal_plant_free_joint(p, b), rc = TEAL_OK;
     if (j < 0 || !(br->random_position || br->random_rotation)) {
       continue;
     }
     teal_transform X = br->has_default_pose ? br->X_WB_default : teal_transform_identity();
-    if (br->random_position) {
+    if (br->random_position == PLANT_RANDOM_UNIFORM) {
       for (int i = 0; i < 3; i++) {
         double lo = br->random_lo.v[i], hi = br->random_hi.v[i];
         X.p.v[i] = lo + (hi - lo) * teal_rng_uniform(rng);
       }
+    } else if (br->random_position) {
+      rc = teal_plant_draw_position(p, b, rng, &X.p, err);
     }
-    if (br->random_rotation) {
+    if (rc == TEAL_OK && br->random_rotation == PLANT_RANDOM_UNIFORM) {
       X.R = uniform_rotation(rng);
+    } else if (rc == TEAL_OK && br->random_rotation) {
+      rc = teal_plant_draw_rotation(p, b, rng, &X.R, err);
+    }
+    if (rc) {
+      return rc;
     }
     teal_plant_free_pose_q(p, j, X, x + JOINT(p)[j].q_start);
   }
+  return TEAL_OK;
 }
 
 int teal_plant_set_random_state(const teal_plant *p, teal_context *ctx, teal_rng *rng) {
@@ -356,8 +387,16 @@ int teal_plant_set_random_state(const teal_plant *p, teal_context *ctx, teal_rng
     return teal_context_report_error(ctx, TEAL_ENOMEM, "%s: out of memory for %d values", fn, nx);
   }
   teal_plant_default_q(p, x);
-  draw_free_bodies(p, rng, x);
-  rc = teal_plant_set_state(p, ctx, x, nx);
+  teal_error err = {0, ""};
+  rc = teal_plant_draw_joint_positions(p, rng, x, &err);
+  if (rc == TEAL_OK && teal_plant_normalize_q(p, x)) {
+    rc = teal_error_set(&err, TEAL_EINVAL, "a joint sampler drew a zero quaternion");
+  }
+  if (rc == TEAL_OK) {
+    rc = draw_free_bodies(p, rng, x, &err);
+  }
+  rc = rc ? teal_context_report_error(ctx, rc, "%s: %s", fn, err.message)
+          : teal_plant_set_state(p, ctx, x, nx);
   teal_free(x);
   return rc;
 }

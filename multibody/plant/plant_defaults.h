@@ -5,14 +5,17 @@
  * to the world, uniform random free-body poses, and the floating-base
  * queries.
  *
- * The defaults are part of the model: set them before teal_plant_finalize,
- * which builds the plant's default state from them, so that
- * teal_context_set_to_defaults (Drake's SetDefaultState) and every new
- * context start from them. Unlike Drake, which also accepts a default
- * free-body pose after finalize, Teal refuses setting a default after
- * finalize (TEAL_ESTATE): the system's default state is fixed then. Model
- * setters record a sticky error in the plant (teal_plant_error), as the
- * other model calls do; context calls record theirs in the context. */
+ * The defaults are part of the model: teal_plant_finalize builds the
+ * plant's default state from them, so that teal_context_set_to_defaults
+ * (Drake's SetDefaultState) and every new context start from them. Joint
+ * default positions are set before finalize (TEAL_ESTATE after); a default
+ * free-body pose may also be set after finalize, as in Drake: it then
+ * updates the system's default state (teal_leaf_set_default_continuous_state
+ * or its discrete counterpart), so contexts made afterwards and
+ * teal_context_set_to_defaults use it, while existing contexts keep their
+ * state. Model setters record a sticky error in the plant
+ * (teal_plant_error), as the other model calls do; context calls record
+ * theirs in the context. */
 #ifndef TEAL_MULTIBODY_PLANT_PLANT_DEFAULTS_H
 #define TEAL_MULTIBODY_PLANT_PLANT_DEFAULTS_H
 
@@ -45,14 +48,14 @@ TEAL_API int teal_plant_set_joint_default_positions(teal_plant *plant, int joint
 TEAL_API int teal_plant_get_joint_default_positions(const teal_plant *plant, int joint, double *q,
                                                     int n);
 
-/** Sets the default pose X_WB of a body (Drake's SetDefaultFreeBodyPose).
- *  Before finalize only (TEAL_ESTATE). It is used when the body is free
- *  after finalize (its inboard joint a quaternion-floating joint from the
- *  world, as finalize adds to a body without one) and ignored otherwise, as
- *  in Drake; it takes precedence over default positions set for that
- *  floating joint. TEAL_ENOTFOUND for the world or an unknown body, TEAL_ENONFINITE
- *  when X_WB is not finite, TEAL_EINVAL when X_WB.R is not a rotation
- *  (orthonormal to 1e-9 with determinant +1). */
+/** Sets the default pose X_WB of a body (Drake's SetDefaultFreeBodyPose),
+ *  before or after finalize (see the file comment). It is used when the
+ *  body is free after finalize (its inboard joint a quaternion-floating
+ *  joint from the world, as finalize adds to a body without one) and
+ *  ignored otherwise, as in Drake; it takes precedence over default
+ *  positions set for that floating joint. TEAL_ENOTFOUND for the world or
+ *  an unknown body, TEAL_ENONFINITE when X_WB is not finite, TEAL_EINVAL
+ *  when X_WB.R is not a rotation (orthonormal to 1e-9 with determinant +1). */
 TEAL_API int teal_plant_set_default_free_body_pose(teal_plant *plant, int body,
                                                    teal_transform X_WB);
 
@@ -89,17 +92,21 @@ TEAL_API int teal_plant_set_free_body_random_position_distribution(teal_plant *p
  *  SetFreeBodyRandomRotationDistributionToUniform). After finalize only
  *  (TEAL_ESTATE); TEAL_EINVAL when the body is not free. A body without a
  *  rotation distribution keeps its default rotation. Drake's general
- *  rotation distribution of symbolic expressions has no Teal counterpart. */
+ *  rotation distribution of symbolic expressions is served by user
+ *  samplers (plant_random.h). */
 TEAL_API int teal_plant_set_free_body_random_rotation_distribution_to_uniform(teal_plant *plant,
                                                                               int body);
 
 /** Sets the plant's state in the context to a random one drawn from rng
- *  (Drake's SetRandomState): every joint takes its default positions, every
- *  velocity is zero, and each free body with a random distribution gets its
- *  position and/or rotation drawn from it (a uniform rotation by Shoemake's
- *  method, from three uniform samples). The same seed gives the same state.
- *  Allocates nq + nv doubles for the call: not meant for simulation loops.
- *  TEAL_EINVAL for a NULL rng or a context without the plant, TEAL_ENOMEM. */
+ *  (Drake's SetRandomState): every joint takes its default positions, or
+ *  its sampler's draw (plant_random.h), every velocity is zero, and each
+ *  free body with a random distribution gets its position and/or rotation
+ *  drawn from it (a uniform rotation by Shoemake's method, from three
+ *  uniform samples). The same seed gives the same state. Allocates nq + nv
+ *  doubles for the call: not meant for simulation loops. TEAL_EINVAL for a
+ *  NULL rng or a context without the plant, TEAL_ENOMEM, and a failing
+ *  sampler's code with a message naming the body or joint (the state is
+ *  then unchanged). */
 TEAL_API int teal_plant_set_random_state(const teal_plant *plant, teal_context *ctx, teal_rng *rng);
 
 /** Writes the free (floating) bodies of the finalized plant, in increasing

@@ -10,6 +10,7 @@
 #include "multibody/forces/force_elements.h"
 #include "multibody/contact/plant_geometry.h"
 #include "multibody/tree/plant_model.h"
+#include "multibody/tree/random_samplers.h"
 
 /* The most coordinates (nq + nv) a plant may have: every int product of
  * nq and nv the library forms (6 nv, 4 nv + 2 nq, ...) then fits an int. */
@@ -38,11 +39,24 @@ typedef struct body_rec {
   int inboard; /* inboard joint, -1 if none */
   teal_spatial_inertia M_BBo_B;
   /* plant_defaults.c: default pose (used when the body is free) and the
-   * uniform random position box and rotation of teal_plant_set_random_state */
+   * random distributions of teal_plant_set_random_state (a plant_random_kind
+   * each; the uniform box or the Gaussian's mean and standard deviation in
+   * random_lo, random_hi; plant_random.c's samplers) */
   int has_default_pose, random_position, random_rotation;
   teal_transform X_WB_default;
   teal_vec3 random_lo, random_hi;
+  teal_position_sampler_fn position_sampler;
+  teal_rotation_sampler_fn rotation_sampler;
+  void *position_user, *rotation_user;
 } body_rec;
+
+/* The kinds of a free body's random position or rotation. */
+typedef enum plant_random_kind {
+  PLANT_RANDOM_NONE = 0, /* keep the default */
+  PLANT_RANDOM_UNIFORM,  /* uniform box, uniform rotation */
+  PLANT_RANDOM_GAUSSIAN, /* position only: per-axis normal */
+  PLANT_RANDOM_SAMPLER   /* the user's sampler */
+} plant_random_kind;
 
 typedef struct frame_rec {
   char *name;
@@ -60,9 +74,12 @@ typedef struct joint_rec {
   double damping[TEAL_JOINT_MAX_NV], effort[TEAL_JOINT_MAX_NV];
   double v_lo[TEAL_JOINT_MAX_NV], v_hi[TEAL_JOINT_MAX_NV];
   double q_lo[TEAL_JOINT_MAX_NQ], q_hi[TEAL_JOINT_MAX_NQ];
+  double a_lo[TEAL_JOINT_MAX_NV], a_hi[TEAL_JOINT_MAX_NV]; /* acceleration limits, not enforced */
   int q_start, v_start;
   int has_default_q; /* q_default set by teal_plant_set_joint_default_positions */
   double q_default[TEAL_JOINT_MAX_NQ];
+  teal_joint_positions_sampler_fn q_sampler; /* plant_random.c (NULL: default q) */
+  void *q_sampler_user;
 } joint_rec;
 
 typedef struct actuator_rec {
@@ -72,7 +89,7 @@ typedef struct actuator_rec {
   double effort_limit;
 } actuator_rec;
 
-/* a force element; name is unused (NULL) */
+/* a force element; name is a user element's name, NULL for the built-ins */
 typedef struct force_rec {
   char *name;
   int instance;
@@ -82,6 +99,9 @@ typedef struct force_rec {
   teal_transform X_AF, X_BF; /* P and Q (spring) or frames A and C (bushing) in their bodies */
   double k, d, rest;         /* spring-damper: stiffness, damping, free length; spring: k, q0 */
   teal_vec3 k_rpy, d_rpy, k_xyz, d_xyz;
+  int frame_a, frame_c;       /* bushing frames as given */
+  teal_force_element_ops ops; /* user element: its callbacks and data */
+  void *user;
 } force_rec;
 
 /* a registered geometry; the public view follows the (name, instance) head */

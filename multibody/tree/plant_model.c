@@ -272,6 +272,8 @@ static void joint_defaults(joint_rec *j) {
     j->effort[i] = INFINITY;
     j->v_lo[i] = -INFINITY;
     j->v_hi[i] = INFINITY;
+    j->a_lo[i] = -INFINITY;
+    j->a_hi[i] = INFINITY;
   }
   for (int i = 0; i < TEAL_JOINT_MAX_NQ; i++) {
     j->q_lo[i] = -INFINITY;

@@ -89,7 +89,7 @@ double ts_fe_element_energy(const teal_plant *p, const double *q) {
   teal_transform X[TS_FE_MAXB];
   double pe = -1.0;
   ck_assert_int_eq(teal_mb_body_poses(p, q, X), TEAL_OK);
-  ck_assert_int_eq(teal_plant_force_elements_potential_energy(p, q, X, &pe), TEAL_OK);
+  ck_assert_int_eq(teal_plant_force_elements_potential_energy(p, q, X, &pe, NULL), TEAL_OK);
   return pe;
 }
 

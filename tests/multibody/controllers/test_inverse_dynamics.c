@@ -10,6 +10,7 @@
 
 #include "multibody/algorithms/rnea.h"
 #include "multibody/controllers/inverse_dynamics.h"
+#include "multibody/forces/user_force_element.h"
 #include "multibody/plant/plant_state.h"
 #include "multibody/tree/topology.h"
 #include "systems/analysis/integrator.h"
@@ -162,6 +163,33 @@ START_TEST(closure_with_force_elements) {
   teal_plant *p = fx_chain_new(&o);
   ck_assert_int_eq(teal_plant_num_force_elements(p), 2);
   check_closure(p, "applied_generalized_force", 31);
+  teal_plant_free(p);
+}
+END_TEST
+
+/* A user force element (user_force_element.h): a cubic torque on every
+ * joint and a constant force on the last link's origin. */
+static int cubic_and_push(const teal_plant *p, const teal_force_element_state *s,
+                          teal_spatial_vector *F, double *tau, teal_error *err, void *user) {
+  (void)err, (void)user;
+  for (int i = 0; i < teal_plant_nv(p); i++) {
+    tau[i] -= 2.0 * s->q[i] * s->q[i] * s->q[i];
+  }
+  int last = teal_plant_num_bodies(p) - 1;
+  F[last] = teal_spatial_vector_add(
+      F[last], teal_spatial_vector_make(teal_vec3_zero(), teal_vec3_make(0.5, -1.0, 2.0)));
+  return TEAL_OK;
+}
+
+/* The controller's model includes user elements as the plant does. */
+START_TEST(closure_with_user_force_element) {
+  fx_chain_opts o = {3, 0, 0.15, 1, 0};
+  teal_plant *p = fx_chain_new(&o);
+  teal_force_element_ops ops = {cubic_and_push, NULL, NULL, NULL};
+  ck_assert_int_eq(teal_plant_add_force_element(p, "push", TEAL_DEFAULT_MODEL_INSTANCE, &ops, NULL),
+                   2);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  check_closure(p, "applied_generalized_force", 32);
   teal_plant_free(p);
 }
 END_TEST
@@ -452,6 +480,7 @@ static Suite *inverse_dynamics_suite(void) {
   tcase_add_test(tc, output_matches_rnea_acrobot);
   tcase_add_test(tc, closure_through_actuation_and_applied_force);
   tcase_add_test(tc, closure_with_force_elements);
+  tcase_add_test(tc, closure_with_user_force_element);
   tcase_add_test(tc, closure_floating_base);
   tcase_add_test(tc, gravity_compensation_output);
   tcase_add_test(tc, gravity_compensation_holds_chain_still);

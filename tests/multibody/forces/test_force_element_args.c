@@ -147,7 +147,7 @@ START_TEST(test_state_and_arguments) {
   teal_error err;
   ck_assert_int_eq(teal_plant_calc_force_elements(f.p, q, v, X, V, F, tau, &err), TEAL_ESTATE);
   ck_assert_int_eq(err.code, TEAL_ESTATE);
-  ck_assert_int_eq(teal_plant_force_elements_potential_energy(f.p, q, X, &pe), TEAL_ESTATE);
+  ck_assert_int_eq(teal_plant_force_elements_potential_energy(f.p, q, X, &pe, NULL), TEAL_ESTATE);
   ck_assert_int_eq(teal_plant_finalize(f.p), TEAL_OK);
   /* after finalize */
   ck_assert_int_eq(add_spring(&f, f.b1, f.b2, teal_vec3_zero(), 1.0, 1, 1), TEAL_ESTATE);
@@ -164,13 +164,15 @@ START_TEST(test_state_and_arguments) {
   ck_assert_int_eq(teal_plant_calc_force_elements(f.p, q, v, X, NULL, F, tau, &err), TEAL_EINVAL);
   ck_assert_int_eq(teal_plant_calc_force_elements(f.p, q, v, X, V, NULL, tau, &err), TEAL_EINVAL);
   ck_assert_int_eq(teal_plant_calc_force_elements(f.p, q, v, X, V, F, NULL, NULL), TEAL_EINVAL);
-  ck_assert_int_eq(teal_plant_force_elements_potential_energy(NULL, q, X, &pe), TEAL_EINVAL);
-  ck_assert_int_eq(teal_plant_force_elements_potential_energy(f.p, NULL, X, &pe), TEAL_EINVAL);
-  ck_assert_int_eq(teal_plant_force_elements_potential_energy(f.p, q, NULL, &pe), TEAL_EINVAL);
-  ck_assert_int_eq(teal_plant_force_elements_potential_energy(f.p, q, X, NULL), TEAL_EINVAL);
+  ck_assert_int_eq(teal_plant_force_elements_potential_energy(NULL, q, X, &pe, NULL), TEAL_EINVAL);
+  ck_assert_int_eq(teal_plant_force_elements_potential_energy(f.p, NULL, X, &pe, NULL),
+                   TEAL_EINVAL);
+  ck_assert_int_eq(teal_plant_force_elements_potential_energy(f.p, q, NULL, &pe, NULL),
+                   TEAL_EINVAL);
+  ck_assert_int_eq(teal_plant_force_elements_potential_energy(f.p, q, X, NULL, NULL), TEAL_EINVAL);
   /* and the finalized plant evaluates */
   ck_assert_int_eq(teal_plant_calc_force_elements(f.p, q, v, X, V, F, tau, &err), TEAL_OK);
-  ck_assert_int_eq(teal_plant_force_elements_potential_energy(f.p, q, X, &pe), TEAL_OK);
+  ck_assert_int_eq(teal_plant_force_elements_potential_energy(f.p, q, X, &pe, NULL), TEAL_OK);
   ck_assert(isfinite(pe));
   teal_plant_free(f.p);
 }

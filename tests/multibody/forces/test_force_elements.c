@@ -1,7 +1,8 @@
 /* Force elements (multibody/forces/force_elements.h): the spring-damper
  * against the closed-form (damped) oscillator and its action-reaction and
  * power properties, the revolute spring's exact torque and rotor frequency,
- * accumulation of the outputs and coincident spring points, and energy
+ * accumulation of the outputs and coincident spring points, the split of
+ * their power into conservative and dissipative parts, and energy
  * conservation of spring-coupled free bodies and a sprung chain under RK4.
  * The bushing is tested in test_linear_bushing.c, argument checks in
  * test_force_element_args.c. */
@@ -347,6 +348,51 @@ START_TEST(test_energy_chain) {
 }
 END_TEST
 
+/* The power split of teal_plant_force_elements_power on two free bodies
+ * with damped bushings and spring-dampers: conservative + nonconservative is
+ * the power of the forces (tau . v + sum F . V), the conservative part is
+ * -dU/dt by a central difference, and the dissipative part is <= 0. */
+START_TEST(test_power_split) {
+  unsigned s = 71u;
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  teal_spatial_inertia M1 = ts_fe_rand_inertia(&s, 1.5), M2 = ts_fe_rand_inertia(&s, 0.8);
+  int b1 = teal_plant_add_rigid_body(p, "b1", TEAL_DEFAULT_MODEL_INSTANCE, &M1);
+  int b2 = teal_plant_add_rigid_body(p, "b2", TEAL_DEFAULT_MODEL_INSTANCE, &M2);
+  int a1 = teal_plant_add_frame(p, "A1", teal_plant_body_frame(p, b1),
+                                ts_fe_pose(0.1, 0.2, 0.3, 0.05, 0, 0.1));
+  int c2 = teal_plant_add_frame(p, "C2", teal_plant_body_frame(p, b2),
+                                ts_fe_pose(-0.2, 0.1, 0.4, 0.02, 0.03, 0.1));
+  ck_assert_int_ge(teal_plant_add_linear_bushing_rpy(
+                       p, a1, c2, teal_vec3_make(4, 5, 6), teal_vec3_make(0.3, 0.2, 0.1),
+                       teal_vec3_make(30, 40, 50), teal_vec3_make(1, 2, 3)),
+                   0);
+  ck_assert_int_ge(
+      teal_plant_add_linear_spring_damper(p, TEAL_WORLD_BODY, teal_vec3_make(0, 0, 1), b1,
+                                          teal_vec3_make(0, 0.1, 0.1), 0.4, 60, 2.0),
+      0);
+  ts_fe_model m = ts_fe_model_make(p);
+  for (int trial = 0; trial < 6; trial++) {
+    double x[TS_FE_MAXX];
+    ts_fe_set_free(p, b1, ts_fe_pose(0.3, -0.2, 0.1, 0.1, 0.2, 0.3), ts_fe_rand_spatial(&s, 1.0), x,
+                   x + m.nq);
+    ts_fe_set_free(p, b2, ts_fe_pose(0.2, 0.1 * trial, -0.3, 0.2, 0.1, 0.4),
+                   ts_fe_rand_spatial(&s, 1.0), x, x + m.nq);
+    teal_transform X[TS_FE_MAXB];
+    teal_spatial_vector V[TS_FE_MAXB], F[TS_FE_MAXB];
+    double tau[TS_FE_MAXX], pc, pn;
+    ck_assert_int_eq(ts_fe_calc_all(p, x, x + m.nq, X, V, F, tau, NULL), TEAL_OK);
+    ck_assert_int_eq(teal_plant_force_elements_power(p, x, x + m.nq, X, V, &pc, &pn, NULL),
+                     TEAL_OK);
+    double P = ts_fe_element_power(p, x, x + m.nq), dU = ts_fe_energy_rate_fd(p, x, x + m.nq, 1e-6);
+    ck_assert_msg(fabs(pc + pn - P) < 1e-10 * (1.0 + fabs(P)), "split %g + %g vs power %g", pc, pn,
+                  P);
+    ck_assert_msg(fabs(pc + dU) < 1e-6 * (1.0 + fabs(dU)), "conservative %g vs -dU/dt %g", pc, -dU);
+    ck_assert_double_lt(pn, 0.0);
+  }
+  ts_fe_model_free(&m);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("force_elements");
   TCase *tc = tcase_create("force_elements");
@@ -358,6 +404,7 @@ int main(void) {
   tcase_add_test(tc, test_accumulate_and_singular_spring);
   tcase_add_test(tc, test_energy_free_bodies);
   tcase_add_test(tc, test_energy_chain);
+  tcase_add_test(tc, test_power_split);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

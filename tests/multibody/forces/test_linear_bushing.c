@@ -197,7 +197,7 @@ START_TEST(test_bushing_gimbal_lock) {
       ck_assert_int_eq(rc, TEAL_OK);
     }
     double pe = -1.0;
-    ck_assert_int_eq(teal_plant_force_elements_potential_energy(p, q, X, &pe), TEAL_OK);
+    ck_assert_int_eq(teal_plant_force_elements_potential_energy(p, q, X, &pe, NULL), TEAL_OK);
     ck_assert(isfinite(pe) && pe > 0.0);
   }
   ts_fe_model_free(&f.m);

@@ -202,6 +202,31 @@ START_TEST(joint_default_positions_continuous_and_discrete) {
 }
 END_TEST
 
+/* After finalize (as Drake allows): an existing context keeps its state
+ * until teal_context_set_to_defaults, a context made afterwards starts at
+ * the new pose, the other bodies keep their defaults, and bad arguments
+ * still fail with their messages. */
+static void check_default_pose_after_finalize(scene *sc, teal_context *ctx, const int *bodies,
+                                              const teal_transform *want, unsigned *s) {
+  teal_transform moved = ts_mb_rand_pose(s, 2.0);
+  ck_assert_int_eq(teal_plant_set_default_free_body_pose(sc->p, sc->fb, moved), TEAL_OK);
+  assert_pose(poses(sc, ctx)[sc->fb], want[0], 1e-13, "existing context before reset");
+  teal_context *later = teal_context_new(teal_plant_system(sc->p), NULL);
+  assert_pose(poses(sc, later)[sc->fb], moved, 1e-13, "context made after the change");
+  ck_assert_int_eq(teal_context_set_to_defaults(ctx), TEAL_OK);
+  const teal_transform *X = poses(sc, ctx);
+  assert_pose(X[sc->fb], moved, 1e-13, "existing context after reset");
+  for (int i = 1; i < 3; i++) {
+    assert_pose(X[bodies[i]], want[i], 1e-13, "other default poses");
+  }
+  teal_transform got;
+  ck_assert_int_eq(teal_plant_get_default_free_body_pose(sc->p, sc->fb, &got), TEAL_OK);
+  assert_pose(got, moved, 0.0, "get_default_free_body_pose after finalize");
+  teal_context_free(later);
+  ck_assert_int_eq(teal_plant_set_default_free_body_pose(sc->p, 0, moved), TEAL_ENOTFOUND);
+  ck_assert_ptr_nonnull(strstr(teal_plant_error(sc->p)->message, "unknown body 0"));
+}
+
 START_TEST(default_free_body_poses) {
   for (int d = 0; d < 2; d++) {
     scene sc;
@@ -237,8 +262,7 @@ START_TEST(default_free_body_poses) {
     teal_transform none;
     ck_assert_int_eq(teal_plant_get_default_free_body_pose(sc.p, sc.tree[2], &none), TEAL_OK);
     assert_pose(none, teal_transform_identity(), 0.0, "unset default");
-    /* after finalize the default state is fixed */
-    ck_assert_int_eq(teal_plant_set_default_free_body_pose(sc.p, sc.fb, want[0]), TEAL_ESTATE);
+    check_default_pose_after_finalize(&sc, ctx, bodies, want, &s);
     teal_context_free(ctx);
     teal_plant_free(sc.p);
   }
