@@ -3,7 +3,8 @@
 # Quick and silent-ish when everything is already installed.
 set -euo pipefail
 
-packages=(cmake pkg-config libgsl-dev libopenblas-dev liblapacke-dev libxml2-dev check doxygen)
+packages=(cmake pkg-config libgsl-dev libopenblas-dev liblapacke-dev libxml2-dev check doxygen
+  graphviz) # graphviz: the tests check that dot accepts the Graphviz text Teal writes
 
 log() { printf '[setup] %s\n' "$*"; }
 

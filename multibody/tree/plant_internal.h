@@ -193,11 +193,11 @@ struct teal_plant {
   /* added to a builder before finalize (multibody/contact/plant_scene_graph.c):
    * the builder owns the plant, and finalize wires it; NULL otherwise */
   struct plant_sg_pending *sg_pending;
-  char *name;                   /* the system's name (teal_plant_set_name); NULL: "plant" */
+  char *name; /* the system's name (teal_plant_set_name); NULL: "plant" */
   /* warnings of the model, given once at finalize (plant_system.c) */
   int num_model_warnings;
   char model_warning[256];
-  int use_euler_angles;         /* teal_plant_set_use_euler_angles (euler_angles.c) */
+  int use_euler_angles; /* teal_plant_set_use_euler_angles (euler_angles.c) */
 };
 
 #define INST(p) ((instance_rec *)(p)->instances.data)
