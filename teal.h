@@ -124,6 +124,7 @@
 #include "multibody/parsing/urdf.h"
 #include "multibody/plant/plant_defaults.h"
 #include "multibody/plant/plant_instances.h"
+#include "multibody/plant/plant_parameters.h"
 #include "multibody/plant/plant_state.h"
 #include "multibody/plant/plant_system.h"
 #include "multibody/plant/plant_values.h"
