@@ -3,19 +3,24 @@
  * against a plant rebuilt with those values in its model (mass matrix,
  * continuous and discrete accelerations, energies, center of mass), the
  * center of mass against a sum over body poses, cache invalidation, two
- * independent contexts, clone / copy / defaults, an allocation-free Monte
- * Carlo loop, and bad inputs with their messages. */
+ * independent contexts, contact results of a heavier ball, a plant inside a
+ * diagram, clone / copy / defaults, an allocation-free Monte Carlo loop, and
+ * bad inputs with their messages. */
 #include <check.h>
 #include <math.h>
 #include <string.h>
 
 #include "framework/context.h"
+#include "framework/context_tree.h"
+#include "framework/diagram_builder.h"
 #include "framework/system_dynamics.h"
+#include "multibody/contact/plant_contact.h"
 #include "multibody/plant/plant_parameters.h"
 #include "multibody/plant/plant_state.h"
 #include "multibody/plant/plant_system.h"
 #include "multibody/tree/topology.h"
 #include "support/error_messages.h"
+#include "support/mb_contact_fixtures.h"
 #include "support/mb_fixtures.h"
 #include "support/test_support.h"
 #include "systems/analysis/simulator.h"
@@ -117,9 +122,12 @@ static results compute(const teal_plant *p, const teal_context *ctx) {
   memcpy(r.M, M, sizeof(r.M));
   ck_assert_int_eq(teal_plant_eval_generalized_acceleration(p, ctx, &vdot), TEAL_OK);
   memcpy(r.vdot, vdot, sizeof(r.vdot));
+  /* the energies are the plant system's: on its own (sub)context */
   const teal_system *sys = teal_plant_system((teal_plant *)p);
-  ck_assert_int_eq(teal_calc_kinetic_energy(sys, ctx, &r.ke), TEAL_OK);
-  ck_assert_int_eq(teal_calc_potential_energy(sys, ctx, &r.pe), TEAL_OK);
+  const teal_context *own =
+      teal_context_system(ctx) == sys ? ctx : teal_context_subcontext(ctx, sys);
+  ck_assert_int_eq(teal_calc_kinetic_energy(sys, own, &r.ke), TEAL_OK);
+  ck_assert_int_eq(teal_calc_potential_energy(sys, own, &r.pe), TEAL_OK);
   ck_assert_int_eq(teal_plant_calc_total_mass(p, ctx, NULL, 0, &r.mass), TEAL_OK);
   ck_assert_int_eq(teal_plant_calc_center_of_mass_position(p, ctx, NULL, 0, &r.com), TEAL_OK);
   return r;
@@ -429,6 +437,68 @@ START_TEST(monte_carlo_loop_allocates_nothing) {
 }
 END_TEST
 
+/* Contact results use the context's masses: a heavier ball comes to rest
+ * with the contact force carrying its new weight. The default contact
+ * stiffness is derived at finalize from the model's masses (m g / allowance
+ * for the model's 1 kg), so the heavier ball sinks by its mass ratio times
+ * the penetration allowance. */
+static void heavier_ball_rests_on_ground(double time_step) {
+  const double m = 2.5;
+  ts_contact_world w = ts_contact_ball_world(time_step, 0.15, NAN);
+  int ball = teal_plant_get_body_by_name(w.plant, "ball", -1, NULL);
+  ck_assert_int_ge(ball, 1);
+  ck_assert_int_eq(teal_plant_set_body_mass_in_context(w.plant, w.ctx, ball, m), TEAL_OK);
+  ts_contact_advance(&w, 3.0);
+  const teal_contact_results *r;
+  ck_assert_int_eq(teal_plant_eval_contact_results(w.plant, w.ctx, &r), TEAL_OK);
+  double g = -teal_plant_gravity(w.plant).v[2], q[7];
+  ck_assert_double_eq_tol(teal_contact_results_net_force(r, ball).v[2], m * g, 1e-3 * m * g);
+  ck_assert_int_eq(teal_plant_get_positions(w.plant, w.ctx, q, 7), TEAL_OK);
+  double sink = 0.1 - q[6], delta = teal_plant_penetration_allowance(w.plant);
+  ck_assert_msg(fabs(sink - m * delta) < 0.02 * m * delta, "penetration %g vs %g", sink, m * delta);
+  ts_contact_world_free(&w);
+}
+
+START_TEST(contact_carries_the_context_mass_continuous) {
+  heavier_ball_rests_on_ground(0.0);
+}
+END_TEST
+
+START_TEST(contact_carries_the_context_mass_discrete) {
+  heavier_ball_rests_on_ground(1e-3);
+}
+END_TEST
+
+/* Through a diagram's root context the setters reach the plant's own
+ * subcontext: the results equal those of a plant context changed alike. */
+START_TEST(diagram_context_reaches_the_plant) {
+  model_values v0 = default_values(), mv = v0;
+  teal_plant *p = build(&v0, 0.0);
+  teal_context *alone = new_context(p);
+  set_test_state(p, alone);
+  apply_change(p, alone, &k_changes[5], &mv);
+  apply_change(p, alone, &k_changes[8], &mv);
+  results expected = compute(p, alone);
+  teal_context_free(alone);
+  teal_builder *bld = teal_builder_new("with_plant");
+  teal_builder_add(bld, teal_plant_system(p));
+  teal_error err = {0};
+  teal_system *d = teal_builder_build(bld, &err);
+  ck_assert_msg(d != NULL, "build: %s", err.message);
+  teal_context *root = teal_context_new(d, NULL);
+  ck_assert_ptr_nonnull(root);
+  set_test_state(p, root);
+  mv = v0;
+  apply_change(p, root, &k_changes[5], &mv);
+  apply_change(p, root, &k_changes[8], &mv);
+  expect_values(p, root, &mv, 0.0);
+  results got = compute(p, root);
+  expect_same(&got, &expected, 0.0, "diagram");
+  teal_context_free(root);
+  teal_system_free(d);
+}
+END_TEST
+
 /* Bad inputs fail with a code and a message, and leave the values as they were. */
 START_TEST(bad_inputs_are_refused_with_messages) {
   model_values v0 = default_values();
@@ -513,6 +583,9 @@ static Suite *plant_parameters_suite(void) {
   tcase_add_test(tc, mass_and_center_of_mass_setters_keep_the_rest);
   tcase_add_test(tc, contexts_are_independent_and_copies_carry_values);
   tcase_add_test(tc, caching_off_gives_identical_results);
+  tcase_add_test(tc, contact_carries_the_context_mass_continuous);
+  tcase_add_test(tc, contact_carries_the_context_mass_discrete);
+  tcase_add_test(tc, diagram_context_reaches_the_plant);
   tcase_add_test(tc, monte_carlo_loop_allocates_nothing);
   tcase_add_test(tc, bad_inputs_are_refused_with_messages);
   suite_add_tcase(s, tc);
