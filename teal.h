@@ -138,6 +138,7 @@
 #include "multibody/plant/plant_instances.h"
 #include "multibody/plant/plant_inverse_dynamics.h"
 #include "multibody/plant/plant_random.h"
+#include "multibody/plant/plant_parameters.h"
 #include "multibody/plant/plant_state.h"
 #include "multibody/plant/plant_stages.h"
 #include "multibody/plant/plant_system.h"

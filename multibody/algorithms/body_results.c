@@ -3,7 +3,7 @@
  * them to the body origins: a Featherstone acceleration a about O becomes
  * the classical A at Bo = [alpha; a_O + alpha x r + w x v_Bo] with r =
  * p_OBo, and a 6x6 inertia P about O becomes T' P T with T = [1 0; [r]x 1]
- * (V_O = T V_Bo). Inertias of single bodies come from the model's M_BBo_B,
+ * (V_O = T V_Bo). Inertias of single bodies come from the data's M_BBo_B,
  * re-expressed in W. */
 #include <string.h>
 
@@ -12,9 +12,8 @@
 #include "multibody/algorithms/data_internal.h"
 
 /* Body k's spatial inertia about Bo, in W. */
-static teal_spatial_inertia body_inertia_W(const teal_mb_data *data, const teal_plant_tree *t,
-                                           int k) {
-  return teal_spatial_inertia_reexpress(&t->M_BBo_B[k], data->X[k].R);
+static teal_spatial_inertia body_inertia_W(const teal_mb_data *data, int k) {
+  return teal_spatial_inertia_reexpress(&data->M_BBo_B[k], data->X[k].R);
 }
 
 /* The classical spatial acceleration at Bo of node k from its Featherstone
@@ -29,9 +28,8 @@ static teal_spatial_vector classical_at_Bo(const teal_mb_data *data, int k, teal
 }
 
 /* [w x (I_Bo w); m w x (w x p_BoBcm)] for node k at angular velocity w. */
-static teal_spatial_vector gyroscopic(const teal_mb_data *data, const teal_plant_tree *t, int k,
-                                      teal_vec3 w) {
-  teal_spatial_inertia M = body_inertia_W(data, t, k);
+static teal_spatial_vector gyroscopic(const teal_mb_data *data, int k, teal_vec3 w) {
+  teal_spatial_inertia M = body_inertia_W(data, k);
   teal_vec3 ang = teal_vec3_cross(w, teal_mat3_apply(M.I_SP_E, w));
   teal_vec3 lin = teal_vec3_scale(teal_vec3_cross(w, teal_vec3_cross(w, M.p_PScm_E)), M.mass);
   return teal_spatial_vector_make(ang, lin);
@@ -77,7 +75,7 @@ int teal_mb_calc_composite_body_inertias(const teal_plant *plant, teal_mb_data *
   }
   memset(&R_Bo_W[data->body[0]], 0, sizeof *R_Bo_W);
   for (int k = 1; k < t->num_nodes; k++) {
-    R_Bo_W[data->body[k]] = body_inertia_W(data, t, k);
+    R_Bo_W[data->body[k]] = body_inertia_W(data, k);
   }
   for (int k = t->num_nodes - 1; k >= 1; k--) { /* children follow their parents */
     int p = t->parent[k];
@@ -166,7 +164,7 @@ int teal_mb_calc_gyroscopic_forces(const teal_plant *plant, teal_mb_data *data, 
   }
   F_Bo_W[data->body[0]] = teal_spatial_vector_zero();
   for (int k = 1; k < t->num_nodes; k++) {
-    F_Bo_W[data->body[k]] = gyroscopic(data, t, k, teal_spatial_vector_angular(data->V[k]));
+    F_Bo_W[data->body[k]] = gyroscopic(data, k, teal_spatial_vector_angular(data->V[k]));
   }
   return TEAL_OK;
 }
@@ -231,22 +229,21 @@ int teal_mb_calc_total_centrifugal_forces(const teal_plant *plant, teal_mb_data 
   total_coriolis(data, t, F_Bo_W);
   for (int k = 1; k < t->num_nodes; k++) {
     teal_spatial_vector *F = &F_Bo_W[data->body[k]];
-    teal_spatial_inertia M = body_inertia_W(data, t, k);
+    teal_spatial_inertia M = body_inertia_W(data, k);
     *F = teal_spatial_vector_add(teal_spatial_inertia_apply(&M, *F),
-                                 gyroscopic(data, t, k, teal_spatial_vector_angular(data->V[k])));
+                                 gyroscopic(data, k, teal_spatial_vector_angular(data->V[k])));
   }
   return TEAL_OK;
 }
 
 /* Node k's own free-body force M A + F_gyro - F_app - gravity at Bcm, about
  * Bo in W, with A classical at Bo. */
-static teal_spatial_vector freebody_force(const teal_mb_data *data, const teal_plant_tree *t, int k,
-                                          teal_spatial_vector A,
+static teal_spatial_vector freebody_force(const teal_mb_data *data, int k, teal_spatial_vector A,
                                           const teal_spatial_vector *F_app_Bo_W) {
-  teal_spatial_inertia M = body_inertia_W(data, t, k);
+  teal_spatial_inertia M = body_inertia_W(data, k);
   teal_vec3 w = teal_spatial_vector_angular(data->V[k]);
   teal_spatial_vector F =
-      teal_spatial_vector_add(teal_spatial_inertia_apply(&M, A), gyroscopic(data, t, k, w));
+      teal_spatial_vector_add(teal_spatial_inertia_apply(&M, A), gyroscopic(data, k, w));
   if (F_app_Bo_W) {
     F = teal_spatial_vector_sub(F, F_app_Bo_W[data->body[k]]);
   }
@@ -269,7 +266,7 @@ int teal_mb_calc_mobilizer_reaction_forces_using_freebody_method(
   F_Mo_W[data->body[0]] = teal_spatial_vector_zero();
   for (int k = 1; k < t->num_nodes; k++) {
     teal_spatial_vector A = classical_at_Bo(data, k, data->a[k], data->V[k]);
-    F_Mo_W[data->body[k]] = freebody_force(data, t, k, A, F_app_Bo_W);
+    F_Mo_W[data->body[k]] = freebody_force(data, k, A, F_app_Bo_W);
   }
   for (int k = t->num_nodes - 1; k >= 1; k--) { /* about Bo: add to the parent's */
     int p = t->parent[k];

@@ -22,8 +22,7 @@ static void layout_stages(teal_mb_data *data, size_t nd, teal_buffer_layout *L) 
   data->d_start = teal_buffer_take(L, nn, sizeof(int));
   data->flags = teal_buffer_take(L, nn, sizeof(int));
   data->X_MB = teal_buffer_take(L, nn, sizeof(teal_transform));
-  data->p_BBcm = teal_buffer_take(L, nn, sizeof(teal_vec3));
-  data->I_Bcm = teal_buffer_take(L, nn, sizeof(teal_mat3));
+  data->own_I_Bcm = teal_buffer_take(L, nn, sizeof(teal_mat3));
   data->q_pos = teal_buffer_take(L, (size_t)data->nq + 1, sizeof(double));
   data->X = teal_buffer_take(L, nn, sizeof(teal_transform));
   data->O = teal_buffer_take(L, nn, sizeof(teal_vec3));
@@ -84,9 +83,10 @@ static void fill_constants(teal_mb_data *data, const teal_plant_tree *t) {
     data->flags[k] = (is_identity(t->X_PF[k].R) ? TEAL_MB_F_UNROTATED : 0) |
                      (is_identity(data->X_MB[k].R) ? TEAL_MB_M_UNROTATED : 0) |
                      (teal_vec3_norm(data->X_MB[k].p) == 0.0 ? TEAL_MB_M_AT_BO : 0);
-    data->p_BBcm[k] = M->p_PScm_E;
-    data->I_Bcm[k] = teal_spatial_inertia_central(M);
+    data->own_I_Bcm[k] = teal_spatial_inertia_central(M);
   }
+  data->M_BBo_B = t->M_BBo_B;
+  data->I_Bcm = data->own_I_Bcm;
   data->X[0] = teal_transform_identity();
   data->O[0] = teal_vec3_zero();
   data->V[0] = data->c[0] = data->pb[0] = teal_spatial_vector_zero();
@@ -189,6 +189,12 @@ int teal_mb_data_set_gravity(teal_mb_data *data, teal_vec3 g_W) {
 
 void teal_mb_data_use_gravity(teal_mb_data *data, const double *g_W) {
   data->gravity = g_W;
+}
+
+void teal_mb_data_use_inertias(teal_mb_data *data, const teal_spatial_inertia *M_BBo_B,
+                               const teal_mat3 *I_Bcm) {
+  data->M_BBo_B = M_BBo_B;
+  data->I_Bcm = I_Bcm;
 }
 
 void teal_mb_data_stage_by_owner(teal_mb_data *data) {
@@ -301,7 +307,7 @@ int teal_mb_data_select_bodies(teal_mb_data *data, const teal_plant_tree *t, con
   data->selected[0] = 0;
   for (int k = 1; k < t->num_nodes; k++) {
     data->selected[k] = data->instance[teal_plant_body_instance(data->plant, data->body[k])];
-    m += data->selected[k] ? t->M_BBo_B[k].mass : 0.0;
+    m += data->selected[k] ? data->M_BBo_B[k].mass : 0.0;
   }
   if (!(m > 0.0)) {
     return teal_error_set(&data->err, TEAL_EINVAL, "%s: the selection has no mass (no bodies)", fn);

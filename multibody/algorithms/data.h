@@ -72,7 +72,9 @@ typedef struct teal_mb_data teal_mb_data;
 /** Data for plant (finalized, must outlive the data); NULL on failure
  *  (TEAL_EINVAL, TEAL_ESTATE, TEAL_ENOMEM) with the reason in err (may be
  *  NULL). Everything the algorithms need is allocated here, once. Gravity
- *  starts as teal_plant_gravity(plant). */
+ *  starts as teal_plant_gravity(plant); the body inertias are the model's
+ *  (a plant context's own values, plant_parameters.h, reach only the data
+ *  the plant keeps in that context). */
 TEAL_API teal_mb_data *teal_mb_data_new(const teal_plant *plant, teal_error *err);
 
 /** Frees data (NULL is allowed). */

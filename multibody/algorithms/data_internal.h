@@ -46,8 +46,12 @@ struct teal_mb_data {
   int *d_start;         /* [nn] offset of the node's nv x nv block in Dinv */
   int *flags;           /* [nn] TEAL_MB_* shortcuts */
   teal_transform *X_MB; /* [nn] X_BM^-1 */
-  teal_vec3 *p_BBcm;    /* [nn] center of mass in B */
-  teal_mat3 *I_Bcm;     /* [nn] central rotational inertia in B */
+  /* body inertias by node: the model's (the tree's M_BBo_B and own_I_Bcm)
+   * unless an owner lends its own (the plant system: its context's
+   * parameters, teal_mb_data_use_inertias) */
+  const teal_spatial_inertia *M_BBo_B; /* [nn] about Bo, in B */
+  const teal_mat3 *I_Bcm;              /* [nn] about the center of mass, in B */
+  teal_mat3 *own_I_Bcm;                /* [nn] the model's central inertias */
   /* position stage: valid for q_pos while pos_valid */
   double *q_pos; /* [nq] */
   int pos_valid;
@@ -218,6 +222,13 @@ void teal_mb_data_drop_position(teal_mb_data *data);
 /** Points data's gravity at g_W (3 values that outlive their use): the plant
  *  system lends its context's gravity parameter this way (data.c). */
 void teal_mb_data_use_gravity(teal_mb_data *data, const double *g_W);
+
+/** Points data's body inertias at M_BBo_B and their central rotational
+ *  inertias I_Bcm (nn each, by node, consistent with each other, outliving
+ *  their use): the plant system lends its context's parameters this way.
+ *  The owner drops the position stage when they change (data.c). */
+void teal_mb_data_use_inertias(teal_mb_data *data, const teal_spatial_inertia *M_BBo_B,
+                               const teal_mat3 *I_Bcm);
 
 /** The world's spatial acceleration: [0; -g] with gravity, else zero. */
 static inline teal_spatial_vector teal_mb_world_acceleration(const teal_mb_data *data,

@@ -1,6 +1,6 @@
 /* Center of mass, its Jacobian, spatial momentum and power (see momentum.h).
  *
- * Per body, with M_BBo_B = {m, p_BoBcm_B, I} from the tree and X_WB, V_WB
+ * Per body, with M_BBo_B = {m, p_BoBcm_B, I} from the data and X_WB, V_WB
  * from the kinematics: p_WBcm = X_WB p_BoBcm_B, v_WBcm = v_WBo + w_WB x
  * p_BoBcm_W, and the spatial momentum about Bo is M_Bo_W V_WB, shifted to P
  * like a force. */
@@ -44,15 +44,15 @@ static const teal_plant_tree *begin_selection(const teal_plant *plant, teal_mb_d
 /* ---- per-body pieces -------------------------------------------------------- */
 
 /* p_BoBcm_W of node k. */
-static teal_vec3 com_offset(const teal_mb_data *data, const teal_plant_tree *t, int k) {
-  return teal_rotation_apply(data->X_WB[data->body[k]].R, t->M_BBo_B[k].p_PScm_E);
+static teal_vec3 com_offset(const teal_mb_data *data, int k) {
+  return teal_rotation_apply(data->X_WB[data->body[k]].R, data->M_BBo_B[k].p_PScm_E);
 }
 
 /* v_WBcm of node k (velocities in data). */
-static teal_vec3 com_velocity(const teal_mb_data *data, const teal_plant_tree *t, int k) {
+static teal_vec3 com_velocity(const teal_mb_data *data, int k) {
   teal_spatial_vector V = data->V_WB[data->body[k]];
   return teal_vec3_add(teal_spatial_vector_linear(V),
-                       teal_vec3_cross(teal_spatial_vector_angular(V), com_offset(data, t, k)));
+                       teal_vec3_cross(teal_spatial_vector_angular(V), com_offset(data, k)));
 }
 
 /* ---- public: mass and center of mass --------------------------------------- */
@@ -81,8 +81,8 @@ int teal_mb_center_of_mass_position(const teal_plant *plant, teal_mb_data *data,
   teal_vec3 mp = teal_vec3_zero();
   for (int k = 1; k < t->num_nodes; k++) {
     if (data->selected[k]) {
-      teal_vec3 p = teal_vec3_add(data->X_WB[data->body[k]].p, com_offset(data, t, k));
-      mp = teal_vec3_add(mp, teal_vec3_scale(p, t->M_BBo_B[k].mass));
+      teal_vec3 p = teal_vec3_add(data->X_WB[data->body[k]].p, com_offset(data, k));
+      mp = teal_vec3_add(mp, teal_vec3_scale(p, data->M_BBo_B[k].mass));
     }
   }
   *p_WScm = teal_vec3_scale(mp, 1.0 / m);
@@ -103,7 +103,7 @@ int teal_mb_center_of_mass_velocity(const teal_plant *plant, teal_mb_data *data,
   teal_vec3 mv = teal_vec3_zero();
   for (int k = 1; k < t->num_nodes; k++) {
     if (data->selected[k]) {
-      mv = teal_vec3_add(mv, teal_vec3_scale(com_velocity(data, t, k), t->M_BBo_B[k].mass));
+      mv = teal_vec3_add(mv, teal_vec3_scale(com_velocity(data, k), data->M_BBo_B[k].mass));
     }
   }
   *v_WScm = teal_vec3_scale(mv, 1.0 / m);
@@ -116,9 +116,9 @@ int teal_mb_center_of_mass_velocity(const teal_plant *plant, teal_mb_data *data,
  * subtree, accumulated inward. */
 static void subtree_moments(teal_mb_data *data, const teal_plant_tree *t) {
   for (int k = 0; k < t->num_nodes; k++) {
-    double m = data->selected[k] ? t->M_BBo_B[k].mass : 0.0;
+    double m = data->selected[k] ? data->M_BBo_B[k].mass : 0.0;
     teal_vec3 p =
-        k ? teal_vec3_add(data->X_WB[data->body[k]].p, com_offset(data, t, k)) : teal_vec3_zero();
+        k ? teal_vec3_add(data->X_WB[data->body[k]].p, com_offset(data, k)) : teal_vec3_zero();
     data->m_sub[k] = m;
     data->mp_sub[k] = teal_vec3_scale(p, m);
   }
@@ -192,7 +192,7 @@ int teal_mb_spatial_momentum(const teal_plant *plant, teal_mb_data *data, const 
       continue;
     }
     const teal_transform *X_WB = &data->X_WB[data->body[k]];
-    teal_spatial_inertia M_Bo_W = teal_spatial_inertia_reexpress(&t->M_BBo_B[k], X_WB->R);
+    teal_spatial_inertia M_Bo_W = teal_spatial_inertia_reexpress(&data->M_BBo_B[k], X_WB->R);
     teal_spatial_vector L_Bo = teal_spatial_inertia_apply(&M_Bo_W, data->V_WB[data->body[k]]);
     L = teal_spatial_vector_add(L, teal_spatial_force_shift(L_Bo, teal_vec3_sub(p_WoP_W, X_WB->p)));
   }
@@ -211,7 +211,7 @@ int teal_mb_conservative_power(const teal_plant *plant, teal_mb_data *data, cons
   teal_vec3 g = teal_plant_gravity(plant);
   double p = 0.0;
   for (int k = 1; k < t->num_nodes; k++) {
-    p += t->M_BBo_B[k].mass * teal_vec3_dot(g, com_velocity(data, t, k));
+    p += data->M_BBo_B[k].mass * teal_vec3_dot(g, com_velocity(data, k));
   }
   *power = p;
   return TEAL_OK;

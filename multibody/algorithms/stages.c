@@ -28,11 +28,11 @@ static teal_mat3 rotate_symmetric(teal_rotation R, teal_mat3 A) {
 
 /* Node k's body inertia at pose X_WB about O in W: the central inertia
  * rotated, then the parallel axis theorem at O. */
-static teal_mb_inertia inertia_about_O(const teal_mb_data *data, const teal_plant_tree *t, int k,
-                                       teal_transform X_WB, teal_vec3 O) {
-  double m = t->M_BBo_B[k].mass;
-  teal_vec3 c =
-      teal_vec3_add(teal_rotation_apply(X_WB.R, data->p_BBcm[k]), teal_vec3_sub(X_WB.p, O));
+static teal_mb_inertia inertia_about_O(const teal_mb_data *data, int k, teal_transform X_WB,
+                                       teal_vec3 O) {
+  double m = data->M_BBo_B[k].mass;
+  teal_vec3 c = teal_vec3_add(teal_rotation_apply(X_WB.R, data->M_BBo_B[k].p_PScm_E),
+                              teal_vec3_sub(X_WB.p, O));
   teal_mb_inertia r;
   r.m = m;
   r.h = teal_vec3_scale(c, m);
@@ -120,7 +120,7 @@ static void position_node(teal_mb_data *data, const teal_plant_tree *t, int k, c
   data->X[k] = X_WB;
   data->O[k] = pk == 0 ? X_WB.p : data->O[pk];
   motion_subspace(data, t, k, qk, X_WF.R, teal_vec3_sub(X_WM.p, data->O[k]));
-  data->I[k] = inertia_about_O(data, t, k, X_WB, data->O[k]);
+  data->I[k] = inertia_about_O(data, k, X_WB, data->O[k]);
 }
 
 /* 1 when data already holds the position stage of q. Stand-alone data

@@ -73,10 +73,10 @@ static void hinge_columns(const teal_mb_data *data, const teal_plant_tree *t, in
 }
 
 /* p_WBcm, v_WBcm and (with accelerations in data) a_WBcm of node k. */
-static void body_com_motion(const teal_mb_data *data, const teal_plant_tree *t, int k, int need_v,
-                            int need_a, teal_vec3 *p, teal_vec3 *v, teal_vec3 *a) {
+static void body_com_motion(const teal_mb_data *data, int k, int need_v, int need_a, teal_vec3 *p,
+                            teal_vec3 *v, teal_vec3 *a) {
   int b = data->body[k];
-  teal_vec3 r = teal_rotation_apply(data->X_WB[b].R, t->M_BBo_B[k].p_PScm_E);
+  teal_vec3 r = teal_rotation_apply(data->X_WB[b].R, data->M_BBo_B[k].p_PScm_E);
   *p = teal_vec3_add(data->X_WB[b].p, r);
   if (need_v) {
     *v = teal_spatial_vector_linear(teal_spatial_velocity_shift(data->V_WB[b], r));
@@ -96,8 +96,8 @@ static void system_com_motion(const teal_mb_data *data, const teal_plant_tree *t
       continue;
     }
     teal_vec3 pk, vk = teal_vec3_zero(), ak = teal_vec3_zero();
-    double mk = t->M_BBo_B[k].mass;
-    body_com_motion(data, t, k, need_v, need_a, &pk, &vk, &ak);
+    double mk = data->M_BBo_B[k].mass;
+    body_com_motion(data, k, need_v, need_a, &pk, &vk, &ak);
     mp = teal_vec3_add(mp, teal_vec3_scale(pk, mk));
     mv = teal_vec3_add(mv, teal_vec3_scale(vk, mk));
     ma = teal_vec3_add(ma, teal_vec3_scale(ak, mk));
@@ -317,7 +317,7 @@ static teal_spatial_inertia system_inertia(const teal_mb_data *data, const teal_
       continue;
     }
     const teal_transform *X_WB = &data->X_WB[data->body[k]];
-    teal_spatial_inertia M_Bo_W = teal_spatial_inertia_reexpress(&t->M_BBo_B[k], X_WB->R);
+    teal_spatial_inertia M_Bo_W = teal_spatial_inertia_reexpress(&data->M_BBo_B[k], X_WB->R);
     teal_spatial_inertia M_Wo_W = teal_spatial_inertia_shift(&M_Bo_W, teal_vec3_neg(X_WB->p));
     sum = teal_spatial_inertia_add(&sum, &M_Wo_W);
   }

@@ -212,8 +212,9 @@ static int add_generalized(const teal_system *sys, const teal_context *ctx, cons
       tau[i] += t[i];
     }
   }
+  const double *damping = teal_plant_damping(p, ctx);
   for (int i = 0; i < p->nv; i++) {
-    tau[i] -= p->tree.damping[i] * v[i];
+    tau[i] -= damping[i] * v[i];
   }
   return TEAL_OK;
 }

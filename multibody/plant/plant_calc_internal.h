@@ -36,8 +36,34 @@ void teal_plant_qv(const teal_plant *p, const teal_context *ctx, const double **
 /* The plant's own context: ctx itself or its plant subcontext (NULL when
  * ctx holds no context of the plant, or the plant is not finalized). */
 const teal_context *teal_plant_own_context(const teal_plant *p, const teal_context *ctx);
-/* The scratch of ctx, its data pointed at the context's gravity parameter. */
+/* The scratch of ctx, its data pointed at the context's gravity and body
+ * inertia parameters. */
 teal_plant_scratch *teal_plant_get_scratch(const teal_plant *p, const teal_context *ctx);
+
+/* The error of a call on ctx that has no usable plant context (NULL ctx or
+ * plant, plant not finalized, or ctx holding no context of the plant's
+ * system), reported on ctx naming fn (plant_state.c). */
+int teal_plant_bad_call(const teal_plant *p, const teal_context *ctx, const char *fn);
+
+/* ---- parameters (plant_parameters.c) --------------------------------------- */
+
+/* The body inertia parameter holds, by tree node, the spatial inertias
+ * M_BBo_B (TEAL_PLANT_INERTIA_DOUBLES each) and after them their central
+ * rotational inertias I_Bcm (9 doubles each), which the setters keep
+ * consistent; node 0, the world, has no mass. */
+#define TEAL_PLANT_INERTIA_DOUBLES ((int)(sizeof(teal_spatial_inertia) / sizeof(double)))
+
+/* Doubles of the body inertia parameter. */
+int teal_plant_inertia_parameter_size(const teal_plant *p);
+/* Writes the model's body inertias in the parameter's layout into x0. */
+void teal_plant_default_inertia_parameter(const teal_plant *p, double *x0);
+/* The body inertias M_BBo_B [nn] and central inertias I_Bcm [nn] by node of
+ * the plant's own context ctx. */
+const teal_spatial_inertia *teal_plant_inertias(const teal_plant *p, const teal_context *ctx);
+const teal_mat3 *teal_plant_central_inertias(const teal_plant *p, const teal_context *ctx);
+/* The joint damping of the plant's own context ctx, by v index [nv]: every
+ * computation reads damping through this accessor. */
+const double *teal_plant_damping(const teal_plant *p, const teal_context *ctx);
 
 /* Reports that ctx holds no multibody data for the plant (TEAL_ENOMEM). */
 int teal_plant_no_scratch(const teal_context *ctx);

@@ -58,6 +58,8 @@ teal_plant_scratch *teal_plant_get_scratch(const teal_plant *p, const teal_conte
   }
   const double *g = teal_context_numeric_parameter(ctx, p->sys.param_gravity);
   teal_mb_data_use_gravity(s->data, g);
+  teal_mb_data_use_inertias(s->data, teal_plant_inertias(p, ctx),
+                            teal_plant_central_inertias(p, ctx));
   return s;
 }
 

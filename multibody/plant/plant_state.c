@@ -7,7 +7,7 @@
 #include "multibody/plant/plant_state.h"
 #include "multibody/plant/plant_system.h"
 
-static int bad_call(const teal_plant *p, const teal_context *ctx, const char *fn) {
+int teal_plant_bad_call(const teal_plant *p, const teal_context *ctx, const char *fn) {
   if (!ctx) {
     return TEAL_EINVAL;
   }
@@ -32,7 +32,7 @@ static int get_block(const teal_plant *p, const teal_context *ctx, int offset, i
                      double *x, int n, const char *fn) {
   const teal_context *own = teal_plant_own_context(p, ctx);
   if (!own || !x) {
-    return own ? null_arg(ctx, fn, "the output array") : bad_call(p, ctx, fn);
+    return own ? null_arg(ctx, fn, "the output array") : teal_plant_bad_call(p, ctx, fn);
   }
   if (n != count) {
     return teal_context_report_error(ctx, TEAL_ESIZE, "%s: got %d values, the plant has %d", fn,
@@ -51,7 +51,7 @@ static int set_block(const teal_plant *p, teal_context *ctx, int offset, int cou
                      const double *x, int n, const char *fn) {
   teal_context *own = (teal_context *)teal_plant_own_context(p, ctx);
   if (!own || !x) {
-    return own ? null_arg(ctx, fn, "the input array") : bad_call(p, ctx, fn);
+    return own ? null_arg(ctx, fn, "the input array") : teal_plant_bad_call(p, ctx, fn);
   }
   if (n != count) {
     return teal_context_report_error(ctx, TEAL_ESIZE, "%s: got %d values, the plant has %d", fn,
@@ -102,7 +102,7 @@ int teal_plant_set_state(const teal_plant *p, teal_context *ctx, const double *x
 int teal_plant_set_gravity_in_context(const teal_plant *p, teal_context *ctx, teal_vec3 g) {
   teal_context *own = (teal_context *)teal_plant_own_context(p, ctx);
   if (!own) {
-    return bad_call(p, ctx, "plant set_gravity_in_context");
+    return teal_plant_bad_call(p, ctx, "plant set_gravity_in_context");
   }
   if (!teal_vec3_is_finite(g)) {
     return teal_context_report_error(ctx, TEAL_ENONFINITE,
@@ -115,7 +115,9 @@ int teal_plant_set_gravity_in_context(const teal_plant *p, teal_context *ctx, te
 static const teal_context *eval_context(const teal_plant *p, const teal_context *ctx,
                                         const void *out, const char *fn, int *rc) {
   const teal_context *own = teal_plant_own_context(p, ctx);
-  *rc = !own ? bad_call(p, ctx, fn) : !out ? null_arg(ctx, fn, "the result pointer") : TEAL_OK;
+  *rc = !own   ? teal_plant_bad_call(p, ctx, fn)
+        : !out ? null_arg(ctx, fn, "the result pointer")
+               : TEAL_OK;
   return *rc ? NULL : own;
 }
 
@@ -164,7 +166,7 @@ int teal_plant_free_joint(const teal_plant *p, int body) {
  * usable). */
 static int not_free(const teal_plant *p, const teal_context *ctx, int body, const char *fn) {
   if (!ctx || !p || !p->system) {
-    return bad_call(p, ctx, fn);
+    return teal_plant_bad_call(p, ctx, fn);
   }
   return teal_context_report_error(ctx, TEAL_EINVAL, "%s: body %d is not a free body of plant",
                                    fn, body);

@@ -167,8 +167,9 @@ static void declare_inputs(teal_system *sys, teal_plant *p, const port_names *na
   }
 }
 
-/* The state [q; v] from x0 (nq + nv defaults, v zero), its update, gravity
- * and the per-context scratch. */
+/* The state [q; v] from x0 (nq + nv defaults, v zero), its update, the
+ * parameters (gravity, body inertias, joint damping; x0 is reused for the
+ * inertias) and the per-context scratch. */
 static void declare_state(teal_system *sys, teal_plant *p, double *x0) {
   plant_sys *s = &p->sys;
   int nx = p->nq + p->nv;
@@ -185,6 +186,10 @@ static void declare_state(teal_system *sys, teal_plant *p, double *x0) {
   }
   double g[3] = {p->gravity.v[0], p->gravity.v[1], p->gravity.v[2]};
   s->param_gravity = teal_leaf_declare_numeric_parameter(sys, 3, g);
+  teal_plant_default_inertia_parameter(p, x0);
+  s->param_inertia =
+      teal_leaf_declare_numeric_parameter(sys, teal_plant_inertia_parameter_size(p), x0);
+  s->param_damping = teal_leaf_declare_numeric_parameter(sys, p->nv, p->tree.damping);
   teal_plant_scratch model;
   memset(&model, 0, sizeof(model));
   model.plant = p;
@@ -397,7 +402,9 @@ int teal_plant_system_create(teal_plant *p) {
     size_t n = strlen(INST(p)[i].name) + sizeof(LONGEST_PORT_SUFFIX);
     names.room = n > names.room ? n : names.room;
   }
-  double *x0 = rc ? NULL : teal_calloc((size_t)(p->nq + p->nv) + 1, sizeof(double));
+  int nx0 = p->nq + p->nv, ninertia = teal_plant_inertia_parameter_size(p);
+  nx0 = nx0 > ninertia ? nx0 : ninertia;
+  double *x0 = rc ? NULL : teal_calloc((size_t)nx0 + 1, sizeof(double));
   names.buf = x0 ? teal_alloc(names.room) : NULL;
   teal_system *sys = names.buf ? teal_leaf_new(teal_plant_name(p), p, release_plant) : NULL;
   if (!sys) {

@@ -147,9 +147,10 @@ typedef struct plant_sys {
   /* outputs */
   int out_state, out_vdot, out_poses, out_vels, out_accs, out_reactions;
   int *out_state_inst; /* [instances] */
-  /* cache entries, scratch, parameter */
+  /* cache entries, scratch, parameters (gravity, body inertias by node,
+   * joint damping by v index: plant_parameters.c) */
   int ce_stage, ce_poses, ce_vels, ce_M, ce_u, ce_forces, ce_vdot, ce_step, ce_accs;
-  int scratch, param_gravity;
+  int scratch, param_gravity, param_inertia, param_damping;
   teal_value_type forces_type;
   /* per instance: actuators, q and v indices (offsets into the arrays below) */
   int *inst_act_start, *inst_act_count, *act_list;
