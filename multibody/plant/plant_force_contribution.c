@@ -43,8 +43,10 @@ static void add_gravity(const teal_plant *p, const teal_context *own, const teal
                         teal_spatial_vector *F) {
   const double *g = teal_context_numeric_parameter(own, p->sys.param_gravity);
   teal_vec3 g_W = teal_vec3_make(g[0], g[1], g[2]);
+  const teal_spatial_inertia *by_node = teal_plant_inertias(p, own); /* the context's */
   for (int b = 1; b < p->bodies.n; b++) {
-    const teal_spatial_inertia *M = &BODY(p)[b].M_BBo_B;
+    int k = teal_plant_body_node(p, b); /* -1 for a body welded to the world */
+    const teal_spatial_inertia *M = k >= 0 ? &by_node[k] : &BODY(p)[b].M_BBo_B;
     teal_vec3 f = teal_vec3_scale(g_W, M->mass);
     teal_vec3 p_BoBcm_W = teal_rotation_apply(X_WB[b].R, M->p_PScm_E);
     F[b] =
@@ -52,9 +54,10 @@ static void add_gravity(const teal_plant *p, const teal_context *own, const teal
   }
 }
 
-/* Joint damping, read where the plant's dynamics read it. */
-static void add_damping(const teal_plant *p, const double *v, double *tau) {
-  const double *d = teal_plant_get_tree(p)->damping;
+/* Joint damping, the context's, as the plant's dynamics read it. */
+static void add_damping(const teal_plant *p, const teal_context *own, const double *v,
+                        double *tau) {
+  const double *d = teal_plant_damping(p, own);
   for (int i = 0; i < p->nv; i++) {
     tau[i] -= d[i] * v[i];
   }
@@ -79,7 +82,7 @@ int teal_plant_calc_force_elements_contribution(const teal_plant *p, const teal_
   const double *q, *v;
   teal_plant_qv(p, own, &q, &v);
   add_gravity(p, own, X, F_Bo_W);
-  add_damping(p, v, tau);
+  add_damping(p, own, v, tau);
   teal_error err = {0, ""};
   rc = teal_plant_calc_force_elements(p, q, v, X, V, F_Bo_W, tau, &err);
   return rc ? teal_context_report_error(ctx, rc, "%s: %s", fn, err.message) : TEAL_OK;

@@ -14,6 +14,7 @@
 #include "multibody/algorithms/rnea.h"
 #include "multibody/forces/force_elements.h"
 #include "multibody/plant/plant_force_contribution.h"
+#include "multibody/plant/plant_parameters.h"
 #include "multibody/plant/plant_state.h"
 #include "multibody/plant/plant_system.h"
 #include "multibody/tree/topology.h"
@@ -205,6 +206,39 @@ START_TEST(test_sum_matches_forward_dynamics) {
 }
 END_TEST
 
+/* The context's masses and damping, not the model's: doubling body l2's
+ * mass doubles its gravity force, and new damping on joint l3 replaces the
+ * model's in tau; the other entries do not move. */
+START_TEST(test_context_parameters_reach_the_contribution) {
+  model m = make_model(1, 17u, teal_vec3_make(0, 0, -9.81));
+  double tau0[NV], tau1[NV];
+  teal_spatial_vector F0[NB], F1[NB];
+  ck_assert_int_eq(teal_plant_calc_force_elements_contribution(m.p, m.ctx, tau0, NV, F0, NB),
+                   TEAL_OK);
+  int l2 = 3; /* bodies: world, free, l1, l2, l3 */
+  double mass, d_new = 2.5;
+  ck_assert_int_eq(teal_plant_get_body_mass_in_context(m.p, m.ctx, l2, &mass), TEAL_OK);
+  ck_assert_int_eq(teal_plant_set_body_mass_in_context(m.p, m.ctx, l2, 2 * mass), TEAL_OK);
+  int j = teal_plant_get_joint_by_name(m.p, "l3", -1, NULL);
+  ck_assert_int_ge(j, 0);
+  ck_assert_int_eq(teal_plant_set_joint_damping_in_context(m.p, m.ctx, j, &d_new, 1), TEAL_OK);
+  ck_assert_int_eq(teal_plant_calc_force_elements_contribution(m.p, m.ctx, tau1, NV, F1, NB),
+                   TEAL_OK);
+  for (int b = 0; b < NB; b++) {
+    for (int c = 0; c < 6; c++) {
+      double want = b == l2 ? 2 * F0[b].v[c] : F0[b].v[c];
+      ck_assert_double_eq_tol(F1[b].v[c], want, 1e-12 * (1 + fabs(want)));
+    }
+  }
+  int vj = teal_plant_joint_v_start(m.p, j);
+  for (int i = 0; i < NV; i++) {
+    double want = i == vj ? tau0[i] + (damping[2] - d_new) * m.v[i] : tau0[i];
+    ck_assert_double_eq_tol(tau1[i], want, 1e-12 * (1 + fabs(want)));
+  }
+  free_model(&m);
+}
+END_TEST
+
 START_TEST(test_errors) {
   model m = make_model(1, 13u, teal_vec3_zero());
   double tau[NV];
@@ -257,6 +291,7 @@ int main(void) {
   tcase_add_test(tc, test_gravity_part);
   tcase_add_test(tc, test_damping_part);
   tcase_add_test(tc, test_sum_matches_forward_dynamics);
+  tcase_add_test(tc, test_context_parameters_reach_the_contribution);
   tcase_add_test(tc, test_errors);
   suite_add_tcase(s, tc);
   return ts_run_suite(s);
