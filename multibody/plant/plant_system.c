@@ -185,6 +185,7 @@ static void declare_state(teal_system *sys, teal_plant *p, double *x0) {
   }
   double g[3] = {p->gravity.v[0], p->gravity.v[1], p->gravity.v[2]};
   s->param_gravity = teal_leaf_declare_numeric_parameter(sys, 3, g);
+  s->param_contact = teal_leaf_declare_numeric_parameter(sys, 1, &p->contact.version);
   teal_plant_scratch model;
   memset(&model, 0, sizeof(model));
   model.plant = p;
