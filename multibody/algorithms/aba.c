@@ -66,10 +66,11 @@ static int all_finite(const double *x, int n) {
 
 /* ---- node kernels ----------------------------------------------------------- */
 
-/* One-dof node: U = P s, D = s' U (checked against sum P_ii s_i^2),
- * Ud = U / D; returns U. */
-static int factor_one(const double *P, const double *s, double *Ud, double *Dinv, double *U) {
-  double D = 0.0, scale = 0.0;
+/* One-dof node: U = P s, D = s' U + add (checked against sum P_ii s_i^2 +
+ * add), Ud = U / D; returns U. add is data's added diagonal at the dof. */
+static int factor_one(const double *P, const double *s, double add, double *Ud, double *Dinv,
+                      double *U) {
+  double D = add, scale = add;
   for (int i = 0; i < 6; i++) {
     const double *row = P + 6 * i;
     U[i] = row[0] * s[0] + row[1] * s[1] + row[2] * s[2] + row[3] * s[3] + row[4] * s[4] +
@@ -89,9 +90,10 @@ static int factor_one(const double *P, const double *s, double *Ud, double *Dinv
 }
 
 /* Multi-dof node (n columns of S, column-major): as factor_one with D^-1
- * from a Cholesky factorization; U is 6 x n column-major. */
-static int factor_multi(const double *P, const double *S, int n, double *Ud, double *Dinv,
-                        double *U) {
+ * from a Cholesky factorization; U is 6 x n column-major, add (NULL: none)
+ * the n values of data's added diagonal. */
+static int factor_multi(const double *P, const double *S, int n, const double *add, double *Ud,
+                        double *Dinv, double *U) {
   double D[TEAL_JOINT_MAX_NV * TEAL_JOINT_MAX_NV];
   for (int j = 0; j < n; j++) {
     for (int i = 0; i < 6; i++) {
@@ -108,7 +110,7 @@ static int factor_multi(const double *P, const double *S, int n, double *Ud, dou
       for (int r = 0; r < 6; r++) {
         d += S[6 * i + r] * U[6 * j + r];
       }
-      D[i * n + j] = d;
+      D[i * n + j] = d + (add && i == j ? add[i] : 0.0);
     }
   }
   if (teal_small_cholesky(D, n, min_pivot(diagonal_scale(D, n)))) {
@@ -170,9 +172,11 @@ static int factor_node(teal_mb_data *data, const teal_plant_tree *t, int k, cons
   int n = t->nv[k], pk = t->parent[k];
   double *Ud = data->Ud + 6 * t->v_start[k], *Dinv = data->Dinv + data->d_start[k];
   const double *P = data->P[k].m, *S = teal_mb_data_S(data, t, k);
+  const double *add = data->added_diagonal ? data->added_diagonal + t->v_start[k] : NULL;
   double U[6 * TEAL_JOINT_MAX_NV];
-  int bad = n == 1 ? factor_one(P, S, Ud, Dinv, U)
-                   : n > 1 ? factor_multi(P, S, n, Ud, Dinv, U) : 0;
+  int bad = n == 1  ? factor_one(P, S, add ? add[0] : 0.0, Ud, Dinv, U)
+            : n > 1 ? factor_multi(P, S, n, add, Ud, Dinv, U)
+                    : 0;
   if (bad) {
     return teal_error_set(&data->err, TEAL_ESINGULAR,
                           "%s: articulated inertia of joint \"%s\" is not positive definite "

@@ -205,6 +205,12 @@ void teal_mb_data_drop_position(teal_mb_data *data) {
   data->pos_valid = 0;
 }
 
+void teal_mb_data_set_added_diagonal(teal_mb_data *data, const double *d) {
+  data->added_diagonal = d;
+  data->factor_stamp = 0;
+  data->blocks_stamp = 0;
+}
+
 teal_vec3 teal_mb_data_gravity(const teal_mb_data *data) {
   return data ? teal_mb_data_g(data) : teal_vec3_zero();
 }

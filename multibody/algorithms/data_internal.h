@@ -84,6 +84,10 @@ struct teal_mb_data {
   double *zero_nv, *bias;     /* [nv] zeros, and -(the bias forces) of the block dynamics */
   unsigned long blocks_stamp; /* pos_stamp of the blocks, 0 if none */
   int minv_blocks;            /* the latest factorization was the blocks' */
+  /* [nv] or NULL: a diagonal added to M by both factorizations and held in
+   * Mb (the discrete plant's implicit joint damping h D; see
+   * teal_mb_data_set_added_diagonal) */
+  const double *added_diagonal;
   /* by body, in W at body origins: Jacobians and momentum */
   teal_transform *X_WB;      /* [nb] */
   teal_spatial_vector *V_WB; /* [nb] */
@@ -218,6 +222,15 @@ void teal_mb_data_stage_by_owner(teal_mb_data *data);
 
 /** Forgets the position stage (and with it the factorizations). */
 void teal_mb_data_drop_position(teal_mb_data *data);
+
+/** Makes the factorizations (articulated and by blocks) and the blocks Mb
+ *  that later calls make on data be of M + diag(d) (nv values >= 0 that
+ *  outlive their use; NULL: M itself), and drops those data holds. The
+ *  discrete plant adds its joint damping h D this way for one time step:
+ *  forward dynamics then gives (M + h D)^-1 (tau - C v + tau_g) and
+ *  teal_mb_mass_inverse (M + h D)^-1, as Drake's discrete solvers use
+ *  (data.c). */
+void teal_mb_data_set_added_diagonal(teal_mb_data *data, const double *d);
 
 /** Points data's gravity at g_W (3 values that outlive their use): the plant
  *  system lends its context's gravity parameter this way (data.c). */

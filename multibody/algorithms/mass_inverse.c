@@ -28,6 +28,19 @@ static int blocks_not_kept(teal_mb_data *data) {
                         (int)(TEAL_PLANT_DENSE_MAX_BYTES >> 20));
 }
 
+/* Mb += diag(added_diagonal), tree by tree (see data_internal.h). */
+static void add_diagonal(teal_mb_data *data) {
+  const teal_mb_trees *tr = data->trees;
+  for (int t = 0; data->added_diagonal && t < tr->ntrees; t++) {
+    int m = teal_mb_trees_tree_nv(tr, t);
+    const int *dofs = tr->dofs + tr->dof_start[t];
+    double *Mt = data->Mb + tr->block_start[t];
+    for (int j = 0; j < m; j++) {
+      Mt[j * m + j] += data->added_diagonal[dofs[j]];
+    }
+  }
+}
+
 int teal_mb_mass_blocks_factorize(const teal_plant *plant, teal_mb_data *data, const double *q) {
   if (data && !data->blocks_kept) {
     return blocks_not_kept(data);
@@ -38,6 +51,7 @@ int teal_mb_mass_blocks_factorize(const teal_plant *plant, teal_mb_data *data, c
     return rc;
   }
   data->blocks_stamp = 0;
+  add_diagonal(data);
   memcpy(data->Lb, data->Mb, teal_mb_trees_block_size(data->trees) * sizeof(double));
   rc = teal_mb_mass_blocks_factor(data->trees, data->Lb, &data->err);
   if (rc == TEAL_OK) {

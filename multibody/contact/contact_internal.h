@@ -70,8 +70,17 @@ int teal_plant_sg_register(teal_scene_graph *sg, teal_plant *p);
  * pose output, the velocity stage, the contact results). */
 int teal_plant_size_outputs(const teal_system *sys, const teal_context *ctx, void *user);
 
-/* Defaults from the penetration allowance (called at finalize). */
+/* Defaults from the penetration allowance (called at finalize and when it
+ * changes after). */
 void teal_plant_contact_defaults(teal_plant *p);
+
+/* Brings the plant's own context own up to the plant's contact settings:
+ * when they changed after own cached values computed with the old ones,
+ * writes the settings version into own's contact parameter, which
+ * invalidates those values. Called where the plant's values are read (the
+ * simulator hooks, the teal_plant_eval_* functions). TEAL_OK or the
+ * parameter write's error. */
+int teal_plant_sync_contact_settings(const teal_plant *p, const teal_context *own);
 
 /* The discrete contact step (discrete_contact.c): from the free
  * velocity vstar, the next velocity v_next with the contact forces of the

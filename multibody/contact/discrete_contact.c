@@ -4,7 +4,10 @@
  * f_i is the force on B: normal f_n = k (x + h xdot)_+ (1 + d xdot)_+ along
  * -n and regularized friction -mu f_n v_t / sqrt(|v_t|^2 + v_s^2). Its
  * Jacobian M - h sum J' G J (G = df/dv) is solved by LU; a backtracking
- * line search on |R| keeps the iteration safe when contacts switch.
+ * line search on |R| keeps the iteration safe when contacts switch. Here
+ * M stands for M + h D with the joint damping D, implicit as in Drake's
+ * discrete solvers: the blocks of M the free motion left in the data hold
+ * it (plant_discrete.c).
  *
  * Everything works per kinematic tree (multibody/tree/forest.h), as Drake's SAP
  * and TAMSI do: M is block diagonal over trees, so the step forms only the

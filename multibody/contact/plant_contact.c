@@ -45,16 +45,39 @@ const teal_value_type teal_contact_results_type = {"teal_contact_results",
 
 /* ---- settings -------------------------------------------------------------------- */
 
+/* Before finalize a setting is part of the model (errors are sticky, as
+ * for every declaration); after, it changes the finalized plant: the
+ * derived defaults are recomputed and the version moves, so that contexts
+ * drop what they computed with the old value (teal_plant_sync_contact_settings). */
 static int set_positive(teal_plant *p, double x, double *dst, const char *what) {
-  int rc = teal_plant_check_open(p, "setting", what);
+  int rc = p && p->finalized ? TEAL_OK : teal_plant_check_open(p, "setting", what);
   if (rc) {
     return rc;
   }
   if (!(isfinite(x) && x > 0.0)) {
-    return teal_plant_fail(p, TEAL_EINVAL, "plant: %s must be finite and > 0%s", what, NULL);
+    return p->finalized
+               ? teal_error_set(&p->err, TEAL_EINVAL, "plant: %s must be finite and > 0 (got %g)",
+                                what, x)
+               : teal_plant_fail(p, TEAL_EINVAL, "plant: %s must be finite and > 0%s", what, NULL);
   }
   *dst = x;
+  if (p->finalized) {
+    teal_plant_contact_defaults(p);
+    p->contact.version += 1.0;
+  }
   return TEAL_OK;
+}
+
+int teal_plant_sync_contact_settings(const teal_plant *p, const teal_context *own) {
+  const double *seen = teal_context_numeric_parameter(own, p->sys.param_contact);
+  if (!seen || *seen == p->contact.version) {
+    return TEAL_OK;
+  }
+  /* the context may hold values computed with the old settings: writing
+   * the parameter moves its stamp, and every entry that depends on it
+   * (contact results, forces, the step, accelerations) is recomputed */
+  return teal_context_set_numeric_parameter((teal_context *)own, p->sys.param_contact,
+                                            &p->contact.version, 1);
 }
 
 int teal_plant_set_penetration_allowance(teal_plant *p, double allowance) {
@@ -341,7 +364,9 @@ int teal_plant_eval_contact_results(const teal_plant *p, const teal_context *ctx
     return teal_context_report_error(ctx, TEAL_EINVAL,
                                      "plant eval_contact_results: no plant context in ctx");
   }
-  return teal_eval_cache_entry(p->system, own, p->sys.ce_contacts, (const void **)results);
+  int rc = teal_plant_sync_contact_settings(p, own);
+  return rc ? rc
+            : teal_eval_cache_entry(p->system, own, p->sys.ce_contacts, (const void **)results);
 }
 
 teal_vec3 teal_contact_results_net_force(const teal_contact_results *r, int body) {

@@ -40,7 +40,8 @@
  *     mu_d v_t / sqrt(|v_t|^2 + eps^2) with eps = v_s / 100 (the implicit
  *     step tolerates the sharper law; stiction then creeps at about
  *     1e-5 m/s with the default v_s). Newton's method on
- *     M (v+ - v*) = h J' f(J v+) with a backtracking line search, started
+ *     (M + h D)(v+ - v*) = h J' f(J v+) (D the joint damping, implicit as
+ *     in Drake's discrete solvers) with a backtracking line search, started
  *     from the current velocities; v* is the free-motion velocity (joint
  *     limits are enforced afterwards). M is kept as its per-tree blocks
  *     and each island of trees coupled by contacts is solved on its own
@@ -94,9 +95,18 @@ TEAL_API extern const teal_value_type teal_contact_results_type;
 /** Makes room for cap contacts (keeps the entries). */
 TEAL_API int teal_contact_results_reserve(teal_contact_results *r, int cap);
 
-/** Contact settings, before finalize: sets the penetration allowance (m, > 0). */
+/** Sets the penetration allowance (m, finite and > 0), at any time (Drake's
+ *  set_penetration_allowance). After finalize the default stiffness and
+ *  dissipation are derived again from it, and every later computation uses
+ *  them, in existing contexts too: a context drops the values it cached
+ *  with the old settings at its next step or teal_plant_eval_* call (see
+ *  docs/contact.md). A bad value returns TEAL_EINVAL with a message and
+ *  keeps the old one (before finalize the error is sticky, as for every
+ *  declaration). Not safe while another thread evaluates a context of the
+ *  plant. */
 TEAL_API int teal_plant_set_penetration_allowance(teal_plant *plant, double allowance);
-/** Contact settings, before finalize: sets the stiction tolerance (m/s, > 0). */
+/** Sets the stiction tolerance (m/s, finite and > 0), at any time, with the
+ *  effect and errors of teal_plant_set_penetration_allowance. */
 TEAL_API int teal_plant_set_stiction_tolerance(teal_plant *plant, double v_stiction);
 /** The penetration allowance (m); 1e-3 when unset. */
 TEAL_API double teal_plant_penetration_allowance(const teal_plant *plant);

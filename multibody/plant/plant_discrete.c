@@ -1,18 +1,26 @@
 /* The discrete (time-step) plant update: semi-implicit Euler with joint
  * position limits as hard unilateral constraints (see plant_system.h).
  *
+ * Joint damping D is implicit, as in Drake's discrete solvers (TAMSI, SAP):
+ * the step's linear operator is M + h D in place of M. The free motion
+ * solves (M + h D)(v* - v) = h (tau - D v - C v + tau_g) (the applied
+ * forces hold -D v), and the contact Newton step and the limit impulses
+ * below use M + h D (the data's added diagonal, data_internal.h), so a
+ * stiff damper (h D >> M) decays instead of overshooting.
+ *
  * With v* = v + h vdot_free, a limit on dof i is violated when
  * q_i + h v*_i leaves [lo, hi]. Each violated limit j gets an impulse
  * s_j mu_j (s = +1 at a lower limit, -1 at an upper one, mu >= 0) along its
- * dof, and v+ = v* + M^-1 sum_j e_j s_j mu_j. The impulses solve the
+ * dof, and v+ = v* + (M + h D)^-1 sum_j e_j s_j mu_j. The impulses solve the
  * complementarity problem 0 <= mu  _|_  s (v+ - target) >= 0 with
  * target_i = (limit - q_i) / h, by projected Gauss-Seidel on the Delassus
- * matrix W = (M^-1) restricted to the violated dofs. Limits that a
+ * matrix W = (M + h D)^-1 restricted to the violated dofs. Limits that a
  * solution newly violates are added and the problem re-solved. */
 #include <math.h>
 #include <string.h>
 
 #include "multibody/algorithms/aba.h"
+#include "multibody/algorithms/data_internal.h"
 #include "multibody/algorithms/mass_inverse.h"
 #include "multibody/contact/contact_internal.h"
 #include "multibody/plant/plant_calc_internal.h"
@@ -46,8 +54,8 @@ static int activate_violated(const teal_plant *p, teal_plant_scratch *s, const d
   return added;
 }
 
-/* Column j of M^-1 for active limit j, by the factorization of M the free
- * motion left in data (per-tree blocks or articulated bodies). */
+/* Column j of (M + h D)^-1 for active limit j, by the factorization the
+ * free motion left in data (per-tree blocks or articulated bodies). */
 static int delassus_column(const teal_plant *p, teal_plant_scratch *s, int j) {
   int vi = p->tree.v_start[p->sys.limit_dofs[s->step.active[j]]];
   memset(s->step.dv, 0, (size_t)p->nv * sizeof(double));
@@ -108,38 +116,49 @@ static int enforce_limits(const teal_plant *p, teal_plant_scratch *s, const doub
   return TEAL_OK;
 }
 
-int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ctx, double *out,
-                                  void *user) {
-  const teal_plant *p = user;
-  int rc;
-  teal_plant_scratch *s = teal_plant_staged_scratch(sys, ctx, p, &rc);
-  const double *forces, *q, *v;
-  if (s) {
-    rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_forces, (const void **)&forces);
+/* Makes s->data factor M + h D for this step (nothing added without
+ * damping, so an undamped plant factors M as before). */
+static void add_implicit_damping(const teal_plant *p, teal_plant_scratch *s,
+                                 const teal_context *ctx) {
+  const double *D = teal_plant_damping(p, ctx); /* the context's */
+  int damped = 0;
+  for (int i = 0; i < p->nv; i++) {
+    s->step.hdamp[i] = p->time_step * D[i];
+    damped |= D[i] > 0.0;
   }
-  if (rc) {
-    return rc;
-  }
-  teal_plant_qv(p, ctx, &q, &v);
+  teal_mb_data_set_added_diagonal(s->data, damped ? s->step.hdamp : NULL);
+}
+
+/* v* = v + h (M + h D)^-1 (tau - D v - C v + tau_g): the forces hold -D v */
+static int free_motion(const teal_plant *p, teal_plant_scratch *s, const double *q, const double *v,
+                       const double *forces) {
   const teal_spatial_vector *F = (const teal_spatial_vector *)(forces + p->nv);
-  int nq = p->nq, nv = p->nv;
-  double h = p->time_step, *vnext = out + nq;
+  /* with contact scratch M is factored by trees; otherwise by articulated bodies */
+  int rc = s->step.trees
+               ? teal_mb_forward_dynamics_blocks(p, s->data, q, v, forces, F, s->step.vstar)
+               : teal_mb_forward_dynamics_ex(p, s->data, q, v, forces, F, s->step.vstar);
+  for (int i = 0; rc == TEAL_OK && i < p->nv; i++) {
+    s->step.vstar[i] = v[i] + p->time_step * s->step.vstar[i];
+  }
+  return rc;
+}
+
+/* v+ into vnext: free motion, contact, limits. */
+static int next_velocity(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
+                         teal_plant_scratch *s, const double *q, const double *v, double *vnext) {
+  const double *forces;
   const teal_point_pair_list *pairs = NULL;
-  rc = teal_plant_eval_query(sys, ctx, p, &pairs);
-  if (rc) {
+  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_forces, (const void **)&forces);
+  if (rc || (rc = teal_plant_eval_query(sys, ctx, p, &pairs))) {
     return rc;
   }
-  /* with contact scratch M is factored by trees; otherwise by articulated bodies */
-  rc = s->step.trees ? teal_mb_forward_dynamics_blocks(p, s->data, q, v, forces, F, s->step.vstar)
-                     : teal_mb_forward_dynamics_ex(p, s->data, q, v, forces, F, s->step.vstar);
-  for (int i = 0; rc == TEAL_OK && i < nv; i++) {
-    s->step.vstar[i] = v[i] + h * s->step.vstar[i];
-  }
+  add_implicit_damping(p, s, ctx);
+  rc = free_motion(p, s, q, v, forces);
   if (rc == TEAL_OK && pairs && pairs->n) {
     if ((rc = teal_plant_contact_step(p, s, ctx, pairs, v, s->step.vstar, vnext)) != TEAL_OK) {
       return rc;
     }
-    memcpy(s->step.vstar, vnext, (size_t)nv * sizeof(double));
+    memcpy(s->step.vstar, vnext, (size_t)p->nv * sizeof(double));
   }
   if (rc == TEAL_OK) {
     rc = enforce_limits(p, s, q, s->step.vstar, vnext);
@@ -150,10 +169,28 @@ int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ct
                                      teal_mb_data_error(s->data)->message);
   }
   /* a numerically singular M (blocks factored by trees) or an overflow */
-  if ((rc = teal_plant_check_finite(ctx, vnext, nv, "velocity after the discrete step"))) {
+  return teal_plant_check_finite(ctx, vnext, p->nv, "velocity after the discrete step");
+}
+
+int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ctx, double *out,
+                                  void *user) {
+  const teal_plant *p = user;
+  int rc;
+  teal_plant_scratch *s = teal_plant_staged_scratch(sys, ctx, p, &rc);
+  if (!s) {
     return rc;
   }
-  if ((rc = teal_plant_map_v_to_qdot(p, ctx, q, vnext, out, "plant discrete step"))) {
+  const double *q, *v;
+  teal_plant_qv(p, ctx, &q, &v);
+  int nq = p->nq;
+  double h = p->time_step;
+  rc = next_velocity(sys, ctx, p, s, q, v, out + nq);
+  /* the data's other users (the continuous stages) factor M itself */
+  teal_mb_data_set_added_diagonal(s->data, NULL);
+  if (rc) {
+    return rc;
+  }
+  if ((rc = teal_plant_map_v_to_qdot(p, ctx, q, out + nq, out, "plant discrete step"))) {
     return rc;
   }
   for (int i = 0; i < nq; i++) {
@@ -169,7 +206,10 @@ int teal_plant_discrete_update(const teal_system *sys, const teal_context *ctx, 
                                void *user) {
   const teal_plant *p = user;
   const double *next;
-  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_step, (const void **)&next);
+  int rc = teal_plant_sync_contact_settings(p, ctx);
+  if (rc == TEAL_OK) {
+    rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_step, (const void **)&next);
+  }
   if (rc == TEAL_OK) {
     memcpy(xd_next, next, (size_t)(p->nq + p->nv) * sizeof(double));
   }

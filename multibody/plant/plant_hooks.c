@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "multibody/algorithms/energy.h"
+#include "multibody/contact/contact_internal.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/tree/topology.h"
 
@@ -34,8 +35,8 @@ int teal_plant_derivatives(const teal_system *sys, const teal_context *ctx,
                            teal_continuous_view *xdot, void *user) {
   const teal_plant *p = user;
   const double *vdot, *q, *v;
-  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_vdot, (const void **)&vdot);
-  if (rc) {
+  int rc = teal_plant_sync_contact_settings(p, ctx);
+  if (rc || (rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_vdot, (const void **)&vdot))) {
     return rc;
   }
   teal_plant_qv(p, ctx, &q, &v);
@@ -54,7 +55,10 @@ int teal_plant_implicit_residual(const teal_system *sys, const teal_context *ctx
                                  teal_continuous_view *residual, void *user) {
   const teal_plant *p = user;
   const double *vdot, *M, *q, *v;
-  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_vdot, (const void **)&vdot);
+  int rc = teal_plant_sync_contact_settings(p, ctx);
+  if (rc == TEAL_OK) {
+    rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_vdot, (const void **)&vdot);
+  }
   if (rc == TEAL_OK) {
     rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_M, (const void **)&M);
   }

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "multibody/contact/contact_internal.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/plant/plant_state.h"
 #include "multibody/plant/plant_system.h"
@@ -125,7 +126,10 @@ static int eval_entry(const teal_plant *p, const teal_context *ctx, int entry, c
                       const char *fn) {
   int rc;
   const teal_context *own = eval_context(p, ctx, out, fn, &rc);
-  return own ? teal_eval_cache_entry(p->system, own, entry, out) : rc;
+  if (own && (rc = teal_plant_sync_contact_settings(p, own)) == TEAL_OK) {
+    rc = teal_eval_cache_entry(p->system, own, entry, out);
+  }
+  return rc;
 }
 
 int teal_plant_eval_body_poses(const teal_plant *p, const teal_context *ctx,

@@ -10,10 +10,12 @@
  * qdot = N(q) v and vdot from the articulated-body algorithm; quaternions
  * are normalized by the simulator's projection step. With time_step > 0 it
  * is one discrete group [q; v] updated every time_step by semi-implicit
- * Euler: v+ = v + h vdot(q, v, u), then joint position limits are enforced
- * as hard unilateral constraints on v+ (one small complementarity problem
- * over the violated limits, solved with M^-1 through the articulated-body
- * factorization, so the limit impulse moves the whole tree consistently),
+ * Euler with the joint damping D implicit, as in Drake's discrete solvers:
+ * (M + h D)(v+ - v) = h (tau - D v - C v + tau_g), then joint position
+ * limits are enforced as hard unilateral constraints on v+ (one small
+ * complementarity problem over the violated limits, solved with
+ * (M + h D)^-1 through the articulated-body factorization, so the limit
+ * impulse moves the whole tree consistently),
  * then q+ = q + h N(q) v+ with quaternions normalized. Continuous mode
  * ignores position limits, as Drake does, and says so once: finalize counts
  * a warning (teal_plant_warning_count, teal_plant_warning_message in
@@ -29,7 +31,10 @@
  * revolute springs, plus J' F for the applied spatial forces and the
  * force elements, plus gravity. Gravity lives in the context as numeric
  * parameter "gravity" (3 values, default teal_plant_gravity at finalize),
- * so changing it invalidates the cached results.
+ * so changing it invalidates the cached results. Numeric parameter 1 holds
+ * the version of the contact settings a context's cached values were
+ * computed with (see teal_plant_set_penetration_allowance); the plant
+ * keeps it up to date.
  *
  * Ports (Drake's names, indices from the getters below):
  * @code{.unparsed}

@@ -15,6 +15,7 @@
 static void layout_limits(teal_step_data *sd, size_t nv, size_t nl, teal_buffer_layout *L) {
   sd->vstar = teal_buffer_take(L, nv, sizeof(double));
   sd->dv = teal_buffer_take(L, nv, sizeof(double));
+  sd->hdamp = teal_buffer_take(L, nv, sizeof(double));
   sd->Wcols = teal_buffer_take(L, nl * nv, sizeof(double));
   sd->lambda = teal_buffer_take(L, nl, sizeof(double));
   sd->target = teal_buffer_take(L, nl, sizeof(double));

@@ -23,7 +23,8 @@ struct contact_pair_params;
 typedef struct teal_step_data {
   /* free motion and joint limits (plant_discrete.c) */
   double *vstar, *dv;             /* [nv] each: free velocity, impulse response */
-  double *Wcols;                  /* [nlimits nv] M^-1 columns of the active limits */
+  double *hdamp;                  /* [nv] h D, the implicit joint damping of the step */
+  double *Wcols;                  /* [nlimits nv] (M + h D)^-1 columns of the active limits */
   double *lambda, *target, *sign; /* [nlimits] each */
   int *active;                    /* [nlimits] indices into the plant's limit dofs */
   /* contact islands (discrete_contact.c); trees is NULL for a plant with

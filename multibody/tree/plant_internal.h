@@ -151,6 +151,7 @@ typedef struct plant_sys {
    * joint damping by v index: plant_parameters.c) */
   int ce_stage, ce_poses, ce_vels, ce_M, ce_u, ce_forces, ce_vdot, ce_step, ce_accs;
   int scratch, param_gravity, param_inertia, param_damping;
+  int param_contact; /* the contact settings version a context's caches saw */
   teal_value_type forces_type;
   /* per instance: actuators, q and v indices (offsets into the arrays below) */
   int *inst_act_start, *inst_act_count, *act_list;
@@ -166,10 +167,12 @@ typedef struct plant_sys {
   int ce_contacts;
 } plant_sys;
 
-/* Contact settings and the defaults derived at finalize. */
+/* Contact settings and the defaults derived from them (at finalize, and
+ * again when a setting changes after). */
 typedef struct plant_contact_params {
   double penetration_allowance, stiction_tolerance;
   double default_stiffness, default_dissipation; /* per geometry */
+  double version; /* counts the changes after finalize (multibody/contact/plant_contact.c) */
 } plant_contact_params;
 
 struct teal_plant {
