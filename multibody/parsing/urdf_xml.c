@@ -1,0 +1,297 @@
+/* The URDF document as a compact element tree, built from libxml2's SAX2
+ * events instead of libxml2's DOM: a 100,000-link document is some three
+ * million DOM nodes, attributes and strings, each its own malloc, and
+ * building and freeing them took most of the load. Here the elements,
+ * their attributes and text sit in a few large arena blocks, and names
+ * point into the parser's dictionary (kept, referenced, with the tree).
+ *
+ * The tree keeps what the DOM gave the parser, with the same meaning: an
+ * element's qualified name (prefix and local name when its namespace is
+ * declared; the whole "prefix:name" when it is not), its line, the
+ * attributes without a namespace prefix (the only ones URDF reads), and its
+ * direct text and CDATA. Values that libxml2 had to rewrite (entities,
+ * character references, whitespace) go through the same conversion as the
+ * DOM's (xmlStringLenGetNodeList), so an entity reference is still seen. */
+#include <stdalign.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+#include <libxml/xmlversion.h>
+
+#include "framework/alloc.h"
+#include "multibody/parsing/urdf_internal.h"
+
+/* ---- the arena ------------------------------------------------------------------ */
+
+/* A block of the arena; the bytes follow the header. */
+struct urdf_block {
+  urdf_block *next;
+  size_t used, cap;
+};
+
+#define URDF_BLOCK_BYTES ((size_t)1 << 20)
+#define URDF_ALIGN alignof(max_align_t)
+
+static size_t round_up(size_t n) {
+  return (n + URDF_ALIGN - 1) / URDF_ALIGN * URDF_ALIGN;
+}
+
+/* n bytes from the arena (NULL when out of memory); a new block when the
+ * current one is full, a block of its own for a large request. */
+static void *arena_alloc(urdf_xml *x, size_t n) {
+  n = round_up(n);
+  urdf_block *b = x->blocks;
+  if (!b || b->cap - b->used < n) {
+    size_t cap = n > URDF_BLOCK_BYTES / 4 ? n : URDF_BLOCK_BYTES;
+    b = teal_alloc(round_up(sizeof(urdf_block)) + cap);
+    if (!b) {
+      return NULL;
+    }
+    *b = (urdf_block){x->blocks, 0, cap};
+    x->blocks = b;
+  }
+  void *p = (char *)b + round_up(sizeof(urdf_block)) + b->used;
+  b->used += n;
+  return p;
+}
+
+/* A NUL-terminated copy of len bytes. */
+static char *arena_copy(urdf_xml *x, const char *s, size_t len) {
+  char *c = arena_alloc(x, len + 1);
+  if (c) {
+    memcpy(c, s, len);
+    c[len] = '\0';
+  }
+  return c;
+}
+
+void urdf_xml_free(urdf_xml *x) {
+  while (x->blocks) {
+    urdf_block *next = x->blocks->next;
+    teal_free(x->blocks);
+    x->blocks = next;
+  }
+  if (x->dict) {
+    xmlDictFree(x->dict);
+  }
+  memset(x, 0, sizeof(*x));
+}
+
+/* ---- building the tree ---------------------------------------------------------------- */
+
+/* What the callbacks share (the parser context's _private). */
+typedef struct xml_builder {
+  urdf_xml *x;
+  urdf_node *cur; /* the open element */
+  int oom;
+  int have_error; /* the first error libxml2 reported */
+  long error_line;
+  char error[200];
+} xml_builder;
+
+static void out_of_memory(xmlParserCtxt *ctxt, xml_builder *b) {
+  b->oom = 1;
+  xmlStopParser(ctxt);
+}
+
+/* The value of an attribute libxml2 rewrote (allocated): converted as the
+ * DOM converts it; *value NULL when it holds an entity reference, *text 0
+ * when the DOM would have no text child (an empty rewritten value). */
+static int rewritten_value(xmlParserCtxt *ctxt, urdf_xml *x, const xmlChar *v, int len,
+                           urdf_xattr *a) {
+  if (len == 0) {
+    a->value = "";
+    a->has_text = 0;
+    return TEAL_OK;
+  }
+  if (!memchr(v, '&', (size_t)len)) {
+    a->value = arena_copy(x, (const char *)v, (size_t)len);
+    return a->value ? TEAL_OK : TEAL_ENOMEM;
+  }
+  xmlNode *list = xmlStringLenGetNodeList(ctxt->myDoc, v, len);
+  int single = list && list->type == XML_TEXT_NODE && !list->next && list->content;
+  a->value =
+      single ? arena_copy(x, (const char *)list->content, strlen((char *)list->content)) : NULL;
+  a->has_text = single;
+  xmlFreeNodeList(list);
+  return !single || a->value ? TEAL_OK : TEAL_ENOMEM;
+}
+
+/* The attributes without a prefix, in document order. */
+static int copy_attributes(xmlParserCtxt *ctxt, urdf_xml *x, urdf_node *n, int count,
+                           const xmlChar **attrs) {
+  for (int i = 0; i < count; i++) {
+    n->nattrs += attrs[5 * i + 1] == NULL;
+  }
+  n->attrs = n->nattrs ? arena_alloc(x, (size_t)n->nattrs * sizeof(urdf_xattr)) : NULL;
+  if (n->nattrs && !n->attrs) {
+    return TEAL_ENOMEM;
+  }
+  int k = 0;
+  for (int i = 0; i < count; i++) {
+    const xmlChar *const *a = attrs + 5 * i;
+    if (a[1] != NULL) {
+      continue;
+    }
+    urdf_xattr *r = &n->attrs[k++];
+    int len = (int)(a[4] - a[3]);
+    *r = (urdf_xattr){(const char *)a[0], NULL, 1};
+    /* a value libxml2 left in the input ends at its quote; a rewritten one at a NUL */
+    int rc =
+        *a[4] != 0
+            ? ((r->value = arena_copy(x, (const char *)a[3], (size_t)len)) ? TEAL_OK : TEAL_ENOMEM)
+            : rewritten_value(ctxt, x, a[3], len, r);
+    if (rc) {
+      return rc;
+    }
+  }
+  return TEAL_OK;
+}
+
+static void start_element(void *ctx, const xmlChar *local, const xmlChar *prefix,
+                          const xmlChar *uri, int nb_namespaces, const xmlChar **namespaces,
+                          int nb_attributes, int nb_defaulted, const xmlChar **attributes) {
+  (void)nb_namespaces;
+  (void)namespaces;
+  (void)nb_defaulted; /* no DTD is loaded: nothing is defaulted */
+  xmlParserCtxt *ctxt = ctx;
+  xml_builder *b = ctxt->_private;
+  urdf_node *n = arena_alloc(b->x, sizeof(urdf_node));
+  if (!n) {
+    out_of_memory(ctxt, b);
+    return;
+  }
+  memset(n, 0, sizeof(*n));
+  /* an undeclared prefix stays part of the name, as in libxml2's DOM */
+  n->name = (const char *)(prefix && !uri ? xmlDictQLookup(ctxt->dict, prefix, local) : local);
+  n->prefix = prefix && uri ? (const char *)prefix : NULL;
+  n->line = ctxt->input ? ctxt->input->line : 0;
+  n->parent = b->cur;
+  if (!n->name || copy_attributes(ctxt, b->x, n, nb_attributes, attributes) != TEAL_OK) {
+    out_of_memory(ctxt, b);
+    return;
+  }
+  if (!b->cur) {
+    b->x->root = b->x->root ? b->x->root : n;
+  } else if (b->cur->last) {
+    b->cur->last->next = n;
+  } else {
+    b->cur->children = n;
+  }
+  if (b->cur) {
+    b->cur->last = n;
+  }
+  b->cur = n;
+}
+
+static void end_element(void *ctx, const xmlChar *local, const xmlChar *prefix,
+                        const xmlChar *uri) {
+  (void)local;
+  (void)prefix;
+  (void)uri;
+  xml_builder *b = ((xmlParserCtxt *)ctx)->_private;
+  b->cur = b->cur ? b->cur->parent : NULL;
+}
+
+/* Text and CDATA of the open element, as a chunk appended to its text. */
+static void characters(void *ctx, const xmlChar *ch, int len) {
+  xmlParserCtxt *ctxt = ctx;
+  xml_builder *b = ctxt->_private;
+  if (!b->cur || len <= 0) {
+    return;
+  }
+  urdf_chunk *t = arena_alloc(b->x, offsetof(urdf_chunk, data) + (size_t)len + 1);
+  if (!t) {
+    out_of_memory(ctxt, b);
+    return;
+  }
+  t->next = NULL;
+  t->len = (size_t)len;
+  memcpy(t->data, ch, (size_t)len);
+  t->data[len] = '\0';
+  if (b->cur->text_last) {
+    b->cur->text_last->next = t;
+  } else {
+    b->cur->text = t;
+  }
+  b->cur->text_last = t;
+}
+
+/* ---- errors and the parse ------------------------------------------------------------ */
+
+#if LIBXML_VERSION >= 21200
+static void capture_error(void *data, const xmlError *e) {
+#else
+static void capture_error(void *data, xmlErrorPtr e) {
+#endif
+  xmlParserCtxt *ctxt = data;
+  xml_builder *b = ctxt ? ctxt->_private : NULL;
+  /* namespace errors (an undeclared drake: prefix) are not fatal */
+  if (!b || b->have_error || !e || e->level < XML_ERR_ERROR || e->domain == XML_FROM_NAMESPACE) {
+    return;
+  }
+  b->have_error = 1;
+  b->error_line = e->line;
+  snprintf(b->error, sizeof(b->error), "%s", e->message ? e->message : "error");
+  /* one line: libxml2 splits some messages ("...encoding !\nBytes: ...") */
+  for (char *c = b->error; *c; c++) {
+    *c = *c == '\n' || *c == '\r' || *c == '\t' ? ' ' : *c;
+  }
+  size_t n = strlen(b->error);
+  while (n > 0 && b->error[n - 1] == ' ') {
+    b->error[--n] = '\0';
+  }
+  /* stop at the first error: libxml2 otherwise goes on lexing the rest of
+   * a malformed document, where the pre-scan's view of it no longer holds */
+  xmlStopParser(ctxt);
+}
+
+/* The SAX2 handler: libxml2's own for everything but the content (so
+ * entities, the DTD and namespaces are handled as before), comments and
+ * processing instructions dropped. */
+static void use_tree_handler(xmlSAXHandler *sax) {
+  sax->startElementNs = start_element;
+  sax->endElementNs = end_element;
+  sax->characters = characters;
+  sax->ignorableWhitespace = characters;
+  sax->cdataBlock = characters;
+  sax->reference = NULL; /* entity references in text are not expanded */
+  sax->comment = NULL;
+  sax->processingInstruction = NULL;
+  sax->serror = capture_error;
+}
+
+int urdf_xml_parse(urdf_model *m, const char *buf, size_t len) {
+  xmlInitParser();
+  xmlParserCtxt *ctxt = xmlNewParserCtxt();
+  if (!ctxt) {
+    return urdf_fail(m, NULL, TEAL_ENOMEM, "out of memory");
+  }
+  xml_builder b;
+  memset(&b, 0, sizeof(b));
+  b.x = &m->xml;
+  ctxt->_private = &b;
+  use_tree_handler(ctxt->sax);
+  int opts = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES |
+             XML_PARSE_IGNORE_ENC;
+  /* the document libxml2 returns holds no elements (only a DTD node, if any) */
+  xmlDoc *doc = xmlCtxtReadMemory(ctxt, buf, (int)len, NULL, NULL, opts);
+  int ok = doc && ctxt->wellFormed && !b.have_error && !b.oom;
+  if (ok && xmlDictReference(ctxt->dict) == 0) {
+    m->xml.dict = ctxt->dict; /* the names in the tree */
+  }
+  xmlFreeDoc(doc);
+  xmlFreeParserCtxt(ctxt);
+  if (ok && m->xml.dict) {
+    return TEAL_OK;
+  }
+  if (b.oom || ok) {
+    return urdf_fail(m, NULL, TEAL_ENOMEM, "out of memory");
+  }
+  return teal_error_set(m->err, TEAL_EPARSE, "%s:%ld: malformed XML: %s", m->source, b.error_line,
+                        b.have_error ? b.error : "not a well-formed document");
+}
