@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "framework/alloc.h"
+#include "framework/growable.h"
 #include "multibody/parsing/model_path.h"
 #include "multibody/parsing/urdf_internal.h"
 #include "multibody/tree/topology.h"
@@ -82,14 +83,16 @@ static long line_of(const char *buf, size_t i) {
 /* A start tag at i ('<'): counts the attributes ('=' outside quoted values)
  * up to max + 1; returns the index after the tag, or of a stray '<' in it. */
 static size_t scan_start_tag(const char *buf, size_t len, size_t i, int max, int *count) {
-  char quote = 0;
   *count = 0;
   for (i++; i < len; i++) {
     char c = buf[i];
-    if (quote) {
-      quote = c == quote ? 0 : quote;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
+    if (c == '"' || c == '\'') {
+      /* a quoted value: on to its closing quote (len if none) */
+      const char *q = memchr(buf + i + 1, c, len - i - 1);
+      if (!q) {
+        return len;
+      }
+      i = (size_t)(q - buf);
     } else if (c == '=' && ++*count > max) {
       break;
     } else if (c == '>') {
@@ -218,6 +221,19 @@ static int parse_top_element(urdf_model *m, urdf_node *c) {
   return TEAL_OK;
 }
 
+/* The link and joint lists at their final size (growing them by doubling
+ * copied every record of a large model twice over). */
+static int reserve_lists(urdf_model *m, const urdf_node *root) {
+  int links = 1, joints = 0; /* and the world */
+  for (const urdf_node *c = root->children; c; c = c->next) {
+    links += urdf_is(c, "link");
+    joints += urdf_is(c, "joint") || urdf_is(c, "drake:joint");
+  }
+  int rc = teal_reserve(&m->links.data, &m->links.cap, links, sizeof(urdf_link));
+  rc = rc ? rc : teal_reserve(&m->joints.data, &m->joints.cap, joints, sizeof(urdf_joint));
+  return rc ? urdf_fail(m, NULL, TEAL_ENOMEM, "out of memory") : TEAL_OK;
+}
+
 static int parse_robot(urdf_model *m) {
   urdf_node *root = m->xml.root;
   if (!root) {
@@ -227,7 +243,8 @@ static int parse_robot(urdf_model *m) {
     return urdf_fail(m, root, TEAL_EPARSE, "the root element must be <robot>");
   }
   m->robot_name = urdf_attr(m, root, "name");
-  int rc = m->err->code ? m->err->code : urdf_add_world(m);
+  int rc = m->err->code ? m->err->code : reserve_lists(m, root);
+  rc = rc ? rc : urdf_add_world(m);
   /* materials first: visuals may name materials defined further down */
   for (urdf_node *c = root->children; c && !rc; c = c->next) {
     double rgba[4];

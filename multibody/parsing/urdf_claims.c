@@ -14,7 +14,8 @@
 /* A name claimed in a scope (frames: 0 the instance, 1 the world instance;
  * geometries: owner body and role). */
 typedef struct claim {
-  char *name;
+  const char *name;
+  char *owned; /* name, when it was built for the claim */
   urdf_node *node;
   int scope;
   long line; /* ties are reported at the later element */
@@ -36,19 +37,23 @@ static int cmp_claim(const void *a, const void *b) {
   return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-static int claim_name(urdf_model *m, urdf_list *l, urdf_node *node, int scope, char *name) {
-  claim *c = name ? urdf_push(m, l, sizeof(claim)) : NULL;
+/* Claims the plant-side name of name + suffix (urdf_scoped_name), built
+ * only when it differs from name. */
+static int claim_name(urdf_model *m, urdf_list *l, urdf_node *node, int scope, const char *inst,
+                      int on_world, const char *name, const char *suffix) {
+  char *built = on_world || *suffix ? urdf_scoped_name(inst, on_world, name, suffix) : NULL;
+  claim *c = built || (!on_world && !*suffix) ? urdf_push(m, l, sizeof(claim)) : NULL;
   if (!c) {
-    teal_free(name);
+    teal_free(built);
     return m->err->code ? m->err->code : urdf_fail(m, NULL, TEAL_ENOMEM, "out of memory");
   }
-  *c = (claim){name, node, scope, node ? node->line : 0, l->n - 1};
+  *c = (claim){built ? built : name, built, node, scope, node ? node->line : 0, l->n - 1};
   return TEAL_OK;
 }
 
 static void free_claims(urdf_list *l) {
   for (int i = 0; i < l->n; i++) {
-    teal_free(((claim *)l->data)[i].name);
+    teal_free(((claim *)l->data)[i].owned);
   }
   teal_free(l->data);
 }
@@ -59,22 +64,22 @@ static int claim_frames(urdf_model *m, urdf_list *l, const char *inst) {
   for (int i = 1; i < m->links.n && rc == TEAL_OK; i++) {
     const urdf_link *L = &ULINK(m)[i];
     int w = L->owner == URDF_WORLD;
-    rc = claim_name(m, l, L->node, w, urdf_scoped_name(inst, w, L->name, ""));
+    rc = claim_name(m, l, L->node, w, inst, w, L->name, "");
   }
   for (int j = 0; j < m->joints.n && rc == TEAL_OK; j++) {
     const urdf_joint *J = &UJOINT(m)[j];
     int w = ULINK(m)[J->parent].owner == URDF_WORLD;
     if (J->type != URDF_FIXED || ULINK(m)[J->child].massive) {
-      rc = claim_name(m, l, J->node, w, urdf_scoped_name(inst, w, J->name, "_parent"));
+      rc = claim_name(m, l, J->node, w, inst, w, J->name, "_parent");
     }
     if (rc == TEAL_OK && J->type == URDF_PLANAR) {
-      rc = claim_name(m, l, J->node, 0, urdf_scoped_name(inst, 0, J->name, "_child"));
+      rc = claim_name(m, l, J->node, 0, inst, 0, J->name, "_child");
     }
   }
   for (int i = 0; i < m->frames.n && rc == TEAL_OK; i++) {
     const urdf_frame *f = &UFRAME(m)[i];
     int w = ULINK(m)[f->link].owner == URDF_WORLD;
-    rc = claim_name(m, l, f->node, w, urdf_scoped_name(inst, w, f->name, ""));
+    rc = claim_name(m, l, f->node, w, inst, w, f->name, "");
   }
   return rc;
 }
@@ -84,8 +89,8 @@ static int claim_geometries(urdf_model *m, urdf_list *l, const char *inst) {
   for (int g = 0; g < m->geoms.n && rc == TEAL_OK; g++) {
     const urdf_geom *G = &UGEOM(m)[g];
     int owner = ULINK(m)[G->link].owner;
-    rc = claim_name(m, l, G->node, owner * 4 + (int)G->role,
-                    urdf_scoped_name(inst, owner == URDF_WORLD, G->name, ""));
+    rc =
+        claim_name(m, l, G->node, owner * 4 + (int)G->role, inst, owner == URDF_WORLD, G->name, "");
   }
   return rc;
 }

@@ -33,9 +33,9 @@
 
 /* ---- the document (urdf_xml.c) ---- */
 
-/* An attribute without a namespace prefix. */
+/* An attribute without a declared namespace prefix. */
 typedef struct urdf_xattr {
-  const char *name;  /* in the parser's dictionary */
+  const char *name;  /* in the parser's dictionary; "prefix:name" if undeclared */
   const char *value; /* NULL when it holds an entity reference */
   int has_text;      /* 0 for a rewritten empty value (no text in libxml2's DOM) */
 } urdf_xattr;

@@ -8,8 +8,8 @@
  * The tree keeps what the DOM gave the parser, with the same meaning: an
  * element's qualified name (prefix and local name when its namespace is
  * declared; the whole "prefix:name" when it is not), its line, the
- * attributes without a namespace prefix (the only ones URDF reads), and its
- * direct text and CDATA. Values that libxml2 had to rewrite (entities,
+ * attributes without a declared namespace prefix (the only ones URDF
+ * reads), and its direct text and CDATA. Values that libxml2 had to rewrite (entities,
  * character references, whitespace) go through the same conversion as the
  * DOM's (xmlStringLenGetNodeList), so an entity reference is still seen. */
 #include <stdalign.h>
@@ -121,11 +121,12 @@ static int rewritten_value(xmlParserCtxt *ctxt, urdf_xml *x, const xmlChar *v, i
   return !single || a->value ? TEAL_OK : TEAL_ENOMEM;
 }
 
-/* The attributes without a prefix, in document order. */
+/* The attributes without a declared prefix, in document order; an
+ * undeclared prefix stays part of the name, as in libxml2's DOM. */
 static int copy_attributes(xmlParserCtxt *ctxt, urdf_xml *x, urdf_node *n, int count,
                            const xmlChar **attrs) {
   for (int i = 0; i < count; i++) {
-    n->nattrs += attrs[5 * i + 1] == NULL;
+    n->nattrs += attrs[5 * i + 1] == NULL || attrs[5 * i + 2] == NULL;
   }
   n->attrs = n->nattrs ? arena_alloc(x, (size_t)n->nattrs * sizeof(urdf_xattr)) : NULL;
   if (n->nattrs && !n->attrs) {
@@ -134,17 +135,18 @@ static int copy_attributes(xmlParserCtxt *ctxt, urdf_xml *x, urdf_node *n, int c
   int k = 0;
   for (int i = 0; i < count; i++) {
     const xmlChar *const *a = attrs + 5 * i;
-    if (a[1] != NULL) {
+    if (a[1] != NULL && a[2] != NULL) {
       continue;
     }
     urdf_xattr *r = &n->attrs[k++];
     int len = (int)(a[4] - a[3]);
-    *r = (urdf_xattr){(const char *)a[0], NULL, 1};
+    const xmlChar *name = a[1] ? xmlDictQLookup(ctxt->dict, a[1], a[0]) : a[0];
+    *r = (urdf_xattr){(const char *)name, NULL, 1};
     /* a value libxml2 left in the input ends at its quote; a rewritten one at a NUL */
-    int rc =
-        *a[4] != 0
-            ? ((r->value = arena_copy(x, (const char *)a[3], (size_t)len)) ? TEAL_OK : TEAL_ENOMEM)
-            : rewritten_value(ctxt, x, a[3], len, r);
+    int rc = !name        ? TEAL_ENOMEM
+             : *a[4] == 0 ? rewritten_value(ctxt, x, a[3], len, r)
+             : (r->value = arena_copy(x, (const char *)a[3], (size_t)len)) ? TEAL_OK
+                                                                           : TEAL_ENOMEM;
     if (rc) {
       return rc;
     }
