@@ -34,34 +34,34 @@ struct urdf_block {
 };
 
 #define URDF_BLOCK_BYTES ((size_t)1 << 20)
-#define URDF_ALIGN alignof(max_align_t)
+/* the blocks' bytes start aligned for any type */
+#define URDF_BLOCK_HEADER \
+  ((sizeof(urdf_block) + alignof(max_align_t) - 1) / alignof(max_align_t) * alignof(max_align_t))
 
-static size_t round_up(size_t n) {
-  return (n + URDF_ALIGN - 1) / URDF_ALIGN * URDF_ALIGN;
-}
-
-/* n bytes from the arena (NULL when out of memory); a new block when the
- * current one is full, a block of its own for a large request. */
-static void *arena_alloc(urdf_xml *x, size_t n) {
-  n = round_up(n);
+/* n bytes aligned to align (a power of two) from the arena, NULL when out
+ * of memory; a new block when the current one is full, a block of its own
+ * for a large request. Strings take alignment 1, so the arena holds little
+ * padding. */
+static void *arena_alloc(urdf_xml *x, size_t n, size_t align) {
   urdf_block *b = x->blocks;
-  if (!b || b->cap - b->used < n) {
+  size_t at = b ? (b->used + align - 1) & ~(align - 1) : 0;
+  if (!b || at > b->cap || b->cap - at < n) {
     size_t cap = n > URDF_BLOCK_BYTES / 4 ? n : URDF_BLOCK_BYTES;
-    b = teal_alloc(round_up(sizeof(urdf_block)) + cap);
+    b = teal_alloc(URDF_BLOCK_HEADER + cap);
     if (!b) {
       return NULL;
     }
     *b = (urdf_block){x->blocks, 0, cap};
     x->blocks = b;
+    at = 0;
   }
-  void *p = (char *)b + round_up(sizeof(urdf_block)) + b->used;
-  b->used += n;
-  return p;
+  b->used = at + n;
+  return (char *)b + URDF_BLOCK_HEADER + at;
 }
 
 /* A NUL-terminated copy of len bytes. */
 static char *arena_copy(urdf_xml *x, const char *s, size_t len) {
-  char *c = arena_alloc(x, len + 1);
+  char *c = arena_alloc(x, len + 1, 1);
   if (c) {
     memcpy(c, s, len);
     c[len] = '\0';
@@ -128,7 +128,8 @@ static int copy_attributes(xmlParserCtxt *ctxt, urdf_xml *x, urdf_node *n, int c
   for (int i = 0; i < count; i++) {
     n->nattrs += attrs[5 * i + 1] == NULL || attrs[5 * i + 2] == NULL;
   }
-  n->attrs = n->nattrs ? arena_alloc(x, (size_t)n->nattrs * sizeof(urdf_xattr)) : NULL;
+  n->attrs = n->nattrs ? arena_alloc(x, (size_t)n->nattrs * sizeof(urdf_xattr), alignof(urdf_xattr))
+                       : NULL;
   if (n->nattrs && !n->attrs) {
     return TEAL_ENOMEM;
   }
@@ -162,7 +163,7 @@ static void start_element(void *ctx, const xmlChar *local, const xmlChar *prefix
   (void)nb_defaulted; /* no DTD is loaded: nothing is defaulted */
   xmlParserCtxt *ctxt = ctx;
   xml_builder *b = ctxt->_private;
-  urdf_node *n = arena_alloc(b->x, sizeof(urdf_node));
+  urdf_node *n = arena_alloc(b->x, sizeof(urdf_node), alignof(urdf_node));
   if (!n) {
     out_of_memory(ctxt, b);
     return;
@@ -206,7 +207,8 @@ static void characters(void *ctx, const xmlChar *ch, int len) {
   if (!b->cur || len <= 0) {
     return;
   }
-  urdf_chunk *t = arena_alloc(b->x, offsetof(urdf_chunk, data) + (size_t)len + 1);
+  urdf_chunk *t =
+      arena_alloc(b->x, offsetof(urdf_chunk, data) + (size_t)len + 1, alignof(urdf_chunk));
   if (!t) {
     out_of_memory(ctxt, b);
     return;
