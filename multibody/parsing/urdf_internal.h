@@ -13,8 +13,8 @@
  *   urdf_topology.c  names to indices, tree order, loops, massless links.
  *   urdf_claims.c    the frame and geometry names the build will create.
  *   urdf_build.c     adding the checked model to the plant.
- * Strings (names) point into the XML document or the model's string pool
- * and live as long as the model. */
+ * Strings (names) point into the element tree (urdf_xml) or the model's
+ * string pool and live as long as the model. */
 #ifndef TEAL_MULTIBODY_PARSING_URDF_INTERNAL_H
 #define TEAL_MULTIBODY_PARSING_URDF_INTERNAL_H
 

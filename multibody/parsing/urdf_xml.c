@@ -142,14 +142,18 @@ static int copy_attributes(xmlParserCtxt *ctxt, urdf_xml *x, urdf_node *n, int c
     urdf_xattr *r = &n->attrs[k++];
     int len = (int)(a[4] - a[3]);
     const xmlChar *name = a[1] ? xmlDictQLookup(ctxt->dict, a[1], a[0]) : a[0];
+    if (!name) {
+      return TEAL_ENOMEM;
+    }
     *r = (urdf_xattr){(const char *)name, NULL, 1};
     /* a value libxml2 left in the input ends at its quote; a rewritten one at a NUL */
-    int rc = !name        ? TEAL_ENOMEM
-             : *a[4] == 0 ? rewritten_value(ctxt, x, a[3], len, r)
-             : (r->value = arena_copy(x, (const char *)a[3], (size_t)len)) ? TEAL_OK
-                                                                           : TEAL_ENOMEM;
-    if (rc) {
-      return rc;
+    if (*a[4] == 0) {
+      int rc = rewritten_value(ctxt, x, a[3], len, r);
+      if (rc) {
+        return rc;
+      }
+    } else if (!(r->value = arena_copy(x, (const char *)a[3], (size_t)len))) {
+      return TEAL_ENOMEM;
     }
   }
   return TEAL_OK;
