@@ -83,8 +83,17 @@ static long line_of(const char *buf, size_t i) {
 /* A start tag at i ('<'): counts the attributes ('=' outside quoted values)
  * up to max + 1; returns the index after the tag, or of a stray '<' in it. */
 static size_t scan_start_tag(const char *buf, size_t len, size_t i, int max, int *count) {
+  /* the characters that matter in a tag (a table: most bytes are none of them) */
+  static const unsigned char special[256] = {
+      ['"'] = 1, ['\''] = 1, ['='] = 1, ['>'] = 1, ['<'] = 1};
   *count = 0;
   for (i++; i < len; i++) {
+    while (i < len && !special[(unsigned char)buf[i]]) {
+      i++;
+    }
+    if (i == len) {
+      break;
+    }
     char c = buf[i];
     if (c == '"' || c == '\'') {
       /* a quoted value: on to its closing quote (len if none) */
@@ -159,7 +168,17 @@ static int prescan(urdf_model *m, const char *buf, size_t len, int max) {
     }
     i = (size_t)(lt - buf);
     int n = 0;
-    if (starts(buf, len, i, "<!--")) {
+    if (i + 1 < len && buf[i + 1] != '!' && buf[i + 1] != '?' && buf[i + 1] != '/') {
+      size_t at = i;
+      i = scan_start_tag(buf, len, i, max, &n);
+      if (n > max) {
+        size_t k = strcspn(buf + at + 1, " \t\r\n/>=");
+        rc = teal_error_set(m->err, TEAL_ESIZE,
+                            "%s:%ld: <%.*s>: more than %d attributes on one element (the limit is "
+                            "teal_urdf_options.max_attributes)",
+                            m->source, line_of(buf, at), (int)(k < 64 ? k : 64), buf + at + 1, max);
+      }
+    } else if (starts(buf, len, i, "<!--")) {
       i = skip_past(buf, len, i + 4, "-->");
     } else if (starts(buf, len, i, "<![CDATA[")) {
       i = skip_past(buf, len, i + 9, "]]>");
@@ -177,15 +196,7 @@ static int prescan(urdf_model *m, const char *buf, size_t len, int max) {
     } else if (starts(buf, len, i, "<!") || starts(buf, len, i, "</")) {
       i = skip_past(buf, len, i + 2, ">");
     } else {
-      size_t at = i;
-      i = scan_start_tag(buf, len, i, max, &n);
-      if (n > max) {
-        size_t k = strcspn(buf + at + 1, " \t\r\n/>=");
-        rc = teal_error_set(m->err, TEAL_ESIZE,
-                            "%s:%ld: <%.*s>: more than %d attributes on one element (the limit is "
-                            "teal_urdf_options.max_attributes)",
-                            m->source, line_of(buf, at), (int)(k < 64 ? k : 64), buf + at + 1, max);
-      }
+      i = scan_start_tag(buf, len, i, max, &n); /* a '<' at the very end */
     }
   }
   return rc;

@@ -5,8 +5,8 @@
  * every element's qualified name and line, its attributes without a declared
  * prefix (value, or an entity reference), its text as urdf_text gives it, and the
  * element a message describes must agree. Also: lines past 65,535 (where
- * the DOM keeps no line of its own), malformed documents, and the tree's
- * memory under allocation failures. */
+ * the DOM keeps no line of its own), malformed documents, the tree's
+ * memory under allocation failures, and the pre-scan's attribute count. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +17,7 @@
 
 #include "framework/alloc.h"
 #include "multibody/parsing/urdf_internal.h"
+#include "support/error_messages.h"
 #include "support/test_support.h"
 
 /* A model ready for urdf_xml_parse, reporting into *err. */
@@ -244,6 +245,32 @@ START_TEST(out_of_memory) {
 }
 END_TEST
 
+/* The pre-scan (urdf.c) counts the attributes libxml2 will see: '=' and
+ * '<' inside quoted values, comments, CDATA and end tags do not count. */
+START_TEST(prescan_counts_only_attributes) {
+  teal_urdf_options o;
+  teal_urdf_options_init(&o);
+  o.max_attributes = 2;
+  teal_error err;
+  static const char fits[] =
+      "<robot name=\"r\"><!-- a=b c=d e=f --><link name=\"a=b=c\" x='d=\"e<\"'/>"
+      "<![CDATA[ g=h i=j k=l ]]></robot x=\"\">";
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  /* the end tag's attribute is libxml2's error, after the pre-scan passed */
+  TS_EXPECT_ERROR(teal_urdf_load_string_opts(p, fits, NULL, &o, NULL, &err), TEAL_EPARSE, &err,
+                  "malformed XML");
+  static const char three[] = "<robot name=\"r\">\n<link name=\"a\" x='=' y=\"=\"/></robot>";
+  TS_EXPECT_ERROR(teal_urdf_load_string_opts(p, three, NULL, &o, NULL, &err), TEAL_ESIZE, &err,
+                  "<string>:2: <link>: more than 2 attributes");
+  static const char open_quote[] = "<robot name=\"r\"><link name=\"a b=1 c=2 d=3";
+  TS_EXPECT_ERROR(teal_urdf_load_string_opts(p, open_quote, NULL, &o, NULL, &err), TEAL_EPARSE,
+                  &err, "malformed XML");
+  static const char ok[] = "<robot name=\"r\"><link name=\"a=b\" x='c=d'/></robot>";
+  ck_assert_int_ge(teal_urdf_load_string_opts(p, ok, NULL, &o, NULL, &err), 0);
+  teal_plant_free(p);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("urdf_xml");
   TCase *tc = tcase_create("urdf_xml");
@@ -252,6 +279,7 @@ int main(void) {
   tcase_add_test(tc, messages_describe_the_element);
   tcase_add_test(tc, lines_past_65535);
   tcase_add_test(tc, out_of_memory);
+  tcase_add_test(tc, prescan_counts_only_attributes);
   suite_add_tcase(s, tc);
   return ts_run_suite(s);
 }
