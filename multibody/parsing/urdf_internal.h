@@ -37,8 +37,11 @@
 typedef struct urdf_xattr {
   const char *name;  /* in the parser's dictionary; "prefix:name" if undeclared */
   const char *value; /* NULL when it holds an entity reference */
-  int has_text;      /* 0 for a rewritten empty value (no text in libxml2's DOM) */
 } urdf_xattr;
+
+/* The value of a rewritten empty attribute: "", but libxml2's DOM had no
+ * text for it, so a message does not quote it. */
+extern const char urdf_no_text[1];
 
 /* A piece of an element's direct text or CDATA. */
 typedef struct urdf_chunk {
@@ -52,11 +55,11 @@ typedef struct urdf_node urdf_node;
 struct urdf_node {
   const char *name;   /* local name, or "prefix:name" when the prefix is undeclared */
   const char *prefix; /* the declared namespace prefix, or NULL */
-  long line;
-  urdf_node *parent, *children, *last, *next;
+  urdf_node *children, *next;
   urdf_xattr *attrs;
+  urdf_chunk *text;
   int nattrs;
-  urdf_chunk *text, *text_last;
+  int line; /* as libxml2 counts them (an int) */
 };
 
 typedef struct urdf_block urdf_block;

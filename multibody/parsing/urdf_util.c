@@ -47,7 +47,7 @@ static void describe(const urdf_node *node, char *buf, size_t size) {
   const char *name = NULL;
   for (int i = 0; i < node->nattrs; i++) {
     const urdf_xattr *a = &node->attrs[i];
-    if (strcmp(a->name, "name") == 0 && a->value && a->has_text) {
+    if (strcmp(a->name, "name") == 0 && a->value && a->value != urdf_no_text) {
       name = a->value;
     }
   }
@@ -62,7 +62,7 @@ static void format_message(const urdf_model *m, const urdf_node *node, char *buf
   if (node) {
     char elem[160];
     describe(node, elem, sizeof(elem));
-    used = snprintf(buf, size, "%s:%ld: %s: ", m->source, node->line, elem);
+    used = snprintf(buf, size, "%s:%d: %s: ", m->source, node->line, elem);
   } else {
     used = snprintf(buf, size, "%s: ", m->source);
   }

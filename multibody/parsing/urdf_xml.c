@@ -23,6 +23,7 @@
 #include <libxml/xmlversion.h>
 
 #include "framework/alloc.h"
+#include "framework/growable.h"
 #include "multibody/parsing/urdf_internal.h"
 
 /* ---- the arena ------------------------------------------------------------------ */
@@ -83,10 +84,17 @@ void urdf_xml_free(urdf_xml *x) {
 
 /* ---- building the tree ---------------------------------------------------------------- */
 
+/* An element being built: where its next child and text chunk go. */
+typedef struct open_element {
+  urdf_node *node, *last_child;
+  urdf_chunk *last_text;
+} open_element;
+
 /* What the callbacks share (the parser context's _private). */
 typedef struct xml_builder {
   urdf_xml *x;
-  urdf_node *cur; /* the open element */
+  open_element *open; /* the open elements, root first */
+  int depth, cap;
   int oom;
   int have_error; /* the first error libxml2 reported */
   long error_line;
@@ -98,14 +106,15 @@ static void out_of_memory(xmlParserCtxt *ctxt, xml_builder *b) {
   xmlStopParser(ctxt);
 }
 
+const char urdf_no_text[1] = "";
+
 /* The value of an attribute libxml2 rewrote (allocated): converted as the
- * DOM converts it; *value NULL when it holds an entity reference, *text 0
+ * DOM converts it; NULL when it holds an entity reference, urdf_no_text
  * when the DOM would have no text child (an empty rewritten value). */
 static int rewritten_value(xmlParserCtxt *ctxt, urdf_xml *x, const xmlChar *v, int len,
                            urdf_xattr *a) {
   if (len == 0) {
-    a->value = "";
-    a->has_text = 0;
+    a->value = urdf_no_text;
     return TEAL_OK;
   }
   if (!memchr(v, '&', (size_t)len)) {
@@ -116,7 +125,6 @@ static int rewritten_value(xmlParserCtxt *ctxt, urdf_xml *x, const xmlChar *v, i
   int single = list && list->type == XML_TEXT_NODE && !list->next && list->content;
   a->value =
       single ? arena_copy(x, (const char *)list->content, strlen((char *)list->content)) : NULL;
-  a->has_text = single;
   xmlFreeNodeList(list);
   return !single || a->value ? TEAL_OK : TEAL_ENOMEM;
 }
@@ -145,7 +153,7 @@ static int copy_attributes(xmlParserCtxt *ctxt, urdf_xml *x, urdf_node *n, int c
     if (!name) {
       return TEAL_ENOMEM;
     }
-    *r = (urdf_xattr){(const char *)name, NULL, 1};
+    *r = (urdf_xattr){(const char *)name, NULL};
     /* a value libxml2 left in the input ends at its quote; a rewritten one at a NUL */
     if (*a[4] == 0) {
       int rc = rewritten_value(ctxt, x, a[3], len, r);
@@ -177,22 +185,23 @@ static void start_element(void *ctx, const xmlChar *local, const xmlChar *prefix
   n->name = (const char *)(prefix && !uri ? xmlDictQLookup(ctxt->dict, prefix, local) : local);
   n->prefix = prefix && uri ? (const char *)prefix : NULL;
   n->line = ctxt->input ? ctxt->input->line : 0;
-  n->parent = b->cur;
-  if (!n->name || copy_attributes(ctxt, b->x, n, nb_attributes, attributes) != TEAL_OK) {
+  if (!n->name || copy_attributes(ctxt, b->x, n, nb_attributes, attributes) != TEAL_OK ||
+      teal_grow((void **)&b->open, &b->cap, b->depth + 1, sizeof(open_element)) != TEAL_OK) {
     out_of_memory(ctxt, b);
     return;
   }
-  if (!b->cur) {
+  open_element *parent = b->depth ? &b->open[b->depth - 1] : NULL;
+  if (!parent) {
     b->x->root = b->x->root ? b->x->root : n;
-  } else if (b->cur->last) {
-    b->cur->last->next = n;
+  } else if (parent->last_child) {
+    parent->last_child->next = n;
   } else {
-    b->cur->children = n;
+    parent->node->children = n;
   }
-  if (b->cur) {
-    b->cur->last = n;
+  if (parent) {
+    parent->last_child = n;
   }
-  b->cur = n;
+  b->open[b->depth++] = (open_element){n, NULL, NULL};
 }
 
 static void end_element(void *ctx, const xmlChar *local, const xmlChar *prefix,
@@ -201,14 +210,14 @@ static void end_element(void *ctx, const xmlChar *local, const xmlChar *prefix,
   (void)prefix;
   (void)uri;
   xml_builder *b = ((xmlParserCtxt *)ctx)->_private;
-  b->cur = b->cur ? b->cur->parent : NULL;
+  b->depth -= b->depth > 0;
 }
 
 /* Text and CDATA of the open element, as a chunk appended to its text. */
 static void characters(void *ctx, const xmlChar *ch, int len) {
   xmlParserCtxt *ctxt = ctx;
   xml_builder *b = ctxt->_private;
-  if (!b->cur || len <= 0) {
+  if (!b->depth || len <= 0) {
     return;
   }
   urdf_chunk *t =
@@ -221,12 +230,13 @@ static void characters(void *ctx, const xmlChar *ch, int len) {
   t->len = (size_t)len;
   memcpy(t->data, ch, (size_t)len);
   t->data[len] = '\0';
-  if (b->cur->text_last) {
-    b->cur->text_last->next = t;
+  open_element *e = &b->open[b->depth - 1];
+  if (e->last_text) {
+    e->last_text->next = t;
   } else {
-    b->cur->text = t;
+    e->node->text = t;
   }
-  b->cur->text_last = t;
+  e->last_text = t;
 }
 
 /* ---- errors and the parse ------------------------------------------------------------ */
@@ -294,6 +304,7 @@ int urdf_xml_parse(urdf_model *m, const char *buf, size_t len) {
   }
   xmlFreeDoc(doc);
   xmlFreeParserCtxt(ctxt);
+  teal_free(b.open);
   if (ok && m->xml.dict) {
     return TEAL_OK;
   }
