@@ -209,8 +209,8 @@ int main(void) {
   printf("\ntarget: 100,000 links loaded and finalized in under 1 s\n");
   printf("  plant API: %s (chain %.3f s, forest %.3f s)\n",
          chain < 1.0 && forest < 1.0 ? "met" : "not met", chain, forest);
-  printf("  URDF: %s (%.3f s, of which %.3f s in libxml2's parse)\n", urdf < 1.0 ? "met" : "not met",
-         urdf, xml[1]);
+  printf("  URDF: %s (%.3f s, of which %.3f s in libxml2's parse)\n",
+         urdf < 1.0 ? "met" : "not met", urdf, xml[1]);
   printf("\n");
   bench_print_reproduce("model_scale", 0);
   return failed;
