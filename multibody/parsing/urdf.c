@@ -1,8 +1,7 @@
 /* URDF loading entry points: the input limits (teal_urdf_options),
  * reading the file, the pre-scan that enforces the limits before libxml2
- * parses, parsing the XML with libxml2 (errors captured per parser
- * context), walking <robot>, and the parse -> check -> build sequence (see
- * urdf_internal.h). */
+ * parses (the parse itself is urdf_xml.c), walking <robot>, and the parse
+ * -> check -> build sequence (see urdf_internal.h). */
 #define _POSIX_C_SOURCE 200809L /* open, fstat, read, O_CLOEXEC */
 #include "multibody/parsing/urdf.h"
 
@@ -17,11 +16,8 @@
 #include <sys/types.h>
 #include <unistd.h>
 
-#include <libxml/parser.h>
-#include <libxml/xmlerror.h>
-#include <libxml/xmlversion.h>
-
 #include "framework/alloc.h"
+#include "framework/growable.h"
 #include "multibody/parsing/model_path.h"
 #include "multibody/parsing/urdf_internal.h"
 #include "multibody/tree/topology.h"
@@ -87,14 +83,25 @@ static long line_of(const char *buf, size_t i) {
 /* A start tag at i ('<'): counts the attributes ('=' outside quoted values)
  * up to max + 1; returns the index after the tag, or of a stray '<' in it. */
 static size_t scan_start_tag(const char *buf, size_t len, size_t i, int max, int *count) {
-  char quote = 0;
+  /* the characters that matter in a tag (a table: most bytes are none of them) */
+  static const unsigned char special[256] = {
+      ['"'] = 1, ['\''] = 1, ['='] = 1, ['>'] = 1, ['<'] = 1};
   *count = 0;
   for (i++; i < len; i++) {
+    while (i < len && !special[(unsigned char)buf[i]]) {
+      i++;
+    }
+    if (i == len) {
+      break;
+    }
     char c = buf[i];
-    if (quote) {
-      quote = c == quote ? 0 : quote;
-    } else if (c == '"' || c == '\'') {
-      quote = c;
+    if (c == '"' || c == '\'') {
+      /* a quoted value: on to its closing quote (len if none) */
+      const char *q = memchr(buf + i + 1, c, len - i - 1);
+      if (!q) {
+        return len;
+      }
+      i = (size_t)(q - buf);
     } else if (c == '=' && ++*count > max) {
       break;
     } else if (c == '>') {
@@ -161,7 +168,17 @@ static int prescan(urdf_model *m, const char *buf, size_t len, int max) {
     }
     i = (size_t)(lt - buf);
     int n = 0;
-    if (starts(buf, len, i, "<!--")) {
+    if (i + 1 < len && buf[i + 1] != '!' && buf[i + 1] != '?' && buf[i + 1] != '/') {
+      size_t at = i;
+      i = scan_start_tag(buf, len, i, max, &n);
+      if (n > max) {
+        size_t k = strcspn(buf + at + 1, " \t\r\n/>=");
+        rc = teal_error_set(m->err, TEAL_ESIZE,
+                            "%s:%ld: <%.*s>: more than %d attributes on one element (the limit is "
+                            "teal_urdf_options.max_attributes)",
+                            m->source, line_of(buf, at), (int)(k < 64 ? k : 64), buf + at + 1, max);
+      }
+    } else if (starts(buf, len, i, "<!--")) {
       i = skip_past(buf, len, i + 4, "-->");
     } else if (starts(buf, len, i, "<![CDATA[")) {
       i = skip_past(buf, len, i + 9, "]]>");
@@ -179,15 +196,7 @@ static int prescan(urdf_model *m, const char *buf, size_t len, int max) {
     } else if (starts(buf, len, i, "<!") || starts(buf, len, i, "</")) {
       i = skip_past(buf, len, i + 2, ">");
     } else {
-      size_t at = i;
-      i = scan_start_tag(buf, len, i, max, &n);
-      if (n > max) {
-        size_t k = strcspn(buf + at + 1, " \t\r\n/>=");
-        rc = teal_error_set(m->err, TEAL_ESIZE,
-                            "%s:%ld: <%.*s>: more than %d attributes on one element (the limit is "
-                            "teal_urdf_options.max_attributes)",
-                            m->source, line_of(buf, at), (int)(k < 64 ? k : 64), buf + at + 1, max);
-      }
+      i = scan_start_tag(buf, len, i, max, &n); /* a '<' at the very end */
     }
   }
   return rc;
@@ -195,74 +204,16 @@ static int prescan(urdf_model *m, const char *buf, size_t len, int max) {
 
 /* ---- XML ----------------------------------------------------------------------- */
 
-/* The first error libxml2 reports for a document. */
-typedef struct xml_capture {
-  int have;
-  long line;
-  char message[200];
-} xml_capture;
-
-#if LIBXML_VERSION >= 21200
-static void capture_error(void *data, const xmlError *e) {
-#else
-static void capture_error(void *data, xmlErrorPtr e) {
-#endif
-  xmlParserCtxt *ctxt = data;
-  xml_capture *cap = ctxt ? ctxt->_private : NULL;
-  /* namespace errors (an undeclared drake: prefix) are not fatal */
-  if (!cap || cap->have || !e || e->level < XML_ERR_ERROR || e->domain == XML_FROM_NAMESPACE) {
-    return;
-  }
-  cap->have = 1;
-  cap->line = e->line;
-  snprintf(cap->message, sizeof(cap->message), "%s", e->message ? e->message : "error");
-  /* one line: libxml2 splits some messages ("...encoding !\nBytes: ...") */
-  for (char *c = cap->message; *c; c++) {
-    *c = *c == '\n' || *c == '\r' || *c == '\t' ? ' ' : *c;
-  }
-  size_t n = strlen(cap->message);
-  while (n > 0 && cap->message[n - 1] == ' ') {
-    cap->message[--n] = '\0';
-  }
-  /* stop at the first error: libxml2 otherwise goes on lexing the rest of
-   * a malformed document, where the pre-scan's view of it no longer holds */
-  xmlStopParser(ctxt);
-}
-
-/* Parses the document; a malformed one gives TEAL_EPARSE with its line.
- * No network, no DTD loading, no entity substitution, nothing on stderr;
- * the bytes are UTF-8 whatever the XML declaration says. */
+/* Parses the document after the pre-scan (urdf_xml.c). */
 static int parse_xml(urdf_model *m, const char *buf, size_t len, const teal_urdf_options *o) {
   int rc = prescan(m, buf, len, o->max_attributes);
-  if (rc != TEAL_OK) {
-    return rc;
-  }
-  xmlInitParser();
-  xmlParserCtxt *ctxt = xmlNewParserCtxt();
-  if (!ctxt) {
-    return urdf_fail(m, NULL, TEAL_ENOMEM, "out of memory");
-  }
-  xml_capture cap = {0, 0, ""};
-  ctxt->_private = &cap;
-  ctxt->sax->serror = capture_error;
-  int opts = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES |
-             XML_PARSE_IGNORE_ENC;
-  m->doc = xmlCtxtReadMemory(ctxt, buf, (int)len, NULL, NULL, opts);
-  int ok = m->doc && ctxt->wellFormed && !cap.have;
-  xmlFreeParserCtxt(ctxt);
-  if (ok) {
-    return TEAL_OK;
-  }
-  xmlFreeDoc(m->doc);
-  m->doc = NULL;
-  return teal_error_set(m->err, TEAL_EPARSE, "%s:%ld: malformed XML: %s", m->source, cap.line,
-                        cap.have ? cap.message : "not a well-formed document");
+  return rc ? rc : urdf_xml_parse(m, buf, len);
 }
 
 /* ---- <robot> --------------------------------------------------------------------- */
 
 /* A top-level element other than <material> (parsed first). */
-static int parse_top_element(urdf_model *m, xmlNode *c) {
+static int parse_top_element(urdf_model *m, urdf_node *c) {
   if (urdf_is(c, "link")) {
     return urdf_parse_link(m, c);
   }
@@ -281,8 +232,21 @@ static int parse_top_element(urdf_model *m, xmlNode *c) {
   return TEAL_OK;
 }
 
+/* The link and joint lists at their final size (growing them by doubling
+ * copied every record of a large model twice over). */
+static int reserve_lists(urdf_model *m, const urdf_node *root) {
+  int links = 1, joints = 0; /* and the world */
+  for (const urdf_node *c = root->children; c; c = c->next) {
+    links += urdf_is(c, "link");
+    joints += urdf_is(c, "joint") || urdf_is(c, "drake:joint");
+  }
+  int rc = teal_reserve(&m->links.data, &m->links.cap, links, sizeof(urdf_link));
+  rc = rc ? rc : teal_reserve(&m->joints.data, &m->joints.cap, joints, sizeof(urdf_joint));
+  return rc ? urdf_fail(m, NULL, TEAL_ENOMEM, "out of memory") : TEAL_OK;
+}
+
 static int parse_robot(urdf_model *m) {
-  xmlNode *root = xmlDocGetRootElement(m->doc);
+  urdf_node *root = m->xml.root;
   if (!root) {
     return urdf_fail(m, NULL, TEAL_EPARSE, "empty document");
   }
@@ -290,13 +254,14 @@ static int parse_robot(urdf_model *m) {
     return urdf_fail(m, root, TEAL_EPARSE, "the root element must be <robot>");
   }
   m->robot_name = urdf_attr(m, root, "name");
-  int rc = m->err->code ? m->err->code : urdf_add_world(m);
+  int rc = m->err->code ? m->err->code : reserve_lists(m, root);
+  rc = rc ? rc : urdf_add_world(m);
   /* materials first: visuals may name materials defined further down */
-  for (xmlNode *c = urdf_element(root->children); c && !rc; c = urdf_element(c->next)) {
+  for (urdf_node *c = root->children; c && !rc; c = c->next) {
     double rgba[4];
     rc = urdf_is(c, "material") ? urdf_parse_material(m, c, 1, rgba) : TEAL_OK;
   }
-  for (xmlNode *c = urdf_element(root->children); c && !rc; c = urdf_element(c->next)) {
+  for (urdf_node *c = root->children; c && !rc; c = c->next) {
     rc = parse_top_element(m, c);
   }
   return rc;
@@ -315,9 +280,9 @@ static void free_model(urdf_model *m) {
     teal_free(lists[i]->data);
   }
   teal_free(m->link_order);
-  teal_free(m->link_sorted);
-  teal_free(m->joint_sorted);
-  xmlFreeDoc(m->doc);
+  urdf_table_free(&m->link_index);
+  urdf_table_free(&m->joint_index);
+  urdf_xml_free(&m->xml);
 }
 
 /* The plant must be open and free of errors. */
@@ -342,7 +307,7 @@ static int instance_name(urdf_model *m, const char *given, const char **name) {
     return urdf_fail(m, NULL, TEAL_EINVAL, "empty instance name");
   }
   if (!*name || !**name) {
-    return urdf_fail(m, xmlDocGetRootElement(m->doc), TEAL_EPARSE, "missing attribute 'name'");
+    return urdf_fail(m, m->xml.root, TEAL_EPARSE, "missing attribute 'name'");
   }
   return TEAL_OK;
 }

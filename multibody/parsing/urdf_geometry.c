@@ -13,8 +13,8 @@
 static const double default_rgba[4] = {0.7, 0.7, 0.7, 1.0};
 
 /* The <color rgba> child of a material: *has = 0 when absent. */
-static int parse_color(urdf_model *m, xmlNode *material, double rgba[4], int *has) {
-  xmlNode *c;
+static int parse_color(urdf_model *m, urdf_node *material, double rgba[4], int *has) {
+  urdf_node *c;
   *has = 0;
   int rc = urdf_unique_child(m, material, "color", &c);
   if (rc || !c) {
@@ -41,7 +41,7 @@ static int find_material(const urdf_model *m, const char *name) {
 
 /* Records a named material (first definition wins; a different color under
  * the same name is an error). */
-static int define_material(urdf_model *m, xmlNode *node, const char *name, int has,
+static int define_material(urdf_model *m, urdf_node *node, const char *name, int has,
                            const double rgba[4]) {
   int i = find_material(m, name);
   if (i >= 0) {
@@ -67,7 +67,7 @@ static int define_material(urdf_model *m, xmlNode *node, const char *name, int h
 
 /* A <material> (top level: name required) and the color it gives a visual:
  * its own <color>, else the color of the named material defined earlier. */
-int urdf_parse_material(urdf_model *m, xmlNode *node, int top_level, double rgba[4]) {
+int urdf_parse_material(urdf_model *m, urdf_node *node, int top_level, double rgba[4]) {
   const char *name = urdf_attr(m, node, "name");
   int has = 0;
   int rc = m->err->code ? m->err->code : parse_color(m, node, rgba, &has);
@@ -96,7 +96,7 @@ int urdf_parse_material(urdf_model *m, xmlNode *node, int top_level, double rgba
 /* A package URI (package:// or model://) resolved through the model search
  * path and the folders holding the file (model_path.h); kept as it is, with
  * a warning, when no package matches. */
-static const char *package_path(urdf_model *m, const xmlNode *s, const char *uri) {
+static const char *package_path(urdf_model *m, const urdf_node *s, const char *uri) {
   char resolved[4096];
   teal_error why = {TEAL_OK, ""};
   if (teal_model_path_resolve_package(uri, m->dir, resolved, sizeof resolved, &why) != TEAL_OK) {
@@ -110,7 +110,7 @@ static const char *package_path(urdf_model *m, const xmlNode *s, const char *uri
 /* A mesh file name as stored: relative names read from a file are made
  * relative to the file's directory; "file://" is dropped; package URIs are
  * resolved (package_path); other URIs are kept as they are. */
-static const char *mesh_path(urdf_model *m, const xmlNode *s, const char *filename) {
+static const char *mesh_path(urdf_model *m, const urdf_node *s, const char *filename) {
   if (strncmp(filename, "file://", 7) == 0) {
     return filename + 7;
   }
@@ -128,7 +128,7 @@ static const char *mesh_path(urdf_model *m, const xmlNode *s, const char *filena
   return urdf_keep(m, path);
 }
 
-static int parse_mesh(urdf_model *m, xmlNode *s, teal_shape *out, teal_error *serr) {
+static int parse_mesh(urdf_model *m, urdf_node *s, teal_shape *out, teal_error *serr) {
   const char *filename;
   double scale[3] = {1, 1, 1};
   int present;
@@ -150,7 +150,7 @@ static int parse_mesh(urdf_model *m, xmlNode *s, teal_shape *out, teal_error *se
 }
 
 /* The shape element s; numbers are read from its attributes. */
-static int parse_shape_element(urdf_model *m, xmlNode *s, teal_shape *out) {
+static int parse_shape_element(urdf_model *m, urdf_node *s, teal_shape *out) {
   teal_error serr = {TEAL_OK, ""};
   double v[3] = {0, 0, 0};
   int rc;
@@ -182,9 +182,9 @@ static int parse_shape_element(urdf_model *m, xmlNode *s, teal_shape *out) {
 
 /* The single shape inside the <geometry> of node. A mesh in a collision is
  * skipped (*skip = 1) with a warning. */
-static int parse_shape(urdf_model *m, xmlNode *node, teal_geometry_role role, teal_shape *out,
+static int parse_shape(urdf_model *m, urdf_node *node, teal_geometry_role role, teal_shape *out,
                        int *skip) {
-  xmlNode *g;
+  urdf_node *g;
   *skip = 0;
   int rc = urdf_unique_child(m, node, "geometry", &g);
   if (rc) {
@@ -193,8 +193,8 @@ static int parse_shape(urdf_model *m, xmlNode *node, teal_geometry_role role, te
   if (!g) {
     return urdf_fail(m, node, TEAL_EPARSE, "missing <geometry>");
   }
-  xmlNode *s = urdf_element(g->children);
-  if (!s || urdf_element(s->next)) {
+  urdf_node *s = g->children;
+  if (!s || s->next) {
     return urdf_fail(m, g, TEAL_EPARSE, "<geometry> needs exactly one shape");
   }
   if (role == TEAL_ROLE_PROXIMITY && urdf_is(s, "mesh")) {
@@ -208,22 +208,22 @@ static int parse_shape(urdf_model *m, xmlNode *node, teal_geometry_role role, te
 /* ---- proximity properties ----------------------------------------------------- */
 
 /* The value of the drake:<tag> child of p into *x (unchanged if absent). */
-static int drake_value(urdf_model *m, xmlNode *p, const char *tag, double *x, int *present) {
-  xmlNode *c;
+static int drake_value(urdf_model *m, urdf_node *p, const char *tag, double *x, int *present) {
+  urdf_node *c;
   int rc = urdf_unique_child(m, p, tag, &c);
   *present = c != NULL;
   return rc || !c ? rc : urdf_attr_double(m, c, "value", 1, 0.0, x);
 }
 
-static int is_known_property(const xmlNode *c) {
+static int is_known_property(const urdf_node *c) {
   return urdf_is(c, "drake:mu_static") || urdf_is(c, "drake:mu_dynamic") ||
          urdf_is(c, "drake:point_contact_stiffness") ||
          urdf_is(c, "drake:hunt_crossley_dissipation");
 }
 
 /* Friction, stiffness and dissipation of a <collision> (defaults: mu = 1). */
-static int parse_proximity(urdf_model *m, xmlNode *node, teal_proximity_properties *props) {
-  xmlNode *p;
+static int parse_proximity(urdf_model *m, urdf_node *node, teal_proximity_properties *props) {
+  urdf_node *p;
   *props = teal_proximity_properties_make(1.0, 1.0);
   int rc = urdf_unique_child(m, node, "drake:proximity_properties", &p);
   if (rc || !p) {
@@ -242,7 +242,7 @@ static int parse_proximity(urdf_model *m, xmlNode *node, teal_proximity_properti
   }
   props->static_friction = has_s ? mus : has_d ? mud : 1.0;
   props->dynamic_friction = has_d ? mud : props->static_friction;
-  for (xmlNode *c = urdf_element(p->children); c; c = urdf_element(c->next)) {
+  for (urdf_node *c = p->children; c; c = c->next) {
     if (!is_known_property(c)) {
       urdf_warn(m, c, &m->report->ignored_elements, "unsupported proximity property ignored");
     }
@@ -257,7 +257,7 @@ static int parse_proximity(urdf_model *m, xmlNode *node, teal_proximity_properti
 /* ---- visual and collision ------------------------------------------------------- */
 
 /* The geometry name: the name attribute or "<link>_<role>_<k>". */
-static char *geometry_name(urdf_model *m, int link, xmlNode *node, const char *role, int k) {
+static char *geometry_name(urdf_model *m, int link, urdf_node *node, const char *role, int k) {
   const char *name = urdf_attr(m, node, "name");
   if (m->err->code) {
     return NULL;
@@ -288,11 +288,11 @@ static int push_geom(urdf_model *m, const urdf_geom *g) {
   return TEAL_OK;
 }
 
-int urdf_parse_visual(urdf_model *m, int link, xmlNode *node, int k) {
+int urdf_parse_visual(urdf_model *m, int link, urdf_node *node, int k) {
   urdf_geom g = {link, node, TEAL_ROLE_ILLUSTRATION, NULL, teal_transform_identity(),
                  {TEAL_SHAPE_SPHERE, 0, 0, {{0, 0, 0}}, 0, NULL, NULL},
                  {0.7, 0.7, 0.7, 1.0}, {0, 0, 0, 0}};
-  xmlNode *mat;
+  urdf_node *mat;
   int skip;
   int rc = urdf_origin(m, node, &g.X_LG);
   rc = rc ? rc : urdf_unique_child(m, node, "material", &mat);
@@ -305,7 +305,7 @@ int urdf_parse_visual(urdf_model *m, int link, xmlNode *node, int k) {
   return push_geom(m, &g);
 }
 
-int urdf_parse_collision(urdf_model *m, int link, xmlNode *node, int k) {
+int urdf_parse_collision(urdf_model *m, int link, urdf_node *node, int k) {
   urdf_geom g = {link, node, TEAL_ROLE_PROXIMITY, NULL, teal_transform_identity(),
                  {TEAL_SHAPE_SPHERE, 0, 0, {{0, 0, 0}}, 0, NULL, NULL},
                  {0.7, 0.7, 0.7, 1.0}, {0, 0, 0, 0}};

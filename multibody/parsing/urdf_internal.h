@@ -2,20 +2,26 @@
  * parsed into, checked as a whole, and only then added to a plant.
  *
  * Stages (one file each):
- *   urdf.c           entry points, reading the file, XML parsing.
+ *   urdf.c           entry points, reading the file, the pre-scan.
+ *   urdf_xml.c       XML parsing into a compact element tree (urdf_node).
  *   urdf_util.c      lists, messages and warnings, attributes, numbers,
  *                    <origin>.
+ *   urdf_names.c     name lookups (hash tables) and duplicate names.
  *   urdf_links.c     <link> and <inertial>, <frame>, the name index.
  *   urdf_geometry.c  <material>, <visual>, <collision>, shapes, friction.
  *   urdf_joints.c    <joint>, <drake:joint>, <transmission>.
  *   urdf_topology.c  names to indices, tree order, loops, massless links.
+ *   urdf_claims.c    the frame and geometry names the build will create.
  *   urdf_build.c     adding the checked model to the plant.
- * Strings (names) point into the XML document or the model's string pool
- * and live as long as the model. */
+ * Strings (names) point into the element tree (urdf_xml) or the model's
+ * string pool and live as long as the model. */
 #ifndef TEAL_MULTIBODY_PARSING_URDF_INTERNAL_H
 #define TEAL_MULTIBODY_PARSING_URDF_INTERNAL_H
 
-#include <libxml/tree.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <libxml/tree.h> /* xmlDict */
 
 #include "geometry/shapes/geometry_properties.h"
 #include "geometry/shapes/shape.h"
@@ -25,6 +31,53 @@
 /* The link index of the world (always present, declared or not). */
 #define URDF_WORLD 0
 
+/* ---- the document (urdf_xml.c) ---- */
+
+/* An attribute without a declared namespace prefix. */
+typedef struct urdf_xattr {
+  const char *name;  /* in the parser's dictionary; "prefix:name" if undeclared */
+  const char *value; /* NULL when it holds an entity reference */
+} urdf_xattr;
+
+/* The value of a rewritten empty attribute: "", but libxml2's DOM had no
+ * text for it, so a message does not quote it. */
+extern const char urdf_no_text[1];
+
+/* A piece of an element's direct text or CDATA. */
+typedef struct urdf_chunk {
+  struct urdf_chunk *next;
+  size_t len;
+  char data[]; /* len bytes and a NUL */
+} urdf_chunk;
+
+/* An element; the tree holds elements only, in document order. */
+typedef struct urdf_node urdf_node;
+struct urdf_node {
+  const char *name;   /* local name, or "prefix:name" when the prefix is undeclared */
+  const char *prefix; /* the declared namespace prefix, or NULL */
+  urdf_node *children, *next;
+  urdf_xattr *attrs;
+  urdf_chunk *text;
+  int nattrs;
+  int line; /* as libxml2 counts them (an int) */
+};
+
+typedef struct urdf_block urdf_block;
+
+/* The parsed document: the root element, the dictionary its names point
+ * into, and the arena blocks holding the rest. */
+typedef struct urdf_xml {
+  urdf_node *root;
+  xmlDict *dict;
+  urdf_block *blocks;
+} urdf_xml;
+
+/* an open-addressing hash table of element indices (-1: empty slot) */
+typedef struct urdf_table {
+  int *slot;
+  size_t mask; /* capacity - 1, a power of two minus one */
+} urdf_table;
+
 /* a growable array of fixed-size elements (teal_alloc'd) */
 typedef struct urdf_list {
   void *data;
@@ -33,7 +86,7 @@ typedef struct urdf_list {
 
 typedef struct urdf_link {
   const char *name;
-  xmlNode *node; /* NULL for an undeclared world */
+  urdf_node *node; /* NULL for an undeclared world */
   int massive;   /* mass > 0 */
   teal_spatial_inertia M_LLo_L;
   int parent_joint; /* -1 for a root */
@@ -60,7 +113,7 @@ typedef enum urdf_joint_type {
 
 typedef struct urdf_joint {
   const char *name;
-  xmlNode *node;
+  urdf_node *node;
   urdf_joint_type type;
   const char *parent_name, *child_name;
   int parent, child;    /* link indices */
@@ -78,7 +131,7 @@ typedef struct urdf_joint {
 
 typedef struct urdf_geom {
   int link;
-  xmlNode *node;
+  urdf_node *node;
   teal_geometry_role role;
   char *name; /* owned (teal_alloc) */
   teal_transform X_LG;
@@ -89,21 +142,21 @@ typedef struct urdf_geom {
 
 typedef struct urdf_material {
   const char *name;
-  xmlNode *node;
+  urdf_node *node;
   int has_color;
   double rgba[4];
 } urdf_material;
 
 typedef struct urdf_actuator {
   const char *name;
-  xmlNode *node;
+  urdf_node *node;
   const char *joint_name;
   int joint;
 } urdf_actuator;
 
 typedef struct urdf_frame {
   const char *name;
-  xmlNode *node;
+  urdf_node *node;
   const char *link_name;
   int link;
   teal_transform X_LF;
@@ -114,13 +167,13 @@ typedef struct urdf_model {
   const char *dir;    /* the file's directory with a trailing '/', or NULL */
   teal_error *err;
   teal_urdf_report *report;
-  xmlDoc *doc;
+  urdf_xml xml;
   const char *robot_name;
   urdf_list links, joints, geoms, materials, actuators, frames;
   urdf_list strings; /* char * owned by the model */
   int *link_order;   /* links in tree order (parents first), links.n entries */
-  int *link_sorted;  /* link indices sorted by name */
-  int *joint_sorted; /* joint indices sorted by name */
+  urdf_table link_index;  /* link indices by name */
+  urdf_table joint_index; /* joint indices by name */
 } urdf_model;
 
 #define ULINK(m) ((urdf_link *)(m)->links.data)
@@ -130,6 +183,14 @@ typedef struct urdf_model {
 #define UACT(m) ((urdf_actuator *)(m)->actuators.data)
 #define UFRAME(m) ((urdf_frame *)(m)->frames.data)
 
+/* Parses the document into m->xml (the caller has run the pre-scan); a
+ * malformed one gives TEAL_EPARSE with its line. No network, no DTD
+ * loading, no entity substitution, nothing on stderr; the bytes are UTF-8
+ * whatever the XML declaration says. */
+int urdf_xml_parse(urdf_model *m, const char *buf, size_t len);
+/* Releases the tree (a zeroed urdf_xml is empty). */
+void urdf_xml_free(urdf_xml *x);
+
 /* ---- urdf_util.c ---- */
 
 /* Appends a zeroed element; NULL (with TEAL_ENOMEM recorded) on failure. */
@@ -137,71 +198,85 @@ void *urdf_push(urdf_model *m, urdf_list *l, size_t elem);
 /* Keeps a teal_alloc'd string until the model is freed (frees it on failure). */
 const char *urdf_keep(urdf_model *m, char *s);
 /* Records the first error as "source:line: <elem name="...">: message". */
-int urdf_fail(urdf_model *m, const xmlNode *node, int code, const char *fmt, ...)
+int urdf_fail(urdf_model *m, const urdf_node *node, int code, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
 /* Counts a warning (and *counter if not NULL), keeping the first message. */
-void urdf_warn(urdf_model *m, const xmlNode *node, int *counter, const char *fmt, ...)
+void urdf_warn(urdf_model *m, const urdf_node *node, int *counter, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 4, 5)))
 #endif
     ;
 /* 1 if node is an element with the qualified name qname ("link",
  * "drake:capsule"), with or without a declared namespace prefix. */
-int urdf_is(const xmlNode *node, const char *qname);
+int urdf_is(const urdf_node *node, const char *qname);
 /* 1 if node is an element whose prefix is "drake". */
-int urdf_is_drake(const xmlNode *node);
-/* Next element sibling at or after node (NULL at the end). */
-xmlNode *urdf_element(xmlNode *node);
+int urdf_is_drake(const urdf_node *node);
 /* The only child element named qname in *out (NULL if none); TEAL_EPARSE
  * if there are several. */
-int urdf_unique_child(urdf_model *m, xmlNode *node, const char *qname, xmlNode **out);
+int urdf_unique_child(urdf_model *m, urdf_node *node, const char *qname, urdf_node **out);
 /* The attribute's value, or NULL if absent (or out of memory, recorded). */
-const char *urdf_attr(urdf_model *m, xmlNode *node, const char *name);
+const char *urdf_attr(urdf_model *m, urdf_node *node, const char *name);
 /* A required non-empty attribute (TEAL_EPARSE if absent or empty). */
-int urdf_attr_required(urdf_model *m, xmlNode *node, const char *name, const char **out);
+int urdf_attr_required(urdf_model *m, urdf_node *node, const char *name, const char **out);
 /* Exactly n finite numbers from attribute name; absent: TEAL_OK with *present
  * = 0 and out untouched (present may be NULL only if required). */
-int urdf_attr_numbers(urdf_model *m, xmlNode *node, const char *name, int n, double *out,
+int urdf_attr_numbers(urdf_model *m, urdf_node *node, const char *name, int n, double *out,
                       int *present);
 /* One finite number; absent: out = def (or TEAL_EPARSE if required). */
-int urdf_attr_double(urdf_model *m, xmlNode *node, const char *name, int required, double def,
+int urdf_attr_double(urdf_model *m, urdf_node *node, const char *name, int required, double def,
                      double *out);
 /* The <origin xyz rpy> child of node (identity when absent) as a transform. */
-int urdf_origin(urdf_model *m, xmlNode *node, teal_transform *X);
+int urdf_origin(urdf_model *m, urdf_node *node, teal_transform *X);
 /* The text content of node (kept by the model; "" if empty). */
-const char *urdf_text(urdf_model *m, xmlNode *node);
-/* Sorts idx[0..n) by the names of list elements (a name pointer at offset
- * 0 of each element) and reports the first duplicate as TEAL_EDUPLICATE. */
-int urdf_sort_names(urdf_model *m, const urdf_list *l, size_t elem, int *idx, const char *what);
-/* Index of name in a sorted index, or -1. */
-int urdf_find_name(const urdf_list *l, size_t elem, const int *idx, const char *name);
+const char *urdf_text(urdf_model *m, urdf_node *node);
+
+/* ---- urdf_names.c ---- */
+
+#define URDF_HASH_SEED UINT64_C(0xcbf29ce484222325)
+
+/* The FNV-1a hash of s continued from h (URDF_HASH_SEED to start). */
+uint64_t urdf_hash(const char *s, uint64_t h);
+/* An empty table for up to n entries. */
+int urdf_table_init(urdf_model *m, urdf_table *t, int n);
+void urdf_table_free(urdf_table *t);
+/* The slot of the entry with this hash that same() accepts, or the empty
+ * slot where it would go (*slot < 0). */
+int *urdf_table_slot(const urdf_table *t, uint64_t hash, int (*same)(const void *ctx, int entry),
+                     const void *ctx);
+/* Indexes the names of l's elements (each starts with its name and node);
+ * a duplicate is TEAL_EDUPLICATE, reported at the later element of the
+ * first duplicate in name order. */
+int urdf_index_names(urdf_model *m, const urdf_list *l, size_t elem, urdf_table *t,
+                     const char *what);
+/* The index of the element of l named name, or -1. */
+int urdf_index_find(const urdf_table *t, const urdf_list *l, size_t elem, const char *name);
 
 /* ---- urdf_links.c ---- */
 
 /* Adds the world link (index URDF_WORLD). */
 int urdf_add_world(urdf_model *m);
-int urdf_parse_link(urdf_model *m, xmlNode *node);
-int urdf_parse_frame(urdf_model *m, xmlNode *node);
-/* Sorts the link names (duplicates are errors); fills link_sorted. */
+int urdf_parse_link(urdf_model *m, urdf_node *node);
+int urdf_parse_frame(urdf_model *m, urdf_node *node);
+/* Indexes the link names (duplicates are errors). */
 int urdf_index_links(urdf_model *m);
 /* Link index by name, or -1. */
 int urdf_link_by_name(const urdf_model *m, const char *name);
 
 /* ---- urdf_geometry.c ---- */
 
-int urdf_parse_material(urdf_model *m, xmlNode *node, int top_level, double rgba[4]);
-int urdf_parse_visual(urdf_model *m, int link, xmlNode *node, int k);
-int urdf_parse_collision(urdf_model *m, int link, xmlNode *node, int k);
+int urdf_parse_material(urdf_model *m, urdf_node *node, int top_level, double rgba[4]);
+int urdf_parse_visual(urdf_model *m, int link, urdf_node *node, int k);
+int urdf_parse_collision(urdf_model *m, int link, urdf_node *node, int k);
 /* Releases the shapes and names the geometries own. */
 void urdf_free_geoms(urdf_model *m);
 
 /* ---- urdf_joints.c ---- */
 
-int urdf_parse_joint(urdf_model *m, xmlNode *node, int drake_joint);
-int urdf_parse_transmission(urdf_model *m, xmlNode *node);
+int urdf_parse_joint(urdf_model *m, urdf_node *node, int drake_joint);
+int urdf_parse_transmission(urdf_model *m, urdf_node *node);
 /* The joint type's name as written in URDF. */
 const char *urdf_joint_type_name(urdf_joint_type t);
 /* The number of velocities of a joint type. */
@@ -212,6 +287,12 @@ int urdf_joint_type_nv(urdf_joint_type t);
 /* Resolves names, orders the tree, rejects loops and moving massless links,
  * places massless links, and checks the names the build will create. */
 int urdf_resolve(urdf_model *m, const teal_plant *plant, const char *instance);
+
+/* ---- urdf_claims.c ---- */
+
+/* The plant's name rules, the instance name, and the frame and geometry
+ * names the build will create (no duplicates, no clash with the world). */
+int urdf_check_names(urdf_model *m, const teal_plant *plant, const char *instance);
 
 /* ---- urdf_build.c ---- */
 

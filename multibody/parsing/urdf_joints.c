@@ -48,7 +48,7 @@ static int has_position_limits(urdf_joint_type t) {
   return t == URDF_REVOLUTE || t == URDF_PRISMATIC || t == URDF_SCREW;
 }
 
-static int parse_type(urdf_model *m, xmlNode *node, int drake_joint, urdf_joint_type *type) {
+static int parse_type(urdf_model *m, urdf_node *node, int drake_joint, urdf_joint_type *type) {
   const char *s;
   int rc = urdf_attr_required(m, node, "type", &s);
   if (rc) {
@@ -64,8 +64,8 @@ static int parse_type(urdf_model *m, xmlNode *node, int drake_joint, urdf_joint_
 }
 
 /* The link attribute of the required <parent> or <child> element. */
-static int parse_link_ref(urdf_model *m, xmlNode *node, const char *tag, const char **link) {
-  xmlNode *c;
+static int parse_link_ref(urdf_model *m, urdf_node *node, const char *tag, const char **link) {
+  urdf_node *c;
   int rc = urdf_unique_child(m, node, tag, &c);
   if (rc) {
     return rc;
@@ -77,8 +77,8 @@ static int parse_link_ref(urdf_model *m, xmlNode *node, const char *tag, const c
 }
 
 /* <axis xyz> (default 1 0 0), normalized; a zero axis is an error. */
-static int parse_axis(urdf_model *m, xmlNode *node, teal_vec3 *axis) {
-  xmlNode *a;
+static int parse_axis(urdf_model *m, urdf_node *node, teal_vec3 *axis) {
+  urdf_node *a;
   *axis = teal_vec3_make(1, 0, 0);
   int rc = urdf_unique_child(m, node, "axis", &a);
   if (rc || !a) {
@@ -105,8 +105,8 @@ static int parse_axis(urdf_model *m, xmlNode *node, teal_vec3 *axis) {
 
 /* <limit lower upper effort velocity>: missing values mean no limit, as do
  * velocity 0 and (for the joint) effort 0. */
-static int parse_limit(urdf_model *m, xmlNode *node, urdf_joint *j) {
-  xmlNode *l;
+static int parse_limit(urdf_model *m, urdf_node *node, urdf_joint *j) {
+  urdf_node *l;
   j->lower = -INFINITY;
   j->upper = j->effort = j->velocity = INFINITY;
   int rc = urdf_unique_child(m, node, "limit", &l);
@@ -136,8 +136,8 @@ static int parse_limit(urdf_model *m, xmlNode *node, urdf_joint *j) {
 }
 
 /* <dynamics damping friction>: damping >= 0; friction is not modeled. */
-static int parse_dynamics(urdf_model *m, xmlNode *node, urdf_joint *j) {
-  xmlNode *d;
+static int parse_dynamics(urdf_model *m, urdf_node *node, urdf_joint *j) {
+  urdf_node *d;
   double friction = 0.0;
   int rc = urdf_unique_child(m, node, "dynamics", &d);
   if (rc || !d) {
@@ -159,8 +159,8 @@ static int parse_dynamics(urdf_model *m, xmlNode *node, urdf_joint *j) {
 }
 
 /* Warns about the children that are understood but not modeled. */
-static void warn_ignored_children(urdf_model *m, xmlNode *node) {
-  for (xmlNode *c = urdf_element(node->children); c; c = urdf_element(c->next)) {
+static void warn_ignored_children(urdf_model *m, urdf_node *node) {
+  for (urdf_node *c = node->children; c; c = c->next) {
     if (urdf_is(c, "mimic") ||
         (urdf_is_drake(c) && !urdf_is(c, "drake:screw_thread_pitch"))) {
       urdf_warn(m, c, &m->report->ignored_elements, "unsupported element ignored");
@@ -169,8 +169,8 @@ static void warn_ignored_children(urdf_model *m, xmlNode *node) {
 }
 
 /* The screw pitch (meters per revolution) of a drake screw joint. */
-static int parse_pitch(urdf_model *m, xmlNode *node, urdf_joint *j) {
-  xmlNode *p;
+static int parse_pitch(urdf_model *m, urdf_node *node, urdf_joint *j) {
+  urdf_node *p;
   int rc = urdf_unique_child(m, node, "drake:screw_thread_pitch", &p);
   if (rc || j->type != URDF_SCREW) {
     return rc;
@@ -181,7 +181,7 @@ static int parse_pitch(urdf_model *m, xmlNode *node, urdf_joint *j) {
   return urdf_attr_double(m, p, "value", 1, 0.0, &j->pitch);
 }
 
-int urdf_parse_joint(urdf_model *m, xmlNode *node, int drake_joint) {
+int urdf_parse_joint(urdf_model *m, urdf_node *node, int drake_joint) {
   urdf_joint j;
   memset(&j, 0, sizeof(j));
   j.node = node;
@@ -214,8 +214,8 @@ int urdf_parse_joint(urdf_model *m, xmlNode *node, int drake_joint) {
 /* ---- transmissions ------------------------------------------------------------ */
 
 /* The transmission type: the type attribute (old form) or <type> text (ROS). */
-static int transmission_type(urdf_model *m, xmlNode *node, const char **type) {
-  xmlNode *t;
+static int transmission_type(urdf_model *m, urdf_node *node, const char **type) {
+  urdf_node *t;
   *type = urdf_attr(m, node, "type");
   int rc = m->err->code ? m->err->code : urdf_unique_child(m, node, "type", &t);
   if (rc == TEAL_OK && t && !*type) {
@@ -228,9 +228,9 @@ static int transmission_type(urdf_model *m, xmlNode *node, const char **type) {
   return rc;
 }
 
-int urdf_parse_transmission(urdf_model *m, xmlNode *node) {
+int urdf_parse_transmission(urdf_model *m, urdf_node *node) {
   const char *type, *joint, *name = urdf_attr(m, node, "name");
-  xmlNode *jn, *an;
+  urdf_node *jn, *an;
   int rc = m->err->code ? m->err->code : transmission_type(m, node, &type);
   if (rc) {
     return rc;

@@ -19,7 +19,7 @@ int urdf_add_world(urdf_model *m) {
 
 /* The rotational inertia matrix from <inertia ixx ixy ixz iyy iyz izz>
  * (matrix entries; each defaults to 0). */
-static int parse_inertia_matrix(urdf_model *m, xmlNode *node, teal_mat3 *I) {
+static int parse_inertia_matrix(urdf_model *m, urdf_node *node, teal_mat3 *I) {
   static const char *const names[6] = {"ixx", "ixy", "ixz", "iyy", "iyz", "izz"};
   double v[6] = {0, 0, 0, 0, 0, 0};
   for (int i = 0; i < 6 && node; i++) {
@@ -34,8 +34,8 @@ static int parse_inertia_matrix(urdf_model *m, xmlNode *node, teal_mat3 *I) {
 }
 
 /* The <mass value> of an <inertial>: finite and >= 0. */
-static int parse_mass(urdf_model *m, xmlNode *inertial, double *mass) {
-  xmlNode *node;
+static int parse_mass(urdf_model *m, urdf_node *inertial, double *mass) {
+  urdf_node *node;
   int rc = urdf_unique_child(m, inertial, "mass", &node);
   if (rc) {
     return rc;
@@ -53,8 +53,8 @@ static int parse_mass(urdf_model *m, xmlNode *inertial, double *mass) {
 /* The link's spatial inertia about its origin from <inertial>: the inertia
  * given about the center of mass in the inertial frame I (at X_LI) is
  * re-expressed in the link frame as R_LI I R_LI' and shifted to Lo. */
-static int parse_inertial(urdf_model *m, int link, xmlNode *node) {
-  xmlNode *in, *inertia;
+static int parse_inertial(urdf_model *m, int link, urdf_node *node) {
+  urdf_node *in, *inertia;
   int rc = urdf_unique_child(m, node, "inertial", &in);
   if (rc || !in) {
     return rc;
@@ -86,9 +86,9 @@ static int parse_inertial(urdf_model *m, int link, xmlNode *node) {
 }
 
 /* The link's <visual> and <collision> children. */
-static int parse_link_geometry(urdf_model *m, int link, xmlNode *node) {
+static int parse_link_geometry(urdf_model *m, int link, urdf_node *node) {
   int kv = 0, kc = 0, rc = TEAL_OK;
-  for (xmlNode *c = urdf_element(node->children); c && !rc; c = urdf_element(c->next)) {
+  for (urdf_node *c = node->children; c && !rc; c = c->next) {
     if (urdf_is(c, "visual")) {
       rc = urdf_parse_visual(m, link, c, kv++);
     } else if (urdf_is(c, "collision")) {
@@ -101,7 +101,7 @@ static int parse_link_geometry(urdf_model *m, int link, xmlNode *node) {
 }
 
 /* The link record for name: the world's, or a new one. */
-static int link_record(urdf_model *m, xmlNode *node, const char *name, int *link) {
+static int link_record(urdf_model *m, urdf_node *node, const char *name, int *link) {
   if (strcmp(name, "world") == 0) {
     if (ULINK(m)[URDF_WORLD].node) {
       return urdf_fail(m, node, TEAL_EDUPLICATE, "duplicate link name 'world'");
@@ -124,7 +124,7 @@ static int link_record(urdf_model *m, xmlNode *node, const char *name, int *link
   return TEAL_OK;
 }
 
-int urdf_parse_link(urdf_model *m, xmlNode *node) {
+int urdf_parse_link(urdf_model *m, urdf_node *node) {
   const char *name;
   int link = -1;
   int rc = urdf_attr_required(m, node, "name", &name);
@@ -133,7 +133,7 @@ int urdf_parse_link(urdf_model *m, xmlNode *node) {
   return rc ? rc : parse_link_geometry(m, link, node);
 }
 
-int urdf_parse_frame(urdf_model *m, xmlNode *node) {
+int urdf_parse_frame(urdf_model *m, urdf_node *node) {
   const char *name, *link;
   double xyz[3] = {0, 0, 0}, rpy[3] = {0, 0, 0};
   int present;
@@ -155,13 +155,9 @@ int urdf_parse_frame(urdf_model *m, xmlNode *node) {
 }
 
 int urdf_index_links(urdf_model *m) {
-  m->link_sorted = teal_calloc((size_t)m->links.n, sizeof(int));
-  if (!m->link_sorted) {
-    return urdf_fail(m, NULL, TEAL_ENOMEM, "out of memory");
-  }
-  return urdf_sort_names(m, &m->links, sizeof(urdf_link), m->link_sorted, "link");
+  return urdf_index_names(m, &m->links, sizeof(urdf_link), &m->link_index, "link");
 }
 
 int urdf_link_by_name(const urdf_model *m, const char *name) {
-  return urdf_find_name(&m->links, sizeof(urdf_link), m->link_sorted, name);
+  return urdf_index_find(&m->link_index, &m->links, sizeof(urdf_link), name);
 }

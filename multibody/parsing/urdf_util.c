@@ -3,6 +3,7 @@
 #include <locale.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,27 +42,27 @@ const char *urdf_keep(urdf_model *m, char *s) {
 /* ---- messages ------------------------------------------------------------ */
 
 /* "<tag name="x">" or "<tag>" for node, into buf. */
-static void describe(const xmlNode *node, char *buf, size_t size) {
-  const char *prefix = node->ns && node->ns->prefix ? (const char *)node->ns->prefix : NULL;
+static void describe(const urdf_node *node, char *buf, size_t size) {
+  const char *prefix = node->prefix;
   const char *name = NULL;
-  for (const xmlAttr *a = node->properties; a; a = a->next) {
-    if (!a->ns && strcmp((const char *)a->name, "name") == 0 && a->children &&
-        a->children->type == XML_TEXT_NODE && !a->children->next) {
-      name = (const char *)a->children->content;
+  for (int i = 0; i < node->nattrs; i++) {
+    const urdf_xattr *a = &node->attrs[i];
+    if (strcmp(a->name, "name") == 0 && a->value && a->value != urdf_no_text) {
+      name = a->value;
     }
   }
-  snprintf(buf, size, "<%s%s%s%s%.80s%s>", prefix ? prefix : "", prefix ? ":" : "",
-           (const char *)node->name, name ? " name=\"" : "", name ? name : "", name ? "\"" : "");
+  snprintf(buf, size, "<%s%s%s%s%.80s%s>", prefix ? prefix : "", prefix ? ":" : "", node->name,
+           name ? " name=\"" : "", name ? name : "", name ? "\"" : "");
 }
 
 /* "source:line: <elem>: " (or "source: ") followed by the formatted text. */
-static void format_message(const urdf_model *m, const xmlNode *node, char *buf, size_t size,
+static void format_message(const urdf_model *m, const urdf_node *node, char *buf, size_t size,
                            const char *fmt, va_list ap) {
   int used;
   if (node) {
     char elem[160];
     describe(node, elem, sizeof(elem));
-    used = snprintf(buf, size, "%s:%ld: %s: ", m->source, xmlGetLineNo(node), elem);
+    used = snprintf(buf, size, "%s:%d: %s: ", m->source, node->line, elem);
   } else {
     used = snprintf(buf, size, "%s: ", m->source);
   }
@@ -70,7 +71,7 @@ static void format_message(const urdf_model *m, const xmlNode *node, char *buf, 
   }
 }
 
-int urdf_fail(urdf_model *m, const xmlNode *node, int code, const char *fmt, ...) {
+int urdf_fail(urdf_model *m, const urdf_node *node, int code, const char *fmt, ...) {
   if (m->err->code != TEAL_OK) {
     return m->err->code;
   }
@@ -82,7 +83,7 @@ int urdf_fail(urdf_model *m, const xmlNode *node, int code, const char *fmt, ...
   return teal_error_set(m->err, code, "%s", buf);
 }
 
-void urdf_warn(urdf_model *m, const xmlNode *node, int *counter, const char *fmt, ...) {
+void urdf_warn(urdf_model *m, const urdf_node *node, int *counter, const char *fmt, ...) {
   teal_urdf_report *r = m->report;
   if (counter) {
     (*counter)++;
@@ -101,61 +102,50 @@ static int is_space(char c) {
   return c == ' ' || c == '\t' || c == '\n' || c == '\r';
 }
 
-int urdf_is(const xmlNode *node, const char *qname) {
-  if (!node || node->type != XML_ELEMENT_NODE) {
+int urdf_is(const urdf_node *node, const char *qname) {
+  if (!node) {
     return 0;
   }
-  const char *name = (const char *)node->name;
-  if (node->ns && node->ns->prefix) {
-    size_t n = strlen((const char *)node->ns->prefix);
-    return strncmp(qname, (const char *)node->ns->prefix, n) == 0 && qname[n] == ':' &&
-           strcmp(qname + n + 1, name) == 0;
+  if (node->prefix) {
+    size_t n = strlen(node->prefix);
+    return strncmp(qname, node->prefix, n) == 0 && qname[n] == ':' &&
+           strcmp(qname + n + 1, node->name) == 0;
   }
-  return strcmp(name, qname) == 0;
+  return strcmp(node->name, qname) == 0;
 }
 
-int urdf_is_drake(const xmlNode *node) {
-  if (!node || node->type != XML_ELEMENT_NODE) {
+int urdf_is_drake(const urdf_node *node) {
+  if (!node) {
     return 0;
   }
-  if (node->ns && node->ns->prefix) {
-    return strcmp((const char *)node->ns->prefix, "drake") == 0;
+  if (node->prefix) {
+    return strcmp(node->prefix, "drake") == 0;
   }
-  return strncmp((const char *)node->name, "drake:", 6) == 0;
+  return strncmp(node->name, "drake:", 6) == 0;
 }
 
-xmlNode *urdf_element(xmlNode *node) {
-  while (node && node->type != XML_ELEMENT_NODE) {
-    node = node->next;
-  }
-  return node;
-}
-
-int urdf_unique_child(urdf_model *m, xmlNode *node, const char *qname, xmlNode **out) {
+int urdf_unique_child(urdf_model *m, urdf_node *node, const char *qname, urdf_node **out) {
   *out = NULL;
-  for (xmlNode *c = urdf_element(node->children); c; c = urdf_element(c->next)) {
+  for (urdf_node *c = node->children; c; c = c->next) {
     if (!urdf_is(c, qname)) {
       continue;
     }
     if (*out) {
-      return urdf_fail(m, c, TEAL_EPARSE, "more than one <%s> in <%s>", qname,
-                       (const char *)node->name);
+      return urdf_fail(m, c, TEAL_EPARSE, "more than one <%s> in <%s>", qname, node->name);
     }
     *out = c;
   }
   return TEAL_OK;
 }
 
-const char *urdf_attr(urdf_model *m, xmlNode *node, const char *name) {
-  for (xmlAttr *a = node->properties; a; a = a->next) {
-    if (a->ns || strcmp((const char *)a->name, name) != 0) {
+const char *urdf_attr(urdf_model *m, urdf_node *node, const char *name) {
+  for (int i = 0; i < node->nattrs; i++) {
+    const urdf_xattr *a = &node->attrs[i];
+    if (strcmp(a->name, name) != 0) {
       continue;
     }
-    if (!a->children) {
-      return "";
-    }
-    if (a->children->type == XML_TEXT_NODE && !a->children->next && a->children->content) {
-      return (const char *)a->children->content;
+    if (a->value) {
+      return a->value;
     }
     /* entity references are not expanded (no entity amplification) */
     urdf_fail(m, node, TEAL_EPARSE, "attribute '%s' uses entity references", name);
@@ -164,7 +154,7 @@ const char *urdf_attr(urdf_model *m, xmlNode *node, const char *name) {
   return NULL;
 }
 
-int urdf_attr_required(urdf_model *m, xmlNode *node, const char *name, const char **out) {
+int urdf_attr_required(urdf_model *m, urdf_node *node, const char *name, const char **out) {
   *out = urdf_attr(m, node, name);
   if (m->err->code != TEAL_OK) {
     return m->err->code;
@@ -175,12 +165,10 @@ int urdf_attr_required(urdf_model *m, xmlNode *node, const char *name, const cha
   return TEAL_OK;
 }
 
-const char *urdf_text(urdf_model *m, xmlNode *node) {
+const char *urdf_text(urdf_model *m, urdf_node *node) {
   size_t n = 0;
-  for (xmlNode *c = node->children; c; c = c->next) {
-    if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content) {
-      n += strlen((const char *)c->content);
-    }
+  for (const urdf_chunk *t = node->text; t; t = t->next) {
+    n += t->len;
   }
   char *s = teal_alloc(n + 1);
   if (!urdf_keep(m, s)) {
@@ -188,12 +176,9 @@ const char *urdf_text(urdf_model *m, xmlNode *node) {
   }
   /* the direct text children only: entity references are not expanded */
   size_t k = 0;
-  for (xmlNode *c = node->children; c; c = c->next) {
-    if ((c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) && c->content) {
-      size_t len = strlen((const char *)c->content);
-      memcpy(s + k, c->content, len);
-      k += len;
-    }
+  for (const urdf_chunk *t = node->text; t; t = t->next) {
+    memcpy(s + k, t->data, t->len);
+    k += t->len;
   }
   s[k] = '\0';
   char *w = s;
@@ -219,12 +204,46 @@ static int spells_nonfinite(const char *tok, size_t len) {
   return strcmp(w, "nan") == 0 || strcmp(w, "inf") == 0;
 }
 
+/* The common short decimal ([sign] digits [. digits], no exponent) without
+ * strtod: 1 with *out set when the token has that form, a mantissa below
+ * 2^53 and at most 22 decimals, since then the mantissa and the power of
+ * ten are exact doubles and their IEEE quotient is the correctly rounded
+ * value, the same double strtod gives (Clinger's fast path). 0 otherwise. */
+static int parse_simple_decimal(const char *tok, size_t len, double *out) {
+  static const double pow10[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                   1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                   1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  size_t i = len > 0 && (tok[0] == '+' || tok[0] == '-') ? 1 : 0;
+  uint64_t mantissa = 0;
+  int digits = 0, decimals = 0, point = 0;
+  for (; i < len; i++) {
+    if (tok[i] == '.' && !point) {
+      point = 1;
+    } else if (tok[i] >= '0' && tok[i] <= '9' && mantissa < (UINT64_C(1) << 53) / 10) {
+      mantissa = 10 * mantissa + (uint64_t)(tok[i] - '0');
+      digits++;
+      decimals += point;
+    } else {
+      return 0; /* another character, a second point, or too many digits */
+    }
+  }
+  if (digits == 0 || decimals > 22) {
+    return 0;
+  }
+  double x = (double)mantissa / pow10[decimals];
+  *out = tok[0] == '-' ? -x : x;
+  return 1;
+}
+
 /* Parses one decimal token of length len whatever the C locale's decimal
  * separator is: TEAL_OK, TEAL_EPARSE (not a number) or TEAL_ENONFINITE. */
 static int parse_token(const char *tok, size_t len, double *out) {
   char buf[128];
   if (spells_nonfinite(tok, len)) {
     return TEAL_ENONFINITE;
+  }
+  if (len < sizeof(buf) && parse_simple_decimal(tok, len, out)) {
+    return TEAL_OK;
   }
   if (len == 0 || len >= sizeof(buf)) {
     return TEAL_EPARSE;
@@ -270,7 +289,7 @@ static int tokenize(const char *s, int max, const char **tok, size_t *len) {
   return n;
 }
 
-int urdf_attr_numbers(urdf_model *m, xmlNode *node, const char *name, int n, double *out,
+int urdf_attr_numbers(urdf_model *m, urdf_node *node, const char *name, int n, double *out,
                       int *present) {
   const char *s = urdf_attr(m, node, name);
   if (m->err->code != TEAL_OK) {
@@ -301,7 +320,7 @@ int urdf_attr_numbers(urdf_model *m, xmlNode *node, const char *name, int n, dou
   return TEAL_OK;
 }
 
-int urdf_attr_double(urdf_model *m, xmlNode *node, const char *name, int required, double def,
+int urdf_attr_double(urdf_model *m, urdf_node *node, const char *name, int required, double def,
                      double *out) {
   int present = 0;
   int rc = urdf_attr_numbers(m, node, name, 1, out, required ? NULL : &present);
@@ -311,8 +330,8 @@ int urdf_attr_double(urdf_model *m, xmlNode *node, const char *name, int require
   return rc;
 }
 
-int urdf_origin(urdf_model *m, xmlNode *node, teal_transform *X) {
-  xmlNode *o;
+int urdf_origin(urdf_model *m, urdf_node *node, teal_transform *X) {
+  urdf_node *o;
   *X = teal_transform_identity();
   int rc = urdf_unique_child(m, node, "origin", &o);
   if (rc || !o) {
@@ -329,67 +348,4 @@ int urdf_origin(urdf_model *m, xmlNode *node, teal_transform *X) {
     X->p = teal_vec3_make(xyz[0], xyz[1], xyz[2]);
   }
   return rc;
-}
-
-/* ---- name indices --------------------------------------------------------- */
-
-typedef struct name_idx {
-  const char *name;
-  int idx;
-} name_idx;
-
-static int cmp_name_idx(const void *a, const void *b) {
-  const name_idx *x = a, *y = b;
-  int c = strcmp(x->name, y->name);
-  return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
-}
-
-static const char *elem_name(const urdf_list *l, size_t elem, int i) {
-  return *(const char *const *)((const char *)l->data + (size_t)i * elem);
-}
-
-static xmlNode *elem_node(const urdf_list *l, size_t elem, int i) {
-  return *(xmlNode *const *)((const char *)l->data + (size_t)i * elem + sizeof(const char *));
-}
-
-/* Every element of l must start with (const char *name, xmlNode *node). */
-int urdf_sort_names(urdf_model *m, const urdf_list *l, size_t elem, int *idx, const char *what) {
-  if (l->n == 0) {
-    return TEAL_OK;
-  }
-  name_idx *v = teal_calloc((size_t)l->n, sizeof(*v));
-  if (!v) {
-    return urdf_fail(m, NULL, TEAL_ENOMEM, "out of memory");
-  }
-  for (int i = 0; i < l->n; i++) {
-    v[i] = (name_idx){elem_name(l, elem, i), i};
-  }
-  qsort(v, (size_t)l->n, sizeof(*v), cmp_name_idx);
-  int rc = TEAL_OK;
-  for (int i = 0; i < l->n; i++) {
-    idx[i] = v[i].idx;
-    if (rc == TEAL_OK && i > 0 && strcmp(v[i].name, v[i - 1].name) == 0) {
-      rc = urdf_fail(m, elem_node(l, elem, v[i].idx), TEAL_EDUPLICATE, "duplicate %s name '%s'",
-                     what, v[i].name);
-    }
-  }
-  teal_free(v);
-  return rc;
-}
-
-int urdf_find_name(const urdf_list *l, size_t elem, const int *idx, const char *name) {
-  int lo = 0, hi = l->n - 1;
-  while (lo <= hi) {
-    int mid = lo + (hi - lo) / 2;
-    int c = strcmp(elem_name(l, elem, idx[mid]), name);
-    if (c == 0) {
-      return idx[mid];
-    }
-    if (c < 0) {
-      lo = mid + 1;
-    } else {
-      hi = mid - 1;
-    }
-  }
-  return -1;
 }
