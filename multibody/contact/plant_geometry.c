@@ -299,6 +299,18 @@ void teal_plant_weld_groups(const teal_plant *p, int *root) {
   }
 }
 
+/* The weld groups of the plant's bodies (caller frees), or NULL with
+ * TEAL_ENOMEM reported for fn. */
+static int *weld_groups_or_report(const teal_plant *p, const char *fn, int *rc, teal_error *err) {
+  int *root = teal_calloc((size_t)p->bodies.n, sizeof(int));
+  if (!root) {
+    *rc = teal_error_set(err, TEAL_ENOMEM, "%s: out of memory", fn);
+    return NULL;
+  }
+  teal_plant_weld_groups(p, root);
+  return root;
+}
+
 int teal_plant_get_bodies_welded_to(const teal_plant *p, int body, int *out, int cap,
                                     teal_error *err) {
   static const char fn[] = "teal_plant_get_bodies_welded_to";
@@ -306,11 +318,10 @@ int teal_plant_get_bodies_welded_to(const teal_plant *p, int body, int *out, int
   if (rc) {
     return rc;
   }
-  int *root = teal_calloc((size_t)p->bodies.n, sizeof(int));
+  int *root = weld_groups_or_report(p, fn, &rc, err);
   if (!root) {
-    return teal_error_set(err, TEAL_ENOMEM, "%s: out of memory", fn);
+    return rc;
   }
-  teal_plant_weld_groups(p, root);
   int n = 0;
   for (int b = 0; b < p->bodies.n; b++) {
     n += root[b] == root[body];
@@ -331,11 +342,10 @@ int teal_plant_is_anchored(const teal_plant *p, int body, teal_error *err) {
   if (rc) {
     return rc;
   }
-  int *root = teal_calloc((size_t)p->bodies.n, sizeof(int));
+  int *root = weld_groups_or_report(p, fn, &rc, err);
   if (!root) {
-    return teal_error_set(err, TEAL_ENOMEM, "%s: out of memory", fn);
+    return rc;
   }
-  teal_plant_weld_groups(p, root);
   int anchored = root[body] == root[TEAL_WORLD_BODY];
   teal_free(root);
   return anchored;

@@ -107,12 +107,11 @@ int teal_plant_calc_mass_matrix(const teal_system *sys, const teal_context *ctx,
                                 void *user) {
   const teal_plant *p = user;
   int rc;
-  teal_plant_scratch *s = teal_plant_staged_scratch(sys, ctx, p, &rc);
+  const double *q, *v;
+  teal_plant_scratch *s = teal_plant_staged_qv(sys, ctx, p, &q, &v, &rc);
   if (!s) {
     return rc;
   }
-  const double *q, *v;
-  teal_plant_qv(p, ctx, &q, &v);
   rc = teal_mb_mass_matrix(p, s->data, q, out);
   return rc ? teal_context_report_error(ctx, rc, "%s", teal_mb_data_error(s->data)->message)
             : TEAL_OK;

@@ -79,6 +79,11 @@ int teal_plant_eval_velocities(const teal_system *sys, const teal_context *ctx,
  * the position-stage entry first (reporting on ctx on failure, *rc set). */
 teal_plant_scratch *teal_plant_staged_scratch(const teal_system *sys, const teal_context *ctx,
                                               const teal_plant *p, int *rc);
+/* teal_plant_staged_scratch, and ctx's q and v: the front of the
+ * callbacks that run an algorithm at the context's state. */
+teal_plant_scratch *teal_plant_staged_qv(const teal_system *sys, const teal_context *ctx,
+                                         const teal_plant *p, const double **q, const double **v,
+                                         int *rc);
 
 /* cache entries */
 int teal_plant_calc_position_stage(const teal_system *sys, const teal_context *ctx, double *out,

@@ -176,12 +176,11 @@ int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ct
                                   void *user) {
   const teal_plant *p = user;
   int rc;
-  teal_plant_scratch *s = teal_plant_staged_scratch(sys, ctx, p, &rc);
+  const double *q, *v;
+  teal_plant_scratch *s = teal_plant_staged_qv(sys, ctx, p, &q, &v, &rc);
   if (!s) {
     return rc;
   }
-  const double *q, *v;
-  teal_plant_qv(p, ctx, &q, &v);
   int nq = p->nq;
   double h = p->time_step;
   rc = next_velocity(sys, ctx, p, s, q, v, out + nq);

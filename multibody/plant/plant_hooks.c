@@ -161,11 +161,10 @@ int teal_plant_kinetic_energy_cb(const teal_system *sys, const teal_context *ctx
                                  void *user) {
   const teal_plant *p = user;
   int rc;
-  teal_plant_scratch *s = teal_plant_staged_scratch(sys, ctx, p, &rc);
+  const double *q, *v;
+  teal_plant_scratch *s = teal_plant_staged_qv(sys, ctx, p, &q, &v, &rc);
   if (!s) {
     return rc;
   }
-  const double *q, *v;
-  teal_plant_qv(p, ctx, &q, &v);
   return teal_mb_kinetic_energy(p, s->data, q, v, ke);
 }

@@ -93,3 +93,13 @@ teal_plant_scratch *teal_plant_staged_scratch(const teal_system *sys, const teal
   }
   return s;
 }
+
+teal_plant_scratch *teal_plant_staged_qv(const teal_system *sys, const teal_context *ctx,
+                                         const teal_plant *p, const double **q, const double **v,
+                                         int *rc) {
+  teal_plant_scratch *s = teal_plant_staged_scratch(sys, ctx, p, rc);
+  if (s) {
+    teal_plant_qv(p, ctx, q, v);
+  }
+  return s;
+}
