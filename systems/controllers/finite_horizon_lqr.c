@@ -70,13 +70,12 @@ static int check_r(const double *R, int m, teal_error *err) {
     return teal_error_set(err, TEAL_ENOMEM, FH ": out of memory");
   }
   memcpy(L, R, (size_t)m * (size_t)m * sizeof(double));
-  int rc = teal_dense_cholesky_factor(L, m, NULL);
+  int rc = teal_dense_cholesky_factor(L, m, err);
   teal_free(L);
-  return rc ? teal_error_set(err, TEAL_ESINGULAR,
-                             FH
-                             ": R is not positive definite (singular "
-                             "or indefinite)")
-            : TEAL_OK;
+  if (rc == TEAL_ESINGULAR) {
+    rc = teal_error_set(err, rc, FH ": R is not positive definite (singular or indefinite)");
+  }
+  return rc;
 }
 
 static int check_costs(const fhlqr_problem *p, teal_error *err) {

@@ -562,6 +562,49 @@ START_TEST(test_bad_discrete_and_controller) {
 }
 END_TEST
 
+/* ---- out of memory ---------------------------------------------------------- */
+
+static const teal_finite_horizon_lqr_result *g_oom_result;
+
+static teal_system *make_oom(teal_error *err, void *user) {
+  (void)user;
+  return teal_finite_horizon_lqr_controller_new("oom", g_oom_result, err);
+}
+
+/* Every allocation of the solver (a short problem of each kind) and of the
+ * controller may fail: each failure reports TEAL_ENOMEM and leaves nothing
+ * allocated (the sanitizer build checks for leaks). */
+START_TEST(test_out_of_memory) {
+  double A[4] = {0, 1, 0, 0}, B[2] = {0, 1}, Q[4] = {1, 0, 0, 1}, R = 1.0;
+  for (int discrete = 0; discrete < 2; discrete++) {
+    teal_system *plant = linear_plant(A, B, 2, 1, discrete ? 0.5 : 0.0);
+    teal_context *ctx = zero_point(plant, 1);
+    teal_finite_horizon_lqr_result res;
+    int failures = 0, rc = TEAL_ENOMEM;
+    for (long k = 0; k < 100000 && rc != TEAL_OK; k++) {
+      teal_error err;
+      ts_alloc_install();
+      ts_alloc_fail_after(k, 0);
+      rc = teal_finite_horizon_lqr(plant, ctx, 0.0, 1.0, Q, &R, NULL, &res, &err);
+      ts_alloc_uninstall();
+      if (rc != TEAL_OK) {
+        ck_assert_msg(rc == TEAL_ENOMEM && err.code == TEAL_ENOMEM, "k %ld: %d %s", k, rc,
+                      err.message);
+        ck_assert_ptr_null(res.S);
+        failures++;
+      }
+    }
+    ck_assert_int_eq(rc, TEAL_OK);
+    ck_assert_int_gt(failures, 5);
+    g_oom_result = &res;
+    ck_assert_int_gt(ts_oom_sweep(make_oom, NULL, "'oom'"), 3);
+    teal_finite_horizon_lqr_result_free(&res);
+    teal_context_free(ctx);
+    teal_system_free(plant);
+  }
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("finite_horizon_lqr");
   TCase *tc = tcase_create("finite_horizon_lqr");
@@ -576,6 +619,7 @@ int main(void) {
   tcase_add_test(tc, test_bad_costs_and_times);
   tcase_add_test(tc, test_bad_nominal);
   tcase_add_test(tc, test_bad_discrete_and_controller);
+  tcase_add_test(tc, test_out_of_memory);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
