@@ -254,6 +254,117 @@ START_TEST(test_discrete_recursion) {
 }
 END_TEST
 
+/* ---- time-varying plants -------------------------------------------------- */
+
+static const double k_tv_b = 0.5;
+
+/* a(t) of the scalar time-varying plants. */
+static double tv_a(double t, int discrete) {
+  return discrete ? 1.0 + 0.1 * t : sin(t);
+}
+
+static int tv_input(const teal_system *s, const teal_context *c, double *u) {
+  const double *in;
+  int rc = teal_eval_vector_input(s, c, 0, &in);
+  *u = rc ? 0.0 : in[0];
+  return rc;
+}
+
+/* x' = sin(t) x + b u. */
+static int tv_derivs(const teal_system *s, const teal_context *c, teal_continuous_view *xd,
+                     void *user) {
+  (void)user;
+  double u;
+  int rc = tv_input(s, c, &u);
+  xd->z[0] = tv_a(teal_context_time(c), 0) * teal_context_z(c)[0] + k_tv_b * u;
+  return rc;
+}
+
+/* x[k+1] = (1 + 0.1 t_k) x[k] + b u[k]. */
+static int tv_update(const teal_system *s, const teal_context *c, double *next, void *user) {
+  (void)user;
+  double u;
+  int rc = tv_input(s, c, &u);
+  next[0] = tv_a(teal_context_time(c), 1) * teal_context_discrete_state(c)[0] + k_tv_b * u;
+  return rc;
+}
+
+static teal_system *tv_plant(int discrete) {
+  teal_system *s = teal_leaf_new("tv", NULL, NULL);
+  teal_leaf_declare_vector_input(s, "u", 1);
+  if (discrete) {
+    teal_leaf_declare_discrete_state(s, 1, NULL);
+    teal_leaf_declare_periodic_discrete_update(s, 0.25, 0.0, tv_update, NULL);
+  } else {
+    teal_leaf_declare_continuous_state(s, 0, 0, 1, NULL);
+    teal_leaf_set_time_derivatives(s, tv_derivs, NULL);
+  }
+  ck_assert_int_eq(teal_leaf_finalize(s), TEAL_OK);
+  return s;
+}
+
+/* ds/dtau = q + 2 a(tf - tau) s - (b^2 / r) s^2 (RK4, 20000 steps) gives the
+ * reference at t0; the solver must linearize at t = tf - tau, not t0 + tau. */
+START_TEST(test_time_varying_continuous) {
+  double q = 1.0, r = 0.2, qf = 2.0, t0 = 0.5, tf = 3.5, b2r = k_tv_b * k_tv_b / r;
+  teal_system *plant = tv_plant(0);
+  teal_context *ctx = zero_point(plant, 1);
+  teal_finite_horizon_lqr_options o;
+  teal_finite_horizon_lqr_options_init(&o);
+  o.Qf = &qf;
+  teal_finite_horizon_lqr_result res;
+  teal_error err;
+  ck_assert_msg(teal_finite_horizon_lqr(plant, ctx, t0, tf, &q, &r, &o, &res, &err) == TEAL_OK,
+                "%s", err.message);
+  double s = qf, h = (tf - t0) / 20000;
+  for (int k = 0; k < 20000; k++) {
+    double t = tf - k * h; /* dS/dtau at t - c h */
+#define TV_RHS(c, x) (q + 2.0 * tv_a(t - (c)*h, 0) * (x)-b2r * (x) * (x))
+    double k1 = TV_RHS(0.0, s), k2 = TV_RHS(0.5, s + 0.5 * h * k1);
+    double k3 = TV_RHS(0.5, s + 0.5 * h * k2), k4 = TV_RHS(1.0, s + h * k3);
+#undef TV_RHS
+    s += h / 6.0 * (k1 + 2.0 * k2 + 2.0 * k3 + k4);
+  }
+  double got, K;
+  value_at(res.S, t0, &got);
+  value_at(res.K, t0, &K);
+  ck_assert_double_eq_tol(got, s, 1e-9 * s);
+  ck_assert_double_eq_tol(K, k_tv_b * s / r, 1e-9 * s / r);
+  teal_finite_horizon_lqr_result_free(&res);
+  teal_context_free(ctx);
+  teal_system_free(plant);
+}
+END_TEST
+
+/* S[k] = q + a_k^2 S1 - (a_k S1 b)^2 / (r + b^2 S1) with a_k = a(t_k). */
+START_TEST(test_time_varying_discrete) {
+  double q = 1.0, r = 0.2, qf = 2.0, t0 = 0.5, tf = 3.5, h = 0.25, b = k_tv_b;
+  teal_system *plant = tv_plant(1);
+  teal_context *ctx = zero_point(plant, 1);
+  teal_finite_horizon_lqr_options o;
+  teal_finite_horizon_lqr_options_init(&o);
+  o.Qf = &qf;
+  teal_finite_horizon_lqr_result res;
+  teal_error err;
+  ck_assert_msg(teal_finite_horizon_lqr(plant, ctx, t0, tf, &q, &r, &o, &res, &err) == TEAL_OK,
+                "%s", err.message);
+  ck_assert_double_eq(res.period, h);
+  double s1 = qf;
+  for (int k = 11; k >= 0; k--) {
+    double t = t0 + k * h, a = tv_a(t, 1), got, K;
+    double want_k = a * s1 * b / (r + b * s1 * b), s = q + a * a * s1 - a * s1 * b * want_k;
+    value_at(res.S, t, &got);
+    value_at(res.K, t, &K);
+    ck_assert_double_eq_tol(got, s, 1e-12 * s);
+    ck_assert_double_eq_tol(K, want_k, 1e-12 * fabs(want_k));
+    s1 = s;
+  }
+  teal_finite_horizon_lqr_result_free(&res);
+  teal_context_free(ctx);
+  teal_system_free(plant);
+}
+END_TEST
+
 /* ---- a pendulum tracking a swing ------------------------------------------ */
 
 static const double k_g = 9.81, k_damping = 0.1;
@@ -613,6 +724,8 @@ int main(void) {
   tcase_add_test(tc, test_double_integrator);
   tcase_add_test(tc, test_long_horizon_care);
   tcase_add_test(tc, test_discrete_recursion);
+  tcase_add_test(tc, test_time_varying_continuous);
+  tcase_add_test(tc, test_time_varying_discrete);
   tcase_add_test(tc, test_pendulum_swing);
   tcase_add_test(tc, test_controller_output);
   tcase_add_test(tc, test_no_allocation_in_loop);
