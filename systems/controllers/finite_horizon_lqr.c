@@ -29,6 +29,9 @@ void teal_finite_horizon_lqr_result_free(teal_finite_horizon_lqr_result *result)
     teal_piecewise_polynomial_free(result->u0);
     teal_piecewise_polynomial_free(result->K);
     teal_piecewise_polynomial_free(result->S);
+    teal_piecewise_polynomial_free(result->k0);
+    teal_piecewise_polynomial_free(result->sx);
+    teal_piecewise_polynomial_free(result->s0);
     memset(result, 0, sizeof *result);
   }
 }
@@ -207,6 +210,17 @@ static int nominal(fhlqr_problem *p, const teal_context *ctx,
 
 /* ---- the linearization -------------------------------------------------- */
 
+/* c = f(x0(t), u0(t)) - x0'(t), or - x0(t + h) for a discrete plant: zero
+ * when the nominal satisfies the dynamics. p->f holds f. */
+static int defect(fhlqr_problem *p, double t) {
+  int rc = p->period > 0 ? teal_piecewise_polynomial_value(p->x0, t + p->period, p->c)
+                         : teal_piecewise_polynomial_derivative(p->x0, t, 1, p->c);
+  for (int i = 0; i < p->n; i++) {
+    p->c[i] = p->f[i] - p->c[i];
+  }
+  return rc;
+}
+
 int fhlqr_linearize(fhlqr_problem *p, double t) {
   int n = p->n, m = p->m;
   teal_piecewise_polynomial_value(p->x0, t, p->point);
@@ -225,6 +239,7 @@ int fhlqr_linearize(fhlqr_problem *p, double t) {
     memcpy(p->A, lm.A, (size_t)n * (size_t)n * sizeof(double));
     memcpy(p->B, lm.B, (size_t)n * (size_t)m * sizeof(double));
     teal_linear_system_matrices_free(&lm);
+    rc = defect(p, t);
   }
   return rc;
 }
@@ -233,7 +248,7 @@ int fhlqr_linearize(fhlqr_problem *p, double t) {
 
 static int allocate(fhlqr_problem *p, teal_error *err) {
   size_t n = (size_t)p->n, m = (size_t)p->m;
-  p->work = teal_calloc(3 * n * n + 5 * n * m + m * m + 2 * n + m + 1, sizeof(double));
+  p->work = teal_calloc(3 * n * n + 5 * n * m + m * m + 4 * n + 3 * m + 1, sizeof(double));
   if (!p->work) {
     return teal_error_set(err, TEAL_ENOMEM, FH ": out of memory");
   }
@@ -246,6 +261,10 @@ static int allocate(fhlqr_problem *p, teal_error *err) {
   p->Fm = p->Kt + n * m;
   p->point = p->Fm + m * m;
   p->f = p->point + n + m;
+  p->c = p->f + n;
+  p->v = p->c + n;
+  p->w = p->v + n;
+  p->k0 = p->w + m;
   return TEAL_OK;
 }
 

@@ -1,9 +1,10 @@
 /* Finite-horizon LQR of a continuous plant: the Riccati differential
- * equation integrated backward in reversed time tau = tf - t,
- *   dS/dtau = Q + S A + A'S - (S B + N) R^-1 (B'S + N'),   S(tau = 0) = Qf,
- * by Dormand-Prince 5(4) with error control, each accepted step becoming
- * one cubic segment of S(t) and K(t). Steps end on the nominal's breaks,
- * where A(t) and B(t) may have kinks. */
+ * equations integrated backward in reversed time tau = tf - t,
+ *   dS/dtau  = Q + S A + A'S - (S B + N) R^-1 (B'S + N'),   S(tau = 0) = Qf,
+ *   dsx/dtau = (A - B K)'sx + S c,   ds0/dtau = 2 sx'c - k0'R k0,
+ * for the state [S; sx; s0] by Dormand-Prince 5(4) with error control, each
+ * accepted step becoming one cubic segment of S, sx, s0, K and k0. Steps
+ * end on the nominal's breaks, where A(t), B(t) and c(t) may have kinks. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,12 +18,13 @@
 
 #define FH "finite_horizon_lqr"
 
-/* Values of S and K at four equally spaced times per accepted step. */
+/* The Riccati state [S (n n); sx (n); s0] and the gains [K (m n); k0 (m)]
+ * at four equally spaced times per accepted step. */
 typedef struct segments {
   int count, cap_t, cap_v;
   double *t_lo; /* segment start times, in the (decreasing) order produced; each segment
                  * ends where the one before it starts, the first at tf */
-  double *vals; /* per segment 4 nodes of [S (n n); K (m n)] */
+  double *vals; /* per segment 4 nodes of [S; sx; s0; K; k0] */
 } segments;
 
 /* The backward integration's state. */
@@ -32,7 +34,7 @@ typedef struct march {
   teal_ode ode;
   double *stops; /* tau values a step may not cross, ascending, ending at T */
   int nstops;
-  double *s, *s1, *serr; /* S now, S after a step, and its error estimate */
+  double *s, *s1, *serr; /* [S; sx; s0] now, after a step, and its error estimate */
 } march;
 
 /* P = S B + N and Kt = P R^-1 (the transposed gain) at the current B. */
@@ -47,15 +49,26 @@ static void cross_terms(fhlqr_problem *p, const double *S) {
   teal_dense_spd_solve_transposed(p->Fm, m, p->Kt, n, NULL); /* R was checked SPD */
 }
 
-/* The ODE in tau: t = tf - tau. */
-static int riccati_rhs(double tau, const double *S, double *dS, void *user) {
-  fhlqr_problem *p = user;
+/* Sizes of the Riccati state and of one node: [S; sx; s0] and [K; k0]. */
+static int state_size(const fhlqr_problem *p) {
+  return p->n * p->n + p->n + 1;
+}
+static int node_size(const fhlqr_problem *p) {
+  return state_size(p) + p->m * p->n + p->m;
+}
+
+/* w = B'sx and k0 = R^-1 w at the current B. */
+static void affine_gain(fhlqr_problem *p, const double *sx) {
   int n = p->n, m = p->m;
-  int rc = fhlqr_linearize(p, p->tf - tau);
-  if (rc != TEAL_OK) {
-    return rc;
-  }
-  cross_terms(p, S);
+  teal_dense_gemm(1, 0, m, 1, n, 1.0, p->B, sx, 0.0, p->w, NULL);
+  memcpy(p->k0, p->w, (size_t)m * sizeof(double));
+  memcpy(p->Fm, p->R, (size_t)m * (size_t)m * sizeof(double));
+  teal_dense_spd_solve_transposed(p->Fm, m, p->k0, 1, NULL);
+}
+
+/* dS/dtau = Q + S A + A'S - P R^-1 P' (cross_terms done). */
+static void quadratic_rhs(fhlqr_problem *p, const double *S, double *dS) {
+  int n = p->n, m = p->m;
   memcpy(dS, p->Q, (size_t)n * (size_t)n * sizeof(double));
   teal_dense_gemm(0, 0, n, n, n, 1.0, S, p->A, 0.0, p->SA, NULL); /* S A */
   for (int i = 0; i < n; i++) {
@@ -67,19 +80,48 @@ static int riccati_rhs(double tau, const double *S, double *dS, void *user) {
       dS[i * n + j] += v;
     }
   }
+}
+
+/* The ODE in tau (t = tf - tau) for x = [S; sx; s0]; Kt = K' gives
+ * (A - B K)'sx = A'sx - Kt w. */
+static int riccati_rhs(double tau, const double *x, double *dx, void *user) {
+  fhlqr_problem *p = user;
+  int n = p->n, m = p->m, nn = n * n;
+  int rc = fhlqr_linearize(p, p->tf - tau);
+  if (rc != TEAL_OK) {
+    return rc;
+  }
+  const double *sx = x + nn;
+  cross_terms(p, x);
+  quadratic_rhs(p, x, dx);
+  affine_gain(p, sx);
+  double *dsx = dx + nn;
+  teal_dense_gemm(0, 0, n, 1, n, 1.0, x, p->c, 0.0, dsx, NULL);      /* S c */
+  teal_dense_gemm(1, 0, n, 1, n, 1.0, p->A, sx, 1.0, dsx, NULL);     /* + A'sx */
+  teal_dense_gemm(0, 0, n, 1, m, -1.0, p->Kt, p->w, 1.0, dsx, NULL); /* - K'w */
+  double ds0 = 0.0;
+  for (int i = 0; i < n; i++) {
+    ds0 += 2.0 * sx[i] * p->c[i];
+  }
+  for (int i = 0; i < m; i++) {
+    ds0 -= p->k0[i] * p->w[i]; /* k0'R k0 = k0'w */
+  }
+  dx[nn + n] = ds0;
   return TEAL_OK;
 }
 
-/* K = R^-1 (B'S + N') at time t into K (m x n). */
-static int gain_at(fhlqr_problem *p, double t, const double *S, double *K) {
+/* K = R^-1 (B'S + N') and k0 = R^-1 B'sx at time t into g = [K; k0]. */
+static int gain_at(fhlqr_problem *p, double t, const double *x, double *g) {
   int rc = fhlqr_linearize(p, t);
   if (rc == TEAL_OK) {
-    cross_terms(p, S);
+    cross_terms(p, x);
+    affine_gain(p, x + p->n * p->n);
     for (int i = 0; i < p->m; i++) {
       for (int j = 0; j < p->n; j++) {
-        K[i * p->n + j] = p->Kt[j * p->m + i];
+        g[i * p->n + j] = p->Kt[j * p->m + i];
       }
     }
+    memcpy(g + p->m * p->n, p->k0, (size_t)p->m * sizeof(double));
   }
   return rc;
 }
@@ -97,7 +139,7 @@ static void symmetrize(double *S, int n) {
  * t_lo + k (t_hi - t_lo) / 3 is the dense output at theta = 1 - k / 3. */
 static int record(march *w, segments *sg, double t_lo, double t_hi) {
   fhlqr_problem *p = w->p;
-  int nn = p->n * p->n, width = nn + p->m * p->n;
+  int len = state_size(p), width = node_size(p);
   if (TEAL_GROW(sg->t_lo, sg->cap_t, sg->count + 1) ||
       TEAL_GROW(sg->vals, sg->cap_v, (sg->count + 1) * 4 * width)) {
     return teal_error_set(p->err, TEAL_ENOMEM, FH ": out of memory");
@@ -105,14 +147,13 @@ static int record(march *w, segments *sg, double t_lo, double t_hi) {
   double *v = sg->vals + (size_t)sg->count * 4 * width;
   int rc = TEAL_OK;
   for (int k = 0; k < 4 && rc == TEAL_OK; k++, v += width) {
-    double *S = v;
     if (k == 0 || k == 3) {
-      memcpy(S, k == 0 ? w->s1 : w->s, (size_t)nn * sizeof(double));
+      memcpy(v, k == 0 ? w->s1 : w->s, (size_t)len * sizeof(double));
     } else {
-      teal_integrator_interpolate(w->integ, 1.0 - k / 3.0, S);
-      symmetrize(S, p->n);
+      teal_integrator_interpolate(w->integ, 1.0 - k / 3.0, v);
+      symmetrize(v, p->n);
     }
-    rc = gain_at(p, k == 0 ? t_lo : (k == 3 ? t_hi : t_lo + k * (t_hi - t_lo) / 3.0), S, S + nn);
+    rc = gain_at(p, k == 0 ? t_lo : (k == 3 ? t_hi : t_lo + k * (t_hi - t_lo) / 3.0), v, v + len);
   }
   sg->t_lo[sg->count++] = t_lo;
   return rc;
@@ -178,13 +219,13 @@ static int accept(march *w, segments *sg, double tau1, int last) {
   double t_lo = last ? p->t0 : p->tf - tau1;
   symmetrize(w->s1, p->n);
   int rc = record(w, sg, t_lo, t_hi);
-  memcpy(w->s, w->s1, (size_t)p->n * (size_t)p->n * sizeof(double));
+  memcpy(w->s, w->s1, (size_t)state_size(p) * sizeof(double));
   return rc;
 }
 
 static int march_run(march *w, segments *sg) {
   fhlqr_problem *p = w->p;
-  int len = p->n * p->n, stop = 0, steps = 0, rc = TEAL_OK;
+  int len = state_size(p), stop = 0, steps = 0, rc = TEAL_OK;
   double T = p->tf - p->t0, tau = 0.0, h = 1e-3 * T;
   while (stop < w->nstops && rc == TEAL_OK) {
     double next = w->stops[stop];
@@ -229,7 +270,7 @@ static void cubic_fit(const double y[4], double H, double c[4]) {
 /* The piecewise cubic of rows columns starting at offset in the nodes. */
 static teal_piecewise_polynomial *cubic(const segments *sg, const fhlqr_problem *p, int offset,
                                         int rows) {
-  int nseg = sg->count, width = p->n * p->n + p->m * p->n;
+  int nseg = sg->count, width = node_size(p);
   double *breaks = teal_calloc((size_t)nseg + 1, sizeof(double));
   double *coeffs = teal_calloc((size_t)nseg * (size_t)rows * 4, sizeof(double));
   teal_piecewise_polynomial *pp = NULL;
@@ -255,7 +296,7 @@ static teal_piecewise_polynomial *cubic(const segments *sg, const fhlqr_problem 
 }
 
 static int march_init(march *w, fhlqr_problem *p) {
-  int len = p->n * p->n;
+  int len = state_size(p);
   w->p = p;
   w->ode = (teal_ode){.nq = 0, .nv = 0, .nz = len, .derivatives = riccati_rhs, .user = p};
   w->integ = teal_integrator_new(teal_integrator_rk45, 0, 0, len, p->err);
@@ -266,7 +307,7 @@ static int march_init(march *w, fhlqr_problem *p) {
   w->s1 = w->s + len;
   w->serr = w->s1 + len;
   if (p->Qf) {
-    memcpy(w->s, p->Qf, (size_t)len * sizeof(double));
+    memcpy(w->s, p->Qf, (size_t)p->n * (size_t)p->n * sizeof(double));
   }
   return make_stops(w);
 }
@@ -276,11 +317,12 @@ int fhlqr_solve_continuous(fhlqr_problem *p, teal_finite_horizon_lqr_result *r) 
   segments sg = {0};
   int rc = march_init(&w, p);
   rc = rc ? rc : march_run(&w, &sg);
-  if (rc == TEAL_OK) {
-    int nn = p->n * p->n;
-    r->S = cubic(&sg, p, 0, nn);
-    r->K = r->S ? cubic(&sg, p, nn, p->m * p->n) : NULL;
-    rc = r->K ? TEAL_OK : (p->err ? p->err->code : TEAL_ENOMEM);
+  int n = p->n, m = p->m, len = state_size(p);
+  if (rc == TEAL_OK &&
+      (!(r->S = cubic(&sg, p, 0, n * n)) || !(r->sx = cubic(&sg, p, n * n, n)) ||
+       !(r->s0 = cubic(&sg, p, n * n + n, 1)) || !(r->K = cubic(&sg, p, len, m * n)) ||
+       !(r->k0 = cubic(&sg, p, len + m * n, m)))) {
+    rc = p->err ? p->err->code : TEAL_ENOMEM;
   }
   teal_integrator_free(w.integ);
   teal_free(w.s);

@@ -1,4 +1,4 @@
-/* The time-varying affine controller u = u0(t) - K(t) (x - x0(t)) of a
+/* The time-varying affine controller u = u0(t) - K(t) (x - x0(t)) - k0(t) of a
  * finite-horizon LQR result: a stateless leaf whose nominal and gain at the
  * context time are one time-only cache entry. */
 #include <string.h>
@@ -14,7 +14,7 @@ static const char k_kind[] = "finite_horizon_lqr_controller";
 /* Model data: owned copies of the trajectories. */
 typedef struct fh_controller {
   int n, m, entry;
-  teal_piecewise_polynomial *x0, *u0, *K;
+  teal_piecewise_polynomial *x0, *u0, *K, *k0;
 } fh_controller;
 
 static void controller_free(void *user) {
@@ -23,21 +23,23 @@ static void controller_free(void *user) {
     teal_piecewise_polynomial_free(c->x0);
     teal_piecewise_polynomial_free(c->u0);
     teal_piecewise_polynomial_free(c->K);
+    teal_piecewise_polynomial_free(c->k0);
     teal_free(c);
   }
 }
 
-/* The cache entry [x0(t); u0(t); K(t)]. */
+/* The cache entry [x0(t); u0(t); K(t); k0(t)]. */
 static int calc_nominal(const teal_system *sys, const teal_context *ctx, double *out, void *user) {
   (void)sys;
   const fh_controller *c = user;
   double t = teal_context_time(ctx);
   int rc = teal_piecewise_polynomial_value(c->x0, t, out);
   rc = rc ? rc : teal_piecewise_polynomial_value(c->u0, t, out + c->n);
-  return rc ? rc : teal_piecewise_polynomial_value(c->K, t, out + c->n + c->m);
+  rc = rc ? rc : teal_piecewise_polynomial_value(c->K, t, out + c->n + c->m);
+  return rc ? rc : teal_piecewise_polynomial_value(c->k0, t, out + c->n + c->m + c->m * c->n);
 }
 
-/* y = u0 - K (x - x0). */
+/* y = u0 - K (x - x0) - k0. */
 static int calc_output(const teal_system *sys, const teal_context *ctx, double *y, void *user) {
   const fh_controller *c = user;
   const void *nominal;
@@ -47,9 +49,9 @@ static int calc_output(const teal_system *sys, const teal_context *ctx, double *
   if (rc != TEAL_OK) {
     return rc;
   }
-  const double *x0 = nominal, *u0 = x0 + c->n, *K = u0 + c->m;
+  const double *x0 = nominal, *u0 = x0 + c->n, *K = u0 + c->m, *k0 = K + c->m * c->n;
   for (int i = 0; i < c->m; i++) {
-    double v = u0[i];
+    double v = u0[i] - k0[i];
     for (int j = 0; j < c->n; j++) {
       v -= K[i * c->n + j] * (x[j] - x0[j]);
     }
@@ -61,13 +63,14 @@ static int calc_output(const teal_system *sys, const teal_context *ctx, double *
 /* A result whose trajectories have the sizes it states. */
 static int check_result(const teal_finite_horizon_lqr_result *r, const char *name,
                         teal_error *err) {
-  if (!r || !r->x0 || !r->u0 || !r->K || r->nx < 1 || r->nu < 1) {
+  if (!r || !r->x0 || !r->u0 || !r->K || !r->k0 || r->nx < 1 || r->nu < 1) {
     return teal_error_set(err, TEAL_EINVAL, "%s '%s': NULL or empty result", k_kind,
                           teal_leaf_util_name(name));
   }
   if (teal_piecewise_polynomial_rows(r->x0) != r->nx ||
       teal_piecewise_polynomial_rows(r->u0) != r->nu ||
-      teal_piecewise_polynomial_rows(r->K) != r->nx * r->nu) {
+      teal_piecewise_polynomial_rows(r->K) != r->nx * r->nu ||
+      teal_piecewise_polynomial_rows(r->k0) != r->nu) {
     return teal_error_set(err, TEAL_EINVAL,
                           "%s '%s': the result's trajectories do not match nx = %d, nu = %d",
                           k_kind, teal_leaf_util_name(name), r->nx, r->nu);
@@ -86,7 +89,8 @@ static fh_controller *controller_data(const char *name, const teal_finite_horizo
   c->x0 = teal_piecewise_polynomial_copy(r->x0, NULL);
   c->u0 = teal_piecewise_polynomial_copy(r->u0, NULL);
   c->K = teal_piecewise_polynomial_copy(r->K, NULL);
-  if (!c->x0 || !c->u0 || !c->K) {
+  c->k0 = teal_piecewise_polynomial_copy(r->k0, NULL);
+  if (!c->x0 || !c->u0 || !c->K || !c->k0) {
     controller_free(c);
     teal_error_set(err, TEAL_ENOMEM, "%s '%s': out of memory", k_kind, teal_leaf_util_name(name));
     return NULL;
@@ -105,7 +109,7 @@ teal_system *teal_finite_horizon_lqr_controller_new(const char *name,
   teal_system *sys = c ? teal_leaf_new(own, c, controller_free) : NULL; /* frees c on failure */
   if (sys) {
     teal_ticket time_only = TEAL_TICKET_TIME;
-    c->entry = teal_leaf_declare_cache_entry(sys, "nominal", c->n + c->m + c->n * c->m,
+    c->entry = teal_leaf_declare_cache_entry(sys, "nominal", c->n + c->m + c->n * c->m + c->m,
                                              calc_nominal, c, &time_only, 1);
     teal_leaf_declare_vector_input(sys, "u", c->n);
     teal_ticket deps[3] = {TEAL_TICKET_TIME, teal_ticket_input(0), teal_ticket_cache(c->entry)};

@@ -22,20 +22,24 @@ typedef struct fhlqr_problem {
   double *work;
   double *A, *B;                 /* the linearization at the last time asked */
   double *point;                 /* x0(t), u0(t) */
-  double *f;                     /* scratch for the map's value */
+  double *f;                     /* the map's value there: xdot or x[k+1] */
+  double *c;                     /* the nominal's defect f(x0, u0) - x0' (or - x0(t + h)) */
+  double *v, *w, *k0;            /* scratch: n, m, and the affine gain (m) */
   double *SA, *SB, *P, *Kt, *Fm; /* n n, n m, n m, n m, m m */
   teal_error *err;
 } fhlqr_problem;
 
-/** A(t), B(t) of the plant linearized at (x0(t), u0(t)) into p->A, p->B. */
+/** A(t), B(t) of the plant linearized at (x0(t), u0(t)) into p->A, p->B,
+ *  and the nominal's defect there into p->c. */
 int fhlqr_linearize(fhlqr_problem *p, double t);
 
-/** Integrates the Riccati differential equation backward from tf and
- *  fills r->S and r->K (piecewise cubics). */
+/** Integrates the Riccati differential equations backward from tf and
+ *  fills r->S, r->sx, r->s0, r->K and r->k0 (piecewise cubics). */
 int fhlqr_solve_continuous(fhlqr_problem *p, teal_finite_horizon_lqr_result *r);
 
-/** Runs the Riccati difference equation from tf down to t0 and fills
- *  r->S (first-order hold) and r->K (zero-order hold). */
+/** Runs the Riccati difference equations from tf down to t0 and fills
+ *  r->S, r->sx, r->s0 (first-order holds), r->K and r->k0 (zero-order
+ *  holds). */
 int fhlqr_solve_discrete(fhlqr_problem *p, teal_finite_horizon_lqr_result *r);
 
 #endif
