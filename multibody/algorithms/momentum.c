@@ -208,7 +208,7 @@ int teal_mb_conservative_power(const teal_plant *plant, teal_mb_data *data, cons
   if (!t || (st = kinematics(plant, data, fn, q, v, 1))) {
     return st;
   }
-  teal_vec3 g = teal_plant_gravity(plant);
+  teal_vec3 g = teal_mb_data_g(data); /* the data's (a context's) gravity, as the energy's */
   double p = 0.0;
   for (int k = 1; k < t->num_nodes; k++) {
     p += data->M_BBo_B[k].mass * teal_vec3_dot(g, com_velocity(data, k));

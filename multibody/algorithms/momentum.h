@@ -70,7 +70,9 @@ TEAL_API int teal_mb_spatial_momentum(const teal_plant *plant, teal_mb_data *dat
                                       const double *v, const int *instances, int num_instances,
                                       teal_vec3 p_WoP_W, teal_spatial_vector *L_WSP_W);
 
-/** The power of gravity on all bodies. It is sum_B m_B g . v_WBcm = -d(PE)/dt. */
+/** The power of gravity on all bodies. It is sum_B m_B g . v_WBcm = -d(PE)/dt,
+ *  with data's gravity and inertias (teal_mb_data_set_gravity), as
+ *  teal_mb_potential_energy. */
 TEAL_API int teal_mb_conservative_power(const teal_plant *plant, teal_mb_data *data,
                                         const double *q, const double *v, double *power);
 

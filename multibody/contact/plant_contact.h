@@ -3,14 +3,13 @@
  * contact model with MultibodyPlant + SceneGraph).
  *
  * Wiring. teal_add_plant_and_scene_graph (Drake's
- * AddMultibodyPlantSceneGraph) takes a finalized plant, makes a scene graph
+ * AddMultibodyPlantSceneGraph, plant_scene_graph.h) makes a scene graph
  * with the plant as its source (one frame per body, every geometry the
  * plant registered, collisions filtered between bodies joined by a joint),
  * adds both to the builder and connects plant.geometry_pose ->
- * scene_graph.plant_pose and scene_graph.query -> plant.geometry_query. (In
- * Drake the plant is added before it is finalized; Teal builds the plant's
- * system at finalize, so it is added after.) An unconnected geometry_query
- * means no contact.
+ * scene_graph.plant_pose and scene_graph.query -> plant.geometry_query:
+ * at once for a finalized plant, at its finalize for one that is not (as
+ * in Drake). An unconnected geometry_query means no contact.
  *
  * Contact law. For a penetrating pair with depth x and unit normal n =
  * nhat_BA_W (from B into A), the contact point is C = (k_A p_WCa + k_B
@@ -97,10 +96,12 @@ TEAL_API int teal_contact_results_reserve(teal_contact_results *r, int cap);
 
 /** Sets the penetration allowance (m, finite and > 0), at any time (Drake's
  *  set_penetration_allowance). After finalize the default stiffness and
- *  dissipation are derived again from it, and every later computation uses
- *  them, in existing contexts too: a context drops the values it cached
- *  with the old settings at its next step or teal_plant_eval_* call (see
- *  docs/contact.md). A bad value returns TEAL_EINVAL with a message and
+ *  dissipation are derived again from it, and existing contexts use them
+ *  from their next step, time derivative or teal_plant_eval_* call, which
+ *  drops the values they cached with the old settings. Until then an
+ *  output port read straight from such a context's cache (contact_results,
+ *  generalized_contact_forces, the accelerations) still shows the old
+ *  values (docs/contact.md). A bad value returns TEAL_EINVAL with a message and
  *  keeps the old one (before finalize the error is sticky, as for every
  *  declaration). Not safe while another thread evaluates a context of the
  *  plant. */

@@ -14,19 +14,11 @@ static int exclude_bodies(teal_scene_graph *sg, const teal_plant *p, int a, int 
   return teal_scene_graph_exclude_frame_pair(sg, p->sg_frame0 + a, p->sg_frame0 + b);
 }
 
-/* Drake's default filters: bodies joined by a joint (other than a floating
- * one or a weld) whose parent is not the world, and every pair of bodies in
- * one welded group (teal_plant_weld_groups; the world's group holds
- * everything welded to the world). */
-static int exclude_default_pairs(teal_scene_graph *sg, const teal_plant *p) {
-  int nb = p->bodies.n;
-  int *root = teal_calloc((size_t)nb + 1, sizeof(int));
-  if (!root) {
-    return TEAL_ENOMEM;
-  }
-  teal_plant_weld_groups(p, root);
+/* Bodies joined by a joint (other than a floating one or a weld) whose
+ * parent is not the world. */
+static int exclude_jointed_pairs(teal_scene_graph *sg, const teal_plant *p) {
   int rc = TEAL_OK;
-  for (int b = 1; rc == TEAL_OK && b < nb; b++) {
+  for (int b = 1; rc == TEAL_OK && b < p->bodies.n; b++) {
     int j = BODY(p)[b].inboard;
     /* an rpy floating joint is floating too (teal_joint_quaternion_kind) */
     if (j < 0 || teal_joint_quaternion_kind(JOINT(p)[j].kind) == TEAL_JOINT_QUATERNION_FLOATING ||
@@ -38,15 +30,44 @@ static int exclude_default_pairs(teal_scene_graph *sg, const teal_plant *p) {
       rc = exclude_bodies(sg, p, parent, b);
     }
   }
-  for (int a = 0; rc == TEAL_OK && a < nb; a++) {
-    for (int b = a + 1; rc == TEAL_OK && b < nb; b++) {
-      if (root[a] == root[b]) {
-        rc = exclude_bodies(sg, p, a, b);
-      }
+  return rc;
+}
+
+/* Every pair within one welded group (teal_plant_weld_groups; the world's
+ * group holds everything welded to the world). The bodies are sorted by
+ * group first (a counting sort on the root), so the cost is the number of
+ * bodies plus the pairs excluded, not the square of the number of bodies. */
+static int exclude_welded_pairs(teal_scene_graph *sg, const teal_plant *p) {
+  int nb = p->bodies.n;
+  int *root = teal_calloc(3 * (size_t)nb + 1, sizeof(int));
+  if (!root) {
+    return TEAL_ENOMEM;
+  }
+  int *start = root + nb, *order = start + nb + 1; /* start[r]: first slot of group r */
+  teal_plant_weld_groups(p, root);
+  for (int b = 0; b < nb; b++) {
+    start[root[b] + 1]++;
+  }
+  for (int r = 0; r < nb; r++) {
+    start[r + 1] += start[r];
+  }
+  for (int b = 0; b < nb; b++) {
+    order[start[root[b]]++] = b; /* ascending within each group */
+  }
+  int rc = TEAL_OK;
+  for (int i = 0; rc == TEAL_OK && i < nb; i++) {
+    for (int k = i + 1; rc == TEAL_OK && k < nb && root[order[k]] == root[order[i]]; k++) {
+      rc = exclude_bodies(sg, p, order[i], order[k]);
     }
   }
   teal_free(root);
   return rc;
+}
+
+/* Drake's default filters: jointed pairs and welded groups. */
+static int exclude_default_pairs(teal_scene_graph *sg, const teal_plant *p) {
+  int rc = exclude_jointed_pairs(sg, p);
+  return rc ? rc : exclude_welded_pairs(sg, p);
 }
 
 /* The exclusions declared through the plant (plant_geometry.h). */
@@ -97,7 +118,9 @@ int teal_plant_sg_register(teal_scene_graph *sg, teal_plant *p) {
 
 /* Why p cannot register now, or NULL. */
 static const char *not_registrable(const teal_plant *p, const teal_scene_graph *sg) {
-  if (p->err.code != TEAL_OK) {
+  /* a call refused after finalize (a bad setting) leaves the model usable:
+   * only a failure while building the model makes it unregistrable */
+  if (!p->finalized && p->err.code != TEAL_OK) {
     return "the plant failed before";
   }
   if (p->sg_source1 || p->sg_pending) {
@@ -122,8 +145,9 @@ int teal_plant_register_as_source_for_scene_graph(teal_plant *p, teal_scene_grap
   }
   const char *why = not_registrable(p, sg);
   if (why) {
-    return teal_error_set(err, TEAL_ESTATE, "%s: %s%s%s", fn, why, p->err.code ? ": " : "",
-                          p->err.code ? p->err.message : "");
+    int failed = !p->finalized && p->err.code;
+    return teal_error_set(err, TEAL_ESTATE, "%s: %s%s%s", fn, why, failed ? ": " : "",
+                          failed ? p->err.message : "");
   }
   int rc = teal_plant_sg_register(sg, p);
   if (rc != TEAL_OK) {

@@ -45,8 +45,7 @@ static void add_gravity(const teal_plant *p, const teal_context *own, const teal
   teal_vec3 g_W = teal_vec3_make(g[0], g[1], g[2]);
   const teal_spatial_inertia *by_node = teal_plant_inertias(p, own); /* the context's */
   for (int b = 1; b < p->bodies.n; b++) {
-    int k = teal_plant_body_node(p, b); /* -1 for a body welded to the world */
-    const teal_spatial_inertia *M = k >= 0 ? &by_node[k] : &BODY(p)[b].M_BBo_B;
+    const teal_spatial_inertia *M = &by_node[teal_plant_body_node(p, b)]; /* every body has one */
     teal_vec3 f = teal_vec3_scale(g_W, M->mass);
     teal_vec3 p_BoBcm_W = teal_rotation_apply(X_WB[b].R, M->p_PScm_E);
     F[b] =

@@ -31,10 +31,11 @@
  * revolute springs, plus J' F for the applied spatial forces and the
  * force elements, plus gravity. Gravity lives in the context as numeric
  * parameter "gravity" (3 values, default teal_plant_gravity at finalize),
- * so changing it invalidates the cached results. Numeric parameter 1 holds
- * the version of the contact settings a context's cached values were
- * computed with (see teal_plant_set_penetration_allowance); the plant
- * keeps it up to date.
+ * so changing it invalidates the cached results. Numeric parameters 1 and
+ * 2 hold the body inertias and the joint damping (plant_parameters.h);
+ * parameter 3 holds the version of the contact settings a context's cached
+ * values were computed with (see teal_plant_set_penetration_allowance),
+ * which the plant keeps up to date.
  *
  * Ports (Drake's names, indices from the getters below):
  * @code{.unparsed}

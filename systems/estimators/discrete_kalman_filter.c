@@ -17,6 +17,9 @@
 
 static const char k_kind[] = "discrete_kalman_filter";
 
+/* The largest nx, nu and ny: every size product below then fits an int. */
+#define KF_MAX_SIZE 4096
+
 enum { PORT_Y = 0, PORT_U = 1 };
 
 typedef struct kf_data {
@@ -209,6 +212,12 @@ static int check_model(const char *name, const teal_linear_system_matrices *m, c
   if (m->nx < 1 || m->ny < 1 || m->nu < 0) {
     return teal_error_set(err, TEAL_EINVAL, "%s '%s': needs state and output (nx = %d, ny = %d)",
                           k_kind, nm, m->nx, m->ny);
+  }
+  if (m->nx > KF_MAX_SIZE || m->ny > KF_MAX_SIZE || m->nu > KF_MAX_SIZE) {
+    return teal_error_set(err, TEAL_ESIZE,
+                          "%s '%s': nx = %d, nu = %d, ny = %d: each must be at most %d (the filter "
+                          "keeps dense nx x nx matrices)",
+                          k_kind, nm, m->nx, m->nu, m->ny, KF_MAX_SIZE);
   }
   if (!m->A || !m->C || (m->nu > 0 && !m->B)) {
     return teal_error_set(err, TEAL_EINVAL, "%s '%s': NULL %s", k_kind, nm,

@@ -39,8 +39,8 @@ extern "C" {
  *  zeros) and covariance P0 (symmetric; NULL: W). NULL with the reason in
  *  err (may be NULL) on failure: TEAL_EINVAL for a continuous system, a
  *  missing matrix, a system without state or output, or asymmetric W, V or
- *  P0; TEAL_ESINGULAR for V not positive definite; TEAL_ENONFINITE for a
- *  NaN/Inf entry; TEAL_ENOMEM. */
+ *  P0; TEAL_ESIZE for nx, nu or ny above 4096; TEAL_ESINGULAR for V not positive definite;
+ * TEAL_ENONFINITE for a NaN/Inf entry; TEAL_ENOMEM. */
 TEAL_API teal_system *teal_discrete_kalman_filter_new(const char *name,
                                                       const teal_linear_system_matrices *m,
                                                       const double *W, const double *V,

@@ -10,6 +10,7 @@
 #include "framework/context.h"
 #include "multibody/contact/plant_contact.h"
 #include "multibody/contact/plant_geometry.h"
+#include "multibody/contact/scene_graph_source.h"
 #include "multibody/plant/plant_state.h"
 #include "multibody/tree/topology.h"
 #include "support/error_messages.h"
@@ -141,6 +142,24 @@ START_TEST(allowance_sets_the_time_scale_after_finalize) {
 }
 END_TEST
 
+/* A setting refused after finalize leaves the plant usable for everything
+ * else, registration with a scene graph included. */
+START_TEST(refused_setting_does_not_poison_the_plant) {
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(1.0, 0.1);
+  ck_assert_int_ge(teal_plant_add_rigid_body(p, "ball", TEAL_DEFAULT_MODEL_INSTANCE, &M), 0);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  ck_assert_int_eq(teal_plant_set_penetration_allowance(p, -1.0), TEAL_EINVAL);
+  teal_error err;
+  teal_scene_graph *sg = teal_scene_graph_new("sg", &err);
+  ck_assert_ptr_nonnull(sg);
+  ck_assert_msg(teal_plant_register_as_source_for_scene_graph(p, sg, &err) == TEAL_OK, "%s",
+                err.message);
+  teal_scene_graph_free(sg);
+  teal_plant_free(p);
+}
+END_TEST
+
 START_TEST(bad_values_are_refused_after_finalize) {
   ts_contact_world w = ball_world(1e-3, 1);
   const double bad[] = {0.0, -1e-3, NAN, INFINITY};
@@ -171,6 +190,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, late_settings_match_early_discrete);
   tcase_add_test(tc, allowance_sets_the_time_scale_after_finalize);
   tcase_add_test(tc, bad_values_are_refused_after_finalize);
+  tcase_add_test(tc, refused_setting_does_not_poison_the_plant);
   suite_add_tcase(s, tc);
   return s;
 }

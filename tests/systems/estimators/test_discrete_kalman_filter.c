@@ -170,6 +170,9 @@ START_TEST(test_bad_models_and_covariances) {
   teal_linear_system_matrices noC = m;
   noC.C = NULL;
   TS_EXPECT_ERROR(KF_FAILS(&noC, kW, kV, NULL), TEAL_EINVAL, &err, "NULL C");
+  teal_linear_system_matrices huge = m;
+  huge.nx = 1 << 20; /* nx^2 would overflow an int */
+  TS_EXPECT_ERROR(KF_FAILS(&huge, kW, kV, NULL), TEAL_ESIZE, &err, "at most 4096");
 #undef KF_FAILS
 }
 END_TEST
