@@ -8,8 +8,6 @@
 #include "framework/alloc.h"
 #include "systems/trajectory_optimization/direct_collocation_internal.h"
 
-#define DC_NAME(dc) teal_system_name((dc)->sys)
-
 void teal_direct_collocation_options_init(teal_direct_collocation_options *opts) {
   if (opts) {
     opts->tol = 1e-8;
@@ -66,7 +64,7 @@ static int make_evaluator(teal_direct_collocation *dc, const teal_context *ctx, 
     return teal_error_set(err, TEAL_EINVAL,
                           "direct collocation '%s': needs continuous state and a nonempty input "
                           "(%s state of size %d, input size %d)",
-                          DC_NAME(dc), shape.discrete ? "discrete" : "continuous", shape.nx,
+                          dc_name(dc), shape.discrete ? "discrete" : "continuous", shape.nx,
                           shape.nu);
   }
   dc->nx = shape.nx;
@@ -186,18 +184,18 @@ static int check_bounds(teal_direct_collocation *dc, const char *what, const dou
                         const double *hi, int n) {
   if (!lo || !hi) {
     return teal_error_set(&dc->err, TEAL_EINVAL, "direct collocation '%s': NULL %s bound",
-                          DC_NAME(dc), what);
+                          dc_name(dc), what);
   }
   for (int i = 0; i < n; i++) {
     if (isnan(lo[i]) || isnan(hi[i])) {
       return teal_error_set(&dc->err, TEAL_ENONFINITE,
-                            "direct collocation '%s': %s bound %d is NaN", DC_NAME(dc), what, i);
+                            "direct collocation '%s': %s bound %d is NaN", dc_name(dc), what, i);
     }
     if (lo[i] > hi[i]) {
       return teal_error_set(&dc->err, TEAL_EINVAL,
                             "direct collocation '%s': infeasible %s bounds: lower[%d] = %g > "
                             "upper[%d] = %g",
-                            DC_NAME(dc), what, i, lo[i], i, hi[i]);
+                            dc_name(dc), what, i, lo[i], i, hi[i]);
     }
   }
   return TEAL_OK;
@@ -234,7 +232,7 @@ static int check_finite(teal_direct_collocation *dc, const char *what, const dou
   for (int i = 0; i < n; i++) {
     if (!isfinite(v[i])) {
       return teal_error_set(&dc->err, TEAL_ENONFINITE,
-                            "direct collocation '%s': %s[%d] = %g is not finite", DC_NAME(dc), what,
+                            "direct collocation '%s': %s[%d] = %g is not finite", dc_name(dc), what,
                             i, v[i]);
     }
   }
@@ -284,7 +282,7 @@ int teal_direct_collocation_set_input_cost(teal_direct_collocation *dc, const do
         return teal_error_set(&dc->err, TEAL_EINVAL,
                               "direct collocation '%s': R is not symmetric (R[%d][%d] = %g, "
                               "R[%d][%d] = %g)",
-                              DC_NAME(dc), i, j, a, j, i, b);
+                              dc_name(dc), i, j, a, j, i, b);
       }
     }
   }
@@ -321,7 +319,7 @@ int teal_direct_collocation_set_duration(teal_direct_collocation *dc, double dur
   }
   if (isnan(duration) || isinf(duration)) {
     return teal_error_set(&dc->err, TEAL_ENONFINITE,
-                          "direct collocation '%s': duration %g is not finite", DC_NAME(dc),
+                          "direct collocation '%s': duration %g is not finite", dc_name(dc),
                           duration);
   }
   dc->duration = duration > 0.0 ? duration : 0.0;

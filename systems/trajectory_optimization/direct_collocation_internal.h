@@ -44,6 +44,11 @@ struct teal_direct_collocation {
   teal_error err;
 };
 
+/* The system's name, for messages. */
+static inline const char *dc_name(const teal_direct_collocation *dc) {
+  return teal_system_name(dc->sys);
+}
+
 /* Layout of the decision vector z = [h, x_0 .. x_{N-1}, u_0 .. u_{N-1}]. */
 static inline int dc_x_index(const teal_direct_collocation *dc, int k) {
   return 1 + k * dc->nx;

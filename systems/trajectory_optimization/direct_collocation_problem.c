@@ -6,8 +6,6 @@
 
 #include "systems/trajectory_optimization/direct_collocation_internal.h"
 
-#define DC_NAME(dc) teal_system_name((dc)->sys)
-
 int teal_direct_collocation_set_initial_guess(teal_direct_collocation *dc, const double *x_start,
                                               const double *x_end, const double *u_guess,
                                               double duration) {
@@ -16,27 +14,27 @@ int teal_direct_collocation_set_initial_guess(teal_direct_collocation *dc, const
   }
   if (!x_start || !x_end) {
     return teal_error_set(&dc->err, TEAL_EINVAL, "direct collocation '%s': NULL guess state",
-                          DC_NAME(dc));
+                          dc_name(dc));
   }
   int nx = dc->nx, nu = dc->nu, N = dc->N;
   for (int i = 0; i < nx; i++) {
     if (!isfinite(x_start[i]) || !isfinite(x_end[i])) {
       return teal_error_set(&dc->err, TEAL_ENONFINITE,
                             "direct collocation '%s': guess state entry %d is not finite",
-                            DC_NAME(dc), i);
+                            dc_name(dc), i);
     }
   }
   for (int i = 0; u_guess && i < nu; i++) {
     if (!isfinite(u_guess[i])) {
       return teal_error_set(&dc->err, TEAL_ENONFINITE,
                             "direct collocation '%s': guess input entry %d is not finite",
-                            DC_NAME(dc), i);
+                            dc_name(dc), i);
     }
   }
   if (!isfinite(duration) || duration <= 0.0) {
     return teal_error_set(&dc->err, TEAL_EINVAL,
                           "direct collocation '%s': guess duration %g must be positive and finite",
-                          DC_NAME(dc), duration);
+                          dc_name(dc), duration);
   }
   double h = duration / (N - 1);
   dc->guess[0] = h < dc->hmin ? dc->hmin : (h > dc->hmax ? dc->hmax : h);
@@ -60,7 +58,7 @@ static int check_end_state(teal_direct_collocation *dc, const char *what, const 
       return teal_error_set(&dc->err, TEAL_EINVAL,
                             "direct collocation '%s': infeasible bounds: %s[%d] = %g is outside "
                             "the state bounds [%g, %g]",
-                            DC_NAME(dc), what, i, x[i], dc->x_lo[i], dc->x_hi[i]);
+                            dc_name(dc), what, i, x[i], dc->x_lo[i], dc->x_hi[i]);
     }
   }
   return TEAL_OK;
@@ -77,7 +75,7 @@ int dc_check_problem(teal_direct_collocation *dc) {
       rc = teal_error_set(&dc->err, TEAL_EINVAL,
                           "direct collocation '%s': infeasible duration %g: its time step %g is "
                           "outside the time-step bounds [%g, %g]",
-                          DC_NAME(dc), dc->duration, h, dc->hmin, dc->hmax);
+                          dc_name(dc), dc->duration, h, dc->hmin, dc->hmax);
     }
   }
   return rc;
@@ -113,7 +111,7 @@ static int check_solved(const teal_direct_collocation *dc, const void *out, teal
     return teal_error_set(err, TEAL_ESTATE,
                           "direct collocation '%s': no solution yet (call "
                           "teal_direct_collocation_solve first)",
-                          DC_NAME(dc));
+                          dc_name(dc));
   }
   return TEAL_OK;
 }

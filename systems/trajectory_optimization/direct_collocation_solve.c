@@ -8,8 +8,6 @@
 #include "framework/alloc.h"
 #include "systems/trajectory_optimization/direct_collocation_internal.h"
 
-#define DC_NAME(dc) teal_system_name((dc)->sys)
-
 static int check_options(teal_direct_collocation *dc, const teal_direct_collocation_options *o) {
   if (!(o->tol > 0.0) || !isfinite(o->tol) || !(o->constr_viol_tol > 0.0) ||
       !isfinite(o->constr_viol_tol) || !(o->fd_step > 0.0) || !isfinite(o->fd_step) ||
@@ -18,7 +16,7 @@ static int check_options(teal_direct_collocation *dc, const teal_direct_collocat
                           "direct collocation '%s': bad options (tol %g, constr_viol_tol %g and "
                           "fd_step %g must be positive and finite, max_iter %d >= 0, print_level "
                           "%d in 0..12)",
-                          DC_NAME(dc), o->tol, o->constr_viol_tol, o->fd_step, o->max_iter,
+                          dc_name(dc), o->tol, o->constr_viol_tol, o->fd_step, o->max_iter,
                           o->print_level);
   }
   return TEAL_OK;
@@ -57,13 +55,14 @@ static int solver_failure(teal_direct_collocation *dc) {
   const teal_direct_collocation_result *r = &dc->result;
   if (dc->err.code != TEAL_OK) {
     /* an evaluation failed and Ipopt could not recover: that is the cause */
-    return teal_error_set(&dc->err, dc->err.code, "%s (Ipopt status %s)", dc->err.message,
+    teal_error cause = dc->err;
+    return teal_error_set(&dc->err, cause.code, "%s (Ipopt status %s)", cause.message,
                           r->status_name);
   }
   return teal_error_set(&dc->err, TEAL_ENOCONV,
                         "direct collocation '%s': Ipopt stopped with status %s (%d) after %d "
                         "iterations; largest defect %g",
-                        DC_NAME(dc), r->status_name, r->ipopt_status, r->iterations, r->max_defect);
+                        dc_name(dc), r->status_name, r->ipopt_status, r->iterations, r->max_defect);
 }
 
 int teal_direct_collocation_solve(teal_direct_collocation *dc,

@@ -624,6 +624,28 @@ START_TEST(test_bad_solves) {
 }
 END_TEST
 
+static int failing_cost(const double *x, const double *u, double *L, double *g, void *user) {
+  (void)x, (void)u, (void)g, (void)user;
+  *L = 0.0;
+  return TEAL_ECALLBACK;
+}
+
+/* A running cost that always fails: the solve reports its code and names
+ * it, with Ipopt's status. */
+START_TEST(test_failing_cost) {
+  teal_system *sys = double_integrator();
+  teal_context *ctx;
+  teal_direct_collocation *dc = transfer(sys, &ctx, 6);
+  teal_direct_collocation_set_running_cost(dc, failing_cost, NULL);
+  teal_direct_collocation_result r;
+  TS_EXPECT_ERROR(teal_direct_collocation_solve(dc, NULL, &r), TEAL_ECALLBACK,
+                  teal_direct_collocation_error(dc), "the running cost failed");
+  teal_direct_collocation_free(dc);
+  teal_context_free(ctx);
+  teal_system_free(sys);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("direct_collocation");
   TCase *tc = tcase_create("direct_collocation");
@@ -641,6 +663,7 @@ int main(void) {
   tcase_add_test(tc, test_bad_setters);
   tcase_add_test(tc, test_bad_input_cost);
   tcase_add_test(tc, test_bad_solves);
+  tcase_add_test(tc, test_failing_cost);
   suite_add_tcase(s, tc);
   return ts_run_suite(s);
 }
