@@ -86,6 +86,7 @@
 #include "systems/primitives/trajectory_source.h"
 #include "systems/primitives/vector_log_sink.h"
 #include "systems/primitives/zero_order_hold.h"
+#include "systems/trajectory_optimization/direct_collocation.h"
 
 #include "geometry/proximity/aabb.h"
 #include "geometry/proximity/broadphase.h"

@@ -3,8 +3,11 @@
 # Quick and silent-ish when everything is already installed.
 set -euo pipefail
 
+# graphviz: the tests check that dot accepts the Graphviz text Teal writes;
+# coinor-libipopt-dev: Ipopt, the NLP solver of trajectory optimization
+# (optional in CMake, TEAL_WITH_IPOPT, but CI builds and tests with it).
 packages=(cmake pkg-config libgsl-dev libopenblas-dev liblapacke-dev libxml2-dev check doxygen
-  graphviz) # graphviz: the tests check that dot accepts the Graphviz text Teal writes
+  graphviz coinor-libipopt-dev)
 
 log() { printf '[setup] %s\n' "$*"; }
 
