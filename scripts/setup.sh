@@ -4,7 +4,10 @@
 set -euo pipefail
 
 packages=(cmake pkg-config libgsl-dev libopenblas-dev liblapacke-dev libxml2-dev check doxygen
-  graphviz) # graphviz: the tests check that dot accepts the Graphviz text Teal writes
+  graphviz # graphviz: the tests check that dot accepts the Graphviz text Teal writes
+  # the Python package (python/) for /usr/bin/python3: cffi builds it, numpy
+  # carries its arrays, pytest runs its tests, setuptools installs it offline
+  python3-dev python3-cffi python3-numpy python3-pytest python3-setuptools)
 
 log() { printf '[setup] %s\n' "$*"; }
 

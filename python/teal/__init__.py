@@ -1,0 +1,19 @@
+"""Teal from Python, with pydrake's names.
+
+Port Drake code by changing its imports to ``from teal import ...``: the
+classes and functions below keep Drake's names and argument order. Arrays go in
+and come out as numpy float64 arrays; every Teal error is raised as a
+TealError (or a subclass per code) carrying Teal's message.
+"""
+from teal._core import (TealCallbackError, TealError, TealInvalidArgumentError,
+                        TealNonFiniteError, TealNotConnectedError, TealNotFoundError,
+                        TealParseError, TealSizeError, TealStateError, alloc_count, strerror)
+from teal.analysis import (FIRST_PORT, NO_PORT, DiscreteTimeLinearQuadraticRegulator,
+                           Linearize, LinearQuadraticRegulator, LogVectorOutput, Simulator,
+                           SimulatorStatus, VectorLog, VectorLogSink)
+from teal.framework import Context, Diagram, DiagramBuilder, InputPort, OutputPort, System
+from teal.multibody import AddMultibodyPlantSceneGraph, MultibodyPlant, Parser, SceneGraph
+from teal.primitives import (Adder, ConstantVectorSource, Gain, LinearSystem, PidController,
+                             Saturation, ZeroOrderHold)
+
+__all__ = [name for name in dir() if not name.startswith("_")]

@@ -1,0 +1,183 @@
+"""Errors, native-object lifetimes and numpy conversions shared by the package.
+
+Lifetimes. Every C object is held by one _Handle. A handle frees its object
+when the last reference to it goes, unless ownership moved to another object
+(a builder, a diagram, a simulator); it then keeps that owner's handle alive
+instead. Handles refer only to other handles, never to user objects, so they
+never sit in a reference cycle: CPython frees them by reference counting,
+each one before the handles it depends on, whatever order the garbage
+collector picks for the Python objects around them.
+"""
+import numpy as np
+
+from teal._ffi import ffi, lib
+
+TEAL_OK = 0
+
+
+class TealError(RuntimeError):
+    """A Teal status code turned into an exception; str() is Teal's message."""
+
+    def __init__(self, code, message):
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class TealInvalidArgumentError(TealError, ValueError):
+    """TEAL_EINVAL: an invalid argument or a call in the wrong state."""
+
+
+class TealSizeError(TealError, ValueError):
+    """TEAL_ESIZE: a size mismatch."""
+
+
+class TealNotFoundError(TealError, LookupError):
+    """TEAL_ENOTFOUND: no object of that name or index."""
+
+
+class TealNotConnectedError(TealError):
+    """TEAL_ENOTCONNECTED: an input port neither connected nor fixed."""
+
+
+class TealNonFiniteError(TealError, ValueError):
+    """TEAL_ENONFINITE: NaN or Inf."""
+
+
+class TealParseError(TealError):
+    """TEAL_EPARSE: a malformed model file."""
+
+
+class TealStateError(TealError):
+    """TEAL_ESTATE: the object is in the wrong phase (e.g. already finalized)."""
+
+
+class TealCallbackError(TealError):
+    """TEAL_ECALLBACK: a user callback failed."""
+
+
+_ERROR_CLASSES = {
+    -1: TealInvalidArgumentError,
+    -3: TealSizeError,
+    -5: TealNotFoundError,
+    -7: TealNotConnectedError,
+    -10: TealNonFiniteError,
+    -13: TealParseError,
+    -15: TealStateError,
+    -16: TealCallbackError,
+}
+
+
+def strerror(code):
+    """Teal's short description of a status code."""
+    return ffi.string(lib.teal_strerror(code)).decode()
+
+
+def make_error(code, message):
+    """The TealError subclass for code, carrying message (or strerror(code))."""
+    if not message:
+        message = strerror(code)
+    return _ERROR_CLASSES.get(code, TealError)(code, message)
+
+
+def error_from(err_ptr, fallback_code=-1, what=""):
+    """A TealError from a teal_error record (a cdata pointer)."""
+    code = err_ptr.code if err_ptr != ffi.NULL and err_ptr.code != TEAL_OK else fallback_code
+    msg = ffi.string(err_ptr.message).decode() if err_ptr != ffi.NULL else ""
+    return make_error(code, msg or what)
+
+
+def check(code, err_ptr=ffi.NULL, what=""):
+    """Raises when a C call returned a negative status; returns the status."""
+    if code < 0:
+        raise error_from(err_ptr, code, what)
+    return code
+
+
+def new_error():
+    """A fresh teal_error record to hand to a C call."""
+    return ffi.new("teal_error *")
+
+
+def alloc_count():
+    """Teal's count of teal_alloc/teal_calloc calls since start."""
+    return lib.teal_alloc_count()
+
+
+class _Handle:
+    """One C object: its pointer, how to free it, and what must outlive it."""
+
+    __slots__ = ("ptr", "_free", "owner", "dead_reason", "__weakref__")
+
+    def __init__(self, ptr, free=None, owner=None):
+        self.ptr = ptr
+        self._free = free  # None once another object owns ptr
+        self.owner = owner  # the handle of whatever owns or outlives ptr
+        self.dead_reason = None
+
+    def get(self):
+        """The pointer, or an exception when it (or its owner) was freed."""
+        h = self
+        while h is not None:
+            if h.dead_reason is not None:
+                raise TealStateError(-15, h.dead_reason)
+            h = h.owner
+        return self.ptr
+
+    def give_to(self, owner):
+        """Ownership moved to owner (a handle): do not free, keep it alive."""
+        self._free = None
+        self.owner = owner
+
+    def kill(self, reason):
+        """The C object is gone (freed by its owner): refuse further use."""
+        self._free = None
+        self.dead_reason = reason
+
+    def __del__(self):
+        free, self._free = self._free, None
+        if free is not None and self.dead_reason is None:
+            free(self.ptr)
+
+
+def as_vector(value, n=None, what="vector"):
+    """value as a contiguous float64 1-D array (a view when already one)."""
+    a = np.ascontiguousarray(value, dtype=np.float64)
+    if a.ndim == 0:
+        a = a.reshape(1)
+    if a.ndim != 1:
+        raise TealSizeError(-3, f"{what}: expected a 1-D array, got shape {a.shape}")
+    if n is not None and a.shape[0] != n:
+        raise TealSizeError(-3, f"{what}: expected {n} values, got {a.shape[0]}")
+    return a
+
+
+def as_matrix(value, rows=None, cols=None, what="matrix"):
+    """value as a C-contiguous float64 2-D array (row-major, as Teal takes)."""
+    a = np.ascontiguousarray(value, dtype=np.float64)
+    if a.ndim == 0:
+        a = a.reshape(1, 1)
+    if a.ndim != 2:
+        raise TealSizeError(-3, f"{what}: expected a 2-D array, got shape {a.shape}")
+    if (rows is not None and a.shape[0] != rows) or (cols is not None and a.shape[1] != cols):
+        raise TealSizeError(
+            -3, f"{what}: expected shape ({rows}, {cols}), got {a.shape}")
+    return a
+
+
+def dptr(array):
+    """A double* over a contiguous float64 array (no copy; keep array alive)."""
+    return ffi.cast("double *", ffi.from_buffer(array))
+
+
+def from_doubles(ptr, n):
+    """A numpy copy of n doubles at ptr."""
+    out = np.empty(n)
+    if n:
+        ffi.memmove(ffi.from_buffer(out), ptr, n * 8)
+    return out
+
+
+def cstr(text):
+    """text as bytes for a const char* argument."""
+    return text.encode() if isinstance(text, str) else text

@@ -1,0 +1,158 @@
+"""MultibodyPlant, Parser and AddMultibodyPlantSceneGraph (pydrake.multibody)."""
+import os
+
+from teal import _core
+from teal._core import _Handle, check, cstr, dptr, ffi, lib
+from teal.framework import System
+
+
+class MultibodyPlant(System):
+    """A multibody plant (Drake's MultibodyPlant); time_step 0 is continuous."""
+
+    def __init__(self, time_step):
+        err = _core.new_error()
+        ptr = lib.teal_plant_new(float(time_step), err)
+        if ptr == ffi.NULL:
+            raise _core.error_from(err, -1, "MultibodyPlant failed")
+        super().__init__(_Handle(ptr, lib.teal_plant_free))
+
+    def _plant(self):
+        return self._h.get()
+
+    def _sys_ptr(self):
+        sys = lib.teal_plant_system(self._plant())
+        if sys == ffi.NULL:
+            raise _core.TealStateError(-15, "MultibodyPlant: call Finalize() first")
+        return sys
+
+    def _raise_plant_error(self, what):
+        raise _core.error_from(lib.teal_plant_error(self._plant()), -1, what)
+
+    def Finalize(self):
+        """Ends model building; the plant becomes a system with ports."""
+        if lib.teal_plant_finalize(self._plant()) < 0:
+            self._raise_plant_error("Finalize failed")
+
+    def is_finalized(self):
+        """True after Finalize."""
+        return bool(lib.teal_plant_is_finalized(self._plant()))
+
+    def time_step(self):
+        """The discrete step (0 for a continuous plant)."""
+        return lib.teal_plant_time_step(self._plant())
+
+    def num_positions(self):
+        """nq."""
+        return lib.teal_plant_nq(self._plant())
+
+    def num_velocities(self):
+        """nv."""
+        return lib.teal_plant_nv(self._plant())
+
+    def num_actuators(self):
+        """Number of actuators (the actuation input's size)."""
+        return lib.teal_plant_num_actuators(self._plant())
+
+    def get_actuation_input_port(self):
+        """The whole-plant actuation input u."""
+        return self.get_input_port(lib.teal_plant_actuation_input_port(self._plant()))
+
+    def get_state_output_port(self):
+        """The state output [q; v]."""
+        return self.get_output_port(lib.teal_plant_state_output_port(self._plant()))
+
+    def _get(self, fn, context, n):
+        out = _core.as_vector([0.0] * n)
+        check(fn(self._plant(), context._ptr(), dptr(out), n),
+              lib.teal_context_error(context._ptr()))
+        return out
+
+    def _set(self, fn, context, values, n, what):
+        v = _core.as_vector(values, n, what=f"{what} (the plant has {n})")
+        check(fn(self._plant(), context._ptr(), dptr(v), n),
+              lib.teal_context_error(context._ptr()))
+
+    def GetPositions(self, context):
+        """q from context (the plant's or any context above it)."""
+        return self._get(lib.teal_plant_get_positions, context, self.num_positions())
+
+    def SetPositions(self, context, q):
+        """Writes q into context."""
+        self._set(lib.teal_plant_set_positions, context, q, self.num_positions(), "SetPositions")
+
+    def GetVelocities(self, context):
+        """v from context."""
+        return self._get(lib.teal_plant_get_velocities, context, self.num_velocities())
+
+    def SetVelocities(self, context, v):
+        """Writes v into context."""
+        self._set(lib.teal_plant_set_velocities, context, v, self.num_velocities(),
+                  "SetVelocities")
+
+    def GetPositionsAndVelocities(self, context):
+        """x = [q; v] from context."""
+        return self._get(lib.teal_plant_get_state, context,
+                         self.num_positions() + self.num_velocities())
+
+    def SetPositionsAndVelocities(self, context, x):
+        """Writes x = [q; v] into context."""
+        self._set(lib.teal_plant_set_state, context, x,
+                  self.num_positions() + self.num_velocities(), "SetPositionsAndVelocities")
+
+
+class SceneGraph:
+    """The scene graph AddMultibodyPlantSceneGraph made (owned by the builder)."""
+
+    def __init__(self, handle):
+        self._h = handle
+
+
+class Parser:
+    """Loads models into a plant (Drake's Parser); URDF only so far."""
+
+    def __init__(self, plant):
+        self._plant = plant
+
+    def _load(self, fn, source, what):
+        err = _core.new_error()
+        rc = fn(self._plant._plant(), cstr(source), ffi.NULL, err)
+        if rc < 0:
+            raise _core.error_from(err, rc, what)
+        return [rc]
+
+    def AddModels(self, file_name):
+        """Loads a URDF file (absolute, relative, or found on TEAL_MODEL_PATH);
+        returns the list of model instances added."""
+        if not str(file_name).endswith(".urdf"):
+            raise _core.TealInvalidArgumentError(
+                -1, f"Parser.AddModels: {file_name}: only .urdf files are supported")
+        return self._load(lib.teal_urdf_load_file, os.fspath(file_name), "AddModels failed")
+
+    def AddModelsFromString(self, file_contents, file_type):
+        """Loads a model from text; file_type must be "urdf"."""
+        if file_type != "urdf":
+            raise _core.TealInvalidArgumentError(
+                -1, f"Parser.AddModelsFromString: unsupported file type '{file_type}'")
+        return self._load(lib.teal_urdf_load_string, file_contents, "AddModelsFromString failed")
+
+
+def AddMultibodyPlantSceneGraph(builder, time_step=0.0, plant=None):
+    """Adds a plant (a new one with time_step, or plant) and a scene graph to
+    builder and wires them; returns (plant, scene_graph) as Drake does. The
+    builder owns both from then on."""
+    if isinstance(time_step, MultibodyPlant):
+        plant, time_step = time_step, None
+    plant = plant or MultibodyPlant(time_step)
+    b = builder._ptr()
+    had_error = lib.teal_builder_error(b).code != 0
+    finalized = plant.is_finalized()
+    err = _core.new_error()
+    sg = lib.teal_add_plant_and_scene_graph(b, plant._plant(), err)
+    if sg == ffi.NULL:
+        # a finalized plant goes to the builder even on failure, unless the
+        # call refused it up front (see plant_scene_graph.h)
+        if finalized and not had_error and err.code not in (-1, -15):
+            plant._h.kill("this plant was freed when AddMultibodyPlantSceneGraph failed")
+        raise _core.error_from(err, -1, "AddMultibodyPlantSceneGraph failed")
+    plant._h.give_to(builder._h)
+    return plant, SceneGraph(_Handle(sg, None, builder._h))
