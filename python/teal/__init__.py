@@ -12,6 +12,7 @@ from teal.analysis import (FIRST_PORT, NO_PORT, DiscreteTimeLinearQuadraticRegul
                            Linearize, LinearQuadraticRegulator, LogVectorOutput, Simulator,
                            SimulatorStatus, VectorLog, VectorLogSink)
 from teal.framework import Context, Diagram, DiagramBuilder, InputPort, OutputPort, System
+from teal.leaf import BasicVector, LeafSystem
 from teal.multibody import AddMultibodyPlantSceneGraph, MultibodyPlant, Parser, SceneGraph
 from teal.primitives import (Adder, ConstantVectorSource, Gain, LinearSystem, PidController,
                              Saturation, ZeroOrderHold)

@@ -146,3 +146,43 @@ int teal_urdf_load_string(teal_plant *plant, const char *xml, const char *instan
                           teal_error *err);
 teal_scene_graph *teal_add_plant_and_scene_graph(teal_builder *builder, teal_plant *plant,
                                                  teal_error *err);
+
+/* leaf systems written in Python: the C callbacks are the extern "Python"
+ * functions below (teal/leaf.py defines them with ffi.def_extern) */
+typedef int teal_ticket;
+typedef struct teal_continuous_view { double *q; double *v; double *z; } teal_continuous_view;
+typedef int (*teal_vector_calc_fn)(const teal_system *sys, const teal_context *ctx, double *out,
+                                   void *user);
+typedef int (*teal_derivatives_fn)(const teal_system *sys, const teal_context *ctx,
+                                   teal_continuous_view *xcdot, void *user);
+typedef int (*teal_discrete_update_fn)(const teal_system *sys, const teal_context *ctx,
+                                       double *xd_next, void *user);
+teal_system *teal_leaf_new(const char *name, void *user, void (*user_free)(void *));
+int teal_leaf_declare_vector_input(teal_system *sys, const char *name, int size);
+int teal_leaf_declare_vector_output(teal_system *sys, const char *name, int size,
+                                    teal_vector_calc_fn calc, void *user,
+                                    const teal_ticket *prereqs, int nprereqs);
+int teal_leaf_declare_continuous_state(teal_system *sys, int nq, int nv, int nz, const double *x0);
+int teal_leaf_declare_discrete_state(teal_system *sys, int size, const double *x0);
+int teal_leaf_set_time_derivatives(teal_system *sys, teal_derivatives_fn fn, void *user);
+int teal_leaf_declare_periodic_discrete_update(teal_system *sys, double period, double offset,
+                                               teal_discrete_update_fn fn, void *user);
+int teal_leaf_finalize(teal_system *sys);
+int teal_eval_vector_input(const teal_system *sys, const teal_context *ctx, int port,
+                           const double **value);
+int teal_context_report_error(const teal_context *ctx, int code, const char *fmt, ...);
+extern "Python" int teal_py_vector_calc(const teal_system *, const teal_context *, double *,
+                                        void *);
+extern "Python" int teal_py_derivatives(const teal_system *, const teal_context *,
+                                        teal_continuous_view *, void *);
+extern "Python" int teal_py_discrete_update(const teal_system *, const teal_context *, double *,
+                                            void *);
+static const int TEAL_TICKET_NOTHING;
+static const int TEAL_TICKET_TIME;
+static const int TEAL_TICKET_XC;
+static const int TEAL_TICKET_XD;
+static const int TEAL_TICKET_ALL_STATE;
+static const int TEAL_TICKET_ALL_PARAMETERS;
+static const int TEAL_TICKET_ALL_INPUTS;
+static const int TEAL_TICKET_ALL_SOURCES;
+static const int TEAL_TICKET_INPUT_BASE;

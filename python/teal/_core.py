@@ -73,18 +73,44 @@ def strerror(code):
     return ffi.string(lib.teal_strerror(code)).decode()
 
 
-def make_error(code, message):
-    """The TealError subclass for code, carrying message (or strerror(code))."""
-    if not message:
-        message = strerror(code)
-    return _ERROR_CLASSES.get(code, TealError)(code, message)
+# A Python exception raised inside a callback from C: the callback returns
+# TEAL_ECALLBACK, and the first C failure reported to Python afterwards
+# raises this exception instead, with its traceback and Teal's message as a note.
+_pending_callback_errors = []
+
+
+def set_callback_error(exc):
+    """Records exc for the C call that is unwinding (the first one wins)."""
+    if not _pending_callback_errors:
+        _pending_callback_errors.append(exc)
+
+
+def _take_callback_error(teal_message):
+    if not _pending_callback_errors:
+        return None
+    exc = _pending_callback_errors.pop()
+    if teal_message:
+        exc.add_note(f"Teal: {teal_message}")
+    return exc
 
 
 def error_from(err_ptr, fallback_code=-1, what=""):
-    """A TealError from a teal_error record (a cdata pointer)."""
+    """A TealError from a teal_error record (a cdata pointer), or the Python
+    exception a callback raised during the failed call."""
     code = err_ptr.code if err_ptr != ffi.NULL and err_ptr.code != TEAL_OK else fallback_code
     msg = ffi.string(err_ptr.message).decode() if err_ptr != ffi.NULL else ""
     return make_error(code, msg or what)
+
+
+def make_error(code, message):
+    """The TealError subclass for code carrying message (or strerror(code)),
+    or the pending exception of a failed Python callback."""
+    pending = _take_callback_error(message)
+    if pending is not None:
+        return pending
+    if not message:
+        message = strerror(code)
+    return _ERROR_CLASSES.get(code, TealError)(code, message)
 
 
 def check(code, err_ptr=ffi.NULL, what=""):
@@ -105,15 +131,36 @@ def alloc_count():
 
 
 class _Handle:
-    """One C object: its pointer, how to free it, and what must outlive it."""
+    """One C object: its pointer, how to free it, and what must outlive it.
 
-    __slots__ = ("ptr", "_free", "owner", "dead_reason", "__weakref__")
+    owner is the handle that owns (or outlives) this one; ndeps counts the
+    live handles whose owner this is. A handle frees its object only once
+    nothing refers to it and ndeps is 0: reference counting gives that order
+    by itself, and when the garbage collector finalizes a cycle in any order,
+    a handle finalized before its dependents waits for the last of them.
+    keep holds Python objects the C object calls back into (a Python leaf's
+    callbacks); they move with ownership so they live as long as the C object.
+    """
+
+    __slots__ = ("ptr", "_free", "owner", "dead_reason", "ndeps", "pending", "keep",
+                 "__weakref__")
 
     def __init__(self, ptr, free=None, owner=None):
         self.ptr = ptr
         self._free = free  # None once another object owns ptr
-        self.owner = owner  # the handle of whatever owns or outlives ptr
+        self.owner = None
         self.dead_reason = None
+        self.ndeps = 0
+        self.pending = False
+        self.keep = []
+        self._set_owner(owner)
+
+    def _set_owner(self, owner):
+        old, self.owner = self.owner, owner
+        if owner is not None:
+            owner.ndeps += 1
+        if old is not None:
+            old._release_dependent()
 
     def get(self):
         """The pointer, or an exception when it (or its owner) was freed."""
@@ -127,17 +174,32 @@ class _Handle:
     def give_to(self, owner):
         """Ownership moved to owner (a handle): do not free, keep it alive."""
         self._free = None
-        self.owner = owner
+        owner.keep.extend(self.keep)
+        self.keep = []
+        self._set_owner(owner)
 
     def kill(self, reason):
         """The C object is gone (freed by its owner): refuse further use."""
         self._free = None
         self.dead_reason = reason
 
-    def __del__(self):
+    def _release_dependent(self):
+        self.ndeps -= 1
+        if self.ndeps == 0 and self.pending:
+            self._release()
+
+    def _release(self):
+        self.pending = False
         free, self._free = self._free, None
         if free is not None and self.dead_reason is None:
             free(self.ptr)
+        self.keep = []
+        self._set_owner(None)
+
+    def __del__(self):
+        self.pending = True
+        if self.ndeps == 0:
+            self._release()
 
 
 def as_vector(value, n=None, what="vector"):

@@ -52,6 +52,7 @@ class Simulator:
 
     def _run(self, fn, *args):
         status = ffi.new("teal_sim_status *")
+        _core._pending_callback_errors.clear()
         rc = fn(self._h.get(), *args, status)
         if rc < 0:
             raise _core.make_error(status.code or rc, ffi.string(status.message).decode())

@@ -46,6 +46,14 @@ class InputPort:
         """The system the port belongs to."""
         return self._system
 
+    def Eval(self, context):
+        """The port's value in context (the system's own context), as a numpy copy."""
+        out = ffi.new("const double **")
+        ctx = context._ptr()
+        check(lib.teal_eval_vector_input(self._system._sys_ptr(), ctx, self._index, out),
+              lib.teal_context_error(ctx))
+        return _core.from_doubles(out[0], self.size())
+
     def FixValue(self, context, value):
         """Fixes the input in context (the system's own context) to value."""
         v = _core.as_vector(value, what=f"input port '{self.get_name()}' value")
