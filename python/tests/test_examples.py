@@ -1,4 +1,5 @@
-"""python/examples/acrobot_lqr.py against the C flagship examples/acrobot_lqr.c."""
+"""python/examples: acrobot_lqr.py against the C flagship examples/acrobot_lqr.c,
+pendulum_lqr.py (a Python LeafSystem) against the matrix-form LQR."""
 import csv
 import os
 import runpy
@@ -62,3 +63,23 @@ def test_python_run_matches_the_c_program(acrobot_urdf, build_dir, tmp_path):
     np.testing.assert_allclose(K[0], [float(k) for k in printed], atol=5e-4)  # printed %.3f
     # the C log holds 9 significant digits: start and end agree to that
     np.testing.assert_allclose(x, last, rtol=0, atol=1e-7)
+
+
+PENDULUM_EXAMPLE = os.path.join(os.path.dirname(EXAMPLE), "pendulum_lqr.py")
+
+
+def test_pendulum_example_balances_and_its_gain_solves_the_matrix_lqr():
+    module = runpy.run_path(PENDULUM_EXAMPLE)
+    x = module["main"]((np.pi - 0.3, 0.0), 10.0)
+    np.testing.assert_allclose(x, [np.pi, 0.0], atol=1e-6)
+    # its gain from the numeric linearization equals the CARE solution for
+    # the analytic linearization about the upright
+    pendulum = module["Pendulum"]()
+    ctx = pendulum.CreateDefaultContext()
+    ctx.SetContinuousState([np.pi, 0.0])
+    pendulum.get_input_port().FixValue(ctx, [0.0])
+    lqr = module["LinearQuadraticRegulator"](pendulum, ctx, np.diag([10.0, 1.0]), [[1.0]])
+    from teal import LinearQuadraticRegulator
+    A = np.array([[0.0, 1.0], [9.81, -0.1]])
+    K, _ = LinearQuadraticRegulator(A, [[0.0], [1.0]], np.diag([10.0, 1.0]), [[1.0]])
+    np.testing.assert_allclose(-lqr.D(), K, rtol=1e-6)
