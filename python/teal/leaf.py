@@ -75,8 +75,28 @@ def _callback(fn, ctx, *args):
         return TEAL_ECALLBACK
 
 
+class _CallbackContext(Context):
+    """The const context C hands a callback: valid during that call only."""
+
+    __slots__ = ("_raw",)
+
+    def __init__(self, raw, system):  # pylint: disable=super-init-not-called
+        self._raw = raw
+        self._system = system
+
+    def _ptr(self):
+        return self._raw
+
+    def get_continuous_state_vector(self):
+        n = self._system._num_continuous
+        x = np.empty(n)
+        check(lib.teal_context_get_continuous_state(self._raw, _core.dptr(x), n),
+              lib.teal_context_error(self._raw))
+        return x
+
+
 def _callback_context(leaf, ctx):
-    return Context(_Handle(ctx, None, None), leaf)
+    return _CallbackContext(ctx, leaf)
 
 
 @ffi.def_extern()
