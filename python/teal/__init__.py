@@ -13,7 +13,8 @@ from teal.analysis import (FIRST_PORT, NO_PORT, DiscreteTimeLinearQuadraticRegul
                            SimulatorStatus, VectorLog, VectorLogSink)
 from teal.framework import Context, Diagram, DiagramBuilder, InputPort, OutputPort, System
 from teal.leaf import BasicVector, LeafSystem
-from teal.multibody import AddMultibodyPlantSceneGraph, MultibodyPlant, Parser, SceneGraph
+from teal.multibody import (AddMultibodyPlantSceneGraph, ContactResults, InverseDynamicsController,
+                             MultibodyPlant, Parser, PointPairContactInfo, SceneGraph)
 from teal.primitives import (Adder, ConstantVectorSource, Gain, LinearSystem, PidController,
                              Saturation, ZeroOrderHold)
 

@@ -186,3 +186,21 @@ static const int TEAL_TICKET_ALL_PARAMETERS;
 static const int TEAL_TICKET_ALL_INPUTS;
 static const int TEAL_TICKET_ALL_SOURCES;
 static const int TEAL_TICKET_INPUT_BASE;
+
+/* contact results and model-based controllers */
+typedef struct teal_vec3 { double v[3]; } teal_vec3;
+typedef struct teal_contact_info {
+  int body_A, body_B; int geometry_A, geometry_B;
+  teal_vec3 p_WC; teal_vec3 nhat_BA_W; double depth; double separation_speed;
+  double slip_speed; teal_vec3 f_Bc_W;
+} teal_contact_info;
+typedef struct teal_contact_results { int n, cap; teal_contact_info *c; } teal_contact_results;
+int teal_plant_contact_results_output_port(const teal_plant *plant);
+int teal_plant_eval_contact_results(const teal_plant *plant, const teal_context *ctx,
+                                    const teal_contact_results **results);
+teal_system *teal_inverse_dynamics_controller_new(const char *name, const teal_plant *plant,
+                                                  const double *kp, const double *ki,
+                                                  const double *kd, int n,
+                                                  int has_reference_acceleration,
+                                                  teal_error *err);
+int teal_plant_applied_generalized_force_input_port(const teal_plant *plant);

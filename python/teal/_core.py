@@ -139,7 +139,8 @@ class _Handle:
     by itself, and when the garbage collector finalizes a cycle in any order,
     a handle finalized before its dependents waits for the last of them.
     keep holds Python objects the C object calls back into (a Python leaf's
-    callbacks); they move with ownership so they live as long as the C object.
+    callbacks) and the handles of objects it borrows (depend_on); they move
+    with ownership so they live as long as the C object.
     """
 
     __slots__ = ("ptr", "_free", "owner", "dead_reason", "ndeps", "pending", "keep",
@@ -178,6 +179,11 @@ class _Handle:
         self.keep = []
         self._set_owner(owner)
 
+    def depend_on(self, other):
+        """This C object borrows other's: other is freed only after it."""
+        other.ndeps += 1
+        self.keep.append(other)
+
     def kill(self, reason):
         """The C object is gone (freed by its owner): refuse further use."""
         self._free = None
@@ -193,7 +199,10 @@ class _Handle:
         free, self._free = self._free, None
         if free is not None and self.dead_reason is None:
             free(self.ptr)
-        self.keep = []
+        keep, self.keep = self.keep, []
+        for item in keep:
+            if isinstance(item, _Handle):
+                item._release_dependent()
         self._set_owner(None)
 
     def __del__(self):

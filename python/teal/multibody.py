@@ -1,9 +1,11 @@
 """MultibodyPlant, Parser and AddMultibodyPlantSceneGraph (pydrake.multibody)."""
 import os
 
+import numpy as np
+
 from teal import _core
 from teal._core import _Handle, check, cstr, dptr, ffi, lib
-from teal.framework import System
+from teal.framework import OutputPort, System, auto_name, new_owned_system
 
 
 class MultibodyPlant(System):
@@ -57,9 +59,21 @@ class MultibodyPlant(System):
         """The whole-plant actuation input u."""
         return self.get_input_port(lib.teal_plant_actuation_input_port(self._plant()))
 
+    def get_applied_generalized_force_input_port(self):
+        """The applied generalized force input (nv)."""
+        return self.get_input_port(
+            lib.teal_plant_applied_generalized_force_input_port(self._plant()))
+
     def get_state_output_port(self):
         """The state output [q; v]."""
         return self.get_output_port(lib.teal_plant_state_output_port(self._plant()))
+
+    def get_contact_results_output_port(self):
+        """The contact results output; its Eval returns a ContactResults
+        (empty without a scene graph)."""
+        index = lib.teal_plant_contact_results_output_port(self._plant())
+        return _ContactResultsPort(self, self._port_index(index, self.num_output_ports(),
+                                                          "output"))
 
     def _get(self, fn, context, n):
         out = _core.as_vector([0.0] * n)
@@ -98,6 +112,108 @@ class MultibodyPlant(System):
         """Writes x = [q; v] into context."""
         self._set(lib.teal_plant_set_state, context, x,
                   self.num_positions() + self.num_velocities(), "SetPositionsAndVelocities")
+
+
+def _vec3(v):
+    return np.array([v.v[0], v.v[1], v.v[2]])
+
+
+class PenetrationAsPointPair:
+    """The geometry of one contact: depth and the normal from B into A."""
+
+    def __init__(self, info):
+        self.depth = info.depth
+        self.nhat_BA_W = _vec3(info.nhat_BA_W)
+        self.p_WC = _vec3(info.p_WC)
+        self.geometry_A, self.geometry_B = info.geometry_A, info.geometry_B
+
+
+class PointPairContactInfo:
+    """One point contact (Drake's PointPairContactInfo), copied out of the context."""
+
+    def __init__(self, info):
+        self._bodies = (info.body_A, info.body_B)
+        self._force = _vec3(info.f_Bc_W)
+        self._point = _vec3(info.p_WC)
+        self._speeds = (info.separation_speed, info.slip_speed)
+        self._pair = PenetrationAsPointPair(info)
+
+    def bodyA_index(self):
+        """Plant body index of A."""
+        return self._bodies[0]
+
+    def bodyB_index(self):
+        """Plant body index of B."""
+        return self._bodies[1]
+
+    def contact_force(self):
+        """Force on B at the contact point, in world (the opposite acts on A)."""
+        return self._force.copy()
+
+    def contact_point(self):
+        """The contact point in world."""
+        return self._point.copy()
+
+    def separation_speed(self):
+        """Rate of separation (> 0 when separating)."""
+        return self._speeds[0]
+
+    def slip_speed(self):
+        """Tangential slip speed."""
+        return self._speeds[1]
+
+    def point_pair(self):
+        """Depth and normal."""
+        return self._pair
+
+
+class ContactResults:
+    """The contacts of a plant in one context (Drake's ContactResults)."""
+
+    def __init__(self, results):
+        self._infos = [PointPairContactInfo(results.c[i]) for i in range(results.n)]
+
+    def num_point_pair_contacts(self):
+        """Number of point contacts."""
+        return len(self._infos)
+
+    def point_pair_contact_info(self, i):
+        """Contact i."""
+        return self._infos[i]
+
+
+class _ContactResultsPort(OutputPort):
+    """The plant's contact_results port: Eval gives a ContactResults."""
+
+    def Eval(self, context):
+        """The contact results in context (the plant's or one above it), copied."""
+        out = ffi.new("const teal_contact_results **")
+        ctx = context._ptr()
+        check(lib.teal_plant_eval_contact_results(self._system._plant(), ctx, out),
+              lib.teal_context_error(ctx))
+        return ContactResults(out[0])
+
+    def size(self):
+        """0: the port carries an abstract value."""
+        return 0
+
+
+class InverseDynamicsController(System):
+    """tau = M(q) (vd* + kp (q_d - q) + ki int + kd (v_d - v)) + c(q, v) - tau_g
+    for a plant with nq == nv (Drake's InverseDynamicsController). The plant
+    is borrowed: it stays alive as long as the controller."""
+
+    def __init__(self, robot, kp, ki, kd, has_reference_acceleration, name=None):
+        n = robot.num_velocities()
+        p = _core.as_vector(kp, n, what="InverseDynamicsController kp")
+        i = _core.as_vector(ki, n, what="InverseDynamicsController ki")
+        d = _core.as_vector(kd, n, what="InverseDynamicsController kd")
+        err = _core.new_error()
+        ptr = lib.teal_inverse_dynamics_controller_new(
+            cstr(name or auto_name("inverse_dynamics_controller")), robot._plant(), dptr(p),
+            dptr(i), dptr(d), n, int(bool(has_reference_acceleration)), err)
+        super().__init__(new_owned_system(ptr, err, "InverseDynamicsController"))
+        self._h.depend_on(robot._keepalive())
 
 
 class SceneGraph:
