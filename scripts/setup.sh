@@ -7,7 +7,8 @@ packages=(cmake pkg-config libgsl-dev libopenblas-dev liblapacke-dev libxml2-dev
   graphviz # graphviz: the tests check that dot accepts the Graphviz text Teal writes
   # the Python package (python/) for /usr/bin/python3: cffi builds it, numpy
   # carries its arrays, pytest runs its tests, setuptools installs it offline
-  python3-dev python3-cffi python3-numpy python3-pytest python3-setuptools)
+  # (matplotlib: python/examples/plot_acrobot.py and its test)
+  python3-dev python3-cffi python3-numpy python3-pytest python3-setuptools python3-matplotlib)
 
 log() { printf '[setup] %s\n' "$*"; }
 

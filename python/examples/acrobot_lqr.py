@@ -8,7 +8,7 @@ from teal import (AddMultibodyPlantSceneGraph, DiagramBuilder, LinearQuadraticRe
                   LogVectorOutput, Parser, Simulator)
 
 
-def main(model="acrobot.urdf", seconds=5.0, start=(np.pi + 0.05, -0.03)):
+def main(model="acrobot.urdf", seconds=5.0, start=(np.pi + 0.05, -0.03), return_log=False):
     builder = DiagramBuilder()
     plant, _ = AddMultibodyPlantSceneGraph(builder, time_step=1e-3)
     Parser(plant).AddModels(model)
@@ -28,9 +28,9 @@ def main(model="acrobot.urdf", seconds=5.0, start=(np.pi + 0.05, -0.03)):
     root = simulator.get_mutable_context()
     plant.SetPositions(plant.GetMyMutableContextFromRoot(root), start)
     simulator.AdvanceTo(seconds)
-    x = plant.GetPositionsAndVelocities(plant.GetMyContextFromRoot(root))
-    print(f"final state {x}, {logger.FindLog(root).data().shape[1]} samples logged")
-    return K, x
+    x, log = plant.GetPositionsAndVelocities(plant.GetMyContextFromRoot(root)), logger.FindLog(root)
+    print(f"final state {x}, {log.data().shape[1]} samples logged")
+    return (K, x, log) if return_log else (K, x)
 
 
 if __name__ == "__main__":

@@ -83,3 +83,11 @@ def test_pendulum_example_balances_and_its_gain_solves_the_matrix_lqr():
     A = np.array([[0.0, 1.0], [9.81, -0.1]])
     K, _ = LinearQuadraticRegulator(A, [[0.0], [1.0]], np.diag([10.0, 1.0]), [[1.0]])
     np.testing.assert_allclose(-lqr.D(), K, rtol=1e-6)
+
+
+def test_plot_example_writes_a_png(acrobot_urdf, tmp_path):
+    pytest.importorskip("matplotlib")
+    module = runpy.run_path(os.path.join(os.path.dirname(EXAMPLE), "plot_acrobot.py"))
+    out = module["main"](str(tmp_path / "acrobot.png"), acrobot_urdf)
+    with open(out, "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
