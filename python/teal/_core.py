@@ -117,6 +117,7 @@ def check(code, err_ptr=ffi.NULL, what=""):
     """Raises when a C call returned a negative status; returns the status."""
     if code < 0:
         raise error_from(err_ptr, code, what)
+    _pending_callback_errors.clear()  # a failure C chose to survive
     return code
 
 

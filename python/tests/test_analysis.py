@@ -105,3 +105,22 @@ def test_lqr_bad_sizes_raise():
         LinearQuadraticRegulator(np.eye(2), [[0.0], [1.0]], np.eye(3), [[1.0]])
     with pytest.raises(TealSizeError):
         LinearQuadraticRegulator(np.eye(2), [[0.0], [1.0]], np.eye(2), np.eye(2))
+
+
+def test_simulator_with_a_given_context_and_diagram_input():
+    b = DiagramBuilder()
+    sys = b.AddSystem(LinearSystem([[0.0]], [[1.0]], [[1.0]], [[0.0]]))  # x' = u
+    b.ExportInput(sys.get_input_port(), "u")
+    b.ExportOutput(sys.get_output_port(), "x")
+    diagram = b.Build()
+    ctx = diagram.CreateDefaultContext()
+    diagram.get_input_port().FixValue(ctx, [2.0])
+    sim = Simulator(diagram, ctx)
+    assert sim.get_context() is ctx
+    sim.Initialize()
+    sim.set_target_realtime_rate(0.0)
+    sim.AdvanceTo(1.5)
+    del sim  # the context stays usable: the simulator only borrowed it
+    np.testing.assert_allclose(diagram.get_output_port().Eval(ctx), [3.0], rtol=1e-9)
+    with pytest.raises(TealError):
+        Simulator(diagram).set_target_realtime_rate(-1.0)
