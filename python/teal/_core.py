@@ -89,7 +89,7 @@ def _take_callback_error(teal_message):
     if not _pending_callback_errors:
         return None
     exc = _pending_callback_errors.pop()
-    if teal_message:
+    if teal_message and hasattr(exc, "add_note"):  # Python 3.11+
         exc.add_note(f"Teal: {teal_message}")
     return exc
 

@@ -78,9 +78,7 @@ def _callback(fn, ctx, *args):
 class _CallbackContext(Context):
     """The const context C hands a callback: valid during that call only."""
 
-    __slots__ = ("_raw",)
-
-    def __init__(self, raw, system):  # pylint: disable=super-init-not-called
+    def __init__(self, raw, system):  # no handle: C owns it for the call
         self._raw = raw
         self._system = system
 
