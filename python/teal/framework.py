@@ -236,6 +236,22 @@ class Context:
 class Diagram(System):
     """A diagram built by DiagramBuilder.Build; it owns its subsystems."""
 
+    def __init__(self, handle, systems=()):
+        super().__init__(handle)
+        self._systems = list(systems)
+
+    def GetSystems(self):
+        """The subsystems, in the order they were added."""
+        return list(self._systems)
+
+    def GetSubsystemByName(self, name):
+        """The subsystem called name."""
+        for system in self._systems:
+            if system.get_name() == name:
+                return system
+        raise _core.TealNotFoundError(
+            -5, f"diagram '{self.get_name()}' has no subsystem named '{name}'")
+
 
 class DiagramBuilder:
     """Collects systems and connections, then builds a Diagram (Drake's DiagramBuilder)."""
@@ -246,6 +262,7 @@ class DiagramBuilder:
             raise MemoryError("teal_builder_new failed")
         self._h = _Handle(ptr, lib.teal_builder_free)
         self._built = False
+        self._systems = []
 
     def _ptr(self):
         if self._built:
@@ -266,6 +283,7 @@ class DiagramBuilder:
             h.kill("this system was freed when DiagramBuilder.AddSystem failed")
             self._raise_builder_error("AddSystem failed")
         h.give_to(self._h)
+        self._systems.append(system)
         return system
 
     def Connect(self, src, dst):
@@ -295,4 +313,5 @@ class DiagramBuilder:
             raise _core.error_from(err, -1, "Build failed")
         diagram = _Handle(ptr, lib.teal_system_free)
         self._h.give_to(diagram)
-        return Diagram(diagram)
+        systems, self._systems = self._systems, []
+        return Diagram(diagram, systems)

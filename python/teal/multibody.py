@@ -215,6 +215,22 @@ class InverseDynamicsController(System):
         super().__init__(new_owned_system(ptr, err, "InverseDynamicsController"))
         self._h.depend_on(robot._keepalive())
 
+    def get_input_port_estimated_state(self):
+        """Input [q; v]."""
+        return self.GetInputPort("estimated_state")
+
+    def get_input_port_desired_state(self):
+        """Input [q_d; v_d]."""
+        return self.GetInputPort("desired_state")
+
+    def get_input_port_desired_acceleration(self):
+        """Input vd_d (with has_reference_acceleration)."""
+        return self.GetInputPort("desired_acceleration")
+
+    def get_output_port_control(self):
+        """Output: the generalized force (Teal's port "generalized_force")."""
+        return self.GetOutputPort("generalized_force")
+
 
 class SceneGraph:
     """The scene graph AddMultibodyPlantSceneGraph made (owned by the builder)."""
@@ -271,4 +287,5 @@ def AddMultibodyPlantSceneGraph(builder, time_step=0.0, plant=None):
             plant._h.kill("this plant was freed when AddMultibodyPlantSceneGraph failed")
         raise _core.error_from(err, -1, "AddMultibodyPlantSceneGraph failed")
     plant._h.give_to(builder._h)
+    builder._systems.append(plant)
     return plant, SceneGraph(_Handle(sg, None, builder._h))

@@ -62,6 +62,18 @@ class PidController(System):
                                p.shape[0], err)
         super().__init__(new_owned_system(ptr, err, "PidController"))
 
+    def get_input_port_estimated_state(self):
+        """Input [q; v]."""
+        return self.GetInputPort("estimated_state")
+
+    def get_input_port_desired_state(self):
+        """Input [q_d; v_d]."""
+        return self.GetInputPort("desired_state")
+
+    def get_output_port_control(self):
+        """Output u."""
+        return self.GetOutputPort("control")
+
 
 class ZeroOrderHold(System):
     """Samples its input every period_sec and holds it (Drake's ZeroOrderHold)."""

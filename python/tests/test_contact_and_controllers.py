@@ -70,9 +70,10 @@ def test_inverse_dynamics_controller_tracks_a_set_point(acrobot_urdf):
     controller = b.AddSystem(InverseDynamicsController(
         _acrobot(acrobot_urdf), [100.0, 100.0], [0.0, 0.0], [20.0, 20.0], False))
     target = b.AddSystem(ConstantVectorSource([0.3, -0.2, 0.0, 0.0]))
-    b.Connect(plant.get_state_output_port(), controller.GetInputPort("estimated_state"))
-    b.Connect(target.get_output_port(), controller.GetInputPort("desired_state"))
-    b.Connect(controller.get_output_port(), plant.get_applied_generalized_force_input_port())
+    b.Connect(plant.get_state_output_port(), controller.get_input_port_estimated_state())
+    b.Connect(target.get_output_port(), controller.get_input_port_desired_state())
+    b.Connect(controller.get_output_port_control(),
+              plant.get_applied_generalized_force_input_port())
     sim = Simulator(b.Build())
     gc.collect()  # the controller's model plant has no other Python reference now
     sim.AdvanceTo(3.0)

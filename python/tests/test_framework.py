@@ -24,6 +24,10 @@ def test_diagram_output_is_the_wired_sum():
     ctx = diagram.CreateDefaultContext()
     np.testing.assert_array_equal(diagram.get_output_port().Eval(ctx), [33.0, 66.0])
     assert diagram.GetOutputPort("y").size() == 2
+    assert diagram.GetSubsystemByName(gain.get_name()) is gain
+    assert len(diagram.GetSystems()) == 4
+    with pytest.raises(TealNotFoundError, match="no subsystem named 'nope'"):
+        diagram.GetSubsystemByName("nope")
     gain_ctx = gain.GetMyContextFromRoot(ctx)
     np.testing.assert_array_equal(gain.get_output_port().Eval(gain_ctx), [33.0, 66.0])
 

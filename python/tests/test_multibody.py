@@ -24,6 +24,7 @@ def test_acrobot_plant_sizes_and_ports(acrobot_urdf):
     assert plant.get_state_output_port().size() == 4
     assert plant.get_actuation_input_port().size() == 1
     diagram = b.Build()
+    assert diagram.GetSubsystemByName("plant") is plant
     ctx = diagram.CreateDefaultContext()
     plant_ctx = plant.GetMyMutableContextFromRoot(ctx)
     plant.SetPositions(plant_ctx, [0.1, -0.2])

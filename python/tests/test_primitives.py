@@ -32,9 +32,9 @@ def test_saturation_clamps_entrywise():
 def test_pid_is_kp_error_plus_kd_error_rate_at_start():
     pid = PidController([2.0], [0.5], [0.25])
     ctx = pid.CreateDefaultContext()
-    pid.GetInputPort("estimated_state").FixValue(ctx, [1.0, 0.0])
-    pid.GetInputPort("desired_state").FixValue(ctx, [3.0, 4.0])
-    np.testing.assert_allclose(pid.get_output_port().Eval(ctx), [2.0 * 2.0 + 0.25 * 4.0])
+    pid.get_input_port_estimated_state().FixValue(ctx, [1.0, 0.0])
+    pid.get_input_port_desired_state().FixValue(ctx, [3.0, 4.0])
+    np.testing.assert_allclose(pid.get_output_port_control().Eval(ctx), [2.0 * 2.0 + 0.25 * 4.0])
     with pytest.raises(TealNonFiniteError):
         PidController([np.nan], [0.0], [0.0])
 
