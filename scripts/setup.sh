@@ -7,7 +7,11 @@ set -euo pipefail
 # coinor-libipopt-dev: Ipopt, the NLP solver of trajectory optimization
 # (optional in CMake, TEAL_WITH_IPOPT, but CI builds and tests with it).
 packages=(cmake pkg-config libgsl-dev libopenblas-dev liblapacke-dev libxml2-dev check doxygen
-  graphviz coinor-libipopt-dev)
+  graphviz coinor-libipopt-dev
+  # the Python package (python/) for /usr/bin/python3: cffi builds it, numpy
+  # carries its arrays, pytest runs its tests, setuptools installs it offline
+  # (matplotlib: python/examples/plot_acrobot.py and its test)
+  python3-dev python3-cffi python3-numpy python3-pytest python3-setuptools python3-matplotlib)
 
 log() { printf '[setup] %s\n' "$*"; }
 

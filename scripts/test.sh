@@ -11,12 +11,16 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
 build_dir=build
-cmake_args=(-DCMAKE_BUILD_TYPE=Release -DTEAL_BUILD_TESTS=ON -DTEAL_SANITIZE=OFF)
+# Both builds also build the Python package and run its pytest suite (ctest's
+# python_tests; in the sanitizer build with ASan's runtime preloaded).
+cmake_args=(-DCMAKE_BUILD_TYPE=Release -DTEAL_BUILD_TESTS=ON -DTEAL_SANITIZE=OFF
+  -DTEAL_BUILD_PYTHON=ON)
 
 if [ "${1:-}" = "--sanitize" ]; then
   shift
   build_dir=build-asan
-  cmake_args=(-DCMAKE_BUILD_TYPE=Debug -DTEAL_BUILD_TESTS=ON -DTEAL_SANITIZE=ON)
+  cmake_args=(-DCMAKE_BUILD_TYPE=Debug -DTEAL_BUILD_TESTS=ON -DTEAL_SANITIZE=ON
+    -DTEAL_BUILD_PYTHON=ON)
   export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
   export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 fi

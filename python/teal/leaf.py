@@ -1,0 +1,259 @@
+"""Leaf systems written in Python (Drake's LeafSystem subclassed in pydrake).
+
+C calls back into Python through cffi's extern "Python" functions. A Python
+exception raised in a callback makes it return TEAL_ECALLBACK: the C call
+stops (the simulator keeps the last accepted state in its context) and the
+exception is raised again, traceback included, from the Python call that
+started it (AdvanceTo, Eval, ...), with Teal's message added as a note.
+"""
+import numpy as np
+
+from teal import _core
+from teal._core import _Handle, check, cstr, ffi, lib
+from teal.framework import Context, InputPort, OutputPort, System, auto_name
+
+TEAL_ECALLBACK = -16
+
+
+class BasicVector:
+    """A writable vector over C memory, valid during one callback (Drake's
+    BasicVector as handed to output, derivative and update callbacks)."""
+
+    def __init__(self, ptr, n):
+        self._value = np.frombuffer(ffi.buffer(ptr, n * 8), dtype=np.float64) if n else \
+            np.zeros(0)
+
+    def size(self):
+        """Number of entries."""
+        return self._value.shape[0]
+
+    def get_value(self):
+        """A read-only view of the entries."""
+        view = self._value.view()
+        view.flags.writeable = False
+        return view
+
+    def get_mutable_value(self):
+        """A writable numpy view of the entries (no copy)."""
+        return self._value
+
+    def CopyToVector(self):
+        """A numpy copy."""
+        return self._value.copy()
+
+    def SetFromVector(self, value):
+        """Copies value in (same size)."""
+        self._value[:] = _core.as_vector(value, self.size(), what="SetFromVector")
+
+    def SetAtIndex(self, i, value):
+        """Sets entry i."""
+        self._value[i] = value
+
+    def GetAtIndex(self, i):
+        """Entry i."""
+        return self._value[i]
+
+    def get_mutable_vector(self):
+        """Itself (Drake's ContinuousState / DiscreteValues accessor)."""
+        return self
+
+    def set_value(self, value):
+        """Copies value in (Drake's DiscreteValues.set_value)."""
+        self.SetFromVector(value)
+
+
+def _callback(fn, ctx, *args):
+    """Runs a Python callback for C; returns a Teal status."""
+    try:
+        fn(*args)
+        return 0
+    except BaseException as exc:  # noqa: B902 -- every exception goes back to Python
+        _core.set_callback_error(exc)
+        text = f"{type(exc).__name__}: {exc}"
+        lib.teal_context_report_error(ctx, TEAL_ECALLBACK, b"Python %s",
+                                      ffi.new("char[]", text.encode()))
+        return TEAL_ECALLBACK
+
+
+class _CallbackContext(Context):
+    """The const context C hands a callback: valid during that call only."""
+
+    def __init__(self, raw, system):  # no handle: C owns it for the call
+        self._raw = raw
+        self._system = system
+
+    def _ptr(self):
+        return self._raw
+
+    def get_continuous_state_vector(self):
+        n = self._system._num_continuous
+        x = np.empty(n)
+        check(lib.teal_context_get_continuous_state(self._raw, _core.dptr(x), n),
+              lib.teal_context_error(self._raw))
+        return x
+
+
+def _callback_context(leaf, ctx):
+    return _CallbackContext(ctx, leaf)
+
+
+@ffi.def_extern()
+def teal_py_vector_calc(sys, ctx, out, user):
+    """C entry point of a Python output callback."""
+    leaf, calc, size = ffi.from_handle(user)
+    return _callback(calc, ctx, _callback_context(leaf, ctx), BasicVector(out, size))
+
+
+@ffi.def_extern()
+def teal_py_derivatives(sys, ctx, xcdot, user):
+    """C entry point of DoCalcTimeDerivatives."""
+    leaf = ffi.from_handle(user)
+    return _callback(leaf.DoCalcTimeDerivatives, ctx, _callback_context(leaf, ctx),
+                     BasicVector(xcdot.q, leaf._num_continuous))
+
+
+@ffi.def_extern()
+def teal_py_discrete_update(sys, ctx, xd_next, user):
+    """C entry point of a periodic discrete update."""
+    leaf, update = ffi.from_handle(user)
+    return _callback(update, ctx, _callback_context(leaf, ctx),
+                     BasicVector(xd_next, leaf._num_discrete))
+
+
+class LeafSystem(System):
+    """Subclass it and declare ports, state and events in __init__, as in
+    pydrake; Teal finalizes the leaf when it is first used as a system."""
+
+    def __init__(self, name=None):
+        ptr = lib.teal_leaf_new(cstr(name or auto_name(type(self).__name__.lower())), ffi.NULL,
+                                ffi.NULL)
+        if ptr == ffi.NULL:
+            raise MemoryError("teal_leaf_new failed")
+        super().__init__(_Handle(ptr, lib.teal_system_free))
+        self._finalized = False
+        self._num_continuous = 0
+        self._num_discrete = 0
+
+    def _declaring(self):
+        if self._finalized:
+            raise _core.TealStateError(
+                -15, f"{type(self).__name__}: declarations must come before the first use")
+        return self._h.get()
+
+    def _sys_ptr(self):
+        ptr = self._h.get()
+        if not self._finalized:
+            self._finalized = True
+            check(lib.teal_leaf_finalize(ptr), lib.teal_system_error(ptr),
+                  f"{type(self).__name__}: finalize failed")
+        return ptr
+
+    def _declared(self, rc):
+        ptr = self._h.get()
+        return check(rc, lib.teal_system_error(ptr))
+
+    def _user(self, obj):
+        handle = ffi.new_handle(obj)
+        self._h.keep.append(handle)  # lives as long as the C system
+        return handle
+
+    def DeclareVectorInputPort(self, name, size):
+        """Declares a vector input port; returns it."""
+        ptr = self._declaring()
+        index = self._declared(lib.teal_leaf_declare_vector_input(ptr, cstr(name), int(size)))
+        return InputPort(self, index)
+
+    def DeclareVectorOutputPort(self, name, size, calc, prerequisites_of_calc=None):
+        """Declares a vector output computed by calc(context, output), output a
+        BasicVector; returns the port. prerequisites_of_calc is a set of tickets
+        (xc_ticket(), ...), by default all sources: an output that does not
+        read an input must say so, or feedback around it is an algebraic loop."""
+        ptr = self._declaring()
+        user = self._user((self, calc, int(size)))
+        tickets = sorted(prerequisites_of_calc or ())
+        prereqs = ffi.new("teal_ticket[]", tickets) if tickets else ffi.NULL
+        index = self._declared(lib.teal_leaf_declare_vector_output(
+            ptr, cstr(name), int(size), lib.teal_py_vector_calc, user, prereqs, len(tickets)))
+        return OutputPort(self, index)
+
+    def DeclareContinuousState(self, num_q, num_v=None, num_z=None, model_value=None):
+        """Declares x = [q; v; z]: (n) for n miscellaneous states, or (nq, nv, nz);
+        model_value is the default (zeros when omitted). Override
+        DoCalcTimeDerivatives(context, derivatives) to give x'."""
+        ptr = self._declaring()
+        nq, nv, nz = (0, 0, int(num_q)) if num_v is None else (int(num_q), int(num_v), int(num_z))
+        n = nq + nv + nz
+        x0 = _core.as_vector(np.zeros(n) if model_value is None else model_value, n,
+                             what="DeclareContinuousState model_value")
+        self._declared(lib.teal_leaf_declare_continuous_state(ptr, nq, nv, nz, _core.dptr(x0)))
+        self._declared(lib.teal_leaf_set_time_derivatives(ptr, lib.teal_py_derivatives,
+                                                          self._user(self)))
+        self._num_continuous = n
+
+    def DeclareDiscreteState(self, model_value):
+        """Declares a discrete state group: an int size or a default vector."""
+        ptr = self._declaring()
+        x0 = _core.as_vector(np.zeros(model_value) if np.ndim(model_value) == 0 and
+                             isinstance(model_value, (int, np.integer)) else model_value,
+                             what="DeclareDiscreteState")
+        index = self._declared(lib.teal_leaf_declare_discrete_state(ptr, x0.shape[0],
+                                                                    _core.dptr(x0)))
+        self._num_discrete += x0.shape[0]
+        return index
+
+    def DeclarePeriodicDiscreteUpdateEvent(self, period_sec, offset_sec, update):
+        """update(context, discrete_state) writes the next value of all
+        discrete state every period_sec from offset_sec."""
+        ptr = self._declaring()
+        self._declared(lib.teal_leaf_declare_periodic_discrete_update(
+            ptr, float(period_sec), float(offset_sec), lib.teal_py_discrete_update,
+            self._user((self, update))))
+
+    @staticmethod
+    def nothing_ticket():
+        """Depends on nothing."""
+        return lib.TEAL_TICKET_NOTHING
+
+    @staticmethod
+    def time_ticket():
+        """Depends on the time."""
+        return lib.TEAL_TICKET_TIME
+
+    @staticmethod
+    def xc_ticket():
+        """Depends on the continuous state."""
+        return lib.TEAL_TICKET_XC
+
+    @staticmethod
+    def xd_ticket():
+        """Depends on the discrete state."""
+        return lib.TEAL_TICKET_XD
+
+    @staticmethod
+    def all_state_ticket():
+        """Depends on every kind of state."""
+        return lib.TEAL_TICKET_ALL_STATE
+
+    @staticmethod
+    def all_parameters_ticket():
+        """Depends on the numeric parameters."""
+        return lib.TEAL_TICKET_ALL_PARAMETERS
+
+    @staticmethod
+    def all_input_ports_ticket():
+        """Depends on every input."""
+        return lib.TEAL_TICKET_ALL_INPUTS
+
+    @staticmethod
+    def all_sources_ticket():
+        """Depends on everything (the default)."""
+        return lib.TEAL_TICKET_ALL_SOURCES
+
+    @staticmethod
+    def input_port_ticket(index):
+        """Depends on input port index."""
+        return lib.TEAL_TICKET_INPUT_BASE + int(index)
+
+    def DoCalcTimeDerivatives(self, context, derivatives):
+        """Override: write x' into derivatives (a BasicVector of x's size)."""
+        raise NotImplementedError(f"{type(self).__name__} must define DoCalcTimeDerivatives")
