@@ -325,8 +325,12 @@ static int run(lin_problem *p, const teal_linearize_options *o) {
     return rc;
   }
   if (rc == TEAL_OK) {
-    rc = o->use_analytic && teal_system_has_jacobian(p->sys) ? analytic(p)
-                                                             : differentiate(p, o->eps);
+    rc = o->use_analytic && teal_system_has_jacobian(p->sys) ? analytic(p) : TEAL_EUNSUPPORTED;
+    /* a hook may decline a configuration it cannot differentiate (the
+     * multibody plant with contact, say): central differences then */
+    if (rc == TEAL_EUNSUPPORTED) {
+      rc = differentiate(p, o->eps);
+    }
   }
   if (rc == TEAL_OK) {
     rc = evaluate(p, p->x0, p->u0, p->fp, p->yp);

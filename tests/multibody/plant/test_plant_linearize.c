@@ -1,0 +1,239 @@
+/* multibody/plant/plant_jacobian: the plant's analytic Jacobian, through
+ * teal_linearize_matrices, against linearize's central differences
+ * (use_analytic = 0) on random trees of every joint kind (raw quaternion
+ * and roll-pitch-yaw coordinates, joint damping, gravity, an applied
+ * generalized force, away from equilibrium); Spong's closed-form A and B of
+ * the acrobot (models/acrobot.urdf) at the upright; the LQR gain from
+ * either linearization; and the cases the hook declines (a discrete plant,
+ * an output other than the state), which fall back to central differences. */
+#define _XOPEN_SOURCE 700 /* M_PI */
+#include <check.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "framework/context.h"
+#include "framework/context_access.h"
+#include "framework/ports.h"
+#include "framework/system.h"
+#include "framework/system_dynamics.h"
+#include "multibody/parsing/urdf.h"
+#include "multibody/plant/plant_parameters.h"
+#include "multibody/plant/plant_state.h"
+#include "multibody/plant/plant_system.h"
+#include "multibody/tree/topology.h"
+#include "support/error_messages.h"
+#include "support/mb_dyn_fixtures.h"
+#include "support/test_support.h"
+#include "systems/analysis/linearize.h"
+#include "systems/controllers/lqr.h"
+
+#define MAXN TS_MB_DYN_MAXN
+
+/* The matrices of sys at ctx, analytic or by central differences. */
+static void linearize(const teal_system *sys, const teal_context *ctx, int in, int out,
+                      int analytic, teal_linear_system_matrices *m) {
+  teal_linearize_options o;
+  teal_linearize_options_init(&o);
+  o.input_port = in;
+  o.output_port = out;
+  o.use_analytic = analytic;
+  o.equilibrium_tolerance = 0.0;
+  teal_error err = {0};
+  ck_assert_msg(teal_linearize_matrices(sys, ctx, &o, m, &err) == TEAL_OK, "%s", err.message);
+}
+
+/* max |a - b| / max(1, max |b|) over n entries. */
+static double rel_diff(const double *a, const double *b, int n) {
+  double e = 0.0, s = 1.0;
+  for (int i = 0; i < n; i++) {
+    e = fmax(e, fabs(a[i] - b[i]));
+    s = fmax(s, fabs(b[i]));
+  }
+  return e / s;
+}
+
+static void expect_same(const teal_linear_system_matrices *a, const teal_linear_system_matrices *b,
+                        double tol) {
+  ck_assert_int_eq(a->nx, b->nx);
+  double eA = rel_diff(a->A, b->A, a->nx * a->nx), eB = rel_diff(a->B, b->B, a->nx * a->nu);
+  double eC = a->ny ? rel_diff(a->C, b->C, a->ny * a->nx) : 0.0;
+  ck_assert_msg(eA < tol && eB < tol && eC < tol, "A %g B %g C %g", eA, eB, eC);
+}
+
+/* A random state with unit quaternions, damping on every joint, a random
+ * applied generalized force fixed on its port. */
+static teal_context *random_context(teal_plant *p, unsigned seed) {
+  teal_system *sys = teal_plant_system(p);
+  teal_context *ctx = teal_context_new(sys, NULL);
+  unsigned s = seed;
+  int nq = teal_plant_nq(p), nv = teal_plant_nv(p);
+  double x[2 * MAXN], tau[MAXN];
+  ts_mb_dyn_rand_state(p, &s, x, x + nq);
+  ck_assert_int_eq(teal_plant_set_state(p, ctx, x, nq + nv), TEAL_OK);
+  ts_mb_rand_vec(&s, tau, nv, 2.0);
+  ck_assert_int_eq(
+      teal_context_fix_input(ctx, teal_plant_applied_generalized_force_input_port(p), tau, nv),
+      TEAL_OK);
+  const teal_plant_tree *t = teal_plant_get_tree(p);
+  for (int k = 1; k < t->num_nodes; k++) {
+    double d[6] = {0.3, 0.2, 0.5, 0.1, 0.4, 0.6};
+    int j = teal_plant_body_joint(p, teal_plant_node_body(p, k));
+    if (t->nv[k] > 0) {
+      ck_assert_int_eq(teal_plant_set_joint_damping_in_context(p, ctx, j, d, t->nv[k]), TEAL_OK);
+    }
+  }
+  return ctx;
+}
+
+START_TEST(test_random_trees_match_central_differences) {
+  for (unsigned seed = 1; seed <= 3; seed++) {
+    teal_plant *p = ts_mb_dyn_make_tree(_i, 41 * seed + (unsigned)_i);
+    teal_context *ctx = random_context(p, 13 * seed);
+    teal_system *sys = teal_plant_system(p);
+    int in = teal_plant_applied_generalized_force_input_port(p);
+    int out = teal_plant_state_output_port(p);
+    teal_linear_system_matrices a, f;
+    linearize(sys, ctx, in, out, 1, &a);
+    linearize(sys, ctx, in, out, 0, &f);
+    expect_same(&a, &f, 1e-7);
+    /* the hook itself answered (no fallback) */
+    int nx = a.nx, nv = teal_plant_nv(p);
+    static double A[4 * MAXN * MAXN], B[2 * MAXN * MAXN], C[4 * MAXN * MAXN], D[2 * MAXN * MAXN];
+    teal_jacobian jac = {nx, nv, nx, A, B, C, D};
+    ck_assert_int_eq(teal_calc_jacobian(sys, ctx, in, out, &jac), TEAL_OK);
+    ck_assert_double_eq(rel_diff(A, a.A, nx * nx), 0.0);
+    teal_linear_system_matrices_free(&a);
+    teal_linear_system_matrices_free(&f);
+    teal_context_free(ctx);
+    teal_plant_free(p);
+  }
+}
+END_TEST
+
+/* A plant from models/acrobot.urdf (time_step 0: continuous). */
+static teal_plant *acrobot(double time_step) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/acrobot.urdf", TEAL_MODELS_DIR);
+  teal_error err = {0};
+  teal_plant *p = teal_plant_new(time_step, &err);
+  ck_assert_msg(teal_urdf_load_file(p, path, NULL, &err) >= 0, "%s", err.message);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  return p;
+}
+
+/* The upright x = (pi, 0, 0, 0) with u = 0 fixed on the actuation. */
+static teal_context *upright(teal_plant *p) {
+  teal_context *ctx = teal_context_new(teal_plant_system(p), NULL);
+  double x[4] = {M_PI, 0.0, 0.0, 0.0}, u = 0.0;
+  ck_assert_int_eq(teal_plant_set_state(p, ctx, x, 4), TEAL_OK);
+  ck_assert_int_eq(teal_context_fix_input(ctx, teal_plant_actuation_input_port(p), &u, 1), 0);
+  return ctx;
+}
+
+/* Spong's acrobot about the upright (angles from the hanging position):
+ * A = [0 I; M^-1 dtau_g/dq, -M^-1 b], B = [0; M^-1 (0, 1)], with the
+ * parameters of the URDF (m1 = m2 = 1, l1 = 1, lc1 = 0.5, lc2 = 1,
+ * Ic1 = 0.083, Ic2 = 0.33, b = 0.1). */
+static void spong_upright(double g, double *A, double *B) {
+  const double m1 = 1, m2 = 1, l1 = 1, lc1 = 0.5, lc2 = 1, b = 0.1;
+  const double I1 = 0.083 + m1 * lc1 * lc1, I2 = 0.33 + m2 * lc2 * lc2;
+  double M[4] = {I1 + I2 + m2 * l1 * l1 + 2 * m2 * l1 * lc2, I2 + m2 * l1 * lc2, I2 + m2 * l1 * lc2,
+                 I2};
+  double det = M[0] * M[3] - M[1] * M[2];
+  double Mi[4] = {M[3] / det, -M[1] / det, -M[2] / det, M[0] / det};
+  double G[4] = {g * (m1 * lc1 + m2 * l1 + m2 * lc2), g * m2 * lc2, g * m2 * lc2, g * m2 * lc2};
+  memset(A, 0, 16 * sizeof(double));
+  A[0 * 4 + 2] = A[1 * 4 + 3] = 1.0;
+  for (int i = 0; i < 2; i++) {
+    for (int j = 0; j < 2; j++) {
+      A[(2 + i) * 4 + j] = Mi[2 * i] * G[j] + Mi[2 * i + 1] * G[2 + j];
+      A[(2 + i) * 4 + 2 + j] = -Mi[2 * i + j] * b;
+    }
+    B[i] = 0.0;
+    B[2 + i] = Mi[2 * i + 1];
+  }
+}
+
+START_TEST(test_acrobot_matches_spong) {
+  teal_plant *p = acrobot(0.0);
+  teal_context *ctx = upright(p);
+  teal_linear_system_matrices a, f;
+  teal_system *sys = teal_plant_system(p);
+  int u = teal_plant_actuation_input_port(p), y = teal_plant_state_output_port(p);
+  linearize(sys, ctx, u, y, 1, &a);
+  linearize(sys, ctx, u, y, 0, &f);
+  double A[16], B[4];
+  spong_upright(-teal_plant_gravity(p).v[2], A, B);
+  ck_assert_double_le(rel_diff(a.A, A, 16), 1e-13);
+  ck_assert_double_le(rel_diff(a.B, B, 4), 1e-13);
+  expect_same(&a, &f, 1e-7);
+  for (int i = 0; i < 16; i++) {
+    ck_assert_double_eq(a.C[i], i % 5 == 0 ? 1.0 : 0.0);
+  }
+  /* the LQR gain from either linearization */
+  double Q[16] = {10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, R = 1.0, K[4], Kf[4];
+  teal_error err = {0};
+  teal_system *lqr = teal_lqr_controller_new("lqr", sys, ctx, u, Q, &R, NULL, K, NULL, &err);
+  ck_assert_msg(lqr != NULL, "%s", err.message);
+  teal_system_free(lqr);
+  ck_assert_int_eq(teal_lqr(A, B, Q, &R, NULL, 4, 1, 0, Kf, NULL, &err), TEAL_OK);
+  ck_assert_double_le(rel_diff(K, Kf, 4), 1e-9);
+  teal_linear_system_matrices_free(&a);
+  teal_linear_system_matrices_free(&f);
+  teal_context_free(ctx);
+  teal_plant_free(p);
+}
+END_TEST
+
+/* The hook declines what it does not differentiate; linearize then uses
+ * central differences, so both settings agree exactly. */
+START_TEST(test_declined_cases_fall_back) {
+  teal_plant *p = acrobot(1e-3);
+  teal_context *ctx = upright(p);
+  teal_system *sys = teal_plant_system(p);
+  teal_linear_system_matrices a, f;
+  int u = teal_plant_actuation_input_port(p), y = teal_plant_state_output_port(p);
+  linearize(sys, ctx, u, y, 1, &a);
+  linearize(sys, ctx, u, y, 0, &f);
+  expect_same(&a, &f, 0.0 + 1e-300);
+  teal_linear_system_matrices_free(&a);
+  teal_linear_system_matrices_free(&f);
+  double A[16], B[4], C[16], D[4];
+  teal_jacobian jac = {4, 1, 4, A, B, C, D};
+  TS_EXPECT_ERROR(teal_calc_jacobian(sys, ctx, u, y, &jac), TEAL_EUNSUPPORTED,
+                  teal_context_error(ctx), "the plant is discrete");
+  teal_context_free(ctx);
+  teal_plant_free(p);
+  /* continuous, but the output is not the state */
+  p = acrobot(0.0);
+  ctx = upright(p);
+  sys = teal_plant_system(p);
+  int out = teal_plant_generalized_acceleration_output_port(p);
+  teal_jacobian jac2 = {4, 1, 2, A, B, C, D};
+  TS_EXPECT_ERROR(teal_calc_jacobian(sys, ctx, u, out, &jac2), TEAL_EUNSUPPORTED,
+                  teal_context_error(ctx), "the output is not 'state'");
+  linearize(sys, ctx, u, out, 1, &a);
+  linearize(sys, ctx, u, out, 0, &f);
+  expect_same(&a, &f, 1e-300);
+  teal_linear_system_matrices_free(&a);
+  teal_linear_system_matrices_free(&f);
+  teal_context_free(ctx);
+  teal_plant_free(p);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("plant_linearize");
+  TCase *tc = tcase_create("plant_linearize");
+  tcase_set_timeout(tc, 60);
+  tcase_add_loop_test(tc, test_random_trees_match_central_differences, 0, TS_MB_DYN_NUM_TOPOLOGIES);
+  tcase_add_test(tc, test_acrobot_matches_spong);
+  tcase_add_test(tc, test_declined_cases_fall_back);
+  suite_add_tcase(s, tc);
+  SRunner *sr = srunner_create(s);
+  srunner_run_all(sr, CK_NORMAL);
+  int failed = srunner_ntests_failed(sr);
+  srunner_free(sr);
+  return failed ? 1 : 0;
+}
