@@ -16,11 +16,15 @@
  * discrete plant, force elements, contact (a connected geometry query), a
  * value on applied_spatial_force, the per-instance actuation ports and the
  * outputs other than "state". */
+#include <math.h>
 #include <string.h>
 
 #include "framework/alloc.h"
 #include "framework/ports.h"
+#include "multibody/algorithms/aba.h"
 #include "multibody/algorithms/aba_derivatives.h"
+#include "multibody/algorithms/data_internal.h"
+#include "multibody/algorithms/operators.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/tree/topology.h"
 
@@ -30,9 +34,7 @@ static int check_supported(const teal_system *sys, const teal_context *ctx, cons
                            int input_port, int output_port) {
   const plant_sys *s = &p->sys;
   const char *why = NULL;
-  if (s->discrete) {
-    why = "the plant is discrete";
-  } else if (p->forces.n) {
+  if (p->forces.n) {
     why = "the plant has force elements";
   } else if (teal_input_has_value(sys, ctx, s->in_F) > 0) {
     why = "applied_spatial_force has a value";
@@ -52,7 +54,9 @@ static int check_supported(const teal_system *sys, const teal_context *ctx, cons
                                    teal_system_name(sys), why);
 }
 
-/* The scratch's Jacobian memory, made on the first call. */
+/* The scratch's Jacobian memory, made on the first call: dvdot/dq, dvdot/dv,
+ * M^-1 and a product (nv x nv each), vdot (nv), then 7 (nq + nv) for the
+ * discrete step's rows. */
 static int jacobian_memory(const teal_context *ctx, const teal_plant *p, teal_plant_scratch *s) {
   if (s->jac) {
     return TEAL_OK;
@@ -60,7 +64,8 @@ static int jacobian_memory(const teal_context *ctx, const teal_plant *p, teal_pl
   size_t nv = (size_t)p->nv;
   teal_error err = {0};
   s->deriv = teal_mb_derivatives_new(p, &err);
-  s->jac = s->deriv ? teal_calloc(3 * nv * nv + nv + 1, sizeof(double)) : NULL;
+  s->jac = s->deriv ? teal_calloc(4 * nv * nv + nv + 7 * ((size_t)p->nq + nv) + 1, sizeof(double))
+                    : NULL;
   if (!s->jac) {
     teal_mb_derivatives_free(s->deriv);
     s->deriv = NULL;
@@ -69,43 +74,58 @@ static int jacobian_memory(const teal_context *ctx, const teal_plant *p, teal_pl
   return TEAL_OK;
 }
 
-/* The rows of qdot = N(q) v: A(qs + a, qs + c) = d(N v)_a / dq_c and
- * A(qs + a, nq + vs + b) = N(a, b), for node k. */
-static void qdot_rows(const teal_plant *p, int k, const double *q, const double *v, double *A) {
+/* N(q) of node k into A(qs + a, nq + vs + b) (A has nx columns). */
+static void n_block(const teal_plant *p, int k, const double *q, double *A) {
   const teal_plant_tree *t = &p->tree;
-  const teal_joint_type *ty = t->type[k];
   int nqk = t->nq[k], nvk = t->nv[k], qs = t->q_start[k], vs = t->v_start[k], nx = p->nq + p->nv;
-  double N[TEAL_JOINT_MAX_NQ * TEAL_JOINT_MAX_NV], N0[TEAL_JOINT_MAX_NQ * TEAL_JOINT_MAX_NV];
-  double Np[TEAL_JOINT_MAX_NQ * TEAL_JOINT_MAX_NV], e[TEAL_JOINT_MAX_NQ], u[TEAL_JOINT_MAX_NV];
-  const double *qk = q + qs, *vk = v + vs;
-  ty->N(&t->params[k], qk, N);
+  double N[TEAL_JOINT_MAX_NQ * TEAL_JOINT_MAX_NV];
+  t->type[k]->N(&t->params[k], q + qs, N);
   for (int a = 0; a < nqk; a++) {
     memcpy(A + (size_t)(qs + a) * nx + p->nq + vs, N + a * nvk, sizeof(double) * (size_t)nvk);
   }
+}
+
+/* dN/dq_c of node k into N: N(e_c) - N(0) for a quaternion (N is linear in
+ * it), Ndot(q, N+ e_c) for a square N (the rate of N along qdot = e_c). */
+static void n_derivative(const teal_plant_tree *t, int k, const double *qk, const double *Np, int c,
+                         double *N) {
+  const teal_joint_type *ty = t->type[k];
+  int nqk = t->nq[k], nvk = t->nv[k];
+  double e[TEAL_JOINT_MAX_NQ] = {0}, N0[TEAL_JOINT_MAX_NQ * TEAL_JOINT_MAX_NV],
+         u[TEAL_JOINT_MAX_NV];
   if (ty->normalize) {
-    memset(e, 0, sizeof e);
     ty->N(&t->params[k], e, N0);
-  } else if (ty->Ndot) {
-    ty->Nplus(&t->params[k], qk, Np);
-  }
-  for (int c = 0; c < nqk && (ty->normalize || ty->Ndot); c++) {
-    if (ty->normalize) { /* N linear in the quaternion: N(e_c) - N(0) */
-      memset(e, 0, sizeof e);
-      e[c] = 1.0;
-      ty->N(&t->params[k], e, N);
-      for (int i = 0; i < nqk * nvk; i++) {
-        N[i] -= N0[i];
-      }
-    } else { /* square N: dN/dq_c = Ndot(q, N+ e_c) */
-      for (int b = 0; b < nvk; b++) {
-        u[b] = Np[b * nqk + c];
-      }
-      ty->Ndot(&t->params[k], qk, u, N);
+    e[c] = 1.0;
+    ty->N(&t->params[k], e, N);
+    for (int i = 0; i < nqk * nvk; i++) {
+      N[i] -= N0[i];
     }
+    return;
+  }
+  for (int b = 0; b < nvk; b++) {
+    u[b] = Np[b * nqk + c];
+  }
+  ty->Ndot(&t->params[k], qk, u, N);
+}
+
+/* d(N(q) w)/dq of node k into A(qs + a, qs + c) (A has nx columns); zero
+ * (left untouched) where N is constant. */
+static void n_dq_block(const teal_plant *p, int k, const double *q, const double *w, double *A) {
+  const teal_plant_tree *t = &p->tree;
+  const teal_joint_type *ty = t->type[k];
+  int nqk = t->nq[k], nvk = t->nv[k], qs = t->q_start[k], nx = p->nq + p->nv;
+  if (!ty->normalize && !ty->Ndot) {
+    return;
+  }
+  double Np[TEAL_JOINT_MAX_NQ * TEAL_JOINT_MAX_NV], dN[TEAL_JOINT_MAX_NQ * TEAL_JOINT_MAX_NV];
+  const double *wk = w + t->v_start[k];
+  ty->Nplus(&t->params[k], q + qs, Np);
+  for (int c = 0; c < nqk; c++) {
+    n_derivative(t, k, q + qs, Np, c, dN);
     for (int a = 0; a < nqk; a++) {
       double s = 0.0;
       for (int b = 0; b < nvk; b++) {
-        s += N[a * nvk + b] * vk[b];
+        s += dN[a * nvk + b] * wk[b];
       }
       A[(size_t)(qs + a) * nx + qs + c] = s;
     }
@@ -114,7 +134,7 @@ static void qdot_rows(const teal_plant *p, int k, const double *q, const double 
 
 /* The rows of vdot: A(nq + i, q cols of node k) = dvdot/d(tangent) N+(q)
  * block by block, A(nq + i, nq + j) = dvdot/dv minus the damping's
- * M^-1 D. dq, dv and Minv are nv x nv. */
+ * M^-1 D (none when damping is NULL). dq, dv and Minv are nv x nv. */
 static void vdot_rows(const teal_plant *p, const double *q, const double *damping, const double *dq,
                       const double *dv, const double *Minv, double *A) {
   const teal_plant_tree *t = &p->tree;
@@ -140,16 +160,16 @@ static void vdot_rows(const teal_plant *p, const double *q, const double *dampin
   for (int i = 0; i < nv; i++) {
     for (int j = 0; j < nv; j++) {
       size_t ij = (size_t)i * nv + j;
-      A[(size_t)(nq + i) * nx + nq + j] = dv[ij] - Minv[ij] * damping[j];
+      A[(size_t)(nq + i) * nx + nq + j] = damping ? dv[ij] - Minv[ij] * damping[j] : dv[ij];
     }
   }
 }
 
-/* B = [0; M^-1 dtau/du]: dtau/du is the identity for applied_generalized_force,
- * and for actuation the unit column of each actuator's dof while its u is
- * inside the effort limits (0 where the clamp holds it). */
+/* B = [0; scale M^-1 dtau/du] (M^-1 may be (M + h D)^-1): dtau/du is the identity for
+ * applied_generalized_force, and for actuation the unit column of each actuator's dof while its u
+ * is inside the effort limits (0 where the clamp holds it). */
 static int input_columns(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
-                         int input_port, const double *Minv, double *B) {
+                         int input_port, const double *Minv, double scale, double *B) {
   int nq = p->nq, nv = p->nv, nu = input_port == p->sys.in_u ? p->nu : nv;
   memset(B, 0, sizeof(double) * (size_t)(nq + nv) * (size_t)nu);
   const double *u = NULL;
@@ -169,7 +189,7 @@ static int input_columns(const teal_system *sys, const teal_context *ctx, const 
       dof = JOINT(p)[ACT(p)[c].joint].v_start;
     }
     for (int i = 0; i < nv; i++) {
-      B[(size_t)(nq + i) * nu + c] = Minv[(size_t)i * nv + dof];
+      B[(size_t)(nq + i) * nu + c] = scale * Minv[(size_t)i * nv + dof];
     }
   }
   return TEAL_OK;
@@ -224,6 +244,215 @@ static int vdot_derivatives(const teal_system *sys, const teal_context *ctx, con
   return TEAL_OK;
 }
 
+/* A, B, C, D of the continuous plant at ctx. */
+static int continuous_jacobian(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
+                               teal_plant_scratch *s, int input_port, int output_port,
+                               teal_jacobian *jac) {
+  const double *q, *v;
+  teal_plant_qv(p, ctx, &q, &v);
+  int rc = vdot_derivatives(sys, ctx, p, s);
+  if (rc) {
+    return rc;
+  }
+  size_t nv = (size_t)p->nv, nx = (size_t)(p->nq + p->nv);
+  const double *Minv = s->jac + 2 * nv * nv;
+  memset(jac->A, 0, sizeof(double) * nx * nx);
+  vdot_rows(p, q, teal_plant_damping(p, ctx), s->jac, s->jac + nv * nv, Minv, jac->A);
+  for (int k = 1; k < p->tree.num_nodes; k++) {
+    n_block(p, k, q, jac->A);
+    n_dq_block(p, k, q, v, jac->A);
+  }
+  if (input_port >= 0 && (rc = input_columns(sys, ctx, p, input_port, Minv, 1.0, jac->B))) {
+    return rc;
+  }
+  if (output_port >= 0) {
+    state_output(p, jac->nu, jac->C, input_port >= 0 ? jac->D : NULL);
+  }
+  return TEAL_OK;
+}
+
+/* ---- the discrete step ------------------------------------------------------------------
+ * Without contact and active limits the step is v+ = v + h y, where
+ * (M + h D) y = r(q, v) holds the applied, bias and gravity forces (the
+ * damping's -D v among them), and q+ = normalize(q + h N(q) v+). With ID
+ * the inverse dynamics at vdot = y, forces held fixed, (M + h D) y - r =
+ * ID + h D y = 0 for every (q, v), so with W = (M + h D)^-1:
+ *   dv+/dq = -h W dID/dq (tangent),  dv+/dv = I - h W (dID/dv + D),
+ *   dv+/du = h W dtau/du,
+ * and dq+/dx = J (dx/dx [x = q] + h d(N(q) w)/dq [w = v+] + h N dv+/dx),
+ * J = (1 - n n') / |z| on a quaternion z (n = z / |z|), 1 elsewhere. */
+
+/* h D onto the factorizations of s->data (none when undamped). */
+static void add_step_damping(const teal_plant *p, teal_plant_scratch *s, const double *D) {
+  int damped = 0;
+  for (int i = 0; i < p->nv; i++) {
+    s->step.hdamp[i] = p->time_step * D[i];
+    damped |= D[i] > 0.0;
+  }
+  teal_mb_data_set_added_diagonal(s->data, damped ? s->step.hdamp : NULL);
+}
+
+/* y, dID/dq at y, dID/dv and W = (M + h D)^-1 into s->jac (vdot, dq, dv, W). */
+static int step_parts(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
+                      teal_plant_scratch *s) {
+  const double *forces, *q, *v;
+  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_forces, (const void **)&forces);
+  if (rc) {
+    return rc;
+  }
+  teal_plant_qv(p, ctx, &q, &v);
+  size_t nv = (size_t)p->nv;
+  const teal_spatial_vector *F = (const teal_spatial_vector *)(forces + nv);
+  double *dq = s->jac, *dv = dq + nv * nv, *W = dv + nv * nv, *y = W + 2 * nv * nv;
+  add_step_damping(p, s, teal_plant_damping(p, ctx));
+  rc = teal_mb_forward_dynamics_ex(p, s->data, q, v, forces, F, y);
+  if (rc == TEAL_OK) {
+    rc = teal_mb_inverse_dynamics_derivatives(p, s->data, s->deriv, q, v, y, forces, F, NULL, dq,
+                                              dv, NULL);
+  }
+  if (rc == TEAL_OK) {
+    rc = teal_mb_mass_matrix_inverse(p, s->data, q, W);
+  }
+  teal_mb_data_set_added_diagonal(s->data, NULL); /* as the step leaves it */
+  if (rc) {
+    return teal_context_report_error(ctx, rc, "plant Jacobian: %s",
+                                     teal_mb_data_error(s->data)->message);
+  }
+  return TEAL_OK;
+}
+
+/* TEAL_EUNSUPPORTED, reported, when a position limit acts on v+. */
+static int limits_inactive(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
+                           const double *q, const double *vplus) {
+  const teal_plant_tree *t = &p->tree;
+  double h = p->time_step;
+  for (int l = 0; l < p->sys.nlimits; l++) {
+    int k = p->sys.limit_dofs[l], qi = t->q_start[k];
+    double vi = vplus[t->v_start[k]];
+    if (vi < (t->q_lower[qi] - q[qi]) / h || vi > (t->q_upper[qi] - q[qi]) / h) {
+      return teal_context_report_error(ctx, TEAL_EUNSUPPORTED,
+                                       "plant '%s': no analytic Jacobian (a position limit acts "
+                                       "in the step); linearize by central differences",
+                                       teal_system_name(sys));
+    }
+  }
+  return TEAL_OK;
+}
+
+/* X = W X (n x n) through T. */
+static void w_times(const double *W, double *X, double *T, int n) {
+  size_t nn = (size_t)n * (size_t)n;
+  memset(T, 0, sizeof(double) * nn);
+  for (int i = 0; i < n; i++) {
+    for (int k = 0; k < n; k++) {
+      double w = W[(size_t)i * n + k];
+      for (int j = 0; w != 0.0 && j < n; j++) {
+        T[(size_t)i * n + j] += w * X[(size_t)k * n + j];
+      }
+    }
+  }
+  memcpy(X, T, sizeof(double) * nn);
+}
+
+/* dq := -h W dq and dv := I - h W (dv + D): dv+ by q (tangent) and by v. */
+static void step_velocity_derivatives(const teal_plant *p, const double *D, double *dq, double *dv,
+                                      const double *W, double *T) {
+  int nv = p->nv;
+  double h = p->time_step;
+  for (int i = 0; i < nv; i++) {
+    dv[(size_t)i * nv + i] += D[i];
+  }
+  w_times(W, dq, T, nv);
+  w_times(W, dv, T, nv);
+  for (size_t i = 0; i < (size_t)nv * nv; i++) {
+    dq[i] *= -h;
+    dv[i] *= -h;
+  }
+  for (int i = 0; i < nv; i++) {
+    dv[(size_t)i * nv + i] += 1.0;
+  }
+}
+
+/* The rows of q+ of node k in X (ncols columns) from its rows of v+:
+ * J (h N X_v + [is_A] (1 + h X_q)), X_q holding d(N v+)/dq already. tmp
+ * holds nq_k ncols. */
+static void step_q_rows(const teal_plant *p, int k, const double *q, const double *vplus, double *X,
+                        int ncols, int is_A, double *tmp) {
+  const teal_plant_tree *t = &p->tree;
+  int nqk = t->nq[k], nvk = t->nv[k], qs = t->q_start[k], vs = t->v_start[k];
+  double h = p->time_step, N[TEAL_JOINT_MAX_NQ * TEAL_JOINT_MAX_NV], z[4], nz = 0.0;
+  t->type[k]->N(&t->params[k], q + qs, N);
+  for (int a = 0; a < nqk; a++) {
+    for (int x = 0; x < ncols; x++) {
+      double acc = 0.0, *r = tmp + (size_t)a * ncols + x;
+      for (int b = 0; b < nvk; b++) {
+        acc += N[a * nvk + b] * X[(size_t)(p->nq + vs + b) * ncols + x];
+      }
+      *r = h * acc;
+      if (is_A) {
+        *r += h * X[(size_t)(qs + a) * ncols + x] + (x == qs + a ? 1.0 : 0.0);
+      }
+    }
+  }
+  for (int a = 0; t->type[k]->normalize && a < 4; a++) {
+    z[a] = q[qs + a];
+    for (int b = 0; b < nvk; b++) {
+      z[a] += h * N[a * nvk + b] * vplus[vs + b];
+    }
+    nz += z[a] * z[a];
+  }
+  for (int x = 0; t->type[k]->normalize && x < ncols; x++) {
+    double s = sqrt(nz), d = 0.0;
+    for (int a = 0; a < 4; a++) {
+      d += z[a] / s * tmp[(size_t)a * ncols + x];
+    }
+    for (int a = 0; a < 4; a++) {
+      tmp[(size_t)a * ncols + x] = (tmp[(size_t)a * ncols + x] - z[a] / s * d) / s;
+    }
+  }
+  memcpy(X + (size_t)qs * ncols, tmp, sizeof(double) * (size_t)nqk * ncols);
+}
+
+/* A, B, C, D of the discrete plant's step at ctx. */
+static int discrete_jacobian(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
+                             teal_plant_scratch *s, int input_port, int output_port,
+                             teal_jacobian *jac) {
+  int rc = step_parts(sys, ctx, p, s);
+  const double *q, *v;
+  teal_plant_qv(p, ctx, &q, &v);
+  size_t nv = (size_t)p->nv, nx = (size_t)(p->nq + p->nv);
+  double *dq = s->jac, *dv = dq + nv * nv, *W = dv + nv * nv, *T = W + nv * nv, *y = T + nv * nv;
+  for (size_t i = 0; rc == TEAL_OK && i < nv; i++) {
+    y[i] = v[i] + p->time_step * y[i]; /* v+ */
+  }
+  if (rc || (rc = limits_inactive(sys, ctx, p, q, y))) {
+    return rc;
+  }
+  step_velocity_derivatives(p, teal_plant_damping(p, ctx), dq, dv, W, T);
+  memset(jac->A, 0, sizeof(double) * nx * nx);
+  vdot_rows(p, q, NULL, dq, dv, NULL, jac->A);
+  for (int k = 1; k < p->tree.num_nodes; k++) {
+    if (p->tree.nq[k]) {
+      n_dq_block(p, k, q, y, jac->A);
+      step_q_rows(p, k, q, y, jac->A, (int)nx, 1, y + nv);
+    }
+  }
+  if (input_port >= 0) {
+    if ((rc = input_columns(sys, ctx, p, input_port, W, p->time_step, jac->B))) {
+      return rc;
+    }
+    for (int k = 1; k < p->tree.num_nodes; k++) {
+      if (p->tree.nq[k]) {
+        step_q_rows(p, k, q, y, jac->B, jac->nu, 0, y + nv);
+      }
+    }
+  }
+  if (output_port >= 0) {
+    state_output(p, jac->nu, jac->C, input_port >= 0 ? jac->D : NULL);
+  }
+  return TEAL_OK;
+}
+
 int teal_plant_jacobian(const teal_system *sys, const teal_context *ctx, int input_port,
                         int output_port, teal_jacobian *jac, void *user) {
   const teal_plant *p = user;
@@ -237,21 +466,6 @@ int teal_plant_jacobian(const teal_system *sys, const teal_context *ctx, int inp
   if ((rc = check_rates(ctx, p, q))) {
     return rc;
   }
-  if ((rc = vdot_derivatives(sys, ctx, p, s))) {
-    return rc;
-  }
-  size_t nv = (size_t)p->nv, nx = (size_t)(p->nq + p->nv);
-  const double *Minv = s->jac + 2 * nv * nv;
-  memset(jac->A, 0, sizeof(double) * nx * nx);
-  vdot_rows(p, q, teal_plant_damping(p, ctx), s->jac, s->jac + nv * nv, Minv, jac->A);
-  for (int k = 1; k < p->tree.num_nodes; k++) {
-    qdot_rows(p, k, q, v, jac->A);
-  }
-  if (input_port >= 0 && (rc = input_columns(sys, ctx, p, input_port, Minv, jac->B))) {
-    return rc;
-  }
-  if (output_port >= 0) {
-    state_output(p, jac->nu, jac->C, input_port >= 0 ? jac->D : NULL);
-  }
-  return TEAL_OK;
+  return p->sys.discrete ? discrete_jacobian(sys, ctx, p, s, input_port, output_port, jac)
+                         : continuous_jacobian(sys, ctx, p, s, input_port, output_port, jac);
 }

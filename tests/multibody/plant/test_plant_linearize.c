@@ -1,11 +1,12 @@
 /* multibody/plant/plant_jacobian: the plant's analytic Jacobian, through
  * teal_linearize_matrices, against linearize's central differences
- * (use_analytic = 0) on random trees of every joint kind (raw quaternion
- * and roll-pitch-yaw coordinates, joint damping, gravity, an applied
- * generalized force, away from equilibrium); Spong's closed-form A and B of
- * the acrobot (models/acrobot.urdf) at the upright; the LQR gain from
- * either linearization; and the cases the hook declines (a discrete plant,
- * an output other than the state), which fall back to central differences. */
+ * (use_analytic = 0) on random trees of every joint kind in both modes (raw
+ * quaternion and roll-pitch-yaw coordinates, joint damping, gravity, an
+ * applied generalized force, away from equilibrium); Spong's closed-form A
+ * and B of the acrobot (models/acrobot.urdf) at the upright, continuous
+ * and discrete, and the LQR gains from them; and the cases the hook
+ * declines (an output other than the state, an active position limit),
+ * which fall back to central differences. */
 #define _XOPEN_SOURCE 700 /* M_PI */
 #include <check.h>
 #include <math.h>
@@ -87,8 +88,10 @@ static teal_context *random_context(teal_plant *p, unsigned seed) {
 }
 
 START_TEST(test_random_trees_match_central_differences) {
-  for (unsigned seed = 1; seed <= 3; seed++) {
-    teal_plant *p = ts_mb_dyn_make_tree(_i, 41 * seed + (unsigned)_i);
+  for (unsigned seed = 1; seed <= 4; seed++) {
+    /* seeds 3 and 4: discrete plants (the step's Jacobian) */
+    double h = seed > 2 ? 0.01 * (seed - 2) : 0.0;
+    teal_plant *p = ts_mb_dyn_make_tree_stepped(_i, 41 * seed + (unsigned)_i, h);
     teal_context *ctx = random_context(p, 13 * seed);
     teal_system *sys = teal_plant_system(p);
     int in = teal_plant_applied_generalized_force_input_port(p);
@@ -111,13 +114,19 @@ START_TEST(test_random_trees_match_central_differences) {
 }
 END_TEST
 
-/* A plant from models/acrobot.urdf (time_step 0: continuous). */
-static teal_plant *acrobot(double time_step) {
+/* A plant from models/acrobot.urdf (time_step 0: continuous), its shoulder
+ * limited to [-1, 1] if limited. */
+static teal_plant *acrobot(double time_step, int limited) {
   char path[1024];
   snprintf(path, sizeof path, "%s/acrobot.urdf", TEAL_MODELS_DIR);
   teal_error err = {0};
   teal_plant *p = teal_plant_new(time_step, &err);
   ck_assert_msg(teal_urdf_load_file(p, path, NULL, &err) >= 0, "%s", err.message);
+  if (limited) {
+    double lo = -1.0, hi = 1.0;
+    int j = teal_plant_get_joint_by_name(p, "shoulder", -1, &err);
+    ck_assert_int_eq(teal_plant_set_joint_position_limits(p, j, &lo, &hi), TEAL_OK);
+  }
   ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
   return p;
 }
@@ -131,54 +140,66 @@ static teal_context *upright(teal_plant *p) {
   return ctx;
 }
 
-/* Spong's acrobot about the upright (angles from the hanging position):
- * A = [0 I; M^-1 dtau_g/dq, -M^-1 b], B = [0; M^-1 (0, 1)], with the
+/* Spong's acrobot about the upright (angles from the hanging position), the
  * parameters of the URDF (m1 = m2 = 1, l1 = 1, lc1 = 0.5, lc2 = 1,
- * Ic1 = 0.083, Ic2 = 0.33, b = 0.1). */
-static void spong_upright(double g, double *A, double *B) {
+ * Ic1 = 0.083, Ic2 = 0.33, b = 0.1): with G = dtau_g/dq and W = (M + h b)^-1,
+ * continuous (h = 0): A = [0 I; W G, -W b], B = [0; W e2];
+ * the discrete step (h > 0): v+ = v + h W (G dq - b v + e2 u), q+ = q + h v+. */
+static void spong_upright(double g, double h, double *A, double *B) {
   const double m1 = 1, m2 = 1, l1 = 1, lc1 = 0.5, lc2 = 1, b = 0.1;
   const double I1 = 0.083 + m1 * lc1 * lc1, I2 = 0.33 + m2 * lc2 * lc2;
-  double M[4] = {I1 + I2 + m2 * l1 * l1 + 2 * m2 * l1 * lc2, I2 + m2 * l1 * lc2, I2 + m2 * l1 * lc2,
-                 I2};
+  double M[4] = {I1 + I2 + m2 * l1 * l1 + 2 * m2 * l1 * lc2 + h * b, I2 + m2 * l1 * lc2,
+                 I2 + m2 * l1 * lc2, I2 + h * b};
   double det = M[0] * M[3] - M[1] * M[2];
-  double Mi[4] = {M[3] / det, -M[1] / det, -M[2] / det, M[0] / det};
+  double W[4] = {M[3] / det, -M[1] / det, -M[2] / det, M[0] / det};
   double G[4] = {g * (m1 * lc1 + m2 * l1 + m2 * lc2), g * m2 * lc2, g * m2 * lc2, g * m2 * lc2};
-  memset(A, 0, 16 * sizeof(double));
-  A[0 * 4 + 2] = A[1 * 4 + 3] = 1.0;
+  double s = h > 0 ? h : 1.0; /* dv+ = s (...) (discrete) or vdot = (...) */
   for (int i = 0; i < 2; i++) {
     for (int j = 0; j < 2; j++) {
-      A[(2 + i) * 4 + j] = Mi[2 * i] * G[j] + Mi[2 * i + 1] * G[2 + j];
-      A[(2 + i) * 4 + 2 + j] = -Mi[2 * i + j] * b;
+      double vq = s * (W[2 * i] * G[j] + W[2 * i + 1] * G[2 + j]);
+      double vv = (h > 0 && i == j ? 1.0 : 0.0) - s * W[2 * i + j] * b;
+      A[(2 + i) * 4 + j] = vq;
+      A[(2 + i) * 4 + 2 + j] = vv;
+      A[i * 4 + j] = h > 0 ? (i == j ? 1.0 : 0.0) + h * vq : 0.0;
+      A[i * 4 + 2 + j] = h > 0 ? h * vv : (i == j ? 1.0 : 0.0);
     }
-    B[i] = 0.0;
-    B[2 + i] = Mi[2 * i + 1];
+    B[2 + i] = s * W[2 * i + 1];
+    B[i] = h > 0 ? h * B[2 + i] : 0.0;
   }
 }
 
+/* Analytic A, B against Spong's closed form (to rounding) and linearize's
+ * central differences, and the LQR gain against teal_lqr on the closed
+ * form, in both modes. */
 START_TEST(test_acrobot_matches_spong) {
-  teal_plant *p = acrobot(0.0);
+  double h = _i ? 1e-3 : 0.0;
+  teal_plant *p = acrobot(h, 0);
   teal_context *ctx = upright(p);
   teal_linear_system_matrices a, f;
   teal_system *sys = teal_plant_system(p);
   int u = teal_plant_actuation_input_port(p), y = teal_plant_state_output_port(p);
   linearize(sys, ctx, u, y, 1, &a);
   linearize(sys, ctx, u, y, 0, &f);
-  double A[16], B[4];
-  spong_upright(-teal_plant_gravity(p).v[2], A, B);
-  ck_assert_double_le(rel_diff(a.A, A, 16), 1e-13);
-  ck_assert_double_le(rel_diff(a.B, B, 4), 1e-13);
+  double A[16], B[4], C[16], D[4];
+  spong_upright(-teal_plant_gravity(p).v[2], h, A, B);
+  ck_assert_msg(rel_diff(a.A, A, 16) < 1e-13, "A %g", rel_diff(a.A, A, 16));
+  ck_assert_msg(rel_diff(a.B, B, 4) < 1e-13, "B %g", rel_diff(a.B, B, 4));
   expect_same(&a, &f, 1e-7);
   for (int i = 0; i < 16; i++) {
     ck_assert_double_eq(a.C[i], i % 5 == 0 ? 1.0 : 0.0);
   }
-  /* the LQR gain from either linearization */
-  double Q[16] = {10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, R = 1.0, K[4], Kf[4];
+  teal_jacobian jac = {4, 1, 4, A, B, C, D};
+  ck_assert_int_eq(teal_calc_jacobian(sys, ctx, u, y, &jac), TEAL_OK); /* not declined */
+  ck_assert_double_eq(rel_diff(A, a.A, 16), 0.0);
+  /* the LQR from the plant (its hook) and from the closed form */
+  double Q[16] = {10, 0, 0, 0, 0, 10, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, R = 1.0, K[4], Kc[4];
   teal_error err = {0};
   teal_system *lqr = teal_lqr_controller_new("lqr", sys, ctx, u, Q, &R, NULL, K, NULL, &err);
   ck_assert_msg(lqr != NULL, "%s", err.message);
   teal_system_free(lqr);
-  ck_assert_int_eq(teal_lqr(A, B, Q, &R, NULL, 4, 1, 0, Kf, NULL, &err), TEAL_OK);
-  ck_assert_double_le(rel_diff(K, Kf, 4), 1e-9);
+  spong_upright(-teal_plant_gravity(p).v[2], h, A, B);
+  ck_assert_int_eq(teal_lqr(A, B, Q, &R, NULL, 4, 1, h > 0, Kc, NULL, &err), TEAL_OK);
+  ck_assert_msg(rel_diff(K, Kc, 4) < 1e-9, "K %g", rel_diff(K, Kc, 4));
   teal_linear_system_matrices_free(&a);
   teal_linear_system_matrices_free(&f);
   teal_context_free(ctx);
@@ -186,39 +207,35 @@ START_TEST(test_acrobot_matches_spong) {
 }
 END_TEST
 
-/* The hook declines what it does not differentiate; linearize then uses
- * central differences, so both settings agree exactly. */
-START_TEST(test_declined_cases_fall_back) {
-  teal_plant *p = acrobot(1e-3);
+/* The hook declines what it does not differentiate, with a message naming
+ * the reason; linearize then uses central differences, so both settings
+ * give the same matrices. */
+static void expect_declined(teal_plant *p, int out, int ny, const char *why) {
   teal_context *ctx = upright(p);
   teal_system *sys = teal_plant_system(p);
-  teal_linear_system_matrices a, f;
-  int u = teal_plant_actuation_input_port(p), y = teal_plant_state_output_port(p);
-  linearize(sys, ctx, u, y, 1, &a);
-  linearize(sys, ctx, u, y, 0, &f);
-  expect_same(&a, &f, 0.0 + 1e-300);
-  teal_linear_system_matrices_free(&a);
-  teal_linear_system_matrices_free(&f);
+  int u = teal_plant_actuation_input_port(p);
   double A[16], B[4], C[16], D[4];
-  teal_jacobian jac = {4, 1, 4, A, B, C, D};
-  TS_EXPECT_ERROR(teal_calc_jacobian(sys, ctx, u, y, &jac), TEAL_EUNSUPPORTED,
-                  teal_context_error(ctx), "the plant is discrete");
-  teal_context_free(ctx);
-  teal_plant_free(p);
-  /* continuous, but the output is not the state */
-  p = acrobot(0.0);
-  ctx = upright(p);
-  sys = teal_plant_system(p);
-  int out = teal_plant_generalized_acceleration_output_port(p);
-  teal_jacobian jac2 = {4, 1, 2, A, B, C, D};
-  TS_EXPECT_ERROR(teal_calc_jacobian(sys, ctx, u, out, &jac2), TEAL_EUNSUPPORTED,
-                  teal_context_error(ctx), "the output is not 'state'");
+  teal_jacobian jac = {4, 1, ny, A, B, C, D};
+  TS_EXPECT_ERROR(teal_calc_jacobian(sys, ctx, u, out, &jac), TEAL_EUNSUPPORTED,
+                  teal_context_error(ctx), why);
+  teal_linear_system_matrices a, f;
   linearize(sys, ctx, u, out, 1, &a);
   linearize(sys, ctx, u, out, 0, &f);
-  expect_same(&a, &f, 1e-300);
+  ck_assert_double_eq(rel_diff(a.A, f.A, 16), 0.0);
+  ck_assert_double_eq(rel_diff(a.B, f.B, 4), 0.0);
   teal_linear_system_matrices_free(&a);
   teal_linear_system_matrices_free(&f);
   teal_context_free(ctx);
+}
+
+START_TEST(test_declined_cases_fall_back) {
+  teal_plant *p = acrobot(0.0, 0);
+  expect_declined(p, teal_plant_generalized_acceleration_output_port(p), 2,
+                  "the output is not 'state'");
+  teal_plant_free(p);
+  /* the upright q1 = pi is far outside the shoulder's [-1, 1]: the limit acts */
+  p = acrobot(1e-3, 1);
+  expect_declined(p, teal_plant_state_output_port(p), 4, "a position limit acts");
   teal_plant_free(p);
 }
 END_TEST
@@ -228,7 +245,7 @@ int main(void) {
   TCase *tc = tcase_create("plant_linearize");
   tcase_set_timeout(tc, 60);
   tcase_add_loop_test(tc, test_random_trees_match_central_differences, 0, TS_MB_DYN_NUM_TOPOLOGIES);
-  tcase_add_test(tc, test_acrobot_matches_spong);
+  tcase_add_loop_test(tc, test_acrobot_matches_spong, 0, 2);
   tcase_add_test(tc, test_declined_cases_fall_back);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
