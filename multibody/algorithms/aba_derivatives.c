@@ -6,23 +6,23 @@
 
 #include "multibody/algorithms/aba.h"
 #include "multibody/algorithms/data_internal.h"
-#include "multibody/algorithms/operators.h"
+#include "multibody/algorithms/crba.h"
 #include "multibody/algorithms/rnea_derivatives_internal.h"
+#include "solvers/dense_factor.h"
 
-/* out = -Minv A (n x n, row-major), skipping the zeros of A's sparse rows. */
-static void minus_minv_times(const double *Minv, const double *A, int n, double *out) {
-  memset(out, 0, sizeof(double) * (size_t)n * (size_t)n);
+/* The rows of Bt (nrhs x nv) become M^-1 times them: M by the CRBA into
+ * ws->Minv, then its Cholesky factorization (LAPACK, no allocation). */
+static int solve_with_mass_matrix(const teal_plant *plant, teal_mb_data *data,
+                                  teal_mb_derivatives *ws, const double *q, double *Bt, int nrhs) {
+  int st = teal_mb_mass_matrix(plant, data, q, ws->Minv);
+  return st ? st : teal_dense_spd_solve_transposed(ws->Minv, ws->nv, Bt, nrhs, &data->err);
+}
+
+/* out = sign X' for the n x n block X of rows (direction-major). */
+static void transpose_into(const double *X, int n, double sign, double *out) {
   for (int i = 0; i < n; i++) {
-    double *oi = out + (size_t)i * (size_t)n;
-    for (int k = 0; k < n; k++) {
-      double m = Minv[(size_t)i * (size_t)n + (size_t)k];
-      const double *ak = A + (size_t)k * (size_t)n;
-      if (m == 0.0) {
-        continue;
-      }
-      for (int j = 0; j < n; j++) {
-        oi[j] -= m * ak[j];
-      }
+    for (int j = 0; j < n; j++) {
+      out[(size_t)i * n + j] = sign * X[(size_t)j * n + i];
     }
   }
 }
@@ -51,17 +51,32 @@ int teal_mb_forward_dynamics_derivatives(const teal_plant *plant, teal_mb_data *
     return st;
   }
   int nv = ws->nv;
-  double *dq = ws->work, *dv = ws->work + (size_t)nv * (size_t)nv;
-  /* at vdot, ID(q, v, vdot) - tau - J' F = 0 for every (q, v) */
-  if ((st = teal_mb_inverse_dynamics_derivatives(plant, data, ws, q, v, vdot, tau, F_app_Bo_W, NULL,
-                                                 dq, dv, NULL)) ||
-      (st = teal_mb_mass_matrix_inverse(plant, data, q, ws->Minv))) {
+  size_t nn = (size_t)nv * (size_t)nv;
+  /* at vdot, ID(q, v, vdot) - tau - J' F = 0 for every (q, v): the tangent
+   * passes write dID/dq and dID/dv direction by direction, the rows that
+   * one solve with M turns into the columns of M^-1 dID */
+  ws->transposed = 1;
+  st = teal_mb_inverse_dynamics_derivatives(plant, data, ws, q, v, vdot, tau, F_app_Bo_W, NULL,
+                                            ws->work, ws->work + nn, NULL);
+  ws->transposed = 0;
+  if (st) {
     return st;
   }
-  minus_minv_times(ws->Minv, dq, nv, dvdot_dq);
-  minus_minv_times(ws->Minv, dv, nv, dvdot_dv);
   if (dvdot_dtau) {
-    memcpy(dvdot_dtau, ws->Minv, sizeof(double) * (size_t)nv * (size_t)nv);
+    memset(ws->work + 2 * nn, 0, sizeof(double) * nn);
+    for (int i = 0; i < nv; i++) {
+      ws->work[2 * nn + (size_t)i * nv + i] = 1.0;
+    }
+  }
+  if ((st = solve_with_mass_matrix(plant, data, ws, q, ws->work, dvdot_dtau ? 3 * nv : 2 * nv))) {
+    return st == TEAL_ESINGULAR
+               ? teal_error_set(&data->err, st, "%s: the mass matrix is not positive definite", fn)
+               : st;
+  }
+  transpose_into(ws->work, nv, -1.0, dvdot_dq);
+  transpose_into(ws->work + nn, nv, -1.0, dvdot_dv);
+  if (dvdot_dtau) {
+    transpose_into(ws->work + 2 * nn, nv, 1.0, dvdot_dtau);
   }
   return TEAL_OK;
 }

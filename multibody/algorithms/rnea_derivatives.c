@@ -33,7 +33,7 @@ teal_mb_derivatives *teal_mb_derivatives_new(const teal_plant *plant, teal_error
     return NULL;
   }
   int nn = t->num_nodes, nv = teal_plant_nv(plant);
-  size_t nsv = (size_t)3 * (size_t)nn, nd = (size_t)7 * (size_t)nv + (size_t)3 * nv * (size_t)nv;
+  size_t nsv = (size_t)8 * (size_t)nn, nd = (size_t)7 * (size_t)nv + (size_t)4 * nv * (size_t)nv;
   teal_mb_derivatives *ws = teal_calloc(1, sizeof(*ws));
   void *buf = ws ? teal_calloc(1, nsv * sizeof(teal_spatial_vector) + nd * sizeof(double) +
                                       (size_t)nn * sizeof(int) + 1)
@@ -50,10 +50,15 @@ teal_mb_derivatives *teal_mb_derivatives_new(const teal_plant *plant, teal_error
   ws->dV = buf;
   ws->da = ws->dV + nn;
   ws->df = ws->da + nn;
-  ws->dS = (double *)(ws->df + nn);
+  ws->VJ = ws->df + nn;
+  ws->Sa = ws->VJ + nn;
+  ws->IV = ws->Sa + nn;
+  ws->Ia = ws->IV + nn;
+  ws->bias = ws->Ia + nn;
+  ws->dS = (double *)(ws->bias + nn);
   ws->Minv = ws->dS + 6 * nv;
   ws->work = ws->Minv + (size_t)nv * (size_t)nv;
-  ws->tau = ws->work + (size_t)2 * nv * (size_t)nv;
+  ws->tau = ws->work + (size_t)3 * nv * (size_t)nv;
   ws->moving = (int *)(ws->tau + nv);
   return ws;
 }
@@ -176,122 +181,131 @@ typedef struct id_args {
   const teal_spatial_vector *F_app;
 } id_args;
 
-/* Node k's dS (moving node, position direction) into ws->dS. */
-static void node_dS(const teal_mb_data *data, const teal_plant_tree *t, teal_mb_derivatives *ws,
-                    const direction *d, const id_args *x, int k) {
-  int n = t->nv[k];
-  double *dS = ws->dS + 6 * t->v_start[k];
-  if (k == d->kj) {
-    joint_own_dS(data, t, k, x->q + t->q_start[k], d->jl, dS);
+/* Per-node products of the nominal pass that every direction reuses:
+ * VJ = S v, Sa = S vdot, IV = I V, Ia = I a and the joint's own bias
+ * c - V_parent x VJ. */
+static void nominal_products(const teal_mb_data *data, const teal_plant_tree *t,
+                             teal_mb_derivatives *ws, const id_args *x) {
+  for (int k = 1; k < t->num_nodes; k++) {
+    int n = t->nv[k], v0 = t->v_start[k];
+    const double *S = teal_mb_data_S(data, t, k);
+    ws->VJ[k] = teal_mb_s_apply(S, n, x->v + v0);
+    ws->Sa[k] = teal_mb_s_apply(S, n, x->vdot + v0);
+    ws->IV[k] = teal_mb_inertia_apply(&data->I[k], data->V[k]);
+    ws->Ia[k] = teal_mb_inertia_apply(&data->I[k], data->a[k]);
+    ws->bias[k] =
+        teal_spatial_vector_sub(data->c[k], teal_spatial_cross_motion(data->V[t->parent[k]], ws->VJ[k]));
+  }
+}
+
+/* The tangents of node k's VJ, S vdot and bias along d. Outboard of the
+ * perturbed joint they move rigidly with s; the joint's own come from its
+ * kinematics (its dS kept in ws->dS for the inward pass). */
+static void joint_tangents(const teal_mb_data *data, const teal_plant_tree *t,
+                           teal_mb_derivatives *ws, const direction *d, const id_args *x, int k,
+                           teal_spatial_vector *out) {
+  static const teal_spatial_vector zero = {{0, 0, 0, 0, 0, 0}};
+  int n = t->nv[k], v0 = t->v_start[k];
+  const double *qk = x->q + t->q_start[k], *vk = x->v + v0;
+  out[0] = out[1] = out[2] = zero;
+  if (!d->is_q) {
+    if (k == d->kj) {
+      out[0] = col_of(teal_mb_data_S(data, t, k), d->jl);
+      out[2] = n > 1 ? joint_dbias_dv(data, t, k, qk, vk, d->jl) : zero;
+    }
     return;
   }
-  const double *S = teal_mb_data_S(data, t, k);
-  for (int i = 0; i < n; i++) {
-    teal_spatial_vector c = teal_spatial_cross_motion(d->s, col_of(S, i));
-    memcpy(dS + 6 * i, c.v, sizeof c.v);
+  if (k != d->kj) {
+    out[0] = teal_spatial_cross_motion(d->s, ws->VJ[k]);
+    out[1] = teal_spatial_cross_motion(d->s, ws->Sa[k]);
+    out[2] = n > 1 ? teal_spatial_cross_motion(d->s, ws->bias[k]) : zero;
+    return;
+  }
+  double *dS = ws->dS + 6 * v0;
+  joint_own_dS(data, t, k, qk, d->jl, dS);
+  out[0] = teal_mb_s_apply(dS, n, vk);
+  out[1] = teal_mb_s_apply(dS, n, x->vdot + v0);
+  if (t->joint_kind[k] == TEAL_JOINT_UNIVERSAL && d->jl == 0) {
+    out[2] = universal_dbias(data, t, k, qk, vk);
   }
 }
 
-/* The tangent of node k's c (joint velocity-product term). */
-static teal_spatial_vector node_dc(const teal_mb_data *data, const teal_plant_tree *t,
-                                   const teal_mb_derivatives *ws, const direction *d,
-                                   const id_args *x, int k, teal_spatial_vector VJ,
-                                   teal_spatial_vector dVJ) {
-  int pk = t->parent[k], n = t->nv[k];
-  teal_spatial_vector dc = teal_spatial_cross_motion(ws->dV[pk], VJ);
-  dc = teal_spatial_vector_add(dc, teal_spatial_cross_motion(data->V[pk], dVJ));
-  if (n < 2) {
-    return dc;
-  }
-  const double *qk = x->q + t->q_start[k], *vk = x->v + t->v_start[k];
-  if (!d->is_q) {
-    return k == d->kj ? teal_spatial_vector_add(dc, joint_dbias_dv(data, t, k, qk, vk, d->jl)) : dc;
-  }
-  if (k == d->kj) {
-    return t->joint_kind[k] == TEAL_JOINT_UNIVERSAL && d->jl == 0
-               ? teal_spatial_vector_add(dc, universal_dbias(data, t, k, qk, vk))
-               : dc;
-  }
-  teal_spatial_vector bias =
-      teal_spatial_vector_sub(data->c[k], teal_spatial_cross_motion(data->V[pk], VJ));
-  return teal_spatial_vector_add(dc, teal_spatial_cross_motion(d->s, bias));
-}
-
-/* d(I) y for the inertia of a body moving by s: s x* (I y) - I (s x y). */
-static teal_spatial_vector moved_inertia_apply(const teal_mb_inertia *I, teal_spatial_vector s,
-                                               teal_spatial_vector y) {
-  teal_spatial_vector a = teal_spatial_cross_force(s, teal_mb_inertia_apply(I, y));
-  return teal_spatial_vector_sub(a, teal_mb_inertia_apply(I, teal_spatial_cross_motion(s, y)));
-}
-
-/* The tangent of node k's body force f = I a + V x* (I V) - F_app (about O). */
+/* The tangent of node k's body force f = I a + V x* (I V) - F_app (about O),
+ * with d(I) y = s x* (I y) - I (s x y) for a moving body: two inertia
+ * products, I (da - s x a) and I (dV - s x V). */
 static teal_spatial_vector node_df(const teal_mb_data *data, const teal_mb_derivatives *ws,
                                    const direction *d, const id_args *x, int k) {
   const teal_mb_inertia *I = &data->I[k];
-  teal_spatial_vector V = data->V[k], dV = ws->dV[k];
-  teal_spatial_vector dIV = teal_mb_inertia_apply(I, dV);
-  teal_spatial_vector df = teal_mb_inertia_apply(I, ws->da[k]);
-  df = teal_spatial_vector_add(df, teal_spatial_cross_force(dV, teal_mb_inertia_apply(I, V)));
+  teal_spatial_vector V = data->V[k], dV = ws->dV[k], y1 = ws->da[k], y2 = dV;
+  teal_spatial_vector df = teal_spatial_cross_force(dV, ws->IV[k]), w = teal_spatial_vector_zero();
   if (d->is_q) {
-    df = teal_spatial_vector_add(df, moved_inertia_apply(I, d->s, data->a[k]));
-    dIV = teal_spatial_vector_add(dIV, moved_inertia_apply(I, d->s, V));
+    y1 = teal_spatial_vector_sub(y1, teal_spatial_cross_motion(d->s, data->a[k]));
+    y2 = teal_spatial_vector_sub(y2, teal_spatial_cross_motion(d->s, V));
+    df = teal_spatial_vector_add(df, teal_spatial_cross_force(d->s, ws->Ia[k]));
+    w = teal_spatial_cross_force(d->s, ws->IV[k]);
   }
-  df = teal_spatial_vector_add(df, teal_spatial_cross_force(V, dIV));
+  df = teal_spatial_vector_add(df, teal_mb_inertia_apply(I, y1));
+  w = teal_spatial_vector_add(w, teal_mb_inertia_apply(I, y2));
+  df = teal_spatial_vector_add(df, teal_spatial_cross_force(V, w));
   if (d->is_q && x->F_app) {
     /* the moment arm p_OBo of the applied force moves with the body */
     teal_vec3 r = teal_vec3_sub(data->X[k].p, data->O[k]);
-    teal_vec3 w = teal_spatial_vector_angular(d->s), vO = teal_spatial_vector_linear(d->s);
-    teal_vec3 dr = teal_vec3_add(vO, teal_vec3_cross(w, r));
-    teal_vec3 f = teal_spatial_vector_linear(x->F_app[data->body[k]]);
-    df.v[0] -= teal_vec3_cross(dr, f).v[0];
-    df.v[1] -= teal_vec3_cross(dr, f).v[1];
-    df.v[2] -= teal_vec3_cross(dr, f).v[2];
+    teal_vec3 sw = teal_spatial_vector_angular(d->s), sv = teal_spatial_vector_linear(d->s);
+    teal_vec3 dr = teal_vec3_add(sv, teal_vec3_cross(sw, r));
+    teal_vec3 m = teal_vec3_cross(dr, teal_spatial_vector_linear(x->F_app[data->body[k]]));
+    for (int i = 0; i < 3; i++) {
+      df.v[i] -= m.v[i];
+    }
   }
   return df;
 }
 
-/* The outward tangent pass over the nodes outboard of d->kj. */
+/* The outward tangent pass over the nodes outboard of d->kj:
+ * dV = dV_p + dVJ, dc = dV_p x VJ + V_p x dVJ + dbias,
+ * da = da_p + dc + d(S vdot), and df. */
 static void tangent_outward(const teal_mb_data *data, const teal_plant_tree *t,
                             teal_mb_derivatives *ws, const direction *d, const id_args *x) {
   static const teal_spatial_vector zero = {{0, 0, 0, 0, 0, 0}};
   ws->moving[0] = 0;
   for (int k = 1; k < t->num_nodes; k++) {
-    int pk = t->parent[k], n = t->nv[k], v0 = t->v_start[k];
+    int pk = t->parent[k];
     ws->moving[k] = k == d->kj || (k > d->kj && ws->moving[pk]);
     if (!ws->moving[k]) {
       ws->dV[k] = ws->da[k] = ws->df[k] = zero;
       continue;
     }
-    const double *S = teal_mb_data_S(data, t, k);
-    teal_spatial_vector VJ = teal_mb_s_apply(S, n, x->v + v0), dVJ = zero, da = zero;
-    if (d->is_q) {
-      node_dS(data, t, ws, d, x, k);
-      dVJ = teal_mb_s_apply(ws->dS + 6 * v0, n, x->v + v0);
-      da = teal_mb_s_apply(ws->dS + 6 * v0, n, x->vdot + v0);
-    } else if (k == d->kj) {
-      dVJ = col_of(S, d->jl);
-    }
-    ws->dV[k] = teal_spatial_vector_add(ws->dV[pk], dVJ);
-    da = teal_spatial_vector_add(da, node_dc(data, t, ws, d, x, k, VJ, dVJ));
-    ws->da[k] = teal_spatial_vector_add(ws->da[pk], da);
+    teal_spatial_vector jt[3]; /* dVJ, d(S vdot), dbias */
+    joint_tangents(data, t, ws, d, x, k, jt);
+    ws->dV[k] = teal_spatial_vector_add(ws->dV[pk], jt[0]);
+    teal_spatial_vector dc = teal_spatial_cross_motion(ws->dV[pk], ws->VJ[k]);
+    dc = teal_spatial_vector_add(dc, teal_spatial_cross_motion(data->V[pk], jt[0]));
+    dc = teal_spatial_vector_add(dc, jt[2]);
+    ws->da[k] = teal_spatial_vector_add(ws->da[pk], teal_spatial_vector_add(dc, jt[1]));
     ws->df[k] = node_df(data, ws, d, x, k);
   }
 }
 
 /* The inward tangent pass: accumulates df and writes column col of the
- * nv x nv row-major out. */
+ * nv x nv row-major out: dtau_i = S_i' df + dS_i' f, where outboard of the
+ * joint dS_i' f = (s x S_i)' f = -S_i' (s x* f). */
 static void tangent_inward(const teal_mb_data *data, const teal_plant_tree *t,
                            teal_mb_derivatives *ws, const direction *d, int col, double *out) {
   int nv = ws->nv;
   for (int k = t->num_nodes - 1; k >= 1; k--) {
     int n = t->nv[k], v0 = t->v_start[k], pk = t->parent[k];
     const double *S = teal_mb_data_S(data, t, k);
+    teal_spatial_vector f = ws->df[k];
+    int own = d->is_q && k == d->kj;
+    if (d->is_q && ws->moving[k] && !own) {
+      f = teal_spatial_vector_sub(f, teal_spatial_cross_force(d->s, data->f[k]));
+    }
     for (int i = 0; i < n; i++) {
-      double x = teal_mb_s_dot(S + 6 * i, ws->df[k]);
-      if (d->is_q && ws->moving[k]) {
+      double x = teal_mb_s_dot(S + 6 * i, f);
+      if (own) {
         x += teal_mb_s_dot(ws->dS + 6 * (v0 + i), data->f[k]);
       }
-      out[(size_t)(v0 + i) * (size_t)nv + (size_t)col] = x;
+      size_t row = (size_t)(v0 + i);
+      out[ws->transposed ? (size_t)col * nv + row : row * nv + (size_t)col] = x;
     }
     if (pk > 0) {
       ws->df[pk] = teal_spatial_vector_add(ws->df[pk], ws->df[k]);
@@ -347,6 +361,7 @@ int teal_mb_inverse_dynamics_derivatives(const teal_plant *plant, teal_mb_data *
     return st;
   }
   id_args x = {q, v, vdot, F_app_Bo_W};
+  nominal_products(data, t, ws, &x);
   all_directions(data, t, ws, &x, 1, dtau_dq);
   all_directions(data, t, ws, &x, 0, dtau_dv);
   return dtau_dvdot ? teal_mb_mass_matrix(plant, data, q, dtau_dvdot) : TEAL_OK;
