@@ -32,33 +32,30 @@ teal_mb_derivatives *teal_mb_derivatives_new(const teal_plant *plant, teal_error
     teal_error_set(err, TEAL_EINVAL, "teal_mb_derivatives_new: the plant is NULL or not finalized");
     return NULL;
   }
-  int nn = t->num_nodes, nv = teal_plant_nv(plant);
-  size_t nsv = (size_t)8 * (size_t)nn, nd = (size_t)7 * (size_t)nv + (size_t)4 * nv * (size_t)nv;
+  size_t nn = (size_t)t->num_nodes, nv = (size_t)teal_plant_nv(plant);
+  size_t nd = 54 * nn + 7 * nv + 4 * nv * nv;
   teal_mb_derivatives *ws = teal_calloc(1, sizeof(*ws));
-  void *buf = ws ? teal_calloc(1, nsv * sizeof(teal_spatial_vector) + nd * sizeof(double) +
-                                      (size_t)nn * sizeof(int) + 1)
+  void *buf = ws ? teal_calloc(1, 3 * nn * sizeof(teal_spatial_vector) + nd * sizeof(double) +
+                                      nn * sizeof(int) + 1)
                  : NULL;
   if (!buf) {
     teal_free(ws);
-    teal_error_set(err, TEAL_ENOMEM, "teal_mb_derivatives_new: out of memory (nv = %d)", nv);
+    teal_error_set(err, TEAL_ENOMEM, "teal_mb_derivatives_new: out of memory (nv = %zu)", nv);
     return NULL;
   }
   ws->plant = plant;
-  ws->nn = nn;
-  ws->nv = nv;
+  ws->nn = (int)nn;
+  ws->nv = (int)nv;
   ws->buffer = buf;
-  ws->dV = buf;
-  ws->da = ws->dV + nn;
-  ws->df = ws->da + nn;
-  ws->VJ = ws->df + nn;
+  ws->VJ = buf;
   ws->Sa = ws->VJ + nn;
-  ws->IV = ws->Sa + nn;
-  ws->Ia = ws->IV + nn;
-  ws->bias = ws->Ia + nn;
-  ws->dS = (double *)(ws->bias + nn);
+  ws->Pc = ws->Sa + nn;
+  ws->Qc = (double *)(ws->Pc + nn);
+  ws->Gc = ws->Qc + 36 * nn;
+  ws->dS = ws->Gc + 18 * nn;
   ws->Minv = ws->dS + 6 * nv;
-  ws->work = ws->Minv + (size_t)nv * (size_t)nv;
-  ws->tau = ws->work + (size_t)3 * nv * (size_t)nv;
+  ws->work = ws->Minv + nv * nv;
+  ws->tau = ws->work + 3 * nv * nv;
   ws->moving = (int *)(ws->tau + nv);
   return ws;
 }
@@ -160,7 +157,7 @@ static teal_spatial_vector joint_dbias_dv(const teal_mb_data *data, const teal_p
   return teal_spatial_vector_sub(b, joint_bias(data, t, k, qk, e));
 }
 
-/* ---- tangent passes ----------------------------------------------------------------- */
+/* ---- composite terms of the nominal pass ------------------------------------------ */
 
 static teal_spatial_vector col_of(const double *S, int i) {
   teal_spatial_vector s;
@@ -168,147 +165,210 @@ static teal_spatial_vector col_of(const double *S, int i) {
   return s;
 }
 
-/* A tangent direction: position (dS and the inertia move with s) or
- * velocity (dv = e_j); kj the node of the dof, jl its index in the joint. */
-typedef struct direction {
-  int kj, jl, is_q;
-  teal_spatial_vector s; /* the twist S_j of the dof */
-} direction;
-
 /* The arguments of a derivative call. */
 typedef struct id_args {
   const double *q, *v, *vdot;
   const teal_spatial_vector *F_app;
 } id_args;
 
-/* Per-node products of the nominal pass that every direction reuses:
- * VJ = S v, Sa = S vdot, IV = I V, Ia = I a and the joint's own bias
- * c - V_parent x VJ. */
-static void nominal_products(const teal_mb_data *data, const teal_plant_tree *t,
-                             teal_mb_derivatives *ws, const id_args *x) {
+/* A x for a 6 x 6 (rows 6, cols 6) or 6 x 3 (cols 3) row-major A. */
+static teal_spatial_vector mat_apply(const double *A, int cols, const double *x) {
+  teal_spatial_vector y;
+  for (int r = 0; r < 6; r++) {
+    double acc = 0.0;
+    for (int c = 0; c < cols; c++) {
+      acc += A[r * cols + c] * x[c];
+    }
+    y.v[r] = acc;
+  }
+  return y;
+}
+
+/* Q = I [V]x - [V]x* I (6 x 6, row-major) for one body, column by column. */
+static void coriolis_operator(const teal_mb_inertia *I, teal_spatial_vector V, double *Q) {
+  for (int c = 0; c < 6; c++) {
+    teal_spatial_vector e = teal_spatial_vector_zero();
+    e.v[c] = 1.0;
+    teal_spatial_vector col = teal_mb_inertia_apply(I, teal_spatial_cross_motion(V, e));
+    col = teal_spatial_vector_sub(col, teal_spatial_cross_force(V, teal_mb_inertia_apply(I, e)));
+    for (int r = 0; r < 6; r++) {
+      Q[r * 6 + c] = col.v[r];
+    }
+  }
+}
+
+/* G (6 x 3, row-major) with G w = [w x n + r x (w x f); w x f] for the
+ * applied force [n; f] at Bo, r = p_OBo: how s x* F_O exceeds the true
+ * change of F_O about O (F fixed in W, its arm turning) under a rigid
+ * motion s = [w; .] of the body. */
+static void arm_operator(teal_spatial_vector F, teal_vec3 r, double *G) {
+  teal_vec3 n = teal_spatial_vector_angular(F), f = teal_spatial_vector_linear(F);
+  for (int c = 0; c < 3; c++) {
+    teal_vec3 w = teal_vec3_zero();
+    w.v[c] = 1.0;
+    teal_vec3 wf = teal_vec3_cross(w, f);
+    teal_vec3 top = teal_vec3_add(teal_vec3_cross(w, n), teal_vec3_cross(r, wf));
+    for (int i = 0; i < 3; i++) {
+      G[i * 3 + c] = top.v[i];
+      G[(3 + i) * 3 + c] = wf.v[i];
+    }
+  }
+}
+
+/* Per node: VJ = S v, Sa = S vdot, and over its subtree the composite
+ * inertia Ic (data->Ic), P = sum I V, Q = sum I [V]x - [V]x* I and G. */
+static void composite_terms(teal_mb_data *data, const teal_plant_tree *t, teal_mb_derivatives *ws,
+                            const id_args *x) {
   for (int k = 1; k < t->num_nodes; k++) {
     int n = t->nv[k], v0 = t->v_start[k];
     const double *S = teal_mb_data_S(data, t, k);
     ws->VJ[k] = teal_mb_s_apply(S, n, x->v + v0);
     ws->Sa[k] = teal_mb_s_apply(S, n, x->vdot + v0);
-    ws->IV[k] = teal_mb_inertia_apply(&data->I[k], data->V[k]);
-    ws->Ia[k] = teal_mb_inertia_apply(&data->I[k], data->a[k]);
-    ws->bias[k] =
-        teal_spatial_vector_sub(data->c[k], teal_spatial_cross_motion(data->V[t->parent[k]], ws->VJ[k]));
-  }
-}
-
-/* The tangents of node k's VJ, S vdot and bias along d. Outboard of the
- * perturbed joint they move rigidly with s; the joint's own come from its
- * kinematics (its dS kept in ws->dS for the inward pass). */
-static void joint_tangents(const teal_mb_data *data, const teal_plant_tree *t,
-                           teal_mb_derivatives *ws, const direction *d, const id_args *x, int k,
-                           teal_spatial_vector *out) {
-  static const teal_spatial_vector zero = {{0, 0, 0, 0, 0, 0}};
-  int n = t->nv[k], v0 = t->v_start[k];
-  const double *qk = x->q + t->q_start[k], *vk = x->v + v0;
-  out[0] = out[1] = out[2] = zero;
-  if (!d->is_q) {
-    if (k == d->kj) {
-      out[0] = col_of(teal_mb_data_S(data, t, k), d->jl);
-      out[2] = n > 1 ? joint_dbias_dv(data, t, k, qk, vk, d->jl) : zero;
-    }
-    return;
-  }
-  if (k != d->kj) {
-    out[0] = teal_spatial_cross_motion(d->s, ws->VJ[k]);
-    out[1] = teal_spatial_cross_motion(d->s, ws->Sa[k]);
-    out[2] = n > 1 ? teal_spatial_cross_motion(d->s, ws->bias[k]) : zero;
-    return;
-  }
-  double *dS = ws->dS + 6 * v0;
-  joint_own_dS(data, t, k, qk, d->jl, dS);
-  out[0] = teal_mb_s_apply(dS, n, vk);
-  out[1] = teal_mb_s_apply(dS, n, x->vdot + v0);
-  if (t->joint_kind[k] == TEAL_JOINT_UNIVERSAL && d->jl == 0) {
-    out[2] = universal_dbias(data, t, k, qk, vk);
-  }
-}
-
-/* The tangent of node k's body force f = I a + V x* (I V) - F_app (about O),
- * with d(I) y = s x* (I y) - I (s x y) for a moving body: two inertia
- * products, I (da - s x a) and I (dV - s x V). */
-static teal_spatial_vector node_df(const teal_mb_data *data, const teal_mb_derivatives *ws,
-                                   const direction *d, const id_args *x, int k) {
-  const teal_mb_inertia *I = &data->I[k];
-  teal_spatial_vector V = data->V[k], dV = ws->dV[k], y1 = ws->da[k], y2 = dV;
-  teal_spatial_vector df = teal_spatial_cross_force(dV, ws->IV[k]), w = teal_spatial_vector_zero();
-  if (d->is_q) {
-    y1 = teal_spatial_vector_sub(y1, teal_spatial_cross_motion(d->s, data->a[k]));
-    y2 = teal_spatial_vector_sub(y2, teal_spatial_cross_motion(d->s, V));
-    df = teal_spatial_vector_add(df, teal_spatial_cross_force(d->s, ws->Ia[k]));
-    w = teal_spatial_cross_force(d->s, ws->IV[k]);
-  }
-  df = teal_spatial_vector_add(df, teal_mb_inertia_apply(I, y1));
-  w = teal_spatial_vector_add(w, teal_mb_inertia_apply(I, y2));
-  df = teal_spatial_vector_add(df, teal_spatial_cross_force(V, w));
-  if (d->is_q && x->F_app) {
-    /* the moment arm p_OBo of the applied force moves with the body */
-    teal_vec3 r = teal_vec3_sub(data->X[k].p, data->O[k]);
-    teal_vec3 sw = teal_spatial_vector_angular(d->s), sv = teal_spatial_vector_linear(d->s);
-    teal_vec3 dr = teal_vec3_add(sv, teal_vec3_cross(sw, r));
-    teal_vec3 m = teal_vec3_cross(dr, teal_spatial_vector_linear(x->F_app[data->body[k]]));
-    for (int i = 0; i < 3; i++) {
-      df.v[i] -= m.v[i];
+    ws->Pc[k] = teal_mb_inertia_apply(&data->I[k], data->V[k]);
+    coriolis_operator(&data->I[k], data->V[k], ws->Qc + 36 * k);
+    data->Ic[k] = data->I[k];
+    if (x->F_app) {
+      arm_operator(x->F_app[data->body[k]], teal_vec3_sub(data->X[k].p, data->O[k]),
+                   ws->Gc + 18 * k);
     }
   }
-  return df;
-}
-
-/* The outward tangent pass over the nodes outboard of d->kj:
- * dV = dV_p + dVJ, dc = dV_p x VJ + V_p x dVJ + dbias,
- * da = da_p + dc + d(S vdot), and df. */
-static void tangent_outward(const teal_mb_data *data, const teal_plant_tree *t,
-                            teal_mb_derivatives *ws, const direction *d, const id_args *x) {
-  static const teal_spatial_vector zero = {{0, 0, 0, 0, 0, 0}};
-  ws->moving[0] = 0;
-  for (int k = 1; k < t->num_nodes; k++) {
-    int pk = t->parent[k];
-    ws->moving[k] = k == d->kj || (k > d->kj && ws->moving[pk]);
-    if (!ws->moving[k]) {
-      ws->dV[k] = ws->da[k] = ws->df[k] = zero;
+  for (int k = t->num_nodes - 1; k >= 1; k--) {
+    int p = t->parent[k];
+    if (p <= 0) {
       continue;
     }
-    teal_spatial_vector jt[3]; /* dVJ, d(S vdot), dbias */
-    joint_tangents(data, t, ws, d, x, k, jt);
-    ws->dV[k] = teal_spatial_vector_add(ws->dV[pk], jt[0]);
-    teal_spatial_vector dc = teal_spatial_cross_motion(ws->dV[pk], ws->VJ[k]);
-    dc = teal_spatial_vector_add(dc, teal_spatial_cross_motion(data->V[pk], jt[0]));
-    dc = teal_spatial_vector_add(dc, jt[2]);
-    ws->da[k] = teal_spatial_vector_add(ws->da[pk], teal_spatial_vector_add(dc, jt[1]));
-    ws->df[k] = node_df(data, ws, d, x, k);
+    teal_mb_inertia_add_to(&data->Ic[p], &data->Ic[k]);
+    ws->Pc[p] = teal_spatial_vector_add(ws->Pc[p], ws->Pc[k]);
+    for (int i = 0; i < 36; i++) {
+      ws->Qc[36 * p + i] += ws->Qc[36 * k + i];
+    }
+    for (int i = 0; x->F_app && i < 18; i++) {
+      ws->Gc[18 * p + i] += ws->Gc[18 * k + i];
+    }
   }
 }
 
-/* The inward tangent pass: accumulates df and writes column col of the
- * nv x nv row-major out: dtau_i = S_i' df + dS_i' f, where outboard of the
- * joint dS_i' f = (s x S_i)' f = -S_i' (s x* f). */
-static void tangent_inward(const teal_mb_data *data, const teal_plant_tree *t,
-                           teal_mb_derivatives *ws, const direction *d, int col, double *out) {
-  int nv = ws->nv;
-  for (int k = t->num_nodes - 1; k >= 1; k--) {
-    int n = t->nv[k], v0 = t->v_start[k], pk = t->parent[k];
+/* ---- one direction ------------------------------------------------------------------- */
+
+/* A direction: the dof jl of node kj, in q (its subtree moves rigidly by
+ * the twist s = S_j, O held fixed) or in v. With lambda = parent(kj), the
+ * change of the subtree force of any node i outboard of kj (kj included)
+ * is s x* f_i (for q; it cancels in tau_i but for i = kj) plus
+ *   B_i = Ic_i (ea - base) + (eV - u) x* P_i + Q_i (u - eV) + G_i w:
+ * the rigid motion leaves V_lambda and a_lambda unturned (u = s x V_lambda,
+ * base = s x a_lambda + V_lambda x u), and eV, ea are changes of the
+ * velocity and acceleration of kj's body beyond the rigid motion (ea
+ * already less eV x V_kj): a v direction's S_j, and a multi-dof joint's own
+ * columns, which do not turn with s (joint_own_dS). */
+typedef struct direction {
+  int kj, jl, is_q, lambda;
+  teal_spatial_vector s, u, base, eV, ea;
+} direction;
+
+/* eV and ea of a q direction on a joint with nv > 1 (its own dS in ws->dS). */
+static void own_joint_excess(const teal_mb_data *data, const teal_plant_tree *t,
+                             teal_mb_derivatives *ws, const id_args *x, direction *d) {
+  int k = d->kj, n = t->nv[k], v0 = t->v_start[k];
+  const double *qk = x->q + t->q_start[k], *vk = x->v + v0;
+  teal_spatial_vector dVJ = teal_mb_s_apply(ws->dS + 6 * v0, n, vk);
+  teal_spatial_vector dSa = teal_mb_s_apply(ws->dS + 6 * v0, n, x->vdot + v0);
+  d->eV = teal_spatial_vector_sub(dVJ, teal_spatial_cross_motion(d->s, ws->VJ[k]));
+  teal_spatial_vector ea = teal_spatial_vector_sub(dSa, teal_spatial_cross_motion(d->s, ws->Sa[k]));
+  ea = teal_spatial_vector_add(ea, teal_spatial_cross_motion(data->V[d->lambda], dVJ));
+  ea = teal_spatial_vector_sub(ea, teal_spatial_cross_motion(d->s, data->c[k]));
+  ea = teal_spatial_vector_add(ea, teal_spatial_cross_motion(d->u, ws->VJ[k]));
+  if (t->joint_kind[k] == TEAL_JOINT_UNIVERSAL && d->jl == 0) {
+    ea = teal_spatial_vector_add(ea, universal_dbias(data, t, k, qk, vk));
+  }
+  d->ea = teal_spatial_vector_sub(ea, teal_spatial_cross_motion(d->eV, data->V[k]));
+}
+
+/* The direction of dof jl of node kj. */
+static direction make_direction(const teal_mb_data *data, const teal_plant_tree *t,
+                                teal_mb_derivatives *ws, const id_args *x, int kj, int jl,
+                                int is_q) {
+  direction d;
+  memset(&d, 0, sizeof d);
+  d.kj = kj, d.jl = jl, d.is_q = is_q, d.lambda = t->parent[kj];
+  d.s = col_of(teal_mb_data_S(data, t, kj), jl);
+  teal_spatial_vector Vl = data->V[d.lambda];
+  int n = t->nv[kj];
+  if (is_q) {
+    d.u = teal_spatial_cross_motion(d.s, Vl);
+    d.base = teal_spatial_cross_motion(d.s, data->a[d.lambda]);
+    d.base = teal_spatial_vector_add(d.base, teal_spatial_cross_motion(Vl, d.u));
+    joint_own_dS(data, t, kj, x->q + t->q_start[kj], jl, ws->dS + 6 * t->v_start[kj]);
+    if (n > 1) {
+      own_joint_excess(data, t, ws, x, &d);
+    }
+    return d;
+  }
+  d.eV = d.s;
+  d.ea = teal_spatial_cross_motion(Vl, d.s);
+  if (n > 1) {
+    const double *vk = x->v + t->v_start[kj];
+    d.ea =
+        teal_spatial_vector_add(d.ea, joint_dbias_dv(data, t, kj, x->q + t->q_start[kj], vk, jl));
+  }
+  d.ea = teal_spatial_vector_sub(d.ea, teal_spatial_cross_motion(d.s, data->V[kj]));
+  return d;
+}
+
+/* B_i of the direction (see direction). */
+static teal_spatial_vector subtree_change(const teal_mb_data *data, const teal_mb_derivatives *ws,
+                                          const direction *d, const id_args *x, int i) {
+  teal_spatial_vector y =
+      teal_mb_inertia_apply(&data->Ic[i], teal_spatial_vector_sub(d->ea, d->base));
+  teal_spatial_vector w = teal_spatial_vector_sub(d->eV, d->u);
+  y = teal_spatial_vector_add(y, teal_spatial_cross_force(w, ws->Pc[i]));
+  y = teal_spatial_vector_sub(y, mat_apply(ws->Qc + 36 * i, 6, w.v));
+  if (d->is_q && x->F_app) {
+    y = teal_spatial_vector_add(y, mat_apply(ws->Gc + 18 * i, 3, d->s.v));
+  }
+  return y;
+}
+
+/* Writes dtau_row / d(direction col) into out (row-major, or transposed). */
+static void put(const teal_mb_derivatives *ws, double *out, int row, int col, double x) {
+  size_t nv = (size_t)ws->nv, r = (size_t)row, c = (size_t)col;
+  out[ws->transposed ? c * nv + r : r * nv + c] = x;
+}
+
+/* The column col of the derivatives for direction d: tau_i = S_i' f_i
+ * changes by S_i' B_i outboard of kj, by S' (s x* f + B) + dS' f at kj and
+ * by S_a' (the change at kj) at its ancestors a; elsewhere not at all. */
+static void one_direction(const teal_mb_data *data, const teal_plant_tree *t,
+                          teal_mb_derivatives *ws, const direction *d, const id_args *x, int col,
+                          double *out) {
+  for (int r = 0; r < ws->nv; r++) {
+    put(ws, out, r, col, 0.0);
+  }
+  int kj = d->kj, v0 = t->v_start[kj];
+  teal_spatial_vector dfc = subtree_change(data, ws, d, x, kj);
+  if (d->is_q) {
+    dfc = teal_spatial_vector_add(dfc, teal_spatial_cross_force(d->s, data->f[kj]));
+  }
+  for (int i = 0; i < t->nv[kj]; i++) {
+    double y = teal_mb_s_dot(teal_mb_data_S(data, t, kj) + 6 * i, dfc);
+    y += d->is_q ? teal_mb_s_dot(ws->dS + 6 * (v0 + i), data->f[kj]) : 0.0;
+    put(ws, out, v0 + i, col, y);
+  }
+  ws->moving[kj] = 1;
+  for (int k = kj + 1; k < t->num_nodes; k++) {
+    ws->moving[k] = ws->moving[t->parent[k]] && t->parent[k] >= kj;
+    if (!ws->moving[k] || !t->nv[k]) {
+      continue;
+    }
+    teal_spatial_vector B = subtree_change(data, ws, d, x, k);
     const double *S = teal_mb_data_S(data, t, k);
-    teal_spatial_vector f = ws->df[k];
-    int own = d->is_q && k == d->kj;
-    if (d->is_q && ws->moving[k] && !own) {
-      f = teal_spatial_vector_sub(f, teal_spatial_cross_force(d->s, data->f[k]));
+    for (int i = 0; i < t->nv[k]; i++) {
+      put(ws, out, t->v_start[k] + i, col, teal_mb_s_dot(S + 6 * i, B));
     }
-    for (int i = 0; i < n; i++) {
-      double x = teal_mb_s_dot(S + 6 * i, f);
-      if (own) {
-        x += teal_mb_s_dot(ws->dS + 6 * (v0 + i), data->f[k]);
-      }
-      size_t row = (size_t)(v0 + i);
-      out[ws->transposed ? (size_t)col * nv + row : row * nv + (size_t)col] = x;
-    }
-    if (pk > 0) {
-      ws->df[pk] = teal_spatial_vector_add(ws->df[pk], ws->df[k]);
+  }
+  for (int a = d->lambda; a > 0; a = t->parent[a]) {
+    const double *S = teal_mb_data_S(data, t, a);
+    for (int i = 0; i < t->nv[a]; i++) {
+      put(ws, out, t->v_start[a] + i, col, teal_mb_s_dot(S + 6 * i, dfc));
     }
   }
 }
@@ -320,11 +380,9 @@ static void tangent_inward(const teal_mb_data *data, const teal_plant_tree *t,
 static void all_directions(const teal_mb_data *data, const teal_plant_tree *t,
                            teal_mb_derivatives *ws, const id_args *x, int is_q, double *out) {
   for (int k = 1; k < t->num_nodes; k++) {
-    const double *S = teal_mb_data_S(data, t, k);
     for (int jl = 0; jl < t->nv[k]; jl++) {
-      direction d = {k, jl, is_q, col_of(S, jl)};
-      tangent_outward(data, t, ws, &d, x);
-      tangent_inward(data, t, ws, &d, t->v_start[k] + jl, out);
+      direction d = make_direction(data, t, ws, x, k, jl, is_q);
+      one_direction(data, t, ws, &d, x, t->v_start[k] + jl, out);
     }
   }
 }
@@ -361,7 +419,7 @@ int teal_mb_inverse_dynamics_derivatives(const teal_plant *plant, teal_mb_data *
     return st;
   }
   id_args x = {q, v, vdot, F_app_Bo_W};
-  nominal_products(data, t, ws, &x);
+  composite_terms(data, t, ws, &x);
   all_directions(data, t, ws, &x, 1, dtau_dq);
   all_directions(data, t, ws, &x, 0, dtau_dv);
   return dtau_dvdot ? teal_mb_mass_matrix(plant, data, q, dtau_dvdot) : TEAL_OK;
