@@ -1,17 +1,20 @@
 /* Analytic derivatives of inverse dynamics (see rnea_derivatives.h; the
- * formulation about a tree point O is in data_internal.h).
+ * formulation about a tree point O is in data_internal.h), in the manner of
+ * Carpentier and Mansard's derivatives of RNEA (RSS 2018).
  *
- * One tangent pass per direction. A position direction j of node kj moves
- * every body outboard of kj rigidly by the twist s = S_j (about O, in W),
- * the point O held fixed (tau does not depend on it). For those bodies
- * every quantity attached to them changes by the spatial cross product with
- * s: dS = s x S, d(I) y = s x* (I y) - I (s x y), and the joint bias c of an
- * outboard joint likewise; only the perturbed joint's own columns and bias
- * need its kinematics (joint_own_dS). The outward pass differentiates
- * V = V_p + S v, c = V_p x S v + bias, a = a_p + c + S vdot and
- * f = I a + V x* (I V) - F_app; the inward pass accumulates df and gives
- * dtau_i = dS_i' f_i + S_i' df_i (f_i the accumulated nominal force). A
- * velocity direction changes V, c, a and f of the outboard nodes only. */
+ * A position direction j of node kj moves every body outboard of kj
+ * rigidly by the twist s = S_j (about O, in W), O held fixed (tau does not
+ * depend on it). Were the whole world moved, every force would turn:
+ * df = s x* f. The world inboard of kj does not move, so V and a of the
+ * parent lambda stay unturned, which the subtree composites of one inward
+ * pass account for (composite_terms: the inertia Ic, P = sum I V,
+ * Q = sum I [V]x - [V]x* I); the applied forces stay fixed in W while their
+ * arms turn (G); and a joint with several dofs moves its own columns
+ * otherwise than by s (joint_own_dS). A velocity direction changes the
+ * velocity of the subtree by S_j, with the same composites. Each direction
+ * then costs O(1) per outboard node (tau_i = S_i' f_i, and s x* f cancels
+ * against dS_i' f = -S_i' (s x* f)) and one projection per ancestor: O(n^2)
+ * in all, at the price of a few RNEAs per direction's column of nodes. */
 #include "multibody/algorithms/rnea_derivatives.h"
 
 #include <math.h>
