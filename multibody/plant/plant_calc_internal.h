@@ -26,6 +26,7 @@ typedef struct teal_plant_scratch {
    * first call: the derivative workspace and dvdot/dq, dvdot/dv, vdot */
   teal_mb_derivatives *deriv;
   double *jac;
+  void *fe;            /* the force elements' differences (plant_jacobian.c) */
   int declaration;     /* the value given to the declaration: its copy, the
                         * system's model, names the plant and holds no data */
 } teal_plant_scratch;

@@ -1,21 +1,23 @@
 /* The plant's analytic Jacobian (teal_leaf_set_jacobian), used by
  * teal_linearize and the LQR built from a system: A, B, C, D of the
- * continuous plant's xdot = [N(q) v; vdot(q, v, u)] in its state x = [q; v]
- * and of the state output, from the analytic derivatives of forward
- * dynamics (aba_derivatives.h).
+ * continuous plant's xdot = [N(q) v; vdot(q, v, u)], or of the discrete
+ * plant's step, in its state x = [q; v], and of the state output, from the
+ * analytic derivatives of the dynamics (aba_derivatives.h).
  *
  * The derivatives of vdot come in the tangent form (one column per v
  * index); the columns for the coordinates q follow by the chain rule with
  * N+(q) (rnea_derivatives.h). The rows of qdot = N(q) v are N(q) in v and
  * d(N(q) v)/dq in q: N is linear in a quaternion, so a quaternion's
  * columns are (N(e_c) - N(0)) v, and every other N is square, so its
- * dN/dq_c is Ndot(q, N+ e_c) (the rate of N along qdot = e_c).
+ * dN/dq_c is Ndot(q, N+ e_c) (the rate of N along qdot = e_c). Force
+ * elements are the one part taken by central differences (of the elements
+ * alone, see fe_derivatives).
  *
  * What it does not differentiate it refuses with TEAL_EUNSUPPORTED, and
- * teal_linearize then differentiates the plant by central differences: a
- * discrete plant, force elements, contact (a connected geometry query), a
- * value on applied_spatial_force, the per-instance actuation ports and the
- * outputs other than "state". */
+ * teal_linearize then differentiates the plant by central differences:
+ * contact (a connected geometry query), a value on applied_spatial_force, a
+ * position limit acting in the discrete step, the per-instance actuation
+ * ports and the outputs other than "state". */
 #include <math.h>
 #include <string.h>
 
@@ -24,7 +26,10 @@
 #include "multibody/algorithms/aba.h"
 #include "multibody/algorithms/aba_derivatives.h"
 #include "multibody/algorithms/data_internal.h"
+#include "multibody/algorithms/jacobians.h"
+#include "multibody/algorithms/kinematics.h"
 #include "multibody/algorithms/operators.h"
+#include "multibody/forces/force_elements.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/tree/topology.h"
 
@@ -34,9 +39,7 @@ static int check_supported(const teal_system *sys, const teal_context *ctx, cons
                            int input_port, int output_port) {
   const plant_sys *s = &p->sys;
   const char *why = NULL;
-  if (p->forces.n) {
-    why = "the plant has force elements";
-  } else if (teal_input_has_value(sys, ctx, s->in_F) > 0) {
+  if (teal_input_has_value(sys, ctx, s->in_F) > 0) {
     why = "applied_spatial_force has a value";
   } else if (teal_input_has_value(sys, ctx, s->in_query) > 0) {
     why = "the geometry query is connected (contact)";
@@ -54,22 +57,130 @@ static int check_supported(const teal_system *sys, const teal_context *ctx, cons
                                    teal_system_name(sys), why);
 }
 
+/* The force elements' working memory: poses, velocities and two force
+ * lists by body, then q and v moved, the two sides' element torques, a
+ * product and the results by q (tangent) and by v (nv x nv each). */
+typedef struct fe_work {
+  teal_transform *X;
+  teal_spatial_vector *V, *Fp, *Fm;
+  double *q, *v, *tp, *tm, *jt, *Gq, *Gv;
+} fe_work;
+
+/* Lays the memory out from base (NULL: only its size); returns the bytes. */
+static size_t fe_layout(const teal_plant *p, void *base, fe_work *w) {
+  size_t nb = (size_t)p->bodies.n, nv = (size_t)p->nv;
+  char *c = base;
+  w->X = (teal_transform *)c;
+  w->V = (teal_spatial_vector *)(c + nb * sizeof(teal_transform));
+  w->Fp = w->V + nb;
+  w->Fm = w->Fp + nb;
+  w->q = (double *)(w->Fm + nb);
+  w->v = w->q + p->nq;
+  w->tp = w->v + nv;
+  w->tm = w->tp + nv;
+  w->jt = w->tm + nv;
+  w->Gq = w->jt + nv;
+  w->Gv = w->Gq + nv * nv;
+  return (size_t)((char *)(w->Gv + nv * nv) - c);
+}
+
 /* The scratch's Jacobian memory, made on the first call: dvdot/dq, dvdot/dv,
  * M^-1 and a product (nv x nv each), vdot (nv), then 7 (nq + nv) for the
- * discrete step's rows. */
+ * discrete step's rows; and the force elements' when the plant has any. */
 static int jacobian_memory(const teal_context *ctx, const teal_plant *p, teal_plant_scratch *s) {
   if (s->jac) {
     return TEAL_OK;
   }
   size_t nv = (size_t)p->nv;
   teal_error err = {0};
+  fe_work w;
   s->deriv = teal_mb_derivatives_new(p, &err);
   s->jac = s->deriv ? teal_calloc(4 * nv * nv + nv + 7 * ((size_t)p->nq + nv) + 1, sizeof(double))
                     : NULL;
-  if (!s->jac) {
+  s->fe = s->jac && p->forces.n ? teal_calloc(1, fe_layout(p, NULL, &w)) : NULL;
+  if (!s->jac || (p->forces.n && !s->fe)) {
     teal_mb_derivatives_free(s->deriv);
+    teal_free(s->jac);
     s->deriv = NULL;
+    s->jac = NULL;
     return teal_context_report_error(ctx, TEAL_ENOMEM, "plant: out of memory for the Jacobian");
+  }
+  return TEAL_OK;
+}
+
+/* ---- force elements ------------------------------------------------------------------
+ * The elements' forces depend on q and v in ways only they know (user
+ * elements among them), so their part of the derivatives is the one taken
+ * by central differences: G = d(tau_fe + J' F_fe)/dx with J held at q (the
+ * analytic part already turns the arms of the fixed forces), a step of
+ * FE_STEP along each tangent direction q (+) h e_j and each v_j. */
+#define FE_STEP 1e-6
+
+/* tau and F of the elements at (q, v) into (tau, F), both cleared first. */
+static int element_forces(const teal_plant *p, const fe_work *w, const double *q, const double *v,
+                          double *tau, teal_spatial_vector *F, teal_error *err) {
+  memset(tau, 0, sizeof(double) * (size_t)p->nv);
+  memset(F, 0, sizeof(teal_spatial_vector) * (size_t)p->bodies.n);
+  int rc = teal_mb_body_velocities(p, q, v, w->X, w->V);
+  return rc ? rc : teal_plant_calc_force_elements(p, q, v, w->X, w->V, F, tau, err);
+}
+
+/* w->q = q (+) h e_j: q + h N(q) e_j, quaternions normalized. */
+static int tangent_step(const teal_plant *p, teal_plant_scratch *s, fe_work *w, const double *q,
+                        int j, double h) {
+  memset(w->jt, 0, sizeof(double) * (size_t)p->nv);
+  w->jt[j] = 1.0;
+  int rc = teal_mb_multiply_by_n(p, s->data, q, 0, w->jt, w->q);
+  for (int i = 0; rc == TEAL_OK && i < p->nq; i++) {
+    w->q[i] = q[i] + h * w->q[i];
+  }
+  return rc ? rc : teal_plant_normalize_q(p, w->q);
+}
+
+/* Column j of G: the central difference of the elements' torques plus
+ * J(q)' times that of their forces, from the two sides held in w. */
+static int fe_column(const teal_plant *p, teal_plant_scratch *s, fe_work *w, const double *q, int j,
+                     double *G) {
+  int nv = p->nv;
+  for (int b = 0; b < p->bodies.n; b++) {
+    w->Fp[b] =
+        teal_spatial_vector_scale(teal_spatial_vector_sub(w->Fp[b], w->Fm[b]), 0.5 / FE_STEP);
+  }
+  int rc = teal_mb_jacobian_apply_transpose(p, s->data, q, w->Fp, w->jt);
+  for (int i = 0; rc == TEAL_OK && i < nv; i++) {
+    G[(size_t)i * nv + j] = (w->tp[i] - w->tm[i]) * (0.5 / FE_STEP) + w->jt[i];
+  }
+  return rc;
+}
+
+/* G by q (tangent) and by v into w->Gq and w->Gv. */
+static int fe_derivatives(const teal_context *ctx, const teal_plant *p, teal_plant_scratch *s,
+                          const double *q, const double *v, fe_work *w) {
+  int nv = p->nv, rc = TEAL_OK;
+  teal_error err = {0};
+  for (int by_v = 0; by_v < 2 && rc == TEAL_OK; by_v++) {
+    for (int j = 0; j < nv && rc == TEAL_OK; j++) {
+      for (int side = 0; side < 2 && rc == TEAL_OK; side++) {
+        double h = side ? -FE_STEP : FE_STEP;
+        memcpy(w->v, v, sizeof(double) * (size_t)nv);
+        if (by_v) {
+          w->v[j] += h;
+          memcpy(w->q, q, sizeof(double) * (size_t)p->nq);
+        } else {
+          rc = tangent_step(p, s, w, q, j, h);
+        }
+        if (rc == TEAL_OK) {
+          rc = element_forces(p, w, w->q, w->v, side ? w->tm : w->tp, side ? w->Fm : w->Fp, &err);
+        }
+      }
+      if (rc == TEAL_OK) {
+        rc = fe_column(p, s, w, q, j, by_v ? w->Gv : w->Gq);
+      }
+    }
+  }
+  if (rc) {
+    return teal_context_report_error(ctx, rc, "plant Jacobian: force elements: %s",
+                                     err.code ? err.message : teal_mb_data_error(s->data)->message);
   }
   return TEAL_OK;
 }
@@ -244,18 +355,46 @@ static int vdot_derivatives(const teal_system *sys, const teal_context *ctx, con
   return TEAL_OK;
 }
 
+/* The force elements' G (see fe_derivatives) at ctx's (q, v), combined
+ * into the derivatives by q (tangent) and v: X += sign W G, with W NULL
+ * meaning the identity. */
+static int add_force_elements(const teal_context *ctx, const teal_plant *p, teal_plant_scratch *s,
+                              const double *W, double sign, double *dq, double *dv) {
+  if (!p->forces.n) {
+    return TEAL_OK;
+  }
+  const double *q, *v;
+  teal_plant_qv(p, ctx, &q, &v);
+  fe_work w;
+  fe_layout(p, s->fe, &w);
+  int rc = fe_derivatives(ctx, p, s, q, v, &w), n = p->nv;
+  for (int m = 0; rc == TEAL_OK && m < 2; m++) {
+    const double *G = m ? w.Gv : w.Gq;
+    double *X = m ? dv : dq;
+    for (int i = 0; i < n; i++) {
+      for (int k = 0; k < n; k++) {
+        double a = sign * (W ? W[(size_t)i * n + k] : (i == k ? 1.0 : 0.0));
+        for (int j = 0; a != 0.0 && j < n; j++) {
+          X[(size_t)i * n + j] += a * G[(size_t)k * n + j];
+        }
+      }
+    }
+  }
+  return rc;
+}
+
 /* A, B, C, D of the continuous plant at ctx. */
 static int continuous_jacobian(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
                                teal_plant_scratch *s, int input_port, int output_port,
                                teal_jacobian *jac) {
   const double *q, *v;
   teal_plant_qv(p, ctx, &q, &v);
-  int rc = vdot_derivatives(sys, ctx, p, s);
-  if (rc) {
-    return rc;
-  }
   size_t nv = (size_t)p->nv, nx = (size_t)(p->nq + p->nv);
   const double *Minv = s->jac + 2 * nv * nv;
+  int rc = vdot_derivatives(sys, ctx, p, s);
+  if (rc || (rc = add_force_elements(ctx, p, s, Minv, 1.0, s->jac, s->jac + nv * nv))) {
+    return rc;
+  }
   memset(jac->A, 0, sizeof(double) * nx * nx);
   vdot_rows(p, q, teal_plant_damping(p, ctx), s->jac, s->jac + nv * nv, Minv, jac->A);
   for (int k = 1; k < p->tree.num_nodes; k++) {
@@ -425,7 +564,8 @@ static int discrete_jacobian(const teal_system *sys, const teal_context *ctx, co
   for (size_t i = 0; rc == TEAL_OK && i < nv; i++) {
     y[i] = v[i] + p->time_step * y[i]; /* v+ */
   }
-  if (rc || (rc = limits_inactive(sys, ctx, p, q, y))) {
+  if (rc || (rc = limits_inactive(sys, ctx, p, q, y)) ||
+      (rc = add_force_elements(ctx, p, s, NULL, -1.0, dq, dv))) {
     return rc;
   }
   step_velocity_derivatives(p, teal_plant_damping(p, ctx), dq, dv, W, T);

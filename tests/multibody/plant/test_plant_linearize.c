@@ -18,6 +18,7 @@
 #include "framework/ports.h"
 #include "framework/system.h"
 #include "framework/system_dynamics.h"
+#include "multibody/forces/force_elements.h"
 #include "multibody/parsing/urdf.h"
 #include "multibody/plant/plant_parameters.h"
 #include "multibody/plant/plant_state.h"
@@ -114,15 +115,32 @@ START_TEST(test_random_trees_match_central_differences) {
 }
 END_TEST
 
+enum { PLAIN, LIMITED, ELEMENTS };
+
+/* Force elements on the acrobot: a spring on the elbow and a spring-damper
+ * from a world point to the tip of link 2. */
+static void add_elements(teal_plant *p) {
+  teal_error err = {0};
+  int elbow = teal_plant_get_joint_by_name(p, "elbow", -1, &err);
+  int link2 = teal_plant_get_body_by_name(p, "link2", -1, &err);
+  ck_assert_int_ge(teal_plant_add_revolute_spring(p, elbow, 0.2, 5.0), 0);
+  ck_assert_int_ge(teal_plant_add_linear_spring_damper(p, 0, teal_vec3_make(0.3, 0.1, 0.5), link2,
+                                                       teal_vec3_make(0, 0, -2), 1.0, 20.0, 3.0),
+                   0);
+}
+
 /* A plant from models/acrobot.urdf (time_step 0: continuous), its shoulder
- * limited to [-1, 1] if limited. */
-static teal_plant *acrobot(double time_step, int limited) {
+ * limited to [-1, 1] (LIMITED) or with force elements (ELEMENTS). */
+static teal_plant *acrobot(double time_step, int variant) {
   char path[1024];
   snprintf(path, sizeof path, "%s/acrobot.urdf", TEAL_MODELS_DIR);
   teal_error err = {0};
   teal_plant *p = teal_plant_new(time_step, &err);
   ck_assert_msg(teal_urdf_load_file(p, path, NULL, &err) >= 0, "%s", err.message);
-  if (limited) {
+  if (variant == ELEMENTS) {
+    add_elements(p);
+  }
+  if (variant == LIMITED) {
     double lo = -1.0, hi = 1.0;
     int j = teal_plant_get_joint_by_name(p, "shoulder", -1, &err);
     ck_assert_int_eq(teal_plant_set_joint_position_limits(p, j, &lo, &hi), TEAL_OK);
@@ -173,7 +191,7 @@ static void spong_upright(double g, double h, double *A, double *B) {
  * form, in both modes. */
 START_TEST(test_acrobot_matches_spong) {
   double h = _i ? 1e-3 : 0.0;
-  teal_plant *p = acrobot(h, 0);
+  teal_plant *p = acrobot(h, PLAIN);
   teal_context *ctx = upright(p);
   teal_linear_system_matrices a, f;
   teal_system *sys = teal_plant_system(p);
@@ -229,13 +247,38 @@ static void expect_declined(teal_plant *p, int out, int ny, const char *why) {
 }
 
 START_TEST(test_declined_cases_fall_back) {
-  teal_plant *p = acrobot(0.0, 0);
+  teal_plant *p = acrobot(0.0, PLAIN);
   expect_declined(p, teal_plant_generalized_acceleration_output_port(p), 2,
                   "the output is not 'state'");
   teal_plant_free(p);
   /* the upright q1 = pi is far outside the shoulder's [-1, 1]: the limit acts */
-  p = acrobot(1e-3, 1);
+  p = acrobot(1e-3, LIMITED);
   expect_declined(p, teal_plant_state_output_port(p), 4, "a position limit acts");
+  teal_plant_free(p);
+}
+END_TEST
+
+/* Force elements: their part by central differences of the elements
+ * alone, the rest analytic; against linearize's central differences in
+ * both modes, away from equilibrium, the hook answering itself. */
+START_TEST(test_force_elements) {
+  teal_plant *p = acrobot(_i ? 1e-2 : 0.0, ELEMENTS);
+  teal_context *ctx = upright(p);
+  double x[4] = {2.5, -0.4, 0.7, -1.1}, u = 0.3;
+  ck_assert_int_eq(teal_plant_set_state(p, ctx, x, 4), TEAL_OK);
+  ck_assert_int_eq(teal_context_fix_input(ctx, teal_plant_actuation_input_port(p), &u, 1), 0);
+  teal_system *sys = teal_plant_system(p);
+  int in = teal_plant_actuation_input_port(p), out = teal_plant_state_output_port(p);
+  teal_linear_system_matrices a, f;
+  linearize(sys, ctx, in, out, 1, &a);
+  linearize(sys, ctx, in, out, 0, &f);
+  expect_same(&a, &f, 1e-7);
+  double A[16], B[4], C[16], D[4];
+  teal_jacobian jac = {4, 1, 4, A, B, C, D};
+  ck_assert_int_eq(teal_calc_jacobian(sys, ctx, in, out, &jac), TEAL_OK);
+  teal_linear_system_matrices_free(&a);
+  teal_linear_system_matrices_free(&f);
+  teal_context_free(ctx);
   teal_plant_free(p);
 }
 END_TEST
@@ -247,6 +290,7 @@ int main(void) {
   tcase_add_loop_test(tc, test_random_trees_match_central_differences, 0, TS_MB_DYN_NUM_TOPOLOGIES);
   tcase_add_loop_test(tc, test_acrobot_matches_spong, 0, 2);
   tcase_add_test(tc, test_declined_cases_fall_back);
+  tcase_add_loop_test(tc, test_force_elements, 0, 2);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
