@@ -260,7 +260,8 @@ END_TEST
 
 /* Force elements: their part by central differences of the elements
  * alone, the rest analytic; against linearize's central differences in
- * both modes, away from equilibrium, the hook answering itself. */
+ * both modes, away from equilibrium, the hook answering itself, and
+ * allocating nothing once its memory exists. */
 START_TEST(test_force_elements) {
   teal_plant *p = acrobot(_i ? 1e-2 : 0.0, ELEMENTS);
   teal_context *ctx = upright(p);
@@ -276,6 +277,11 @@ START_TEST(test_force_elements) {
   double A[16], B[4], C[16], D[4];
   teal_jacobian jac = {4, 1, 4, A, B, C, D};
   ck_assert_int_eq(teal_calc_jacobian(sys, ctx, in, out, &jac), TEAL_OK);
+  /* its memory made by the first call, the hook allocates nothing */
+  ts_alloc_install();
+  ck_assert_int_eq(teal_calc_jacobian(sys, ctx, in, out, &jac), TEAL_OK);
+  ck_assert_uint_eq(ts_alloc_allocs(), 0);
+  ts_alloc_uninstall();
   teal_linear_system_matrices_free(&a);
   teal_linear_system_matrices_free(&f);
   teal_context_free(ctx);
