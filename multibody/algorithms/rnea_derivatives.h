@@ -1,8 +1,10 @@
 /** @file
  * Analytic derivatives of inverse dynamics (the recursive Newton-Euler
- * algorithm, rnea.h): d tau / dq, d tau / dv and d tau / dvdot = M(q), by
- * tangent (forward-mode) recursions over the tree, O(n) per direction and
- * O(n^2) in all, with no finite differences.
+ * algorithm, rnea.h): d tau / dq, d tau / dv and d tau / dvdot = M(q), in
+ * the manner of Carpentier and Mansard's derivatives of RNEA: one inward
+ * pass of subtree composites, then per velocity direction O(1) work per
+ * outboard body and a projection per ancestor, O(n^2) in all, with no
+ * finite differences.
  *
  * Derivatives with respect to q are taken in the tangent space, one column
  * per velocity index: column j is d/de tau(q (+) e e_j), where q (+) e e_j
