@@ -401,11 +401,12 @@ static int continuous_jacobian(const teal_system *sys, const teal_context *ctx, 
     n_block(p, k, q, jac->A);
     n_dq_block(p, k, q, v, jac->A);
   }
-  if (input_port >= 0 && (rc = input_columns(sys, ctx, p, input_port, Minv, 1.0, jac->B))) {
+  if (input_port >= 0 && jac->B &&
+      (rc = input_columns(sys, ctx, p, input_port, Minv, 1.0, jac->B))) {
     return rc;
   }
   if (output_port >= 0) {
-    state_output(p, jac->nu, jac->C, input_port >= 0 ? jac->D : NULL);
+    state_output(p, jac->nu, jac->C, input_port >= 0 && jac->nu ? jac->D : NULL);
   }
   return TEAL_OK;
 }
@@ -577,7 +578,7 @@ static int discrete_jacobian(const teal_system *sys, const teal_context *ctx, co
       step_q_rows(p, k, q, y, jac->A, (int)nx, 1, y + nv);
     }
   }
-  if (input_port >= 0) {
+  if (input_port >= 0 && jac->B) {
     if ((rc = input_columns(sys, ctx, p, input_port, W, p->time_step, jac->B))) {
       return rc;
     }
@@ -588,7 +589,7 @@ static int discrete_jacobian(const teal_system *sys, const teal_context *ctx, co
     }
   }
   if (output_port >= 0) {
-    state_output(p, jac->nu, jac->C, input_port >= 0 ? jac->D : NULL);
+    state_output(p, jac->nu, jac->C, input_port >= 0 && jac->nu ? jac->D : NULL);
   }
   return TEAL_OK;
 }
