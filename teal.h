@@ -101,6 +101,7 @@
 #include "geometry/shapes/support.h"
 
 #include "multibody/algorithms/aba.h"
+#include "multibody/algorithms/aba_derivatives.h"
 #include "multibody/algorithms/body_forces.h"
 #include "multibody/algorithms/body_results.h"
 #include "multibody/algorithms/crba.h"
@@ -112,6 +113,7 @@
 #include "multibody/algorithms/momentum.h"
 #include "multibody/algorithms/operators.h"
 #include "multibody/algorithms/rnea.h"
+#include "multibody/algorithms/rnea_derivatives.h"
 #include "multibody/algorithms/stages.h"
 #include "multibody/algorithms/subtree.h"
 #include "multibody/algorithms/system_kinematics.h"

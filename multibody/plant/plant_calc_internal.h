@@ -10,6 +10,7 @@
 #include "framework/system.h"
 #include "multibody/algorithms/data.h"
 #include "multibody/algorithms/jacobians.h"
+#include "multibody/algorithms/rnea_derivatives.h"
 #include "multibody/contact/plant_contact.h"
 #include "multibody/plant/step_data_internal.h"
 #include "multibody/tree/plant_internal.h"
@@ -21,6 +22,11 @@ typedef struct teal_plant_scratch {
   const teal_plant *plant;
   teal_mb_data *data;  /* the multibody data of this context */
   teal_step_data step; /* the discrete step's (empty for a continuous plant) */
+  /* the analytic Jacobian's working memory (plant_jacobian.c), made by its
+   * first call: the derivative workspace and dvdot/dq, dvdot/dv, vdot */
+  teal_mb_derivatives *deriv;
+  double *jac;
+  void *fe;            /* the force elements' differences (plant_jacobian.c) */
   int declaration;     /* the value given to the declaration: its copy, the
                         * system's model, names the plant and holds no data */
 } teal_plant_scratch;
@@ -98,6 +104,9 @@ int teal_plant_calc_actuation(const teal_system *sys, const teal_context *ctx, d
 int teal_plant_calc_applied_forces(const teal_system *sys, const teal_context *ctx, void *out,
                                    void *user);
 int teal_plant_calc_vdot(const teal_system *sys, const teal_context *ctx, double *out, void *user);
+/* The analytic Jacobian hook (plant_jacobian.c). */
+int teal_plant_jacobian(const teal_system *sys, const teal_context *ctx, int input_port,
+                        int output_port, teal_jacobian *jac, void *user);
 int teal_plant_calc_accelerations(const teal_system *sys, const teal_context *ctx, void *out,
                                   void *user);
 int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ctx, double *out,

@@ -14,6 +14,9 @@ static void scratch_free(void *value) {
   teal_plant_scratch *s = value;
   teal_mb_data_free(s->data);
   teal_step_data_release(&s->step);
+  teal_mb_derivatives_free(s->deriv);
+  teal_free(s->jac);
+  teal_free(s->fe);
   memset(s, 0, sizeof(*s));
 }
 

@@ -427,6 +427,7 @@ int teal_plant_system_create(teal_plant *p) {
   teal_leaf_declare_initialization_publish(sys, teal_plant_size_outputs, p);
   teal_leaf_set_velocity_map(sys, teal_plant_v_to_qdot, teal_plant_qdot_to_v, p);
   teal_leaf_set_energy(sys, teal_plant_potential_energy_cb, teal_plant_kinetic_energy_cb, p);
+  teal_leaf_set_jacobian(sys, teal_plant_jacobian, p); /* analytic where it can (continuous) */
   teal_leaf_set_type_tag(sys, &plant_tag);
   rc = teal_leaf_finalize(sys);
   if (rc) {

@@ -149,6 +149,12 @@ static int differentiate(lin_problem *p, double eps) {
 }
 
 static int analytic(lin_problem *p) {
+  /* back at (x0, u0): evaluating a discrete system's update advanced its
+   * state to the next one */
+  int rc = teal_state_space_evaluator_eval(p->ev, p->x0, p->u0, NULL, NULL);
+  if (rc) {
+    return rc;
+  }
   teal_jacobian jac = {p->nx, p->nu, p->ny, p->A, p->nu ? p->B : NULL, p->ny ? p->C : NULL,
                        p->nu && p->ny ? p->D : NULL};
   return teal_calc_jacobian(p->sys, p->ctx, p->in, p->out, &jac);
@@ -325,8 +331,12 @@ static int run(lin_problem *p, const teal_linearize_options *o) {
     return rc;
   }
   if (rc == TEAL_OK) {
-    rc = o->use_analytic && teal_system_has_jacobian(p->sys) ? analytic(p)
-                                                             : differentiate(p, o->eps);
+    rc = o->use_analytic && teal_system_has_jacobian(p->sys) ? analytic(p) : TEAL_EUNSUPPORTED;
+    /* a hook may decline a configuration it cannot differentiate (the
+     * multibody plant with contact, say): central differences then */
+    if (rc == TEAL_EUNSUPPORTED) {
+      rc = differentiate(p, o->eps);
+    }
   }
   if (rc == TEAL_OK) {
     rc = evaluate(p, p->x0, p->u0, p->fp, p->yp);

@@ -30,7 +30,8 @@ typedef struct teal_linearize_options {
   int input_port;  /**< vector input u (index, -1 none, default first) */
   int output_port; /**< vector output y (index, -1 none, default first) */
   double eps;      /**< relative difference step (default 1e-6) */
-  int use_analytic; /**< use a leaf's Jacobian hook when present (default 1) */
+  int use_analytic; /**< use a leaf's Jacobian hook when present (default 1); a hook that
+                       declines with TEAL_EUNSUPPORTED falls back to central differences */
   /** teal_linearize requires |xdot| (continuous) or |x_next - x| (discrete)
    *  below this at the operating point (default 1e-6; <= 0 skips it). */
   double equilibrium_tolerance;

@@ -31,10 +31,14 @@ static const ts_mb_topology topologies[TS_MB_DYN_NUM_TOPOLOGIES] = {
     {"chain", chain_spec, 6}, {"tree", tree_spec, 12}, {"float", float_spec, 4}};
 
 teal_plant *ts_mb_dyn_make_tree(int topology, unsigned seed) {
+  return ts_mb_dyn_make_tree_stepped(topology, seed, 0.0);
+}
+
+teal_plant *ts_mb_dyn_make_tree_stepped(int topology, unsigned seed, double time_step) {
   const ts_mb_body_spec *spec = topologies[topology].spec;
   int n = topologies[topology].n;
   unsigned s = seed;
-  teal_plant *p = teal_plant_new(0.0, NULL);
+  teal_plant *p = teal_plant_new(time_step, NULL);
   ck_assert_ptr_nonnull(p);
   int bodies[32];
   for (int i = 0; i < n; i++) {

@@ -32,6 +32,9 @@ enum {
  *  instance 1. */
 teal_plant *ts_mb_dyn_make_tree(int topology, unsigned seed);
 
+/** ts_mb_dyn_make_tree with a time step (> 0: a discrete plant). */
+teal_plant *ts_mb_dyn_make_tree_stepped(int topology, unsigned seed, double time_step);
+
 /** Random q (normalized) and, if v is not NULL, v, components in [-1.5, 1.5). */
 void ts_mb_dyn_rand_state(const teal_plant *plant, unsigned *state, double *q, double *v);
 
