@@ -97,6 +97,9 @@
 #include "geometry/shapes/geometry_properties.h"
 #include "geometry/shapes/shape.h"
 #include "geometry/shapes/support.h"
+#include "geometry/visualization/replay_html.h"
+#include "geometry/visualization/scene_recording.h"
+#include "geometry/visualization/visualizer.h"
 
 #include "multibody/algorithms/aba.h"
 #include "multibody/algorithms/body_forces.h"

@@ -3,8 +3,11 @@
 # Quick and silent-ish when everything is already installed.
 set -euo pipefail
 
+# graphviz: the tests check that dot accepts the Graphviz text Teal writes;
+# libjs-three: the replay pages inline three.js from it; chromium and
+# python3: the browser test of the replay pages (tests/browser)
 packages=(cmake pkg-config libgsl-dev libopenblas-dev liblapacke-dev libxml2-dev check doxygen
-  graphviz) # graphviz: the tests check that dot accepts the Graphviz text Teal writes
+  graphviz libjs-three chromium python3)
 
 log() { printf '[setup] %s\n' "$*"; }
 

@@ -1,0 +1,324 @@
+// Teal's replay viewer: draws the recorded scene (TEAL_REPLAY, written by
+// geometry/visualization/replay_scene.c) with three.js and plays it back.
+// The page records its state for tests: body data-teal="ready" once a
+// frame is drawn, "error" (with the message in #status) on any error; after
+// a seek through the URL (#t=...) the element #probe holds, as JSON, the
+// pixel each geometry's recorded origin projects to and its colour.
+(function() {
+'use strict';
+var data = TEAL_REPLAY;
+var statusBox = document.getElementById('status');
+
+function fail(message) {
+  document.body.setAttribute('data-teal', 'error');
+  statusBox.textContent = 'error: ' + message;
+  document.title = 'TEAL ERROR: ' + message;
+}
+window.addEventListener('error', function(e) {
+  fail(e.message || String(e));
+});
+
+// ---- shapes: three.js objects in the geometry's frame G -----------------
+function material(rgba) {
+  var m = new THREE.MeshPhongMaterial({color: new THREE.Color(rgba[0], rgba[1], rgba[2])});
+  if (rgba[3] < 1) {
+    m.transparent = true;
+    m.opacity = rgba[3];
+  }
+  return m;
+}
+
+// three.js cylinders run along y; Teal's along z.
+function alongZ(mesh) {
+  mesh.rotation.x = Math.PI / 2;
+  return mesh;
+}
+
+function capsule(g, mat) {
+  var group = new THREE.Group();
+  group.add(alongZ(
+      new THREE.Mesh(new THREE.CylinderBufferGeometry(g.radius, g.radius, g.length, 32), mat)));
+  [-1, 1].forEach(function(side) {
+    var cap = new THREE.Mesh(new THREE.SphereBufferGeometry(g.radius, 32, 16), mat);
+    cap.position.z = side * g.length / 2;
+    group.add(cap);
+  });
+  return group;
+}
+
+function decodeBase64(text) {
+  var bytes = atob(text), buf = new Uint8Array(bytes.length);
+  for (var i = 0; i < bytes.length; i++) {
+    buf[i] = bytes.charCodeAt(i);
+  }
+  return buf.buffer;
+}
+
+function mesh(g, mat) {
+  var obj;
+  if (g.mesh && g.mesh.format === 'obj') {
+    obj = new THREE.OBJLoader().parse(g.mesh.text);
+    obj.traverse(function(c) {
+      if (c.isMesh) {
+        c.material = mat;
+      }
+    });
+  } else if (g.mesh && g.mesh.format === 'stl') {
+    obj = new THREE.Mesh(new THREE.STLLoader().parse(decodeBase64(g.mesh.base64)), mat);
+  } else {  // a file that could not be read: a marker where it would be
+    obj = new THREE.Mesh(
+        new THREE.BoxBufferGeometry(0.05, 0.05, 0.05),
+        new THREE.MeshBasicMaterial({color: 0xff00ff, wireframe: true}));
+  }
+  obj.scale.setScalar(g.size[0]);
+  return obj;
+}
+
+function convex(g, mat) {
+  var points = [];
+  for (var i = 0; i + 2 < g.vertices.length; i += 3) {
+    points.push(new THREE.Vector3(g.vertices[i], g.vertices[i + 1], g.vertices[i + 2]));
+  }
+  return new THREE.Mesh(new THREE.ConvexBufferGeometry(points), mat);
+}
+
+var shapeMakers = {
+  sphere: function(g, m) {
+    return new THREE.Mesh(new THREE.SphereBufferGeometry(g.radius, 32, 16), m);
+  },
+  box: function(g, m) {
+    return new THREE.Mesh(new THREE.BoxBufferGeometry(g.size[0], g.size[1], g.size[2]), m);
+  },
+  cylinder: function(g, m) {
+    return alongZ(
+        new THREE.Mesh(new THREE.CylinderBufferGeometry(g.radius, g.radius, g.length, 32), m));
+  },
+  capsule: capsule,
+  ellipsoid: function(g, m) {
+    var e = new THREE.Mesh(new THREE.SphereBufferGeometry(1, 32, 16), m);
+    e.scale.set(g.size[0], g.size[1], g.size[2]);
+    return e;
+  },
+  'half-space': function(g, m) {  // its boundary plane z = 0, facing +z
+    return new THREE.Mesh(new THREE.PlaneBufferGeometry(40, 40), m);
+  },
+  convex: convex,
+  mesh: mesh
+};
+
+function poseMatrix(p) {  // [x, y, z, qw, qx, qy, qz]
+  return new THREE.Matrix4().compose(
+      new THREE.Vector3(p[0], p[1], p[2]), new THREE.Quaternion(p[4], p[5], p[6], p[3]),
+      new THREE.Vector3(1, 1, 1));
+}
+
+// ---- the scene -----------------------------------------------------------
+var view = document.getElementById('view');
+var renderer = new THREE.WebGLRenderer({antialias: true, preserveDrawingBuffer: true});
+renderer.setPixelRatio(window.devicePixelRatio || 1);
+renderer.setClearColor(0xf2f4f7);
+view.appendChild(renderer.domElement);
+var scene = new THREE.Scene();
+var camera = new THREE.PerspectiveCamera(45, 1, 0.01, 500);
+camera.up.set(0, 0, 1);
+scene.add(new THREE.HemisphereLight(0xffffff, 0x667788, 0.7));
+var sun = new THREE.DirectionalLight(0xffffff, 0.6);
+sun.position.set(3, -4, 6);
+scene.add(sun);
+var grid = new THREE.GridHelper(10, 20, 0x888888, 0xcccccc);
+grid.rotation.x = Math.PI / 2;  // into the xy plane (z is up)
+scene.add(grid);
+
+var objects = data.geometries.map(function(g) {
+  var maker = shapeMakers[g.shape];
+  var obj = maker ? maker(g, material(g.rgba)) : new THREE.Group();
+  var holder = new THREE.Group();  // carries X_WG; obj is in G
+  holder.add(obj);
+  holder.matrixAutoUpdate = false;
+  scene.add(holder);
+  return holder;
+});
+
+// body frames: X_WF = X_WG X_FG^-1 of the first geometry on each frame
+var frames = [];
+data.geometries.forEach(function(g, i) {
+  if (frames.some(function(f) {
+        return f.id === g.frame_id;
+      })) {
+    return;
+  }
+  var axes = new THREE.AxesHelper(0.2);
+  axes.matrixAutoUpdate = false;
+  axes.visible = false;
+  scene.add(axes);
+  frames.push({
+    id: g.frame_id,
+    geometry: i,
+    axes: axes,
+    X_GF: new THREE.Matrix4().getInverse(poseMatrix(g.X_FG))
+  });
+});
+
+var width = data.geometries.length * 7;
+function showFrame(k) {
+  var row = data.poses[k];
+  objects.forEach(function(holder, i) {
+    holder.matrix.copy(poseMatrix(row.slice(i * 7, i * 7 + 7)));
+  });
+  frames.forEach(function(f) {
+    f.axes.matrix.multiplyMatrices(objects[f.geometry].matrix, f.X_GF);
+  });
+}
+
+// The last frame at or before t.
+function frameAt(t) {
+  var lo = 0, hi = data.times.length - 1;
+  if (hi < 0 || t <= data.times[0]) {
+    return 0;
+  }
+  while (lo < hi) {
+    var mid = (lo + hi + 1) >> 1;
+    if (data.times[mid] <= t) {
+      lo = mid;
+    } else {
+      hi = mid - 1;
+    }
+  }
+  return lo;
+}
+
+// ---- camera: looks at the scene's first frame ------------------------------
+function frameCamera() {
+  var box = new THREE.Box3();
+  objects.forEach(function(holder, i) {
+    if (data.geometries[i].shape !== 'half-space') {
+      box.expandByObject(holder);
+    }
+  });
+  var centre = new THREE.Vector3(), size = 1;
+  if (!box.isEmpty()) {
+    box.getCenter(centre);
+    size = Math.max(box.getSize(new THREE.Vector3()).length(), 0.5);
+  }
+  camera.position.set(centre.x + 1.2 * size, centre.y - 1.6 * size, centre.z + 0.8 * size);
+  controls.target.copy(centre);
+  controls.update();
+}
+var controls = new THREE.OrbitControls(camera, renderer.domElement);
+
+// ---- playback ------------------------------------------------------------------
+var t0 = data.times.length ? data.times[0] : 0;
+var t1 = data.times.length ? data.times[data.times.length - 1] : 0;
+var time = t0, playing = true, last = null;
+var slider = document.getElementById('slider');
+var playButton = document.getElementById('play');
+var speed = document.getElementById('speed');
+slider.min = t0;
+slider.max = t1;
+
+function setPlaying(on) {
+  playing = on;
+  playButton.textContent = on ? 'Pause' : 'Play';
+}
+
+function seek(t) {
+  time = Math.min(Math.max(t, t0), t1);
+  slider.value = time;
+  document.getElementById('time').textContent = 't = ' + time.toFixed(3) + ' s';
+  if (data.times.length) {
+    showFrame(frameAt(time));
+  }
+}
+
+function seekFromHash() {
+  var m = /(?:^#|&)t=([-+0-9.eE]+)/.exec(window.location.hash);
+  if (m) {
+    setPlaying(false);
+    seek(parseFloat(m[1]));
+  }
+  return !!m;
+}
+
+playButton.onclick = function() {
+  setPlaying(!playing);
+};
+slider.oninput = function() {
+  setPlaying(false);
+  seek(parseFloat(slider.value));
+};
+document.getElementById('frames').onchange = function(e) {
+  frames.forEach(function(f) {
+    f.axes.visible = e.target.checked;
+  });
+};
+window.addEventListener('hashchange', seekFromHash);
+
+// "#...&size=800x600" fixes the drawing size whatever the window (tests
+// compare runs whose windows differ).
+var fixed = /(?:^#|&)size=([0-9]+)x([0-9]+)/.exec(window.location.hash);
+function viewWidth() {
+  return fixed ? +fixed[1] : view.clientWidth;
+}
+function viewHeight() {
+  return fixed ? +fixed[2] : view.clientHeight;
+}
+function resize() {
+  renderer.setSize(viewWidth(), viewHeight());
+  camera.aspect = viewWidth() / Math.max(viewHeight(), 1);
+  camera.updateProjectionMatrix();
+}
+window.addEventListener('resize', resize);
+
+// Where each geometry's recorded origin lands on screen (for tests).
+var probe = null;
+function writeProbe() {
+  var row = data.poses[frameAt(time)] || [], out = [];
+  data.geometries.forEach(function(g, i) {
+    var p = new THREE.Vector3(row[i * 7], row[i * 7 + 1], row[i * 7 + 2]).project(camera);
+    out.push({
+      name: g.name,
+      rgba: g.rgba,
+      shape: g.shape,
+      x: (p.x + 1) / 2 * viewWidth(),
+      y: (1 - p.y) / 2 * viewHeight()
+    });
+  });
+  if (!probe) {
+    probe = document.createElement('pre');
+    probe.id = 'probe';
+    probe.style.display = 'none';
+    document.body.appendChild(probe);
+  }
+  probe.textContent =
+      JSON.stringify({time: time, width: viewWidth(), height: viewHeight(), geometries: out});
+}
+
+function tick(now) {
+  if (playing && last !== null && t1 > t0) {
+    var t = time + (now - last) / 1000 * parseFloat(speed.value);
+    seek(t > t1 ? t0 : t);  // loops
+  }
+  last = now;
+  renderer.render(scene, camera);
+  if (!playing && window.location.hash) {
+    writeProbe();
+  }
+  if (document.body.getAttribute('data-teal') !== 'error') {
+    document.body.setAttribute('data-teal', 'ready');
+  }
+  requestAnimationFrame(tick);
+}
+
+resize();
+seek(t0);
+scene.updateMatrixWorld(true);
+frameCamera();
+seekFromHash();
+document.title = data.title;
+statusBox.textContent =
+    data.title + ' (' + data.times.length + ' frames, ' + data.geometries.length + ' geometries)';
+if (!width) {
+  statusBox.textContent += ': nothing to draw';
+}
+requestAnimationFrame(tick);
+})();
