@@ -33,7 +33,9 @@ static const char k_page_head[] =
     "<option selected>1</option><option>2</option><option>4</option></select></label>"
     "<input id=\"slider\" type=\"range\" min=\"0\" max=\"1\" step=\"any\" value=\"0\">"
     "<span id=\"time\">t = 0.000 s</span>"
-    "<label><input id=\"frames\" type=\"checkbox\">body frames</label></div>\n";
+    "<label><input id=\"frames\" type=\"checkbox\">body frames</label>"
+    "<label><input id=\"contacts\" type=\"checkbox\" checked>contact forces</label>"
+    "<label><input id=\"com\" type=\"checkbox\">centre of mass</label></div>\n";
 
 teal_replay_options teal_replay_options_default(void) {
   teal_replay_options o = {NULL, NULL};

@@ -132,6 +132,30 @@ static int write_frames(FILE *f, const teal_scene_recording *rec) {
   return ok && fputc(']', f) != EOF;
 }
 
+/* One frame's markers as [kind, px, py, pz, vx, vy, vz, kind, ...]. */
+static int write_frame_markers(FILE *f, const teal_scene_recording *rec, int k) {
+  int ok = fputc('[', f) != EOF;
+  for (int i = rec->marker_start[k]; ok && i < rec->marker_start[k + 1]; i++) {
+    const teal_marker *m = &rec->markers[i];
+    ok = fprintf(f, i > rec->marker_start[k] ? ",%d," : "%d,", (int)m->kind) > 0 &&
+         fprintf(f, "%.6g,%.6g,%.6g,%.6g,%.6g,%.6g", m->p_W.v[0], m->p_W.v[1], m->p_W.v[2],
+                 m->v_W.v[0], m->v_W.v[1], m->v_W.v[2]) > 0;
+  }
+  return ok && fputc(']', f) != EOF;
+}
+
+/* "markers": null without any, else one array per frame. */
+static int write_markers(FILE *f, const teal_scene_recording *rec) {
+  if (rec->num_markers == 0) {
+    return fputs(",\n\"markers\":null", f) >= 0;
+  }
+  int ok = fputs(",\n\"markers\":[", f) >= 0;
+  for (int k = 0; ok && k < rec->count; k++) {
+    ok = (k == 0 || fputs(",\n", f) >= 0) && write_frame_markers(f, rec, k);
+  }
+  return ok && fputc(']', f) != EOF;
+}
+
 int teal_viz_write_scene_json(FILE *f, const teal_scene_recording *rec, const char *title) {
   int ok = fputs("{\"title\":", f) >= 0 && json_cstring(f, title);
   ok = ok && fputs(",\n\"geometries\":[", f) >= 0;
@@ -139,6 +163,6 @@ int teal_viz_write_scene_json(FILE *f, const teal_scene_recording *rec, const ch
     ok =
         (i == 0 || fputs(",\n", f) >= 0) && write_geometry(f, rec->scene_graph, rec->geometries[i]);
   }
-  ok = ok && fputc(']', f) != EOF && write_frames(f, rec);
+  ok = ok && fputc(']', f) != EOF && write_frames(f, rec) && write_markers(f, rec);
   return ok && fputs("}", f) >= 0;
 }

@@ -99,7 +99,7 @@ var shapeMakers = {
     e.scale.set(g.size[0], g.size[1], g.size[2]);
     return e;
   },
-  'half-space': function(g, m) {  // its boundary plane z = 0, facing +z
+  half_space: function(g, m) {  // its boundary plane z = 0, facing +z
     return new THREE.Mesh(new THREE.PlaneBufferGeometry(40, 40), m);
   },
   convex: convex,
@@ -127,6 +127,7 @@ sun.position.set(3, -4, 6);
 scene.add(sun);
 var grid = new THREE.GridHelper(10, 20, 0x888888, 0xcccccc);
 grid.rotation.x = Math.PI / 2;  // into the xy plane (z is up)
+grid.position.z = 1e-3;         // just over a ground plane at z = 0
 scene.add(grid);
 
 var objects = data.geometries.map(function(g) {
@@ -159,6 +160,74 @@ data.geometries.forEach(function(g, i) {
   });
 });
 
+// ---- markers: contact points with force arrows, centres of mass ---------
+var markerLayers = [new THREE.Group(), new THREE.Group()];  // by kind
+markerLayers[1].visible = false;
+markerLayers.forEach(function(layer) {
+  scene.add(layer);
+});
+var pools = [[], []];
+// arrows: the largest recorded force is drawn 0.3 m long
+var forceScale = (function() {
+  var largest = 0;
+  (data.markers || []).forEach(function(row) {
+    for (var i = 0; i + 6 < row.length; i += 7) {
+      if (row[i] === 0) {
+        largest = Math.max(largest, Math.hypot(row[i + 4], row[i + 5], row[i + 6]));
+      }
+    }
+  });
+  return largest > 0 ? 0.3 / largest : 0;
+})();
+
+function makeMarker(kind) {
+  var group = new THREE.Group();
+  var dot = new THREE.Mesh(
+      new THREE.SphereBufferGeometry(kind === 0 ? 0.012 : 0.03, 16, 8),
+      new THREE.MeshBasicMaterial({color: kind === 0 ? 0x202020 : 0xff9900, depthTest: false}));
+  dot.renderOrder = 2;
+  group.add(dot);
+  if (kind === 0) {
+    group.arrow =
+        new THREE.ArrowHelper(new THREE.Vector3(0, 0, 1), new THREE.Vector3(), 0.1, 0x18a848);
+    [group.arrow.line, group.arrow.cone].forEach(function(part) {
+      part.material.depthTest = false;  // seen through the bodies in contact
+      part.renderOrder = 2;
+    });
+    group.add(group.arrow);
+  }
+  markerLayers[kind].add(group);
+  return group;
+}
+
+function showMarkers(k) {
+  var row = data.markers ? data.markers[k] : [], used = [0, 0];
+  for (var i = 0; i + 6 < row.length; i += 7) {
+    var kind = row[i];
+    if (kind !== 0 && kind !== 1) {
+      continue;
+    }
+    var m = pools[kind][used[kind]] || (pools[kind][used[kind]] = makeMarker(kind));
+    used[kind]++;
+    m.visible = true;
+    m.position.set(row[i + 1], row[i + 2], row[i + 3]);
+    if (kind === 0) {
+      var v = new THREE.Vector3(row[i + 4], row[i + 5], row[i + 6]);
+      var length = v.length() * forceScale;
+      m.arrow.visible = length > 1e-4;
+      if (m.arrow.visible) {
+        m.arrow.setDirection(v.normalize());
+        m.arrow.setLength(length, Math.min(0.05, 0.3 * length), Math.min(0.03, 0.2 * length));
+      }
+    }
+  }
+  pools.forEach(function(pool, kind) {
+    for (var j = used[kind]; j < pool.length; j++) {
+      pool[j].visible = false;
+    }
+  });
+}
+
 var width = data.geometries.length * 7;
 function showFrame(k) {
   var row = data.poses[k];
@@ -168,6 +237,7 @@ function showFrame(k) {
   frames.forEach(function(f) {
     f.axes.matrix.multiplyMatrices(objects[f.geometry].matrix, f.X_GF);
   });
+  showMarkers(k);
 }
 
 // The last frame at or before t.
@@ -188,13 +258,24 @@ function frameAt(t) {
 }
 
 // ---- camera: looks at the scene's first frame ------------------------------
+// Frames the bounded geometries at the first frame and every recorded
+// origin of the run (sampled), so that a moving body stays in view.
 function frameCamera() {
   var box = new THREE.Box3();
   objects.forEach(function(holder, i) {
-    if (data.geometries[i].shape !== 'half-space') {
+    if (data.geometries[i].shape !== 'half_space') {
       box.expandByObject(holder);
     }
   });
+  var step = Math.max(1, Math.floor(data.poses.length / 200));
+  for (var k = 0; k < data.poses.length; k += step) {
+    data.geometries.forEach(function(g, i) {
+      if (g.shape !== 'half_space') {
+        var row = data.poses[k];
+        box.expandByPoint(new THREE.Vector3(row[i * 7], row[i * 7 + 1], row[i * 7 + 2]));
+      }
+    });
+  }
   var centre = new THREE.Vector3(), size = 1;
   if (!box.isEmpty()) {
     box.getCenter(centre);
@@ -250,6 +331,12 @@ document.getElementById('frames').onchange = function(e) {
   frames.forEach(function(f) {
     f.axes.visible = e.target.checked;
   });
+};
+document.getElementById('contacts').onchange = function(e) {
+  markerLayers[0].visible = e.target.checked;
+};
+document.getElementById('com').onchange = function(e) {
+  markerLayers[1].visible = e.target.checked;
 };
 window.addEventListener('hashchange', seekFromHash);
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "framework/growable.h"
 #include "geometry/visualization/visualization_internal.h"
 #include "math/rotation.h"
 
@@ -19,8 +20,12 @@ static size_t frame_width(const teal_scene_recording *rec) {
 static void rec_release(teal_scene_recording *rec) {
   teal_free(rec->times);
   teal_free(rec->poses);
+  teal_free(rec->markers);
+  teal_free(rec->marker_start);
   rec->times = rec->poses = NULL;
-  rec->count = rec->capacity = 0;
+  rec->markers = NULL;
+  rec->marker_start = NULL;
+  rec->count = rec->capacity = rec->num_markers = rec->marker_capacity = 0;
 }
 
 /* Moves the frames to arrays of capacity frames (capacity >= count). */
@@ -31,19 +36,25 @@ static int rec_resize(teal_scene_recording *rec, int capacity) {
   }
   double *times = teal_alloc((size_t)capacity * sizeof *times);
   double *poses = teal_alloc((size_t)capacity * width * sizeof *poses);
-  if (!times || !poses) {
+  int *starts = teal_alloc(((size_t)capacity + 1) * sizeof *starts);
+  if (!times || !poses || !starts) {
     teal_free(times);
     teal_free(poses);
+    teal_free(starts);
     return TEAL_ENOMEM;
   }
+  starts[0] = 0;
   if (rec->count > 0) {
     memcpy(times, rec->times, (size_t)rec->count * sizeof *times);
     memcpy(poses, rec->poses, (size_t)rec->count * frame_width(rec) * sizeof *poses);
+    memcpy(starts, rec->marker_start, ((size_t)rec->count + 1) * sizeof *starts);
   }
   teal_free(rec->times);
   teal_free(rec->poses);
+  teal_free(rec->marker_start);
   rec->times = times;
   rec->poses = poses;
+  rec->marker_start = starts;
   rec->capacity = capacity;
   return TEAL_OK;
 }
@@ -74,11 +85,25 @@ static int rec_copy(void *dst, const void *src) {
       return rc;
     }
   }
+  if (d->marker_capacity < s->num_markers) {
+    teal_free(d->markers);
+    d->markers = NULL;
+    d->marker_capacity = 0;
+    if (TEAL_RESERVE(d->markers, d->marker_capacity, s->num_markers) != TEAL_OK) {
+      return TEAL_ENOMEM;
+    }
+  }
   d->count = s->count;
+  d->num_markers = s->num_markers;
   if (s->count > 0) {
     memcpy(d->times, s->times, (size_t)s->count * sizeof *d->times);
     memcpy(d->poses, s->poses, (size_t)s->count * frame_width(s) * sizeof *d->poses);
+    memcpy(d->marker_start, s->marker_start, ((size_t)s->count + 1) * sizeof(int));
   }
+  if (s->num_markers > 0) {
+    memcpy(d->markers, s->markers, (size_t)s->num_markers * sizeof *d->markers);
+  }
+  d->skipped_markers = s->skipped_markers;
   d->skipped = s->skipped;
   d->skipped_time = s->skipped_time;
   d->skipped_geometry = s->skipped_geometry;
@@ -125,18 +150,52 @@ static int grown_capacity(int capacity) {
   return capacity > INT_MAX / 2 ? INT_MAX : 2 * capacity;
 }
 
-int teal_viz_recording_record(teal_scene_recording *rec, double t, const teal_transform *X_WG) {
+static int marker_is_finite(const teal_marker *m) {
+  double sum = 0;
+  for (int k = 0; k < 3; k++) {
+    sum += m->p_W.v[k] + m->v_W.v[k];
+  }
+  return isfinite(sum) && m->kind >= 0 && m->kind < TEAL_MARKER_KIND_COUNT;
+}
+
+/* Appends the finite markers to frame k (the last one), whose markers start
+ * at marker_start[k]. */
+static int append_markers(teal_scene_recording *rec, int k, const teal_marker_list *markers) {
+  int n = rec->marker_start[k];
+  int need = n + (markers ? markers->n : 0);
+  if (need > rec->marker_capacity &&
+      teal_grow((void **)&rec->markers, &rec->marker_capacity, need, sizeof(teal_marker))) {
+    return TEAL_ENOMEM;
+  }
+  for (int i = 0; markers && i < markers->n; i++) {
+    if (marker_is_finite(&markers->m[i])) {
+      rec->markers[n++] = markers->m[i];
+    } else {
+      rec->skipped_markers++;
+    }
+  }
+  rec->marker_start[k + 1] = rec->num_markers = n;
+  return TEAL_OK;
+}
+
+/* Skips a frame with a non-finite pose or time (counted, first one kept). */
+static int skip_frame(teal_scene_recording *rec, double t, int geometry) {
+  if (rec->skipped++ == 0) {
+    rec->skipped_time = t;
+    rec->skipped_geometry = geometry;
+  }
+  return TEAL_OK;
+}
+
+int teal_viz_recording_record(teal_scene_recording *rec, double t, const teal_transform *X_WG,
+                              const teal_marker_list *markers) {
   int bad = first_nonfinite(rec, X_WG);
   if (bad >= 0 || !isfinite(t)) {
-    if (rec->skipped++ == 0) {
-      rec->skipped_time = t;
-      rec->skipped_geometry = bad;
-    }
-    return TEAL_OK;
+    return skip_frame(rec, t, bad);
   }
   if (rec->count > 0 && rec->times[rec->count - 1] == t) {
     write_frame(rec, rec->count - 1, X_WG); /* one frame per instant: the latest */
-    return TEAL_OK;
+    return append_markers(rec, rec->count - 1, markers);
   }
   if (rec->count == rec->capacity) {
     int rc = rec->capacity == INT_MAX ? TEAL_ESIZE : rec_resize(rec, grown_capacity(rec->capacity));
@@ -144,9 +203,12 @@ int teal_viz_recording_record(teal_scene_recording *rec, double t, const teal_tr
       return rc;
     }
   }
-  rec->times[rec->count] = t;
-  write_frame(rec, rec->count++, X_WG);
-  return TEAL_OK;
+  int rc = append_markers(rec, rec->count, markers);
+  if (rc == TEAL_OK) {
+    rec->times[rec->count] = t;
+    write_frame(rec, rec->count++, X_WG);
+  }
+  return rc;
 }
 
 int teal_scene_recording_pose(const teal_scene_recording *rec, int frame, int i,

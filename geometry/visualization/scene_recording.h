@@ -7,18 +7,21 @@
  * scene graph holds their names, shapes, colours and frames) and one row
  * per recorded instant: the time and, for each followed geometry, its pose
  * X_WG as seven numbers, the position p_WoGo_W (x, y, z) and then the
- * rotation R_WG as a unit quaternion (w, x, y, z).
+ * rotation R_WG as a unit quaternion (w, x, y, z), and the frame's markers
+ * (markers.h) when the visualizer's "markers" input is connected.
  *
  * Memory: rows are stored in arrays that grow by doubling through
  * teal_alloc (amortized; a run that records n frames allocates about
- * log2(n) times). teal_visualizer_reserve sizes them up front so that
- * recording allocates nothing. */
+ * log2(n) times). teal_visualizer_reserve sizes the frames up front so
+ * that recording them allocates nothing; markers, whose number varies from
+ * frame to frame, grow the same amortized way. */
 #ifndef TEAL_GEOMETRY_VISUALIZATION_SCENE_RECORDING_H
 #define TEAL_GEOMETRY_VISUALIZATION_SCENE_RECORDING_H
 
 #include "teal_export.h"
 
 #include "geometry/scene_graph/scene_graph.h"
+#include "geometry/visualization/markers.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -39,6 +42,13 @@ typedef struct teal_scene_recording {
    *  followed geometry i at frame k starts at poses + (k * num_geometries +
    *  i) * TEAL_RECORDING_POSE_SIZE. */
   double *poses;
+  int num_markers;      /**< markers recorded, all frames together */
+  int marker_capacity;  /**< markers that fit without allocating */
+  teal_marker *markers; /**< the markers, frame after frame */
+  /** capacity + 1 entries: frame k's markers are markers[marker_start[k]]
+   *  up to markers[marker_start[k + 1] - 1]. */
+  int *marker_start;
+  long skipped_markers; /**< markers left out because they were not finite */
   long skipped;         /**< frames not recorded because a pose was not finite */
   double skipped_time;  /**< time of the first skipped frame (NaN if none) */
   int skipped_geometry; /**< scene graph id of its first non-finite pose (-1 if none) */

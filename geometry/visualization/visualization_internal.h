@@ -16,11 +16,13 @@
  * frames; copies keep the destination's buffers when they have room. */
 extern const teal_value_type teal_viz_recording_type;
 
-/* Appends a frame at time t from the scene's X_WG (indexed by geometry id),
- * or overwrites the last frame when it has time t. A frame with a
- * non-finite pose is skipped and counted (TEAL_OK). TEAL_ENOMEM or
- * TEAL_ESIZE when the recording cannot grow. */
-int teal_viz_recording_record(teal_scene_recording *rec, double t, const teal_transform *X_WG);
+/* Appends a frame at time t from the scene's X_WG (indexed by geometry id)
+ * and markers (may be NULL), or overwrites the last frame when it has time
+ * t. A frame with a non-finite pose is skipped and counted (TEAL_OK), a
+ * non-finite marker left out and counted. TEAL_ENOMEM or TEAL_ESIZE when
+ * the recording cannot grow. */
+int teal_viz_recording_record(teal_scene_recording *rec, double t, const teal_transform *X_WG,
+                              const teal_marker_list *markers);
 
 /* Makes room for capacity frames in total (never shrinks). */
 int teal_viz_recording_reserve(teal_scene_recording *rec, int capacity);

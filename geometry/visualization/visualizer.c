@@ -7,9 +7,10 @@
 
 #include "framework/alloc.h"
 #include "framework/leaf_util.h"
+#include "framework/ports.h"
 #include "geometry/visualization/visualization_internal.h"
 
-enum { VIZ_INPUT = 0, VIZ_SCRATCH = 0 };
+enum { VIZ_INPUT = 0, VIZ_MARKERS = 1, VIZ_SCRATCH = 0 };
 
 static const char k_kind[] = "visualizer";
 
@@ -64,8 +65,14 @@ static int viz_publish(const teal_system *sys, const teal_context *ctx, void *us
         ctx, TEAL_ESIZE, "%s '%s': got %d geometry poses for a scene of %d", k_kind,
         teal_system_name(sys), poses->n, teal_scene_graph_num_geometries(m->sg));
   }
+  const teal_marker_list *markers = NULL;
+  if (teal_input_has_value(sys, ctx, VIZ_MARKERS) > 0 &&
+      (rc = teal_eval_abstract_input(sys, ctx, VIZ_MARKERS, (const void **)&markers)) != TEAL_OK) {
+    return rc;
+  }
   teal_scene_recording *rec = teal_context_scratch_mut(ctx, VIZ_SCRATCH);
-  rc = rec ? teal_viz_recording_record(rec, teal_context_time(ctx), poses->X) : TEAL_EINVAL;
+  rc =
+      rec ? teal_viz_recording_record(rec, teal_context_time(ctx), poses->X, markers) : TEAL_EINVAL;
   if (rc) {
     return teal_context_report_error(ctx, rc, "%s '%s': cannot record frame %d: %s", k_kind,
                                      teal_system_name(sys), rec ? rec->count : 0,
@@ -109,6 +116,7 @@ teal_system *teal_visualizer_new(const teal_scene_graph *sg, const teal_visualiz
     return NULL;
   }
   teal_leaf_declare_abstract_input(sys, "geometry_poses", &teal_transform_list_type);
+  teal_leaf_declare_abstract_input(sys, "markers", &teal_marker_list_type);
   teal_scene_recording model;
   teal_viz_recording_type.init(&model);
   model.scene_graph = sg;
@@ -179,8 +187,8 @@ int teal_visualizer_clear(const teal_system *sys, teal_context *ctx) {
   if (!rec) {
     return teal_leaf_util_bad_call(sys, ctx, rc, k_kind, "a visualizer", "clear", "");
   }
-  rec->count = 0;
-  rec->skipped = 0;
+  rec->count = rec->num_markers = 0;
+  rec->skipped = rec->skipped_markers = 0;
   rec->skipped_time = NAN;
   rec->skipped_geometry = -1;
   return TEAL_OK;

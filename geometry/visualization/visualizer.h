@@ -3,8 +3,10 @@
  * system fed by a scene graph's "geometry_poses" output that records, at a
  * settable period of simulated time, the pose of every illustration
  * geometry (and of every proximity geometry when asked) into a
- * teal_scene_recording kept in the context. replay_html.h writes the
- * recording as a page that replays it in a browser.
+ * teal_scene_recording kept in the context, with the markers (contact
+ * forces, centre of mass; markers.h) of its optional input "markers".
+ * replay_html.h writes the recording as a page that replays it in a
+ * browser.
  *
  * When a frame is recorded: a periodic publish every publish_period
  * seconds from t = 0, a forced publish and the initialization publish.
@@ -42,8 +44,9 @@ typedef struct teal_visualizer_options {
  *  "visualizer". */
 TEAL_API teal_visualizer_options teal_visualizer_options_default(void);
 
-/** A visualizer of finalized scene graph sg, with one abstract input
- *  "geometry_poses" to connect to sg's output of that name. opts NULL: the
+/** A visualizer of finalized scene graph sg, with the abstract inputs
+ *  "geometry_poses" (port 0; connect sg's output of that name) and
+ *  "markers" (port 1, a teal_marker_list; optional). opts NULL: the
  *  defaults. NULL with err (may be NULL) set on a NULL or unfinalized scene
  *  graph (TEAL_EINVAL, TEAL_ESTATE), a period that is not finite and > 0
  *  (TEAL_EINVAL) or out of memory. */
