@@ -157,6 +157,7 @@
 #include "multibody/tree/plant_model.h"
 #include "multibody/tree/random_samplers.h"
 #include "multibody/tree/topology.h"
+#include "multibody/visualization/model_view.h"
 #include "multibody/visualization/plant_markers.h"
 
 #endif

@@ -38,7 +38,7 @@ static const char k_page_head[] =
     "<label><input id=\"com\" type=\"checkbox\">centre of mass</label></div>\n";
 
 teal_replay_options teal_replay_options_default(void) {
-  teal_replay_options o = {NULL, NULL};
+  teal_replay_options o = {NULL, NULL, NULL};
   return o;
 }
 
@@ -90,8 +90,8 @@ static int copy_script(FILE *out, const char *path) {
   return ok;
 }
 
-static int write_page(FILE *f, const teal_scene_recording *rec, const char *dir,
-                      const char *title) {
+static int write_page(FILE *f, const teal_scene_recording *rec, const char *dir, const char *title,
+                      const char *panel) {
   int ok = fputs(k_page_head, f) >= 0;
   for (int i = 0; ok && i < NUM_THREE_FILES; i++) {
     char path[4096];
@@ -99,7 +99,11 @@ static int write_page(FILE *f, const teal_scene_recording *rec, const char *dir,
     ok = copy_script(f, path);
   }
   ok = ok && fputs("<script>\nvar TEAL_REPLAY = ", f) >= 0 &&
-       teal_viz_write_scene_json(f, rec, title) && fputs(";\n</script>\n", f) >= 0;
+       teal_viz_write_scene_json(f, rec, title) && fputs(";\n", f) >= 0;
+  if (ok && panel) { /* "</" cannot close the script: the writer escapes it */
+    ok = fputs("TEAL_REPLAY.panel = ", f) >= 0 && fputs(panel, f) >= 0 && fputs(";\n", f) >= 0;
+  }
+  ok = ok && fputs("</script>\n", f) >= 0;
   ok = ok && write_script(f, (const char *)teal_viz_viewer_js, teal_viz_viewer_js_size);
   return ok && fputs("</body></html>\n", f) >= 0;
 }
@@ -121,7 +125,8 @@ int teal_scene_recording_write_html(const teal_scene_recording *rec, const char 
   }
   errno = 0;
   const char *title = opts && opts->title ? opts->title : "Teal replay";
-  int ok = write_page(f, rec, dir, title) && !ferror(f);
+  const char *panel = opts ? opts->pose_panel_json : NULL;
+  int ok = write_page(f, rec, dir, title, panel) && !ferror(f);
   int saved = errno;
   if (fclose(f) != 0 && ok) {
     ok = 0;

@@ -34,9 +34,18 @@ extern "C" {
 typedef struct teal_replay_options {
   const char *title;     /**< page title (NULL: "Teal replay") */
   const char *three_dir; /**< libjs-three folder (NULL: environment, then default) */
+  /** A posing panel (NULL: none), inlined as JSON text: {"bodies": [...],
+   *  "geometry_body": [...]} with, per body, its parent body, its pose in
+   *  the parent at the default q ("D0": position, quaternion w x y z) and
+   *  its joint's motion ("kind": 0 none, 1 rotation, 2 translation; "axis"
+   *  and "point" in the parent; "name", "q0", "lo", "hi"); and the body of
+   *  each recorded geometry. The page then shows a slider per moving joint
+   *  and poses the model from them (multibody/visualization/model_view.h
+   *  writes it). */
+  const char *pose_panel_json;
 } teal_replay_options;
 
-/** The defaults: both NULL. */
+/** The defaults: all NULL. */
 TEAL_API teal_replay_options teal_replay_options_default(void);
 
 /** The libjs-three folder the writer would use with opts (may be NULL):

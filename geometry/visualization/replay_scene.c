@@ -107,7 +107,8 @@ static int write_geometry(FILE *f, const teal_scene_graph *sg, int g) {
   const teal_transform *X_FG = teal_scene_graph_geometry_pose_in_frame(sg, g);
   teal_quaternion q = teal_rotation_to_quaternion(X_FG->R);
   double pose[7] = {X_FG->p.v[0], X_FG->p.v[1], X_FG->p.v[2], q.w, q.x, q.y, q.z};
-  int ok = fputs("{\"name\":", f) >= 0 && json_cstring(f, teal_scene_graph_geometry_name(sg, g));
+  int ok = fprintf(f, "{\"id\":%d,\"name\":", g) > 0 &&
+           json_cstring(f, teal_scene_graph_geometry_name(sg, g));
   ok =
       ok && fputs(",\"frame\":", f) >= 0 && json_cstring(f, teal_scene_graph_frame_name(sg, frame));
   ok = ok &&

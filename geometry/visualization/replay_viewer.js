@@ -238,6 +238,91 @@ function showFrame(k) {
     f.axes.matrix.multiplyMatrices(objects[f.geometry].matrix, f.X_GF);
   });
   showMarkers(k);
+  if (data.panel) {
+    applyPanel();
+  }
+}
+
+// ---- the posing panel (teal-view): a slider per moving joint -------------
+// Body i's pose: X_WP * motion(q - q0) * D0, motion a turn about the line
+// (axis, point) or a slide along axis, all in the parent P.
+var sliders = [];
+function applyPanel() {
+  var bodies = data.panel.bodies, X = [];
+  function pose(i) {
+    if (X[i]) {
+      return X[i];
+    }
+    var b = bodies[i], motion = new THREE.Matrix4();
+    if (i === 0 || b.parent < 0) {
+      X[i] = motion;
+      return motion;
+    }
+    var axis = new THREE.Vector3().fromArray(b.axis), dq = (b.q === undefined ? b.q0 : b.q) - b.q0;
+    if (b.kind === 1) {
+      var p = new THREE.Vector3().fromArray(b.point);
+      motion.makeTranslation(p.x, p.y, p.z)
+          .multiply(new THREE.Matrix4().makeRotationAxis(axis, dq))
+          .multiply(new THREE.Matrix4().makeTranslation(-p.x, -p.y, -p.z));
+    } else if (b.kind === 2) {
+      motion.makeTranslation(axis.x * dq, axis.y * dq, axis.z * dq);
+    }
+    X[i] = pose(b.parent).clone().multiply(motion).multiply(poseMatrix(b.D0));
+    return X[i];
+  }
+  data.geometries.forEach(function(g, i) {
+    var body = data.panel.geometry_body[g.id];
+    if (body !== undefined) {
+      objects[i].matrix.multiplyMatrices(pose(body), poseMatrix(g.X_FG));
+    }
+  });
+  frames.forEach(function(f) {
+    f.axes.matrix.multiplyMatrices(objects[f.geometry].matrix, f.X_GF);
+  });
+}
+
+function buildPanel() {
+  var box = document.createElement('div');
+  box.id = 'joints';
+  box.style.cssText = 'position:absolute;right:0;top:0;max-height:80%;overflow:auto;' +
+      'padding:6px 10px;background:rgba(255,255,255,.85)';
+  data.panel.bodies.forEach(function(b) {
+    if (!b.kind) {
+      return;
+    }
+    var row = document.createElement('div'), label = document.createElement('label');
+    var input = document.createElement('input');
+    input.type = 'range';
+    input.min = b.lo;
+    input.max = b.hi;
+    input.step = 'any';
+    input.value = b.q0;
+    b.q = b.q0;
+    input.oninput = function() {
+      b.q = parseFloat(input.value);
+      applyPanel();
+    };
+    label.textContent = b.name + ' ';
+    label.appendChild(input);
+    row.appendChild(label);
+    box.appendChild(row);
+    sliders.push({body: b, input: input});
+  });
+  document.body.appendChild(box);
+}
+
+// "#q=0.5,-1" sets the sliders in order.
+function poseFromHash() {
+  var m = /(?:^#|&)q=([-+0-9.eE,]+)/.exec(window.location.hash);
+  if (m && data.panel) {
+    m[1].split(',').forEach(function(v, i) {
+      if (sliders[i]) {
+        sliders[i].body.q = parseFloat(v);
+        sliders[i].input.value = v;
+      }
+    });
+    applyPanel();
+  }
 }
 
 // The last frame at or before t.
@@ -338,7 +423,10 @@ document.getElementById('contacts').onchange = function(e) {
 document.getElementById('com').onchange = function(e) {
   markerLayers[1].visible = e.target.checked;
 };
-window.addEventListener('hashchange', seekFromHash);
+window.addEventListener('hashchange', function() {
+  seekFromHash();
+  poseFromHash();
+});
 
 // "#...&size=800x600" fixes the drawing size whatever the window (tests
 // compare runs whose windows differ).
@@ -361,7 +449,11 @@ var probe = null;
 function writeProbe() {
   var row = data.poses[frameAt(time)] || [], out = [];
   data.geometries.forEach(function(g, i) {
-    var p = new THREE.Vector3(row[i * 7], row[i * 7 + 1], row[i * 7 + 2]).project(camera);
+    var p = new THREE.Vector3(row[i * 7], row[i * 7 + 1], row[i * 7 + 2]);
+    if (data.panel) {  // posed by the sliders: where the model is drawn
+      p.setFromMatrixPosition(objects[i].matrix);
+    }
+    p.project(camera);
     out.push({
       name: g.name,
       rgba: g.rgba,
@@ -400,7 +492,11 @@ resize();
 seek(t0);
 scene.updateMatrixWorld(true);
 frameCamera();
+if (data.panel) {
+  buildPanel();
+}
 seekFromHash();
+poseFromHash();
 document.title = data.title;
 statusBox.textContent =
     data.title + ' (' + data.times.length + ' frames, ' + data.geometries.length + ' geometries)';

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks a replay screenshot (PNG) against the page's probe (JSON from the
 page's DOM): the canvas is not blank, the robot's material colours are on
-screen, and each coloured geometry's colour shows near the pixel its
+screen, and each coloured geometry's colour shows within 8 pixels of the pixel its
 recorded pose projects to. Standard library only (zlib, struct).
 
 usage: check_screenshot.py shot.png probe.json [other.png]
@@ -84,8 +84,8 @@ def main():
             failures.append(f"colour {g['rgba']} of '{g['name']}' is not on screen")
             continue
         x, y = int(round(g['x'])), int(round(g['y']))
-        near = [rows[j][i] for j in range(max(y - 4, 0), min(y + 5, height))
-                for i in range(max(x - 4, 0), min(x + 5, width))]
+        near = [rows[j][i] for j in range(max(y - 8, 0), min(y + 9, height))
+                for i in range(max(x - 8, 0), min(x + 9, width))]
         if not any(hue_match(p, g['rgba']) for p in near):
             failures.append(f"'{g['name']}' projects to pixel ({x}, {y}) but its colour "
                             f"{g['rgba']} is not there (found {near[len(near) // 2] if near else 'nothing'})")

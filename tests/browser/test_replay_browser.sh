@@ -4,11 +4,20 @@
 # the URL (#t=...), takes screenshots and dumps the DOM. Fails when the page
 # logged a JavaScript error or never drew, the canvas is blank, the robot's
 # colours are missing, a geometry's colour is not where its recorded pose
-# projects, or two times of a moving run look the same.
+# projects, or two times of a moving run look the same (with --pose: the
+# model at its default pose and posed by the page's joint sliders through
+# the URL, #q=..., as teal-view's pages are).
 # Exit 77 (a ctest skip) only when chromium or libjs-three is absent.
-# usage: test_replay_browser.sh <example program> <models folder> [name]
+# usage: test_replay_browser.sh [--pose q1,q2,...] <program> <models folder> [program args]
 set -euo pipefail
-program=$1 models=$2 name=${3:-$(basename "$program")}
+views=("t=0.5" "t=3")
+if [ "${1:-}" = --pose ]; then
+  views=("t=0" "t=0&q=$2")
+  shift 2
+fi
+program=$1 models=$2
+shift 2
+name=$(basename "$program")
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 browser=$(command -v chromium || command -v chromium-browser || true)
 three=${TEAL_THREE_JS_DIR:-/usr/share/javascript/three}
@@ -23,7 +32,7 @@ fi
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-(cd "$work" && TEAL_MODEL_PATH="$models" "$program" >"$work/run.log" 2>&1) || {
+(cd "$work" && TEAL_MODEL_PATH="$models" "$program" "$@" >"$work/run.log" 2>&1) || {
   cat "$work/run.log"
   echo "FAIL: $program failed"
   exit 1
@@ -33,9 +42,10 @@ page=$(sed -n 's/^replay: \(.*\.html\).*/\1/p' "$work/run.log")
 case $page in /*) ;; *) page=$work/$page ;; esac
 [ -f "$page" ] || { echo "FAIL: $page does not exist"; exit 1; }
 
-# chromium <mode> <time> <out>: one fresh headless browser on the page at t.
+# run_chromium <mode> <fragment> <out>: one fresh headless browser on the
+# page opened at #<fragment>.
 run_chromium() {
-  local mode=$1 t=$2 out=$3 profile
+  local mode=$1 view=$2 out=$3 profile
   profile=$(mktemp -d "$work/profile.XXXXXX")
   local args=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
     --disable-background-networking --disable-component-update --disable-sync
@@ -43,38 +53,39 @@ run_chromium() {
     --window-size=800,600 --hide-scrollbars --virtual-time-budget=4000
     --enable-logging=stderr --v=0)
   if [ "$mode" = screenshot ]; then
-    timeout 120 "$browser" "${args[@]}" --screenshot="$out" "file://$page#t=$t&size=800x600" \
+    timeout 120 "$browser" "${args[@]}" --screenshot="$out" "file://$page#$view&size=800x600" \
       >/dev/null 2>>"$work/console.log"
   else
-    timeout 120 "$browser" "${args[@]}" --dump-dom "file://$page#t=$t&size=800x600" \
+    timeout 120 "$browser" "${args[@]}" --dump-dom "file://$page#$view&size=800x600" \
       >"$out" 2>>"$work/console.log"
   fi
 }
 
 fail=0
-for t in 0.5 3; do
-  run_chromium screenshot "$t" "$work/shot_$t.png"
-  run_chromium dom "$t" "$work/dom_$t.html"
-  if ! grep -q 'data-teal="ready"' "$work/dom_$t.html"; then
-    echo "FAIL: $name at t=$t: the page never drew a frame or reported an error:"
-    grep -o 'error: [^<]*' "$work/dom_$t.html" || true
+for i in 0 1; do
+  view=${views[$i]}
+  run_chromium screenshot "$view" "$work/shot_$i.png"
+  run_chromium dom "$view" "$work/dom_$i.html"
+  if ! grep -q 'data-teal="ready"' "$work/dom_$i.html"; then
+    echo "FAIL: $name at #$view: the page never drew a frame or reported an error:"
+    grep -o 'error: [^<]*' "$work/dom_$i.html" || true
     fail=1
   fi
-  sed -n 's/.*<pre id="probe"[^>]*>\([^<]*\)<\/pre>.*/\1/p' "$work/dom_$t.html" |
-    sed 's/&quot;/"/g; s/&amp;/\&/g' >"$work/probe_$t.json"
-  [ -s "$work/probe_$t.json" ] || { echo "FAIL: $name at t=$t: no probe in the page"; fail=1; }
+  sed -n 's/.*<pre id="probe"[^>]*>\([^<]*\)<\/pre>.*/\1/p' "$work/dom_$i.html" |
+    sed 's/&quot;/"/g; s/&amp;/\&/g' >"$work/probe_$i.json"
+  [ -s "$work/probe_$i.json" ] || { echo "FAIL: $name at #$view: no probe in the page"; fail=1; }
 done
 if grep -E 'Uncaught|CONSOLE.*(Error|error)' "$work/console.log"; then
   echo "FAIL: $name: the page logged a JavaScript error"
   fail=1
 fi
 if [ "$fail" -eq 0 ]; then
-  python3 "$here/check_screenshot.py" "$work/shot_0.5.png" "$work/probe_0.5.json" \
-    "$work/shot_3.png" || fail=1
-  python3 "$here/check_screenshot.py" "$work/shot_3.png" "$work/probe_3.json" || fail=1
+  python3 "$here/check_screenshot.py" "$work/shot_0.png" "$work/probe_0.json" \
+    "$work/shot_1.png" || fail=1
+  python3 "$here/check_screenshot.py" "$work/shot_1.png" "$work/probe_1.json" || fail=1
 fi
 if [ -n "${TEAL_REPLAY_SCREENSHOT:-}" ]; then
-  cp "$work/shot_3.png" "$TEAL_REPLAY_SCREENSHOT"
+  cp "$work/shot_1.png" "$TEAL_REPLAY_SCREENSHOT"
 fi
 [ "$fail" -eq 0 ] && echo "PASS: $name replay renders in Chromium"
 exit "$fail"
