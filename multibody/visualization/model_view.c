@@ -46,7 +46,9 @@ static void put(text_buf *b, const char *fmt, ...) {
       b->ok = 0;
       return;
     }
-    memcpy(s, b->s, b->n);
+    if (b->n) {
+      memcpy(s, b->s, b->n);
+    }
     teal_free(b->s);
     b->s = s;
     b->cap = cap;

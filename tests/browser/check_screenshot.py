@@ -87,8 +87,9 @@ def main():
         near = [rows[j][i] for j in range(max(y - 8, 0), min(y + 9, height))
                 for i in range(max(x - 8, 0), min(x + 9, width))]
         if not any(hue_match(p, g['rgba']) for p in near):
+            centre = near[len(near) // 2] if near else 'nothing'
             failures.append(f"'{g['name']}' projects to pixel ({x}, {y}) but its colour "
-                            f"{g['rgba']} is not there (found {near[len(near) // 2] if near else 'nothing'})")
+                            f"{g['rgba']} is not there (found {centre})")
     if len(sys.argv) > 3:
         other = read_png(sys.argv[3])[2]
         if other == rows:
