@@ -343,19 +343,39 @@ function frameAt(t) {
 }
 
 // ---- camera: looks at the scene's first frame ------------------------------
-// Frames the bounded geometries at the first frame and every recorded
-// origin of the run (sampled), so that a moving body stays in view.
+// Whether geometry i's recorded pose changes during the run.
+function moves(i) {
+  var first = data.poses[0];
+  return data.poses.some(function(row) {
+    for (var c = 0; c < 7; c++) {
+      if (Math.abs(row[i * 7 + c] - first[i * 7 + c]) > 1e-6) {
+        return true;
+      }
+    }
+    return false;
+  });
+}
+
+// Frames the geometries that move (all of them when none does) at the
+// first frame and at every recorded origin of the run (sampled), so that a
+// moving body stays in view and a long static rail does not push it away.
 function frameCamera() {
-  var box = new THREE.Box3();
+  var box = new THREE.Box3(), moving = data.geometries.map(function(g, i) {
+    return data.poses.length > 1 && moves(i);
+  });
+  var any = moving.indexOf(true) >= 0;
+  var framed = function(i) {
+    return data.geometries[i].shape !== 'half_space' && (!any || moving[i]);
+  };
   objects.forEach(function(holder, i) {
-    if (data.geometries[i].shape !== 'half_space') {
+    if (framed(i)) {
       box.expandByObject(holder);
     }
   });
   var step = Math.max(1, Math.floor(data.poses.length / 200));
   for (var k = 0; k < data.poses.length; k += step) {
     data.geometries.forEach(function(g, i) {
-      if (g.shape !== 'half_space') {
+      if (framed(i)) {
         var row = data.poses[k];
         box.expandByPoint(new THREE.Vector3(row[i * 7], row[i * 7 + 1], row[i * 7 + 2]));
       }
@@ -447,17 +467,24 @@ window.addEventListener('resize', resize);
 // Where each geometry's recorded origin lands on screen (for tests).
 var probe = null;
 function writeProbe() {
-  var row = data.poses[frameAt(time)] || [], out = [];
+  var row = data.poses[frameAt(time)] || [], out = [], ray = new THREE.Raycaster();
   data.geometries.forEach(function(g, i) {
     var p = new THREE.Vector3(row[i * 7], row[i * 7 + 1], row[i * 7 + 2]);
     if (data.panel) {  // posed by the sliders: where the model is drawn
       p.setFromMatrixPosition(objects[i].matrix);
+    }
+    // visible: the first geometry on the line of sight to the origin is g
+    ray.set(camera.position, p.clone().sub(camera.position).normalize());
+    var hits = ray.intersectObjects(objects, true), owner = hits.length ? hits[0].object : null;
+    while (owner && objects.indexOf(owner) < 0) {
+      owner = owner.parent;
     }
     p.project(camera);
     out.push({
       name: g.name,
       rgba: g.rgba,
       shape: g.shape,
+      visible: owner === objects[i],
       x: (p.x + 1) / 2 * viewWidth(),
       y: (1 - p.y) / 2 * viewHeight()
     });

@@ -207,3 +207,13 @@ int teal_visualizer_check_skipped(const teal_scene_recording *rec, teal_error *e
                         "geometry '%s' was not finite",
                         k_kind, rec->skipped, rec->skipped_time, name ? name : "(time)");
 }
+
+int teal_visualizer_write_html(const teal_system *sys, const teal_context *ctx, const char *path,
+                               const teal_replay_options *opts, teal_error *err) {
+  const teal_scene_recording *rec = find_recording(sys, ctx, NULL);
+  if (!rec) {
+    return teal_error_set(err, TEAL_EINVAL,
+                          "%s: write_html: the system is not a visualizer in this context", k_kind);
+  }
+  return teal_scene_recording_write_html(rec, path, opts, err);
+}

@@ -27,6 +27,7 @@
 #include "framework/diagram_builder.h"
 #include "framework/system.h"
 #include "geometry/scene_graph/scene_graph.h"
+#include "geometry/visualization/replay_html.h"
 #include "geometry/visualization/scene_recording.h"
 
 #ifdef __cplusplus
@@ -80,6 +81,14 @@ TEAL_API int teal_visualizer_clear(const teal_system *sys, teal_context *ctx);
  *  naming how many frames were skipped, the first one's time and the
  *  geometry whose pose was not finite. TEAL_EINVAL for NULL rec. */
 TEAL_API int teal_visualizer_check_skipped(const teal_scene_recording *rec, teal_error *err);
+
+/** Writes the recording of visualizer sys in ctx as a replay page to path
+ *  (teal_scene_recording_write_html; opts may be NULL). TEAL_EINVAL with a
+ *  message when sys is no visualizer or not in ctx, else the writer's
+ *  errors. */
+TEAL_API int teal_visualizer_write_html(const teal_system *sys, const teal_context *ctx,
+                                        const char *path, const teal_replay_options *opts,
+                                        teal_error *err);
 
 #ifdef __cplusplus
 }

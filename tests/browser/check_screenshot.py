@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Checks a replay screenshot (PNG) against the page's probe (JSON from the
 page's DOM): the canvas is not blank, the robot's material colours are on
-screen, and each coloured geometry's colour shows within 8 pixels of the pixel its
-recorded pose projects to. Standard library only (zlib, struct).
+screen, and each coloured geometry's colour shows within 8 pixels of the
+pixel its recorded pose projects to (unless the page reports another body in front
+of it). Standard library only (zlib, struct).
 
 usage: check_screenshot.py shot.png probe.json [other.png]
 With other.png, also fails when the two screenshots are identical."""
@@ -75,7 +76,7 @@ def main():
             colours[p] = colours.get(p, 0) + 1
     if len(colours) < 20:
         raise SystemExit(f'{shot}: the canvas looks blank ({len(colours)} colours)')
-    failures = []
+    failures, checked = [], 0
     for g in probe['geometries']:
         if hue_match((0, 0, 0), g['rgba']) is None:
             continue
@@ -83,6 +84,9 @@ def main():
         if count < 10:
             failures.append(f"colour {g['rgba']} of '{g['name']}' is not on screen")
             continue
+        if not g.get('visible', True):
+            continue  # another body hides its origin (the page ray-casts to it)
+        checked += 1
         x, y = int(round(g['x'])), int(round(g['y']))
         near = [rows[j][i] for j in range(max(y - 8, 0), min(y + 9, height))
                 for i in range(max(x - 8, 0), min(x + 9, width))]
@@ -90,13 +94,17 @@ def main():
             centre = near[len(near) // 2] if near else 'nothing'
             failures.append(f"'{g['name']}' projects to pixel ({x}, {y}) but its colour "
                             f"{g['rgba']} is not there (found {centre})")
+    coloured = [g for g in probe['geometries'] if hue_match((0, 0, 0), g['rgba']) is not None]
+    if coloured and not checked:
+        failures.append('no coloured geometry is visible at its projected origin')
     if len(sys.argv) > 3:
         other = read_png(sys.argv[3])[2]
         if other == rows:
             failures.append(f'{shot} and {sys.argv[3]} are identical: the scene did not move')
     if failures:
         raise SystemExit('\n'.join(f'{shot}: {f}' for f in failures))
-    print(f'{shot}: ok ({len(colours)} colours, {len(probe["geometries"])} geometries probed)')
+    print(f'{shot}: ok ({len(colours)} colours, {checked} coloured geometries found at '
+          f'their projected origins)')
 
 
 if __name__ == '__main__':
