@@ -418,7 +418,14 @@ START_TEST(bad_replay_paths) {
   TS_EXPECT_ERROR(teal_scene_recording_write_html(rec, "/tmp/teal_never.html", &o, &err),
                   TEAL_ENOTFOUND, &err, "/nonexistent/three/build/three.min.js");
   ck_assert_ptr_nonnull(strstr(err.message, "libjs-three"));
+  ts_stale_error(&err);
+  TS_EXPECT_ERROR(
+      teal_visualizer_write_html(teal_plant_system(w.plant), w.ctx, "x.html", NULL, &err),
+      TEAL_EINVAL, &err, "not a visualizer");
   if (have_three()) {
+    ts_stale_error(&err);
+    TS_EXPECT_ERROR(teal_visualizer_write_html(w.viz, w.ctx, "/nonexistent/dir/b.html", NULL, &err),
+                    TEAL_EIO, &err, "'/nonexistent/dir/b.html'");
     ts_stale_error(&err);
     TS_EXPECT_ERROR(teal_scene_recording_write_html(rec, "/nonexistent/dir/a.html", NULL, &err),
                     TEAL_EIO, &err, "'/nonexistent/dir/a.html'");
