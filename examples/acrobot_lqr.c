@@ -127,8 +127,14 @@ static int run_once(acrobot_app *app, teal_rng *rng, int k, FILE *csv, teal_erro
 static void write_replay(acrobot_app *app, const char *html_path) {
   teal_context *ctx = teal_simulator_context(app->sim);
   const teal_scene_recording *rec = teal_visualizer_recording(app->visualizer, ctx);
+  const teal_vector_log *log = teal_vector_log_sink_log(app->logger, ctx);
+  static const char *const names[4] = {"shoulder_q", "elbow_q", "shoulder_v", "elbow_v"};
+  teal_replay_plot plot = {"state (rad, rad/s)", log->count, log->size,
+                           log->times,           log->data,  names};
   teal_replay_options opts = teal_replay_options_default();
   opts.title = "Acrobot LQR balance (run 0)";
+  opts.plots = &plot; /* the state log beside the scene */
+  opts.num_plots = 1;
   teal_error err = {0};
   if (teal_scene_recording_write_html(rec, html_path, &opts, &err) != TEAL_OK) {
     fprintf(stderr, "acrobot_lqr: no replay written: %s\n", err.message);

@@ -4,10 +4,11 @@
 set -euo pipefail
 
 # graphviz: the tests check that dot accepts the Graphviz text Teal writes;
-# libjs-three: the replay pages inline three.js from it; chromium and
-# python3: the browser test of the replay pages (tests/browser)
+# libjs-three and libjs-dygraphs: the replay pages inline three.js and
+# dygraphs from them; chromium and python3: the browser test of the replay
+# pages (tests/browser)
 packages=(cmake pkg-config libgsl-dev libopenblas-dev liblapacke-dev libxml2-dev check doxygen
-  graphviz libjs-three chromium python3)
+  graphviz libjs-three libjs-dygraphs chromium python3)
 
 log() { printf '[setup] %s\n' "$*"; }
 

@@ -30,6 +30,20 @@ extern "C" {
 /** Where Debian's libjs-three installs three.js. */
 #define TEAL_THREE_JS_DEFAULT_DIR "/usr/share/javascript/three"
 
+/** Where Debian's libjs-dygraphs installs dygraphs (the plots' library). */
+#define TEAL_DYGRAPHS_DEFAULT_DIR "/usr/share/javascript/dygraphs"
+
+/** One time plot of the page: count samples of size signals (e.g. a
+ *  vector log sink's log: times, data, count and size). */
+typedef struct teal_replay_plot {
+  const char *title;        /**< the plot's title (NULL: none) */
+  int count;                /**< samples (>= 0) */
+  int size;                 /**< signals per sample (>= 1) */
+  const double *times;      /**< count sample times */
+  const double *data;       /**< count x size values, row-major */
+  const char *const *names; /**< size signal names (NULL, or a NULL entry: y0, y1, ...) */
+} teal_replay_plot;
+
 /** Replay page settings. */
 typedef struct teal_replay_options {
   const char *title;     /**< page title (NULL: "Teal replay") */
@@ -43,6 +57,15 @@ typedef struct teal_replay_options {
    *  and poses the model from them (multibody/visualization/model_view.h
    *  writes it). */
   const char *pose_panel_json;
+  /** Time plots shown beside the scene, with a cursor at the replay's time
+   *  (clicking a plot seeks there); drawn by dygraphs from Debian's
+   *  libjs-dygraphs, inlined like three.js from dygraphs_dir, else
+   *  TEAL_DYGRAPHS_DIR, else TEAL_DYGRAPHS_DEFAULT_DIR (needed only when
+   *  there are plots). @{ */
+  const teal_replay_plot *plots;
+  int num_plots;
+  const char *dygraphs_dir;
+  /** @} */
 } teal_replay_options;
 
 /** The defaults: all NULL. */
@@ -53,8 +76,9 @@ TEAL_API teal_replay_options teal_replay_options_default(void);
 TEAL_API const char *teal_replay_three_dir(const teal_replay_options *opts);
 
 /** Writes rec as a replay page to path (opts may be NULL). TEAL_EINVAL for
- *  NULL rec or path, TEAL_ENOTFOUND naming the three.js file that is
- *  missing (and how to install it), TEAL_EIO naming path and the reason
+ *  NULL rec or path or a bad plot (NULL plots with num_plots > 0, count <
+ *  0, size < 1, NULL arrays), TEAL_ENOTFOUND naming the three.js or
+ *  dygraphs file that is missing (and how to install it), TEAL_EIO naming path and the reason
  *  when the page cannot be written. err may be NULL. */
 TEAL_API int teal_scene_recording_write_html(const teal_scene_recording *rec, const char *path,
                                              const teal_replay_options *opts, teal_error *err);

@@ -167,3 +167,31 @@ int teal_viz_write_scene_json(FILE *f, const teal_scene_recording *rec, const ch
   ok = ok && fputc(']', f) != EOF && write_frames(f, rec) && write_markers(f, rec);
   return ok && fputs("}", f) >= 0;
 }
+
+/* One plot: {"title": ..., "labels": ["time", names...], "rows": [[t, y...]]}. */
+static int write_plot(FILE *f, const teal_replay_plot *p) {
+  int ok = fputs("{\"title\":", f) >= 0 && json_cstring(f, p->title) &&
+           fputs(",\"labels\":[\"time\"", f) >= 0;
+  for (int i = 0; ok && i < p->size; i++) {
+    const char *name = p->names ? p->names[i] : NULL;
+    ok = name ? fputc(',', f) != EOF && json_cstring(f, name) : fprintf(f, ",\"y%d\"", i) > 0;
+  }
+  ok = ok && fputs("],\"rows\":[", f) >= 0;
+  for (int k = 0; ok && k < p->count; k++) {
+    ok = fprintf(f, k ? ",\n[%.6g" : "[%.6g", p->times[k]) > 0;
+    const double *row = p->data + (size_t)k * (size_t)p->size;
+    for (int i = 0; ok && i < p->size; i++) {
+      ok = fprintf(f, isfinite(row[i]) ? ",%.6g" : ",null", row[i]) > 0;
+    }
+    ok = ok && fputc(']', f) != EOF;
+  }
+  return ok && fputs("]}", f) >= 0;
+}
+
+int teal_viz_write_plots_json(FILE *f, const teal_replay_plot *plots, int n) {
+  int ok = fputc('[', f) != EOF;
+  for (int i = 0; ok && i < n; i++) {
+    ok = (i == 0 || fputs(",\n", f) >= 0) && write_plot(f, &plots[i]);
+  }
+  return ok && fputc(']', f) != EOF;
+}

@@ -17,6 +17,9 @@ function fail(message) {
 window.addEventListener('error', function(e) {
   fail(e.message || String(e));
 });
+if (window.TEAL_ERRORS && TEAL_ERRORS.length) {  // from a script before this one
+  fail(TEAL_ERRORS[0]);
+}
 
 // ---- shapes: three.js objects in the geometry's frame G -----------------
 function material(rgba) {
@@ -311,6 +314,41 @@ function buildPanel() {
   document.body.appendChild(box);
 }
 
+// ---- plots (dygraphs): one per plot, a cursor at the replay's time --------
+var graphs = [];
+function buildPlots() {
+  var box = document.createElement('div');
+  box.id = 'plots';
+  box.style.cssText = 'position:absolute;left:0;bottom:40px;width:30%;max-height:45%;' +
+      'overflow:auto;padding:4px;background:rgba(255,255,255,.9)';
+  document.body.appendChild(box);
+  data.plots.forEach(function(plot) {
+    var holder = document.createElement('div'), cursor = document.createElement('div');
+    holder.style.cssText = 'position:relative;height:150px;width:100%;margin-bottom:4px';
+    cursor.style.cssText = 'position:absolute;top:0;bottom:0;width:1px;background:#d33;' +
+        'pointer-events:none;z-index:5';
+    box.appendChild(holder);
+    var g = new Dygraph(holder, plot.rows, {
+      labels: plot.labels,
+      title: plot.title || '',
+      titleHeight: 18,
+      legend: 'onmouseover',
+      clickCallback: function(e, x) {
+        setPlaying(false);
+        seek(x);
+      }
+    });
+    holder.appendChild(cursor);
+    graphs.push({graph: g, cursor: cursor});
+  });
+}
+
+function moveCursors() {
+  graphs.forEach(function(p) {
+    p.cursor.style.left = p.graph.toDomXCoord(time) + 'px';
+  });
+}
+
 // "#q=0.5,-1" sets the sliders in order.
 function poseFromHash() {
   var m = /(?:^#|&)q=([-+0-9.eE,]+)/.exec(window.location.hash);
@@ -506,6 +544,7 @@ function tick(now) {
   }
   last = now;
   renderer.render(scene, camera);
+  moveCursors();
   if (!playing && window.location.hash) {
     writeProbe();
   }
@@ -522,13 +561,15 @@ frameCamera();
 if (data.panel) {
   buildPanel();
 }
+if (data.plots && window.Dygraph) {
+  buildPlots();
+}
 seekFromHash();
 poseFromHash();
-document.title = data.title;
-statusBox.textContent =
-    data.title + ' (' + data.times.length + ' frames, ' + data.geometries.length + ' geometries)';
-if (!width) {
-  statusBox.textContent += ': nothing to draw';
+if (document.body.getAttribute('data-teal') !== 'error') {
+  document.title = data.title;
+  statusBox.textContent = data.title + ' (' + data.times.length + ' frames, ' +
+      data.geometries.length + ' geometries)' + (width ? '' : ': nothing to draw');
 }
 requestAnimationFrame(tick);
 })();

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "framework/value.h"
+#include "geometry/visualization/replay_html.h"
 #include "geometry/visualization/scene_recording.h"
 
 /* The recording as a per-context scratch value: a context's recording is
@@ -32,6 +33,9 @@ int teal_viz_recording_reserve(teal_scene_recording *rec, int capacity);
  * contents) and frames (times, poses). Nonzero when every write succeeded
  * (replay_scene.c). */
 int teal_viz_write_scene_json(FILE *f, const teal_scene_recording *rec, const char *title);
+
+/* The plots as a JSON array of {title, labels, rows} (replay_scene.c). */
+int teal_viz_write_plots_json(FILE *f, const teal_replay_plot *plots, int n);
 
 /* The whole file at path through teal_alloc, its size in *n (NULL when
  * it cannot be read). */

@@ -333,13 +333,77 @@ START_TEST(replay_page_holds_scene_and_scripts) {
   ck_assert_ptr_nonnull(strstr(page, "seekFromHash"));             /* the viewer script */
   ck_assert_ptr_nonnull(strstr(page, "acrobot <\\/script> test")); /* cannot end the script */
   /* one script element per inlined file, the data and the viewer */
-  ck_assert_int_eq(count_of(page, "<script>"), 8);
-  ck_assert_int_eq(count_of(page, "</script>"), 8);
+  ck_assert_int_eq(count_of(page, "<script>"), 9); /* + the error recorder */
+  ck_assert_int_eq(count_of(page, "</script>"), 9);
   ck_assert_int_eq(count_of(page, "\"shape\":"), rec->num_geometries);
   ck_assert_ptr_nonnull(strstr(page, "\"rgba\":[0.2,0.3,0.8,1]"));
   ck_assert_ptr_nonnull(strstr(page, "\"times\":[0,0.0166667,"));
   free(page);
   remove(path);
+  world_free(&w);
+}
+END_TEST
+
+/* Whether libjs-dygraphs can be found (CI installs it; scripts/setup.sh). */
+static int have_dygraphs(void) {
+  const char *env = getenv("TEAL_DYGRAPHS_DIR");
+  char path[4096];
+  snprintf(path, sizeof(path), "%s/dygraph.min.js", env && *env ? env : TEAL_DYGRAPHS_DEFAULT_DIR);
+  FILE *probe = fopen(path, "rb");
+  if (probe) {
+    fclose(probe);
+  }
+  return probe != NULL;
+}
+
+START_TEST(replay_page_holds_plots) {
+  if (!have_three() || !have_dygraphs()) {
+    fprintf(stderr, "SKIP replay_page_holds_plots: libjs-three or libjs-dygraphs is missing\n");
+    return;
+  }
+  g_mover = (mover){INFINITY, INFINITY};
+  viz_world w = mover_world(1, 0.1);
+  advance(&w, 0.3);
+  const double times[3] = {0.0, 0.1, 0.2}, data[6] = {1, -1, 2, NAN, 3.5, -3};
+  const char *names[2] = {"x</script>", NULL};
+  teal_replay_plot plot = {"two signals", 3, 2, times, data, names};
+  teal_replay_options o = teal_replay_options_default();
+  o.plots = &plot;
+  o.num_plots = 1;
+  teal_error err = {0, ""};
+  const char *path = "test_visualizer_plots.html";
+  ck_assert_msg(teal_visualizer_write_html(w.viz, w.ctx, path, &o, &err) == TEAL_OK, "%s",
+                err.message);
+  char *page = slurp(path);
+  ck_assert_ptr_nonnull(strstr(page,
+                               "TEAL_REPLAY.plots = [{\"title\":\"two signals\","
+                               "\"labels\":[\"time\",\"x<\\/script>\",\"y1\"],"
+                               "\"rows\":[[0,1,-1],\n[0.1,2,null],\n[0.2,3.5,-3]]}]"));
+  ck_assert_ptr_nonnull(strstr(page, "Dygraph"));
+  ck_assert_int_eq(count_of(page, "<script>"), 11); /* + errors, dygraphs, plots */
+  ck_assert_int_eq(count_of(page, "</script>"), 11);
+  free(page);
+  remove(path);
+  /* bad plots */
+  plot.size = 0;
+  ts_stale_error(&err);
+  TS_EXPECT_ERROR(teal_visualizer_write_html(w.viz, w.ctx, path, &o, &err), TEAL_EINVAL, &err,
+                  "plot 0 needs");
+  plot.size = 2;
+  plot.times = NULL;
+  ts_stale_error(&err);
+  TS_EXPECT_ERROR(teal_visualizer_write_html(w.viz, w.ctx, path, &o, &err), TEAL_EINVAL, &err,
+                  "plot 0 needs");
+  o.plots = NULL;
+  ts_stale_error(&err);
+  TS_EXPECT_ERROR(teal_visualizer_write_html(w.viz, w.ctx, path, &o, &err), TEAL_EINVAL, &err,
+                  "plots is NULL");
+  o.plots = &plot;
+  plot.times = times;
+  o.dygraphs_dir = "/nonexistent/dygraphs";
+  ts_stale_error(&err);
+  TS_EXPECT_ERROR(teal_visualizer_write_html(w.viz, w.ctx, path, &o, &err), TEAL_ENOTFOUND, &err,
+                  "/nonexistent/dygraphs/dygraph.min.js");
   world_free(&w);
 }
 END_TEST
@@ -447,6 +511,7 @@ static Suite *visualizer_suite(void) {
   suite_add_tcase(s, tc);
   TCase *page = tcase_create("page");
   tcase_add_test(page, replay_page_holds_scene_and_scripts);
+  tcase_add_test(page, replay_page_holds_plots);
   suite_add_tcase(s, page);
   TCase *bad = tcase_create("bad_input");
   tcase_add_test(bad, bad_visualizer_arguments);
