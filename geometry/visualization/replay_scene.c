@@ -17,6 +17,8 @@ static int json_string(FILE *f, const char *s, size_t n) {
       ok = fprintf(f, "\\%c", c) > 0;
     } else if (c == '/' && i > 0 && s[i - 1] == '<') {
       ok = fputs("\\/", f) >= 0;
+    } else if (c == '\n') {
+      ok = fputs("\\n", f) >= 0;
     } else if (c < 0x20) {
       ok = fprintf(f, "\\u%04x", c) > 0;
     } else {

@@ -8,6 +8,7 @@
 'use strict';
 var data = TEAL_REPLAY;
 var statusBox = document.getElementById('status');
+var statusNote = '';  // a problem worth a word that is no error
 
 function fail(message) {
   document.body.setAttribute('data-teal', 'error');
@@ -57,21 +58,36 @@ function decodeBase64(text) {
   return buf.buffer;
 }
 
-function mesh(g, mat) {
-  var obj;
+// A mesh from the file's contents; a file that could not be read or parsed
+// is a small magenta wire box where it would be (the page goes on).
+function parseMesh(g, mat) {
   if (g.mesh && g.mesh.format === 'obj') {
-    obj = new THREE.OBJLoader().parse(g.mesh.text);
-    obj.traverse(function(c) {
+    var group = new THREE.OBJLoader().parse(g.mesh.text);
+    group.traverse(function(c) {
       if (c.isMesh) {
         c.material = mat;
       }
     });
-  } else if (g.mesh && g.mesh.format === 'stl') {
-    obj = new THREE.Mesh(new THREE.STLLoader().parse(decodeBase64(g.mesh.base64)), mat);
-  } else {  // a file that could not be read: a marker where it would be
+    return group;
+  }
+  if (g.mesh && g.mesh.format === 'stl') {
+    return new THREE.Mesh(new THREE.STLLoader().parse(decodeBase64(g.mesh.base64)), mat);
+  }
+  return null;
+}
+
+function mesh(g, mat) {
+  var obj = null;
+  try {
+    obj = parseMesh(g, mat);
+  } catch (e) {
+    statusNote = 'mesh ' + g.file + ' could not be read (' + e.message + ')';
+  }
+  if (!obj) {
     obj = new THREE.Mesh(
         new THREE.BoxBufferGeometry(0.05, 0.05, 0.05),
         new THREE.MeshBasicMaterial({color: 0xff00ff, wireframe: true}));
+    return obj;
   }
   obj.scale.setScalar(g.size[0]);
   return obj;
@@ -569,7 +585,8 @@ poseFromHash();
 if (document.body.getAttribute('data-teal') !== 'error') {
   document.title = data.title;
   statusBox.textContent = data.title + ' (' + data.times.length + ' frames, ' +
-      data.geometries.length + ' geometries)' + (width ? '' : ': nothing to draw');
+      data.geometries.length + ' geometries)' + (width ? '' : ': nothing to draw') +
+      (statusNote ? '; ' + statusNote : '');
 }
 requestAnimationFrame(tick);
 })();

@@ -408,6 +408,98 @@ START_TEST(replay_page_holds_plots) {
 }
 END_TEST
 
+static void write_text(const char *path, const char *text, size_t n) {
+  FILE *f = fopen(path, "wb");
+  ck_assert_ptr_nonnull(f);
+  ck_assert_uint_eq(fwrite(text, 1, n, f), n);
+  fclose(f);
+}
+
+/* A scene of every shape kind on one frame, with an OBJ and an STL mesh. */
+static viz_world shapes_world(void) {
+  write_text("test_visualizer_mesh.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", 32);
+  char stl[134] = "Teal test STL"; /* binary STL: header, 1 triangle (zero normal) */
+  const float tri[9] = {0, 0, 0, 0.1f, 0, 0, 0, 0.1f, 0};
+  stl[80] = 1;
+  memcpy(stl + 96, tri, sizeof(tri));
+  write_text("test_visualizer_mesh.stl", stl, sizeof(stl));
+  viz_world w = {0};
+  teal_error err = {0, ""};
+  teal_builder *b = teal_builder_new("shapes");
+  w.sg = teal_scene_graph_new(NULL, &err);
+  int src = teal_scene_graph_register_source(w.sg, "mover");
+  int f = teal_scene_graph_register_frame(w.sg, src, "frame");
+  teal_shape s[9];
+  const teal_vec3 tetra[4] = {{{0, 0, 0}}, {{1, 0, 0}}, {{0, 1, 0}}, {{0, 0, 1}}};
+  teal_shape_sphere(0.1, &s[0], NULL);
+  teal_shape_box(0.1, 0.2, 0.3, &s[1], NULL);
+  teal_shape_cylinder(0.1, 0.4, &s[2], NULL);
+  teal_shape_capsule(0.1, 0.4, &s[3], NULL);
+  teal_shape_ellipsoid(0.1, 0.2, 0.3, &s[4], NULL);
+  teal_shape_half_space(&s[5]);
+  teal_shape_convex(tetra, 4, &s[6], NULL);
+  teal_shape_mesh("test_visualizer_mesh.obj", 2.0, &s[7], NULL);
+  teal_shape_mesh("test_visualizer_mesh.stl", 1.0, &s[8], NULL);
+  for (int i = 0; i < 9; i++) {
+    char name[16];
+    snprintf(name, sizeof(name), "shape%d", i);
+    ck_assert_int_ge(teal_scene_graph_register_geometry(w.sg, f, teal_transform_identity(), &s[i],
+                                                        name, TEAL_ROLE_ILLUSTRATION, NULL, NULL),
+                     0);
+    teal_shape_release(&s[i]);
+  }
+  ck_assert_int_eq(teal_scene_graph_finalize(w.sg), TEAL_OK);
+  g_mover = (mover){INFINITY, INFINITY};
+  teal_system *m = teal_leaf_new("mover", &g_mover, NULL);
+  teal_ticket time_only = TEAL_TICKET_TIME;
+  teal_leaf_declare_abstract_output(m, "pose", &teal_transform_list_type, mover_calc, &g_mover,
+                                    &time_only, 1);
+  ck_assert_int_eq(teal_leaf_finalize(m), TEAL_OK);
+  teal_system *sgs = teal_builder_add(b, teal_scene_graph_system(w.sg));
+  teal_builder_add(b, m);
+  teal_builder_connect(b, teal_system_output_port(m, 0),
+                       teal_system_input_port(sgs, teal_scene_graph_source_pose_port(w.sg, src)));
+  w.viz = teal_add_visualizer(b, w.sg, NULL, &err);
+  world_start(&w, b);
+  return w;
+}
+
+/* Every shape reaches the page with its dimensions; meshes with their
+ * files' contents (OBJ as text, STL as base64). */
+START_TEST(replay_page_holds_every_shape) {
+  if (!have_three()) {
+    fprintf(stderr, "SKIP replay_page_holds_every_shape: libjs-three is not installed\n");
+    return;
+  }
+  viz_world w = shapes_world();
+  advance(&w, 0.1);
+  teal_error err = {0, ""};
+  const char *path = "test_visualizer_shapes.html";
+  ck_assert_msg(teal_visualizer_write_html(w.viz, w.ctx, path, NULL, &err) == TEAL_OK, "%s",
+                err.message);
+  char *page = slurp(path);
+  const char *kinds[] = {"sphere",    "box",        "cylinder", "capsule",
+                         "ellipsoid", "half_space", "convex"};
+  for (int i = 0; i < 7; i++) {
+    char needle[64];
+    snprintf(needle, sizeof(needle), "\"shape\":\"%s\"", kinds[i]);
+    ck_assert_msg(strstr(page, needle), "%s missing", kinds[i]);
+  }
+  ck_assert_int_eq(count_of(page, "\"shape\":\"mesh\""), 2);
+  ck_assert_ptr_nonnull(strstr(page, "\"size\":[0.1,0.2,0.3]"));
+  ck_assert_ptr_nonnull(strstr(page, "\"vertices\":[0,0,0,1,0,0,0,1,0,0,0,1]"));
+  ck_assert_ptr_nonnull(
+      strstr(page, "\"mesh\":{\"format\":\"obj\",\"text\":\"v 0 0 0\\nv 1 0 0\\n"));
+  ck_assert_ptr_nonnull(
+      strstr(page, "\"mesh\":{\"format\":\"stl\",\"base64\":\"VGVhbCB0ZXN0IFNUTA"));
+  free(page);
+  remove(path);
+  remove("test_visualizer_mesh.obj");
+  remove("test_visualizer_mesh.stl");
+  world_free(&w);
+}
+END_TEST
+
 /* ---- bad input ------------------------------------------------------------------ */
 
 START_TEST(bad_visualizer_arguments) {
@@ -512,6 +604,7 @@ static Suite *visualizer_suite(void) {
   TCase *page = tcase_create("page");
   tcase_add_test(page, replay_page_holds_scene_and_scripts);
   tcase_add_test(page, replay_page_holds_plots);
+  tcase_add_test(page, replay_page_holds_every_shape);
   suite_add_tcase(s, page);
   TCase *bad = tcase_create("bad_input");
   tcase_add_test(bad, bad_visualizer_arguments);
