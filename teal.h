@@ -99,6 +99,10 @@
 #include "geometry/shapes/geometry_properties.h"
 #include "geometry/shapes/shape.h"
 #include "geometry/shapes/support.h"
+#include "geometry/visualization/markers.h"
+#include "geometry/visualization/replay_html.h"
+#include "geometry/visualization/scene_recording.h"
+#include "geometry/visualization/visualizer.h"
 
 #include "multibody/algorithms/aba.h"
 #include "multibody/algorithms/aba_derivatives.h"
@@ -157,5 +161,7 @@
 #include "multibody/tree/plant_model.h"
 #include "multibody/tree/random_samplers.h"
 #include "multibody/tree/topology.h"
+#include "multibody/visualization/model_view.h"
+#include "multibody/visualization/plant_markers.h"
 
 #endif

@@ -7,12 +7,15 @@
  * 3. Wire plant + scene graph + controller + state logger in a diagram.
  * 4. Run 5 simulations of 5 s from random perturbations near upright, print
  *    whether each one balanced and write all states to acrobot_lqr.csv.
+ * 5. Write the first run's replay next to the CSV (acrobot_lqr.html): open
+ *    it in a browser to watch the acrobot balance.
  *
  * Usage: acrobot_lqr [model.urdf [log.csv]]. Exits non-zero unless every
  * run balances. */
 #define _XOPEN_SOURCE 700 /* M_PI */
 #include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "multibody/contact/plant_scene_graph.h"
 #include "multibody/parsing/urdf.h"
@@ -25,7 +28,7 @@
 
 typedef struct acrobot_app {
   teal_plant *plant;
-  teal_system *diagram, *lqr, *logger;
+  teal_system *diagram, *lqr, *logger, *visualizer;
   teal_simulator *sim;
 } acrobot_app;
 
@@ -76,10 +79,10 @@ static int build(acrobot_app *app, teal_error *err) {
   teal_scene_graph *sg = teal_add_plant_and_scene_graph(b, app->plant, err);
   teal_builder_add(b, app->lqr);
   app->logger = teal_builder_add(b, teal_vector_log_sink_new("logger", 4, 0.01, err));
-  (void)sg;
   teal_builder_connect_by_name(b, "plant", "state", "lqr", "u");
   teal_builder_connect_by_name(b, "lqr", "y", "plant", "actuation");
   teal_builder_connect_by_name(b, "plant", "state", "logger", "data");
+  app->visualizer = teal_add_visualizer(b, sg, NULL, err); /* a frame every 1/60 s */
   app->diagram = teal_builder_build(b, err);
   return app->diagram ? TEAL_OK : err->code;
 }
@@ -94,6 +97,7 @@ static int run_once(acrobot_app *app, teal_rng *rng, int k, FILE *csv, teal_erro
   teal_context_set_to_defaults(ctx);
   teal_context_set_time(ctx, 0.0);
   teal_vector_log_sink_clear(app->logger, ctx);
+  teal_visualizer_clear(app->visualizer, ctx);
   teal_sim_status st;
   if (teal_plant_set_state(app->plant, ctx, x, 4) != TEAL_OK) {
     *err = *teal_context_error(ctx);
@@ -118,7 +122,28 @@ static int run_once(acrobot_app *app, teal_rng *rng, int k, FILE *csv, teal_erro
   return ok;
 }
 
-static int run_all(acrobot_app *app, const char *csv_path, teal_error *err) {
+/* The replay of the run just simulated, written to html_path. A missing
+ * three.js (Debian's libjs-three) is reported and the example goes on. */
+static void write_replay(acrobot_app *app, const char *html_path) {
+  teal_context *ctx = teal_simulator_context(app->sim);
+  const teal_scene_recording *rec = teal_visualizer_recording(app->visualizer, ctx);
+  const teal_vector_log *log = teal_vector_log_sink_log(app->logger, ctx);
+  static const char *const names[4] = {"shoulder_q", "elbow_q", "shoulder_v", "elbow_v"};
+  teal_replay_plot plot = {"state (rad, rad/s)", log->count, log->size,
+                           log->times,           log->data,  names};
+  teal_replay_options opts = teal_replay_options_default();
+  opts.title = "Acrobot LQR balance (run 0)";
+  opts.plots = &plot; /* the state log beside the scene */
+  opts.num_plots = 1;
+  teal_error err = {0};
+  if (teal_scene_recording_write_html(rec, html_path, &opts, &err) != TEAL_OK) {
+    fprintf(stderr, "acrobot_lqr: no replay written: %s\n", err.message);
+    return;
+  }
+  printf("replay: %s (open it in a browser)\n", html_path);
+}
+
+static int run_all(acrobot_app *app, const char *csv_path, const char *html_path, teal_error *err) {
   FILE *csv = fopen(csv_path, "w");
   if (csv) {
     fprintf(csv, "run,time,shoulder_q,elbow_q,shoulder_v,elbow_v\n");
@@ -135,6 +160,9 @@ static int run_all(acrobot_app *app, const char *csv_path, teal_error *err) {
       break;
     }
     balanced += ok;
+    if (k == 0) {
+      write_replay(app, html_path);
+    }
   }
   if (csv) {
     fclose(csv);
@@ -163,7 +191,11 @@ int main(int argc, char **argv) {
     teal_system_free(app.diagram);
     return fail("making the simulator", &err);
   }
-  int balanced = run_all(&app, csv, &err);
+  char html[4096]; /* the CSV's path with .html for its extension */
+  const char *dot = strrchr(csv, '.');
+  int stem = dot && !strchr(dot, '/') ? (int)(dot - csv) : (int)strlen(csv);
+  snprintf(html, sizeof(html), "%.*s.html", stem, csv);
+  int balanced = run_all(&app, csv, html, &err);
   teal_simulator_free(app.sim);
   teal_system_free(app.diagram);
   if (balanced < 0) {

@@ -94,7 +94,8 @@ static teal_system *build(teal_plant *plant, const teal_piecewise_polynomial *re
   }
   const int sizes[2] = {N, N};
   teal_builder *b = teal_builder_new("arm_inverse_dynamics");
-  teal_add_plant_and_scene_graph(b, plant, err);
+  teal_scene_graph *sg = teal_add_plant_and_scene_graph(b, plant, err);
+  teal_add_visualizer(b, sg, NULL, err); /* named "visualizer" */
   teal_builder_add(b, teal_trajectory_source_new("reference", ref, 2, err));
   teal_builder_add(b, teal_multiplexer_new("desired_state", sizes, 2, err));
   teal_builder_add(b, teal_inverse_dynamics_controller_new("controller", plant, kp, ki, kd, N,
@@ -137,6 +138,19 @@ static double predicted_error(const teal_piecewise_polynomial *ref, int j, doubl
   double vd0[N], w = sqrt(KP), e0 = -OFFSET;
   teal_piecewise_polynomial_derivative(ref, 0.0, 1, vd0);
   return fabs((e0 + (vd0[j] + w * e0) * t) * exp(-w * t));
+}
+
+/* The run's replay; a missing three.js is only reported. */
+static void write_replay(const teal_system *diagram, const teal_context *ctx) {
+  teal_replay_options opts = teal_replay_options_default();
+  opts.title = "7-dof arm tracking a spline (inverse dynamics)";
+  teal_error err = {0};
+  if (teal_visualizer_write_html(teal_diagram_find_subsystem(diagram, "visualizer"), ctx,
+                                 "arm_inverse_dynamics.html", &opts, &err) != TEAL_OK) {
+    fprintf(stderr, "arm_inverse_dynamics: no replay written: %s\n", err.message);
+    return;
+  }
+  printf("replay: arm_inverse_dynamics.html (open it in a browser)\n");
 }
 
 /* Prints the per-joint table; returns 1 when every joint tracked. */
@@ -187,6 +201,7 @@ static int simulate(teal_system *diagram, teal_plant *plant, const teal_piecewis
     printf("%ld integration steps, %s\n", stats.steps,
            ok ? "every joint tracked within 1e-3 rad, torques within limits"
               : "FAILED (tracking error or torque limit)");
+    write_replay(diagram, ctx);
   }
   teal_simulator_free(sim);
   return ok;

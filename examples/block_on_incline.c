@@ -69,6 +69,14 @@ static teal_plant *make_plant(double mu, teal_error *err) {
   teal_transform X_WG = teal_transform_make(incline(), teal_vec3_zero());
   teal_plant_register_collision_geometry(plant, TEAL_WORLD_BODY, X_WG, &ground, "incline",
                                          &props);
+  teal_shape box; /* what the replay draws */
+  teal_shape_box(0.2, 0.2, 0.1, &box, NULL);
+  const double blue[4] = {0.15, 0.35, 0.85, 1.0}, stone[4] = {0.7, 0.68, 0.62, 1.0};
+  teal_plant_register_visual_geometry(plant, block, teal_transform_identity(), &box, "block_visual",
+                                      blue);
+  teal_plant_register_visual_geometry(plant, TEAL_WORLD_BODY, X_WG, &ground, "incline_visual",
+                                      stone);
+  teal_shape_release(&box);
   if (teal_plant_finalize(plant) != TEAL_OK) { /* the first failure above is sticky */
     *err = *teal_plant_error(plant);
     teal_plant_free(plant);
@@ -112,13 +120,32 @@ static double traction(teal_plant *plant, const teal_context *root) {
   return teal_vec3_norm(teal_vec3_sub(f, teal_vec3_scale(n, fn))) / fn;
 }
 
-static int run(double mu, incline_run *out, teal_error *err) {
+/* The run's replay with its contact forces; a missing three.js is only
+ * reported. */
+static void write_replay(const teal_system *diagram, const teal_context *ctx, const char *path) {
+  teal_replay_options opts = teal_replay_options_default();
+  opts.title = "Block sliding down a 20 degree incline (mu = 0.2)";
+  teal_error err = {0};
+  if (teal_visualizer_write_html(teal_diagram_find_subsystem(diagram, "visualizer"), ctx, path,
+                                 &opts, &err) != TEAL_OK) {
+    fprintf(stderr, "block_on_incline: no replay written: %s\n", err.message);
+    return;
+  }
+  printf("replay: %s (open it in a browser)\n", path);
+}
+
+/* One run at friction mu; its replay goes to replay (NULL: none). */
+static int run(double mu, const char *replay, incline_run *out, teal_error *err) {
   teal_plant *plant = make_plant(mu, err);
   if (!plant) {
     return -1;
   }
   teal_builder *b = teal_builder_new("block_on_incline");
-  teal_add_plant_and_scene_graph(b, plant, err);
+  teal_scene_graph *sg = teal_add_plant_and_scene_graph(b, plant, err);
+  teal_system *viz = sg ? teal_add_visualizer(b, sg, NULL, err) : NULL;
+  if (viz) {
+    teal_add_plant_markers(b, plant, viz, err); /* contact forces */
+  }
   teal_system *diagram = teal_builder_build(b, err);
   teal_simulator *sim = diagram ? teal_simulator_new(diagram, NULL, err) : NULL;
   int rc = sim ? TEAL_OK : -1;
@@ -133,6 +160,8 @@ static int run(double mu, incline_run *out, teal_error *err) {
     out->traction = traction(plant, ctx);
     if (rc != TEAL_OK) {
       teal_error_set(err, st.code, "%s", st.message);
+    } else if (replay) {
+      write_replay(diagram, ctx, replay);
     }
   }
   teal_simulator_free(sim);
@@ -146,7 +175,8 @@ int main(void) {
   teal_error err = {0};
   printf("Block on a %.0f degree incline (tan = %.3f), discrete plant at 1 ms\n",
          SLOPE * 180.0 / M_PI, tan(SLOPE));
-  if (run(mu_stick, &stick, &err) != TEAL_OK || run(mu_slide, &slide, &err) != TEAL_OK) {
+  if (run(mu_stick, NULL, &stick, &err) != TEAL_OK ||
+      run(mu_slide, "block_on_incline.html", &slide, &err) != TEAL_OK) {
     return fail("simulating", &err);
   }
   double creep = stick.s1 - stick.s0;

@@ -14,6 +14,8 @@
  *    loses a fraction of about (2/3) d v of the impact speed v, so smaller
  *    bounces keep more of their height.
  * 3. Read the contact force at rest from the plant's contact_results port.
+ * 4. Write the replay, bouncing_ball.html, with the contact force arrows
+ *    (open it in a browser).
  *
  * Passes when the ball bounces at least 3 times with decreasing apex heights
  * and ends at rest with a penetration equal to the allowance (within 2%),
@@ -65,6 +67,11 @@ static teal_plant *make_plant(teal_error *err) {
                                          &props);
   teal_plant_register_collision_geometry(plant, TEAL_WORLD_BODY, teal_transform_identity(),
                                          &ground, "ground", &props);
+  const double orange[4] = {0.9, 0.45, 0.1, 1.0}, sand[4] = {0.75, 0.72, 0.62, 1.0};
+  teal_plant_register_visual_geometry(plant, ball, teal_transform_identity(), &sphere,
+                                      "ball_visual", orange);
+  teal_plant_register_visual_geometry(plant, TEAL_WORLD_BODY, teal_transform_identity(), &ground,
+                                      "ground_visual", sand);
   if (teal_plant_finalize(plant) != TEAL_OK) { /* the first failure above is sticky */
     *err = *teal_plant_error(plant);
     teal_plant_free(plant);
@@ -127,7 +134,21 @@ static int check_bounces(const bounce_log *log) {
   return decreasing;
 }
 
-static int simulate(teal_system *diagram, teal_plant *plant, teal_error *err) {
+/* The replay of the run, with the contact forces. */
+static void write_replay(const teal_system *viz, const teal_context *ctx) {
+  teal_replay_options opts = teal_replay_options_default();
+  opts.title = "Bouncing ball";
+  teal_error err = {0};
+  if (teal_scene_recording_write_html(teal_visualizer_recording(viz, ctx), "bouncing_ball.html",
+                                      &opts, &err) != TEAL_OK) {
+    fprintf(stderr, "bouncing_ball: no replay written: %s\n", err.message);
+    return;
+  }
+  printf("replay: bouncing_ball.html (open it in a browser)\n");
+}
+
+static int simulate(teal_system *diagram, teal_plant *plant, const teal_system *viz,
+                    teal_error *err) {
   teal_simulator *sim = teal_simulator_new(diagram, NULL, err);
   if (!sim) {
     return -1;
@@ -158,6 +179,7 @@ static int simulate(teal_system *diagram, teal_plant *plant, teal_error *err) {
          stats.failed_steps, stats.smallest_step, stats.largest_step);
   printf("bounces with decreasing apexes: %s; rests at the allowance carrying its weight: %s\n",
          bounced ? "yes" : "NO", rests ? "yes" : "NO");
+  write_replay(viz, ctx);
   teal_simulator_free(sim);
   return bounced && rests;
 }
@@ -172,12 +194,16 @@ int main(void) {
     return fail("building the model", &err);
   }
   teal_builder *b = teal_builder_new("bouncing_ball");
-  teal_add_plant_and_scene_graph(b, plant, &err);
+  teal_scene_graph *sg = teal_add_plant_and_scene_graph(b, plant, &err);
+  teal_system *viz = sg ? teal_add_visualizer(b, sg, NULL, &err) : NULL;
+  if (viz) {
+    teal_add_plant_markers(b, plant, viz, &err); /* contact forces, centre of mass */
+  }
   teal_system *diagram = teal_builder_build(b, &err);
   if (!diagram) {
     return fail("building the diagram", &err);
   }
-  int ok = simulate(diagram, plant, &err);
+  int ok = simulate(diagram, plant, viz, &err);
   teal_system_free(diagram);
   if (ok < 0) {
     return fail("simulating", &err);

@@ -30,7 +30,7 @@ static const double kUpright[4] = {0.0, M_PI, 0.0, 0.0};
 
 typedef struct cart_pole_app {
   teal_plant *plant;
-  teal_system *diagram, *lqr, *logger;
+  teal_system *diagram, *lqr, *logger, *visualizer;
   double K[4];
   teal_simulator *sim;
 } cart_pole_app;
@@ -82,7 +82,8 @@ static double force_limit(const teal_plant *plant) {
 static int build(cart_pole_app *app, teal_error *err) {
   double hi = force_limit(app->plant), lo = -hi;
   teal_builder *b = teal_builder_new("cart_pole_lqr");
-  teal_add_plant_and_scene_graph(b, app->plant, err);
+  teal_scene_graph *sg = teal_add_plant_and_scene_graph(b, app->plant, err);
+  app->visualizer = teal_add_visualizer(b, sg, NULL, err);
   teal_builder_add(b, app->lqr);
   teal_builder_add(b, teal_saturation_new("saturation", &lo, &hi, 1, err));
   app->logger = teal_builder_add(b, teal_vector_log_sink_new("logger", 4, 0.01, err));
@@ -135,6 +136,7 @@ static int run_once(cart_pole_app *app, const double *x0, teal_error *err) {
   teal_context_set_time(ctx, 0.0);
   teal_plant_set_state(app->plant, ctx, x0, 4);
   teal_vector_log_sink_clear(app->logger, ctx);
+  teal_visualizer_clear(app->visualizer, ctx);
   teal_sim_status st;
   if (teal_simulator_initialize(app->sim, &st) ||
       teal_simulator_advance_to(app->sim, RUN_SECONDS, &st)) {
@@ -180,6 +182,17 @@ int main(int argc, char **argv) {
   int balanced = 0, rc = 0;
   for (int k = 0; k < 3 && rc >= 0; k++) {
     balanced += (rc = run_once(&app, starts[k], &err)) > 0;
+    if (k == 0 && rc >= 0) { /* the first run's replay; a missing three.js is only reported */
+      teal_error e = {0};
+      teal_replay_options opts = teal_replay_options_default();
+      opts.title = "Cart-pole LQR balance (run 0)";
+      if (teal_visualizer_write_html(app.visualizer, teal_simulator_context(app.sim),
+                                     "cart_pole_lqr.html", &opts, &e) == TEAL_OK) {
+        printf("replay: cart_pole_lqr.html (open it in a browser)\n");
+      } else {
+        fprintf(stderr, "cart_pole_lqr: no replay written: %s\n", e.message);
+      }
+    }
   }
   teal_simulator_free(app.sim);
   teal_system_free(app.diagram);

@@ -18,6 +18,9 @@
  *    when the LQR has held the pendulum for at least the last second and it
  *    ends balanced (within 1e-3 of upright).
  *
+ * 5. Write the weak motor's swing-up as a replay,
+ *    pendulum_energy_shaping.html (open it in a browser).
+ *
  * Usage: pendulum_energy_shaping [model.urdf]. */
 #define _XOPEN_SOURCE 700 /* M_PI */
 #include <math.h>
@@ -131,7 +134,8 @@ static teal_system *swing_up_new(pendulum_model *m) {
 static teal_system *build(teal_plant *plant, pendulum_model *m, teal_error *err) {
   double lo = -m->effort_limit, hi = m->effort_limit;
   teal_builder *b = teal_builder_new("pendulum_energy_shaping");
-  teal_add_plant_and_scene_graph(b, plant, err);
+  teal_scene_graph *sg = teal_add_plant_and_scene_graph(b, plant, err);
+  teal_add_visualizer(b, sg, NULL, err); /* named "visualizer" */
   teal_builder_add(b, swing_up_new(m));
   teal_builder_add(b, teal_saturation_new("saturation", &lo, &hi, 1, err));
   teal_builder_add(b, teal_vector_log_sink_new("state_log", 2, 0.01, err));
@@ -166,9 +170,23 @@ static double report(const pendulum_model *m, const teal_vector_log *xs,
   return t_switch;
 }
 
-/* Simulates from hanging at rest plus a nudge; 1 when it ends balanced. */
+/* The run's replay at path; a missing three.js is only reported. */
+static void write_replay(const teal_system *diagram, const teal_context *ctx, const char *path) {
+  teal_replay_options opts = teal_replay_options_default();
+  opts.title = "Pendulum swing-up (2 N m motor)";
+  teal_error err = {0};
+  if (teal_visualizer_write_html(teal_diagram_find_subsystem(diagram, "visualizer"), ctx, path,
+                                 &opts, &err) != TEAL_OK) {
+    fprintf(stderr, "pendulum_energy_shaping: no replay written: %s\n", err.message);
+    return;
+  }
+  printf("replay: %s (open it in a browser)\n", path);
+}
+
+/* Simulates from hanging at rest plus a nudge; 1 when it ends balanced.
+ * Writes the replay to replay (NULL: none). */
 static int simulate(teal_system *diagram, teal_plant *plant, const pendulum_model *m,
-                    teal_error *err) {
+                    const char *replay, teal_error *err) {
   teal_simulator *sim = teal_simulator_new(diagram, NULL, err);
   if (!sim) {
     return -1;
@@ -190,13 +208,17 @@ static int simulate(teal_system *diagram, teal_plant *plant, const pendulum_mode
     ok = dev < 1e-3 && t_switch < RUN_SECONDS - 1.0;
     printf("  LQR from t = %.2f s, peak torque %.2f N m, final error %.1e: %s\n", t_switch, peak,
            dev, ok ? "balanced" : "FAILED");
+    if (replay) {
+      write_replay(diagram, ctx, replay);
+    }
   }
   teal_simulator_free(sim);
   return ok;
 }
 
-/* One swing-up with the motor limited to torque_limit (0: the URDF's). */
-static int run(const char *model, double torque_limit, teal_error *err) {
+/* One swing-up with the motor limited to torque_limit (0: the URDF's);
+ * its replay goes to replay (NULL: none). */
+static int run(const char *model, double torque_limit, const char *replay, teal_error *err) {
   pendulum_model m = {0};
   teal_plant *plant = load_plant(model, err);
   teal_context *ctx = plant ? teal_context_new(teal_plant_system(plant), err) : NULL;
@@ -221,7 +243,7 @@ static int run(const char *model, double torque_limit, teal_error *err) {
   if (!diagram) {
     return -1;
   }
-  int ok = simulate(diagram, plant, &m, err);
+  int ok = simulate(diagram, plant, &m, replay, err);
   teal_system_free(diagram);
   return ok;
 }
@@ -233,7 +255,7 @@ int main(int argc, char **argv) {
   printf("Pendulum energy-shaping swing-up + LQR (%s), continuous plant, RK3\n", model);
   int balanced = 0;
   for (int k = 0; k < 2; k++) {
-    int ok = run(model, limits[k], &err);
+    int ok = run(model, limits[k], k == 1 ? "pendulum_energy_shaping.html" : NULL, &err);
     if (ok < 0) {
       return fail("running", &err);
     }

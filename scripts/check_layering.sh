@@ -32,8 +32,9 @@ sublevel_of() {
     geometry/shapes | multibody/math) echo 0 ;;
     geometry/proximity | multibody/tree) echo 1 ;;
     geometry/scene_graph | multibody/algorithms) echo 2 ;;
+    geometry/visualization) echo 3 ;;
     multibody/forces | multibody/contact | multibody/plant) echo 3 ;;
-    multibody/parsing | multibody/controllers) echo 4 ;;
+    multibody/parsing | multibody/controllers | multibody/visualization) echo 4 ;;
     *) echo -1 ;;
   esac
 }

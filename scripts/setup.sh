@@ -5,13 +5,18 @@ set -euo pipefail
 
 # graphviz: the tests check that dot accepts the Graphviz text Teal writes;
 # coinor-libipopt-dev: Ipopt, the NLP solver of trajectory optimization
-# (optional in CMake, TEAL_WITH_IPOPT, but CI builds and tests with it).
+# (optional in CMake, TEAL_WITH_IPOPT, but CI builds and tests with it);
+# libjs-three and libjs-dygraphs: the replay pages inline three.js and
+# dygraphs from them; chromium: the browser test of the replay pages
+# (tests/browser).
 packages=(cmake pkg-config libgsl-dev libopenblas-dev liblapacke-dev libxml2-dev check doxygen
-  graphviz coinor-libipopt-dev
+  graphviz coinor-libipopt-dev libjs-three libjs-dygraphs chromium
   # the Python package (python/) for /usr/bin/python3: cffi builds it, numpy
   # carries its arrays, pytest runs its tests, setuptools installs it offline
-  # (matplotlib: python/examples/plot_acrobot.py and its test)
-  python3-dev python3-cffi python3-numpy python3-pytest python3-setuptools python3-matplotlib)
+  # (matplotlib: python/examples/plot_acrobot.py and its test); python3 also
+  # drives the browser test
+  python3 python3-dev python3-cffi python3-numpy python3-pytest python3-setuptools
+  python3-matplotlib)
 
 log() { printf '[setup] %s\n' "$*"; }
 

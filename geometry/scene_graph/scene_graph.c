@@ -312,6 +312,9 @@ static void declare(teal_system *sys, teal_scene_graph *sg) {
   sg->ce_pairs = teal_leaf_declare_abstract_cache_entry(sys, "point_pairs",
                                                         &teal_point_pair_list_type,
                                                         teal_sg_calc_point_pairs, sg, &inputs, 1);
+  sg->out_poses =
+      teal_leaf_declare_abstract_output(sys, "geometry_poses", &teal_transform_list_type,
+                                        teal_sg_output_geometry_poses, sg, &inputs, 1);
   sg->out_query = teal_leaf_declare_abstract_output(sys, "query", &teal_point_pair_list_type,
                                                     teal_sg_output_query, sg, &inputs, 1);
   teal_leaf_declare_initialization_publish(sys, teal_sg_size_outputs, sg);
@@ -365,6 +368,10 @@ int teal_scene_graph_query_output_port(const teal_scene_graph *sg) {
   return !sg ? TEAL_EINVAL : !sg->system ? TEAL_ESTATE : sg->out_query;
 }
 
+int teal_scene_graph_geometry_poses_output_port(const teal_scene_graph *sg) {
+  return !sg ? TEAL_EINVAL : !sg->system ? TEAL_ESTATE : sg->out_poses;
+}
+
 /* ---- model queries ------------------------------------------------------------- */
 
 int teal_scene_graph_num_sources(const teal_scene_graph *sg) {
@@ -387,6 +394,15 @@ int teal_scene_graph_frame_index(const teal_scene_graph *sg, int f) {
 }
 const char *teal_scene_graph_geometry_name(const teal_scene_graph *sg, int g) {
   return sg && g >= 0 && g < sg->ngeoms ? sg->geoms[g].name : NULL;
+}
+teal_geometry_role teal_scene_graph_geometry_role(const teal_scene_graph *sg, int g) {
+  return sg && g >= 0 && g < sg->ngeoms ? sg->geoms[g].role : (teal_geometry_role)0;
+}
+const double *teal_scene_graph_geometry_rgba(const teal_scene_graph *sg, int g) {
+  return sg && g >= 0 && g < sg->ngeoms ? sg->geoms[g].rgba : NULL;
+}
+const char *teal_scene_graph_frame_name(const teal_scene_graph *sg, int f) {
+  return sg && f >= 0 && f < sg->nframes ? sg->frames[f].name : NULL;
 }
 const teal_shape *teal_scene_graph_geometry_shape(const teal_scene_graph *sg, int g) {
   return sg && g >= 0 && g < sg->ngeoms ? &sg->geoms[g].shape : NULL;

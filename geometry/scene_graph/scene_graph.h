@@ -9,7 +9,9 @@
  * pose never changes (e.g. the world) are simply frames whose pose the
  * source reports as constant.
  *
- * The output port "query" holds the point-pair penetrations of all
+ * The output port "geometry_poses" holds X_WG of every geometry, indexed by
+ * geometry id (a teal_transform_list; what a visualizer reads). The output
+ * port "query" holds the point-pair penetrations of all
  * proximity geometries (teal_point_pair_list), evaluated lazily from the
  * current poses. Pairs are filtered: never two geometries on one frame,
  * never two frames declared excluded (e.g. welded bodies), and collision
@@ -90,6 +92,9 @@ TEAL_API teal_scene_graph *teal_scene_graph_from_system(const teal_system *sys);
 TEAL_API int teal_scene_graph_source_pose_port(const teal_scene_graph *sg, int source);
 /** Index of the query output port (negative status before finalize). */
 TEAL_API int teal_scene_graph_query_output_port(const teal_scene_graph *sg);
+/** Index of the "geometry_poses" output port: X_WG of every geometry by id
+ *  (negative status before finalize). */
+TEAL_API int teal_scene_graph_geometry_poses_output_port(const teal_scene_graph *sg);
 
 /* ---- model queries ------------------------------------------------------ */
 
@@ -107,6 +112,14 @@ TEAL_API int teal_scene_graph_frame_source(const teal_scene_graph *sg, int frame
 TEAL_API int teal_scene_graph_frame_index(const teal_scene_graph *sg, int frame);
 /** A geometry's name (NULL on a bad id). */
 TEAL_API const char *teal_scene_graph_geometry_name(const teal_scene_graph *sg, int geometry);
+/** A geometry's role (0 on a bad id). */
+TEAL_API teal_geometry_role teal_scene_graph_geometry_role(const teal_scene_graph *sg,
+                                                           int geometry);
+/** A geometry's colour, red, green, blue and alpha in [0, 1] (NULL on a bad
+ *  id); grey when it was registered without one. */
+TEAL_API const double *teal_scene_graph_geometry_rgba(const teal_scene_graph *sg, int geometry);
+/** A frame's name (NULL on a bad id). */
+TEAL_API const char *teal_scene_graph_frame_name(const teal_scene_graph *sg, int frame);
 /** A geometry's shape (NULL on a bad id). */
 TEAL_API const teal_shape *teal_scene_graph_geometry_shape(const teal_scene_graph *sg,
                                                            int geometry);

@@ -49,7 +49,7 @@ struct teal_scene_graph {
   int nprox;
   teal_collision_filter *filter;
   /* system */
-  int out_query, ce_poses, ce_pairs, scratch;
+  int out_query, out_poses, ce_poses, ce_pairs, scratch;
   teal_value_type poses_type;
 };
 
@@ -72,6 +72,8 @@ int teal_sg_calc_geometry_poses(const teal_system *sys, const teal_context *ctx,
                                 void *user);
 int teal_sg_calc_point_pairs(const teal_system *sys, const teal_context *ctx, void *out,
                              void *user);
+int teal_sg_output_geometry_poses(const teal_system *sys, const teal_context *ctx, void *out,
+                                  void *user);
 int teal_sg_output_query(const teal_system *sys, const teal_context *ctx, void *out, void *user);
 /* Initialization publish: evaluates the query once (when its pose inputs
  * are wired) so that its lists get their room before the first step. */

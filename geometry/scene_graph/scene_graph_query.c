@@ -172,6 +172,19 @@ int teal_sg_output_query(const teal_system *sys, const teal_context *ctx, void *
   return rc ? rc : teal_point_pair_list_type.copy(out, pairs);
 }
 
+int teal_sg_output_geometry_poses(const teal_system *sys, const teal_context *ctx, void *out,
+                                  void *user) {
+  const teal_scene_graph *sg = user;
+  const teal_transform *X_WG;
+  int rc = teal_eval_cache_entry(sys, ctx, sg->ce_poses, (const void **)&X_WG);
+  teal_transform_list *list = out;
+  if (rc == TEAL_OK && (rc = teal_transform_list_resize(list, sg->ngeoms)) == TEAL_OK &&
+      sg->ngeoms > 0) {
+    memcpy(list->X, X_WG, (size_t)sg->ngeoms * sizeof(*X_WG));
+  }
+  return rc;
+}
+
 /* ---- queries in a context ------------------------------------------------------------ */
 
 /* The error of a query with a missing argument, a scene graph that is not
