@@ -58,7 +58,7 @@ typedef struct swingup_plan {
 /* One closed loop; switch_time is read by the switch leaf. */
 typedef struct swingup_loop {
   teal_plant *plant;
-  teal_system *diagram, *state_log, *torque_log;
+  teal_system *diagram, *state_log, *torque_log, *visualizer;
   teal_simulator *sim;
   double switch_time;
 } swingup_loop;
@@ -229,7 +229,8 @@ static int build(swingup_loop *loop, double motor_limit, teal_system *tvlqr, tea
                  teal_error *err) {
   const double lo = -motor_limit, hi = motor_limit;
   teal_builder *b = teal_builder_new("acrobot_swingup");
-  teal_add_plant_and_scene_graph(b, loop->plant, err);
+  teal_scene_graph *sg = teal_add_plant_and_scene_graph(b, loop->plant, err);
+  loop->visualizer = teal_add_visualizer(b, sg, NULL, err);
   teal_builder_add(b, tvlqr);
   teal_builder_add(b, lqr);
   teal_builder_add(b, switch_new(&loop->switch_time, err));
@@ -260,6 +261,22 @@ static void write_csv(const swingup_loop *loop, const teal_context *ctx, const c
   }
 }
 
+/* The run's replay, acrobot_swingup_<mode>.html; a missing three.js is
+ * only reported. */
+static void write_replay(const swingup_loop *loop, const teal_context *ctx, const char *mode) {
+  char path[64], title[64];
+  snprintf(path, sizeof path, "acrobot_swingup_%s.html", mode);
+  snprintf(title, sizeof title, "Acrobot swing-up (%s plant)", mode);
+  teal_error e = {0};
+  teal_replay_options opts = teal_replay_options_default();
+  opts.title = title;
+  if (teal_visualizer_write_html(loop->visualizer, ctx, path, &opts, &e) == TEAL_OK) {
+    printf("  replay: %s (open it in a browser)\n", path);
+  } else {
+    fprintf(stderr, "acrobot_swingup: no replay written: %s\n", e.message);
+  }
+}
+
 /* Runs the loop from kStart; *error is the final distance from upright.
  * TEAL_OK or the simulator's error. */
 static int simulate(swingup_loop *loop, const char *mode, FILE *csv, double *error,
@@ -275,6 +292,7 @@ static int simulate(swingup_loop *loop, const char *mode, FILE *csv, double *err
     return teal_error_set(err, st.code, "%s run: %s", mode, st.message);
   }
   write_csv(loop, ctx, mode, csv);
+  write_replay(loop, ctx, mode);
   double x[4], sum = 0.0;
   teal_plant_get_state(loop->plant, ctx, x, 4);
   for (int i = 0; i < 4; i++) {

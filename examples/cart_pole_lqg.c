@@ -37,7 +37,7 @@ static const double kMeasure[8] = {1, 0, 0, 0, 0, 1, 0, 0};
 
 typedef struct lqg_app {
   teal_plant *plant;
-  teal_system *diagram, *lqr, *kf, *noise, *plant_log, *estimate_log;
+  teal_system *diagram, *lqr, *kf, *noise, *plant_log, *estimate_log, *visualizer;
   teal_simulator *sim;
 } lqg_app;
 
@@ -110,7 +110,8 @@ static void add_sensor(teal_builder *b, teal_system **noise, teal_error *err) {
 static int build(lqg_app *app, teal_error *err) {
   double hi = teal_plant_actuator_effort_limit(app->plant, 0), lo = -hi;
   teal_builder *b = teal_builder_new("cart_pole_lqg");
-  teal_add_plant_and_scene_graph(b, app->plant, err);
+  teal_scene_graph *sg = teal_add_plant_and_scene_graph(b, app->plant, err);
+  app->visualizer = teal_add_visualizer(b, sg, NULL, err);
   add_sensor(b, &app->noise, err);
   teal_builder_add(b, app->kf);
   teal_builder_add(b, app->lqr);
@@ -160,6 +161,7 @@ static int run_once(lqg_app *app, const double *x0, uint64_t seed, teal_error *e
   teal_context_set_continuous_state(teal_context_subcontext_mut(ctx, app->kf), xhat0, 4);
   teal_vector_log_sink_clear(app->plant_log, ctx);
   teal_vector_log_sink_clear(app->estimate_log, ctx);
+  teal_visualizer_clear(app->visualizer, ctx);
   teal_sim_status st;
   if (teal_simulator_initialize(app->sim, &st) ||
       teal_simulator_advance_to(app->sim, RUN_SECONDS, &st)) {
@@ -175,6 +177,19 @@ static int run_once(lqg_app *app, const double *x0, uint64_t seed, teal_error *e
       "|x| <= %.4f m, estimate RMS error %.5f rad (sensor %.3f): %s\n",
       x0[0], x0[1] - M_PI, x0[2], x0[3], angle, cart, rms, kSigma[1], ok ? "balanced" : "FAILED");
   return ok;
+}
+
+/* The first run's replay; a missing three.js is only reported. */
+static void write_replay(lqg_app *app) {
+  teal_error e = {0};
+  teal_replay_options opts = teal_replay_options_default();
+  opts.title = "Cart-pole LQG (run 0)";
+  if (teal_visualizer_write_html(app->visualizer, teal_simulator_context(app->sim),
+                                 "cart_pole_lqg.html", &opts, &e) == TEAL_OK) {
+    printf("replay: cart_pole_lqg.html (open it in a browser)\n");
+  } else {
+    fprintf(stderr, "cart_pole_lqg: no replay written: %s\n", e.message);
+  }
 }
 
 int main(int argc, char **argv) {
@@ -204,6 +219,9 @@ int main(int argc, char **argv) {
   int balanced = 0, rc = 0;
   for (int k = 0; k < 3 && rc >= 0; k++) {
     balanced += (rc = run_once(&app, starts[k], 7u + (uint64_t)k, &err)) > 0;
+    if (k == 0 && rc >= 0) {
+      write_replay(&app);
+    }
   }
   teal_simulator_free(app.sim);
   teal_system_free(app.diagram);
