@@ -333,18 +333,30 @@ static int check_rates(const teal_context *ctx, const teal_plant *p, const doubl
   return TEAL_OK;
 }
 
+/* The applied-forces cache value (tau [nv] then F_Bo_W [nb]) and ctx's q
+ * and v. */
+static int applied_forces(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
+                          const double **tau, const teal_spatial_vector **F, const double **q,
+                          const double **v) {
+  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_forces, (const void **)tau);
+  if (rc == TEAL_OK) {
+    *F = (const teal_spatial_vector *)(*tau + p->nv);
+    teal_plant_qv(p, ctx, q, v);
+  }
+  return rc;
+}
+
 /* The derivatives of vdot at ctx's state into s->jac: dvdot/dq (tangent
  * form), dvdot/dv, M^-1 (nv x nv each), then vdot. */
 static int vdot_derivatives(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
                             teal_plant_scratch *s) {
   const double *forces, *q, *v;
-  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_forces, (const void **)&forces);
+  const teal_spatial_vector *F;
+  int rc = applied_forces(sys, ctx, p, &forces, &F, &q, &v);
   if (rc) {
     return rc;
   }
-  teal_plant_qv(p, ctx, &q, &v);
   size_t nv = (size_t)p->nv;
-  const teal_spatial_vector *F = (const teal_spatial_vector *)(forces + nv);
   rc = teal_mb_forward_dynamics_derivatives(p, s->data, s->deriv, q, v, forces, F,
                                             s->jac + 3 * nv * nv, s->jac, s->jac + nv * nv,
                                             s->jac + 2 * nv * nv);
@@ -436,13 +448,12 @@ static void add_step_damping(const teal_plant *p, teal_plant_scratch *s, const d
 static int step_parts(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
                       teal_plant_scratch *s) {
   const double *forces, *q, *v;
-  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_forces, (const void **)&forces);
+  const teal_spatial_vector *F;
+  int rc = applied_forces(sys, ctx, p, &forces, &F, &q, &v);
   if (rc) {
     return rc;
   }
-  teal_plant_qv(p, ctx, &q, &v);
   size_t nv = (size_t)p->nv;
-  const teal_spatial_vector *F = (const teal_spatial_vector *)(forces + nv);
   double *dq = s->jac, *dv = dq + nv * nv, *W = dv + nv * nv, *y = W + 2 * nv * nv;
   add_step_damping(p, s, teal_plant_damping(p, ctx));
   rc = teal_mb_forward_dynamics_ex(p, s->data, q, v, forces, F, y);
