@@ -42,7 +42,7 @@ static const char k_page_head[] =
     "<label><input id=\"com\" type=\"checkbox\">centre of mass</label></div>\n";
 
 teal_replay_options teal_replay_options_default(void) {
-  teal_replay_options o = {NULL, NULL, NULL, NULL, 0, NULL};
+  teal_replay_options o = {NULL, NULL, NULL, NULL, 0, NULL, 0};
   return o;
 }
 
@@ -165,6 +165,7 @@ static int write_page(FILE *f, const teal_scene_recording *rec, const char *dir,
   if (ok && panel) { /* "</" cannot close the script: the writer escapes it */
     ok = fputs("TEAL_REPLAY.panel = ", f) >= 0 && fputs(panel, f) >= 0 && fputs(";\n", f) >= 0;
   }
+  ok = ok && fprintf(f, "TEAL_REPLAY.showFrames = %s;\n", o->show_frames ? "true" : "false") > 0;
   ok = ok && fputs("</script>\n", f) >= 0 && write_plots(f, o);
   ok = ok && write_script(f, (const char *)teal_viz_viewer_js, teal_viz_viewer_js_size);
   return ok && fputs("</body></html>\n", f) >= 0;

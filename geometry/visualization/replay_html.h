@@ -66,9 +66,14 @@ typedef struct teal_replay_options {
   int num_plots;
   const char *dygraphs_dir;
   /** @} */
+  /** Nonzero: the page opens with every body frame drawn, as Simbody's
+   *  setShowDefaultGeometry(true) shows its default decorative geometry
+   *  (the viewer's "body frames" box starts checked); 0: hidden until
+   *  asked for. */
+  int show_frames;
 } teal_replay_options;
 
-/** The defaults: all NULL. */
+/** The defaults: all NULL, no plots, body frames hidden. */
 TEAL_API teal_replay_options teal_replay_options_default(void);
 
 /** The libjs-three folder the writer would use with opts (may be NULL):

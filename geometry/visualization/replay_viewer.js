@@ -491,6 +491,11 @@ document.getElementById('frames').onchange = function(e) {
     f.axes.visible = e.target.checked;
   });
 };
+if (TEAL_REPLAY.showFrames) {  // the writer's show_frames: frames drawn from the start
+  var framesBox = document.getElementById('frames');
+  framesBox.checked = true;
+  framesBox.onchange({target: framesBox});
+}
 document.getElementById('contacts').onchange = function(e) {
   markerLayers[0].visible = e.target.checked;
 };

@@ -338,6 +338,14 @@ START_TEST(replay_page_holds_scene_and_scripts) {
   ck_assert_int_eq(count_of(page, "\"shape\":"), rec->num_geometries);
   ck_assert_ptr_nonnull(strstr(page, "\"rgba\":[0.2,0.3,0.8,1]"));
   ck_assert_ptr_nonnull(strstr(page, "\"times\":[0,0.0166667,"));
+  ck_assert_ptr_nonnull(strstr(page, "TEAL_REPLAY.showFrames = false;")); /* the default */
+  free(page);
+  /* Simbody's setShowDefaultGeometry(true): the page opens with the frames */
+  o.show_frames = 1;
+  ck_assert_msg(teal_scene_recording_write_html(rec, path, &o, &err) == TEAL_OK, "%s", err.message);
+  page = slurp(path);
+  ck_assert_ptr_nonnull(strstr(page, "TEAL_REPLAY.showFrames = true;"));
+  ck_assert_ptr_nonnull(strstr(page, "if (TEAL_REPLAY.showFrames)")); /* and the viewer obeys */
   free(page);
   remove(path);
   world_free(&w);
