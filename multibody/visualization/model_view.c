@@ -111,6 +111,17 @@ static void put_pose(text_buf *b, teal_transform X) {
   put(b, "[%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g]", X.p.v[0], X.p.v[1], X.p.v[2], q.w, q.x, q.y, q.z);
 }
 
+/* A joint slider's range: the joint's position limits where they are
+ * finite (as the URDF gives them), else q0 -+ pi for a rotation and q0 -+
+ * 1 m for a slide. */
+static void slider_range(const teal_plant *plant, int kind, int start, double q0, double *lo,
+                         double *hi) {
+  double span = kind == 1 ? M_PI : 1.0;
+  const teal_plant_tree *t = teal_plant_get_tree(plant);
+  *lo = kind && isfinite(t->q_lower[start]) ? t->q_lower[start] : q0 - span;
+  *hi = kind && isfinite(t->q_upper[start]) ? t->q_upper[start] : q0 + span;
+}
+
 /* One body's entry; moves q[start] and back to measure its joint. */
 static int put_body(text_buf *b, teal_plant *plant, teal_context *ctx, double *q, int nq,
                     int body) {
@@ -135,8 +146,9 @@ static int put_body(text_buf *b, teal_plant *plant, teal_context *ctx, double *q
   }
   put(b, "%s{\"parent\":%d,\"kind\":%d,\"name\":", body > 1 ? ",\n" : "", parent, kind);
   put_name(b, teal_plant_joint_name(plant, joint));
-  put(b, ",\"q0\":%.9g,\"lo\":%.9g,\"hi\":%.9g,\"D0\":", q0, kind == 1 ? q0 - M_PI : q0 - 1.0,
-      kind == 1 ? q0 + M_PI : q0 + 1.0);
+  double lo, hi;
+  slider_range(plant, kind, start, q0, &lo, &hi);
+  put(b, ",\"q0\":%.9g,\"lo\":%.9g,\"hi\":%.9g,\"D0\":", q0, lo, hi);
   put_pose(b, D0);
   put(b, ",\"axis\":[%.9g,%.9g,%.9g],\"point\":[%.9g,%.9g,%.9g]}", axis.v[0], axis.v[1], axis.v[2],
       point.v[0], point.v[1], point.v[2]);

@@ -21,7 +21,7 @@ enum { MAX_BODIES = 16 };
 
 typedef struct panel_body {
   int parent, kind;
-  double q0, D0[7], axis[3], point[3];
+  double q0, lo, hi, D0[7], axis[3], point[3];
 } panel_body;
 
 /* Reads the bodies of the panel JSON (fields in the writer's order). */
@@ -37,7 +37,7 @@ static int parse_panel(const char *json, panel_body *out) {
     if (!q || (next && q > next)) {
       continue; /* the world */
     }
-    ck_assert_int_eq(sscanf(q, "\"q0\":%lf", &b->q0), 1);
+    ck_assert_int_eq(sscanf(q, "\"q0\":%lf,\"lo\":%lf,\"hi\":%lf", &b->q0, &b->lo, &b->hi), 3);
     const char *d = strstr(q, "\"D0\":[");
     ck_assert_int_eq(
         sscanf(d,
@@ -73,6 +73,24 @@ static teal_transform panel_pose(const panel_body *bodies, int i, const double *
       teal_transform_compose(panel_pose(bodies, b->parent, q_of_body), motion), D0);
 }
 
+/* Each slider spans its joint's position limits where they are finite (the
+ * URDF's), else q0 -+ pi (rotation) or q0 -+ 1 m (slide). */
+static void expect_slider_ranges(const teal_plant *plant, const panel_body *bodies, int nb) {
+  const teal_plant_tree *t = teal_plant_get_tree(plant);
+  for (int b = 1; b < nb; b++) {
+    if (!bodies[b].kind) {
+      continue;
+    }
+    int start = teal_plant_joint_q_start(plant, teal_plant_body_joint(plant, b));
+    double span = bodies[b].kind == 1 ? M_PI : 1.0;
+    double lo = isfinite(t->q_lower[start]) ? t->q_lower[start] : bodies[b].q0 - span;
+    double hi = isfinite(t->q_upper[start]) ? t->q_upper[start] : bodies[b].q0 + span;
+    ck_assert_double_eq_tol(bodies[b].lo, lo, 1e-8 * (1 + fabs(lo))); /* printed %.9g */
+    ck_assert_double_eq_tol(bodies[b].hi, hi, 1e-8 * (1 + fabs(hi)));
+    ck_assert_double_lt(bodies[b].lo, bodies[b].hi);
+  }
+}
+
 static void expect_panel_matches(const char *model) {
   teal_error err = {0, ""};
   teal_plant *plant = teal_plant_new(0.0, &err);
@@ -83,6 +101,7 @@ static void expect_panel_matches(const char *model) {
   panel_body bodies[MAX_BODIES];
   int nb = parse_panel(json, bodies);
   ck_assert_int_eq(nb, teal_plant_num_bodies(plant));
+  expect_slider_ranges(plant, bodies, nb);
   teal_context *ctx = teal_context_new(teal_plant_system(plant), &err);
   int nq = teal_plant_nq(plant);
   double q[16], q_of_body[MAX_BODIES] = {0};
