@@ -19,10 +19,11 @@ typedef struct viz_model {
   const teal_scene_graph *sg;
   int num_geometries;
   int *geometries;
+  double period; /* the publish period */
 } viz_model;
 
 teal_visualizer_options teal_visualizer_options_default(void) {
-  teal_visualizer_options o = {1.0 / 60.0, 0, "visualizer"};
+  teal_visualizer_options o = {1.0 / 60.0, 0, "visualizer", 0};
   return o;
 }
 
@@ -81,6 +82,22 @@ static int viz_publish(const teal_system *sys, const teal_context *ctx, void *us
   return TEAL_OK;
 }
 
+/* The per-step publish of the default mode: a frame when the step reached
+ * the first multiple of the period after the last frame (or when none was
+ * taken yet). */
+static int viz_publish_when_due(const teal_system *sys, const teal_context *ctx, void *user) {
+  const viz_model *m = user;
+  const teal_scene_recording *rec = teal_context_scratch(ctx, VIZ_SCRATCH);
+  if (rec && rec->count > 0) {
+    double last = rec->times[rec->count - 1], t = teal_context_time(ctx);
+    double due = (floor(last / m->period + 1e-9) + 1.0) * m->period;
+    if (t < due - 1e-12 * fmax(1.0, fabs(due))) {
+      return TEAL_OK;
+    }
+  }
+  return viz_publish(sys, ctx, user);
+}
+
 static int check_args(const teal_scene_graph *sg, const teal_visualizer_options *o,
                       teal_error *err) {
   if (!sg) {
@@ -123,7 +140,12 @@ teal_system *teal_visualizer_new(const teal_scene_graph *sg, const teal_visualiz
   model.num_geometries = m->num_geometries;
   model.geometries = m->geometries;
   teal_leaf_declare_scratch(sys, "recording", &teal_viz_recording_type, &model);
-  teal_leaf_declare_periodic_publish(sys, o.publish_period, 0.0, viz_publish, m);
+  m->period = o.publish_period;
+  if (o.exact_times) {
+    teal_leaf_declare_periodic_publish(sys, o.publish_period, 0.0, viz_publish, m);
+  } else {
+    teal_leaf_declare_per_step_publish(sys, viz_publish_when_due, m);
+  }
   teal_leaf_declare_forced_publish(sys, viz_publish, m);
   teal_leaf_declare_initialization_publish(sys, viz_publish, m);
   return teal_leaf_util_finish_tagged(sys, k_kind, k_kind, o.name, err);

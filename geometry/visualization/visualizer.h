@@ -39,10 +39,18 @@ typedef struct teal_visualizer_options {
   double publish_period; /**< seconds of simulated time between frames, > 0 */
   int include_proximity; /**< nonzero: record proximity geometry too */
   const char *name;      /**< the system's name (NULL: "visualizer") */
+  /** 0 (the default): a frame is taken at the end of the first simulator
+   *  step that reaches each multiple of publish_period, at that step's
+   *  time, so recording never shortens the integrator's steps (at most one
+   *  frame per step: steps longer than the period give fewer frames).
+   *  Nonzero: a periodic publish stops the integrator at every multiple of
+   *  the period, so frames fall exactly on k publish_period, as Drake's
+   *  MeshcatVisualizer publishes; each stop costs an integrator restart. */
+  int exact_times;
 } teal_visualizer_options;
 
-/** The defaults: a frame every 1/60 s, illustration geometry only, named
- *  "visualizer". */
+/** The defaults: a frame every 1/60 s taken at step ends, illustration
+ *  geometry only, named "visualizer". */
 TEAL_API teal_visualizer_options teal_visualizer_options_default(void);
 
 /** A visualizer of finalized scene graph sg, with the abstract inputs

@@ -64,7 +64,9 @@ static viz_world acrobot_world(const teal_visualizer_options *opts) {
   ck_assert_msg(w.sg != NULL, "%s", err.message);
   ck_assert_int_ge(teal_urdf_load_file(w.plant, ACROBOT, NULL, &err), 0);
   ck_assert_int_eq(teal_plant_finalize(w.plant), TEAL_OK);
-  w.viz = teal_add_visualizer(b, w.sg, opts, &err);
+  teal_visualizer_options exact = teal_visualizer_options_default();
+  exact.exact_times = 1; /* NULL opts: frames on the exact grid k / 60 */
+  w.viz = teal_add_visualizer(b, w.sg, opts ? opts : &exact, &err);
   ck_assert_msg(w.viz != NULL, "%s", err.message);
   double zero = 0.0;
   teal_builder_add(b, ts_constant_new("u", 1, &zero));
@@ -88,6 +90,33 @@ START_TEST(frames_follow_the_publish_period) {
   ck_assert_int_eq(rec->skipped, 0);
   ck_assert_int_eq(teal_visualizer_check_skipped(rec, NULL), TEAL_OK);
   world_free(&w);
+}
+END_TEST
+
+/* The default mode takes a frame at the end of the first step reaching
+ * each multiple of the period: one frame per period window, never before
+ * its multiple, and no stop of the integrator: fewer steps than the exact
+ * mode, which stops it every 1/60 s. */
+START_TEST(frames_at_step_ends_by_default) {
+  teal_visualizer_options o = teal_visualizer_options_default();
+  viz_world w = acrobot_world(&o);
+  advance(&w, 0.5);
+  const teal_scene_recording *rec = teal_visualizer_recording(w.viz, w.ctx);
+  const double period = 1.0 / 60.0;
+  ck_assert_int_ge(rec->count, 2);
+  ck_assert_double_eq(rec->times[0], 0.0);
+  for (int k = 1; k < rec->count; k++) {
+    long window = (long)floor(rec->times[k] / period + 1e-9);
+    long before = (long)floor(rec->times[k - 1] / period + 1e-9);
+    ck_assert_int_gt(window, before); /* one frame per window at most */
+  }
+  long steps_sampled = teal_simulator_get_stats(w.sim).steps;
+  world_free(&w);
+  viz_world e = acrobot_world(NULL); /* exact times: a stop every 1/60 s */
+  advance(&e, 0.5);
+  long steps_exact = teal_simulator_get_stats(e.sim).steps;
+  world_free(&e);
+  ck_assert_int_lt(steps_sampled, steps_exact);
 }
 END_TEST
 
@@ -151,6 +180,7 @@ START_TEST(proximity_geometry_on_request) {
   teal_visualizer_options o = teal_visualizer_options_default();
   o.include_proximity = 1;
   o.publish_period = 0.1;
+  o.exact_times = 1;
   viz_world w = acrobot_world(&o);
   advance(&w, 0.25);
   const teal_scene_recording *rec = teal_visualizer_recording(w.viz, w.ctx);
@@ -211,6 +241,7 @@ static viz_world mover_world(int ngeoms, double period) {
                        teal_system_input_port(sgs, teal_scene_graph_source_pose_port(w.sg, src)));
   teal_visualizer_options o = teal_visualizer_options_default();
   o.publish_period = period;
+  o.exact_times = 1;
   w.viz = teal_add_visualizer(b, w.sg, &o, &err);
   ck_assert_msg(w.viz != NULL, "%s", err.message);
   world_start(&w, b);
@@ -467,7 +498,9 @@ static viz_world shapes_world(void) {
   teal_builder_add(b, m);
   teal_builder_connect(b, teal_system_output_port(m, 0),
                        teal_system_input_port(sgs, teal_scene_graph_source_pose_port(w.sg, src)));
-  w.viz = teal_add_visualizer(b, w.sg, NULL, &err);
+  teal_visualizer_options exact = teal_visualizer_options_default();
+  exact.exact_times = 1;
+  w.viz = teal_add_visualizer(b, w.sg, &exact, &err);
   world_start(&w, b);
   return w;
 }
@@ -602,6 +635,7 @@ static Suite *visualizer_suite(void) {
   Suite *s = suite_create("visualizer");
   TCase *tc = tcase_create("recording");
   tcase_add_test(tc, frames_follow_the_publish_period);
+  tcase_add_test(tc, frames_at_step_ends_by_default);
   tcase_add_test(tc, poses_equal_body_poses_times_geometry_offsets);
   tcase_add_test(tc, geometries_keep_shapes_and_urdf_colours);
   tcase_add_test(tc, proximity_geometry_on_request);
