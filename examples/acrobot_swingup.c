@@ -268,8 +268,16 @@ static void write_replay(const swingup_loop *loop, const teal_context *ctx, cons
   snprintf(path, sizeof path, "acrobot_swingup_%s.html", mode);
   snprintf(title, sizeof title, "Acrobot swing-up (%s plant)", mode);
   teal_error e = {0};
+  const teal_vector_log *x = teal_vector_log_sink_log(loop->state_log, ctx);
+  const teal_vector_log *u = teal_vector_log_sink_log(loop->torque_log, ctx);
+  static const char *const xnames[4] = {"shoulder_q", "elbow_q", "shoulder_v", "elbow_v"};
+  static const char *const unames[1] = {"elbow_u"};
+  teal_replay_plot plots[2] = {{"state (rad, rad/s)", x->count, 4, x->times, x->data, xnames},
+                               {"elbow torque (N m)", u->count, 1, u->times, u->data, unames}};
   teal_replay_options opts = teal_replay_options_default();
   opts.title = title;
+  opts.plots = plots; /* the two log sinks beside the scene */
+  opts.num_plots = 2;
   if (teal_visualizer_write_html(loop->visualizer, ctx, path, &opts, &e) == TEAL_OK) {
     printf("  replay: %s (open it in a browser)\n", path);
   } else {

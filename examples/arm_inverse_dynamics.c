@@ -142,8 +142,20 @@ static double predicted_error(const teal_piecewise_polynomial *ref, int j, doubl
 
 /* The run's replay; a missing three.js is only reported. */
 static void write_replay(const teal_system *diagram, const teal_context *ctx) {
+  const teal_vector_log *x =
+      teal_vector_log_sink_log(teal_diagram_find_subsystem(diagram, "state_log"), ctx);
+  const teal_vector_log *u =
+      teal_vector_log_sink_log(teal_diagram_find_subsystem(diagram, "torque_log"), ctx);
+  static const char *const xnames[2 * N] = {"q1", "q2", "q3", "q4", "q5", "q6", "q7",
+                                            "v1", "v2", "v3", "v4", "v5", "v6", "v7"};
+  static const char *const unames[N] = {"tau1", "tau2", "tau3", "tau4", "tau5", "tau6", "tau7"};
+  teal_replay_plot plots[2] = {
+      {"joint state (rad, rad/s)", x->count, 2 * N, x->times, x->data, xnames},
+      {"joint torques (N m)", u->count, N, u->times, u->data, unames}};
   teal_replay_options opts = teal_replay_options_default();
   opts.title = "7-dof arm tracking a spline (inverse dynamics)";
+  opts.plots = plots; /* the two log sinks beside the scene */
+  opts.num_plots = 2;
   teal_error err = {0};
   if (teal_visualizer_write_html(teal_diagram_find_subsystem(diagram, "visualizer"), ctx,
                                  "arm_inverse_dynamics.html", &opts, &err) != TEAL_OK) {

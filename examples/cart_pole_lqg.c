@@ -181,14 +181,23 @@ static int run_once(lqg_app *app, const double *x0, uint64_t seed, teal_error *e
 
 /* The first run's replay; a missing three.js is only reported. */
 static void write_replay(lqg_app *app) {
-  teal_error e = {0};
+  teal_error err = {0};
+  const teal_context *ctx = teal_simulator_context(app->sim);
+  const teal_vector_log *x = teal_vector_log_sink_log(app->plant_log, ctx);
+  const teal_vector_log *e = teal_vector_log_sink_log(app->estimate_log, ctx);
+  static const char *const names[4] = {"x", "theta", "xdot", "thetadot"};
+  teal_replay_plot plots[2] = {
+      {"state (m, rad, m/s, rad/s)", x->count, 4, x->times, x->data, names},
+      {"Kalman estimate", e->count, 4, e->times, e->data, names}};
   teal_replay_options opts = teal_replay_options_default();
   opts.title = "Cart-pole LQG (run 0)";
-  if (teal_visualizer_write_html(app->visualizer, teal_simulator_context(app->sim),
-                                 "cart_pole_lqg.html", &opts, &e) == TEAL_OK) {
+  opts.plots = plots; /* the two log sinks beside the scene */
+  opts.num_plots = 2;
+  if (teal_visualizer_write_html(app->visualizer, ctx, "cart_pole_lqg.html", &opts, &err) ==
+      TEAL_OK) {
     printf("replay: cart_pole_lqg.html (open it in a browser)\n");
   } else {
-    fprintf(stderr, "cart_pole_lqg: no replay written: %s\n", e.message);
+    fprintf(stderr, "cart_pole_lqg: no replay written: %s\n", err.message);
   }
 }
 

@@ -184,8 +184,14 @@ int main(int argc, char **argv) {
     balanced += (rc = run_once(&app, starts[k], &err)) > 0;
     if (k == 0 && rc >= 0) { /* the first run's replay; a missing three.js is only reported */
       teal_error e = {0};
+      const teal_vector_log *x =
+          teal_vector_log_sink_log(app.logger, teal_simulator_context(app.sim));
+      static const char *const names[4] = {"x", "theta", "xdot", "thetadot"};
+      teal_replay_plot plot = {"state (m, rad, m/s, rad/s)", x->count, 4, x->times, x->data, names};
       teal_replay_options opts = teal_replay_options_default();
       opts.title = "Cart-pole LQR balance (run 0)";
+      opts.plots = &plot; /* the state log beside the scene */
+      opts.num_plots = 1;
       if (teal_visualizer_write_html(app.visualizer, teal_simulator_context(app.sim),
                                      "cart_pole_lqr.html", &opts, &e) == TEAL_OK) {
         printf("replay: cart_pole_lqr.html (open it in a browser)\n");

@@ -172,8 +172,17 @@ static double report(const pendulum_model *m, const teal_vector_log *xs,
 
 /* The run's replay at path; a missing three.js is only reported. */
 static void write_replay(const teal_system *diagram, const teal_context *ctx, const char *path) {
+  const teal_vector_log *x =
+      teal_vector_log_sink_log(teal_diagram_find_subsystem(diagram, "state_log"), ctx);
+  const teal_vector_log *u =
+      teal_vector_log_sink_log(teal_diagram_find_subsystem(diagram, "torque_log"), ctx);
+  static const char *const xnames[2] = {"theta", "thetadot"}, *const unames[1] = {"torque"};
+  teal_replay_plot plots[2] = {{"state (rad, rad/s)", x->count, 2, x->times, x->data, xnames},
+                               {"torque (N m)", u->count, 1, u->times, u->data, unames}};
   teal_replay_options opts = teal_replay_options_default();
   opts.title = "Pendulum swing-up (2 N m motor)";
+  opts.plots = plots; /* the two log sinks beside the scene */
+  opts.num_plots = 2;
   teal_error err = {0};
   if (teal_visualizer_write_html(teal_diagram_find_subsystem(diagram, "visualizer"), ctx, path,
                                  &opts, &err) != TEAL_OK) {
