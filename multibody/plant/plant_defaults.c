@@ -340,8 +340,20 @@ static teal_rotation uniform_rotation(teal_rng *rng) {
   return teal_rotation_from_quaternion(q);
 }
 
-/* Draws the random free bodies' poses into x (their q blocks); the
- * Gaussian and sampled distributions are plant_random.c's. */
+/* X_WB of the body on floating joint j (parent frame on the world) at the
+ * joint's q in x: the pose the defaults, or a joint sampler, left there. */
+static teal_transform floating_pose(const teal_plant *p, int j, const double *x) {
+  const joint_rec *jr = &JOINT(p)[j];
+  const teal_joint_params unused = {{{0.0, 0.0, 1.0}}, 0.0}; /* no axis: a floating joint */
+  teal_transform X_FM = teal_joint_type_get(jr->kind)->X_FM(&unused, x + jr->q_start);
+  teal_transform X_WM = teal_transform_compose(FRAME(p)[jr->parent_frame].X_BF, X_FM);
+  return teal_transform_compose(X_WM, teal_transform_inverse(FRAME(p)[jr->child_frame].X_BF));
+}
+
+/* Draws the random free bodies' poses into x (their q blocks), each
+ * starting from the pose x already holds, so a part without a
+ * distribution keeps its default; the Gaussian and sampled distributions
+ * are plant_random.c's. */
 static int draw_free_bodies(const teal_plant *p, teal_rng *rng, double *x, teal_error *err) {
   for (int b = 1; b < p->bodies.n; b++) {
     const body_rec *br = &BODY(p)[b];
@@ -349,7 +361,7 @@ static int draw_free_bodies(const teal_plant *p, teal_rng *rng, double *x, teal_
     if (j < 0 || !(br->random_position || br->random_rotation)) {
       continue;
     }
-    teal_transform X = br->has_default_pose ? br->X_WB_default : teal_transform_identity();
+    teal_transform X = floating_pose(p, j, x);
     if (br->random_position == PLANT_RANDOM_UNIFORM) {
       for (int i = 0; i < 3; i++) {
         double lo = br->random_lo.v[i], hi = br->random_hi.v[i];

@@ -9,6 +9,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "math/quaternion.h"
+#include "math/rotation.h"
 #include "multibody/plant/plant_defaults.h"
 #include "multibody/plant/plant_random.h"
 #include "multibody/plant/plant_state.h"
@@ -229,6 +231,36 @@ START_TEST(test_failing_samplers) {
 }
 END_TEST
 
+/* A position distribution alone keeps the floating joint's default
+ * rotation (here set through the joint's default positions). */
+START_TEST(test_position_draw_keeps_the_default_rotation) {
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(1.0, 0.1);
+  int b = teal_plant_add_rigid_body(p, "b", TEAL_DEFAULT_MODEL_INSTANCE, &M);
+  int j = teal_plant_add_joint(p, "float", TEAL_JOINT_QUATERNION_FLOATING, TEAL_WORLD_FRAME,
+                               teal_plant_body_frame(p, b), NULL, 0.0);
+  const double q0[7] = {cos(0.3), 0.0, 0.0, sin(0.3), 1.0, 2.0, 3.0}; /* 0.6 rad about z */
+  ck_assert_int_eq(teal_plant_set_joint_default_positions(p, j, q0, 7), TEAL_OK);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  ck_assert_int_eq(teal_plant_set_free_body_random_position_distribution(
+                       p, b, teal_vec3_make(-1, -1, 0), teal_vec3_make(1, 1, 0.5)),
+                   TEAL_OK);
+  teal_context *ctx = teal_context_new(teal_plant_system(p), NULL);
+  teal_rng rng;
+  teal_rng_seed(&rng, 5);
+  ck_assert_int_eq(teal_plant_set_random_state(p, ctx, &rng), TEAL_OK);
+  const teal_transform *X;
+  ck_assert_int_eq(teal_plant_eval_body_poses(p, ctx, &X), TEAL_OK);
+  teal_rotation R = teal_rotation_from_quaternion(teal_quaternion_make(q0[0], q0[1], q0[2], q0[3]));
+  for (int k = 0; k < 9; k++) {
+    ck_assert_double_eq_tol(X[b].R.m[k], R.m[k], 1e-12);
+  }
+  ck_assert(X[b].p.v[0] >= -1 && X[b].p.v[0] <= 1 && X[b].p.v[2] >= 0 && X[b].p.v[2] <= 0.5);
+  teal_context_free(ctx);
+  teal_plant_free(p);
+}
+END_TEST
+
 START_TEST(test_setter_errors) {
   model m = make_model();
   teal_vec3 zero = teal_vec3_zero();
@@ -275,6 +307,7 @@ int main(void) {
   tcase_add_test(tc, test_gaussian_statistics);
   tcase_add_test(tc, test_samplers_reach_the_state_reproducibly);
   tcase_add_test(tc, test_failing_samplers);
+  tcase_add_test(tc, test_position_draw_keeps_the_default_rotation);
   tcase_add_test(tc, test_setter_errors);
   suite_add_tcase(s, tc);
   return ts_run_suite(s);
