@@ -206,7 +206,10 @@ void teal_mb_data_drop_position(teal_mb_data *data) {
 }
 
 void teal_mb_data_set_added_diagonal(teal_mb_data *data, const double *d) {
-  data->added_diagonal = d;
+  if (!d && !data->added_diagonal) {
+    return; /* M stays M: its factorizations stay valid (an undamped step) */
+  }
+  data->added_diagonal = d; /* a diagonal's values may change behind the same pointer */
   data->factor_stamp = 0;
   data->blocks_stamp = 0;
 }
