@@ -15,16 +15,9 @@ static const char fn[] = "plant calc_force_elements_contribution";
 static const teal_context *checked_context(const teal_plant *p, const teal_context *ctx,
                                            const double *tau, int n_tau,
                                            const teal_spatial_vector *F, int n_F, int *rc) {
-  const teal_context *own = teal_plant_own_context(p, ctx);
-  if (!ctx) {
-    *rc = TEAL_EINVAL;
-  } else if (!p) {
-    *rc = teal_context_report_error(ctx, TEAL_EINVAL, "%s: NULL plant", fn);
-  } else if (!p->system) {
-    *rc = teal_context_report_error(ctx, TEAL_ESTATE, "%s: the plant is not finalized", fn);
-  } else if (!own) {
-    *rc = teal_context_report_error(ctx, TEAL_EINVAL,
-                                    "%s: the context holds no context of the plant's system", fn);
+  const teal_context *own = ctx ? teal_plant_own_context(p, ctx) : NULL;
+  if (!own) {
+    *rc = teal_plant_bad_call(p, ctx, fn);
   } else if (!tau || !F) {
     *rc = teal_context_report_error(ctx, TEAL_EINVAL, "%s: NULL %s", fn, tau ? "F_Bo_W" : "tau");
   } else if (n_tau != p->nv || n_F != p->bodies.n) {

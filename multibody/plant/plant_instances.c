@@ -14,18 +14,10 @@ enum { PART_Q = 1, PART_V = 2, PART_X = 3 };
  * when there is one). */
 static const teal_context *own_context(const teal_plant *p, const teal_context *ctx, int instance,
                                        const void *x, const char *fn, int *rc) {
-  const teal_context *own = teal_plant_own_context(p, ctx);
+  const teal_context *own = ctx ? teal_plant_own_context(p, ctx) : NULL;
   *rc = TEAL_OK;
-  if (!ctx) {
-    *rc = TEAL_EINVAL;
-  } else if (!p) {
-    *rc = teal_context_report_error(ctx, TEAL_EINVAL, "%s: NULL plant", fn);
-  } else if (!p->system) {
-    *rc = teal_context_report_error(
-        ctx, TEAL_ESTATE, "%s: the plant is not finalized (call teal_plant_finalize first)", fn);
-  } else if (!own) {
-    *rc = teal_context_report_error(ctx, TEAL_EINVAL,
-                                    "%s: the context holds no context of the plant's system", fn);
+  if (!own) {
+    *rc = teal_plant_bad_call(p, ctx, fn);
   } else if (instance < 0 || instance >= p->instances.n) {
     *rc = teal_context_report_error(
         ctx, TEAL_ENOTFOUND, "%s: model instance %d is not in the plant (it has %d instances)", fn,

@@ -7,41 +7,18 @@
 #include "multibody/algorithms/rnea.h"
 #include "multibody/plant/plant_calc_internal.h"
 
-/* The plant's context in ctx, or NULL with the reason reported on ctx. */
-static const teal_context *own_context(const teal_plant *p, const teal_context *ctx,
-                                       const char *fn) {
-  if (!ctx) {
-    return NULL;
-  }
-  const teal_context *own = p ? teal_plant_own_context(p, ctx) : NULL;
-  if (own) {
-    return own;
-  }
-  if (!p) {
-    teal_context_report_error(ctx, TEAL_EINVAL, "%s: NULL plant", fn);
-  } else if (!p->system) {
-    teal_context_report_error(
-        ctx, TEAL_ESTATE, "%s: the plant is not finalized (call teal_plant_finalize first)", fn);
-  } else {
-    teal_context_report_error(ctx, TEAL_EINVAL,
-                              "%s: the context holds no context of the plant's system", fn);
-  }
-  return NULL;
+/* The plant's context in ctx, or NULL with the reason reported on ctx
+ * and its code in *rc (teal_plant_bad_call). */
+static const teal_context *own_context(const teal_plant *p, const teal_context *ctx, const char *fn,
+                                       int *rc) {
+  const teal_context *own = ctx ? teal_plant_own_context(p, ctx) : NULL;
+  *rc = own ? TEAL_OK : teal_plant_bad_call(p, ctx, fn);
+  return own;
 }
 
-/* The error of a failed call before any computation: own context missing
- * (already reported) or a NULL array named what. */
-static int bad_args(const teal_plant *p, const teal_context *ctx, const teal_context *own,
-                    const char *fn, const char *what) {
-  if (!own) {
-    return !ctx || !p ? TEAL_EINVAL : p->system ? TEAL_EINVAL : TEAL_ESTATE;
-  }
+/* TEAL_EINVAL, reported, for the NULL array named what. */
+static int null_array(const teal_context *ctx, const char *fn, const char *what) {
   return teal_context_report_error(ctx, TEAL_EINVAL, "%s: %s is NULL", fn, what);
-}
-
-/* The context's multibody data staged at its q, or NULL (*rc reported). */
-static teal_plant_scratch *staged(const teal_plant *p, const teal_context *own, int *rc) {
-  return teal_plant_staged_scratch(p->system, own, p, rc);
 }
 
 /* Reports a failed algorithm call with the data's message. */
@@ -53,17 +30,16 @@ int teal_plant_calc_inverse_dynamics(const teal_plant *p, const teal_context *ct
                                      const double *vdot, const double *tau_applied,
                                      const teal_spatial_vector *F_applied_Bo_W, double *tau_out) {
   static const char fn[] = "plant calc_inverse_dynamics";
-  const teal_context *own = own_context(p, ctx, fn);
-  if (!own || !vdot || !tau_out) {
-    return bad_args(p, ctx, own, fn, !vdot ? "vdot" : "tau_out");
-  }
   int rc;
-  teal_plant_scratch *s = staged(p, own, &rc);
+  const double *q, *v;
+  const teal_context *own = own_context(p, ctx, fn, &rc);
+  if (own && (!vdot || !tau_out)) {
+    rc = null_array(ctx, fn, !vdot ? "vdot" : "tau_out");
+  }
+  teal_plant_scratch *s = rc ? NULL : teal_plant_staged_qv(p->system, own, p, &q, &v, &rc);
   if (!s) {
     return rc;
   }
-  const double *q, *v;
-  teal_plant_qv(p, own, &q, &v);
   teal_mb_data_set_gravity(s->data, teal_vec3_make(0.0, 0.0, 0.0));
   rc = teal_mb_inverse_dynamics_ex(p, s->data, q, v, vdot, tau_applied, F_applied_Bo_W, tau_out);
   teal_plant_get_scratch(p, own); /* points the data at the context's gravity again */
@@ -73,17 +49,16 @@ int teal_plant_calc_inverse_dynamics(const teal_plant *p, const teal_context *ct
 int teal_plant_calc_gravity_generalized_forces(const teal_plant *p, const teal_context *ctx,
                                                double *tau_g) {
   static const char fn[] = "plant calc_gravity_generalized_forces";
-  const teal_context *own = own_context(p, ctx, fn);
-  if (!own || !tau_g) {
-    return bad_args(p, ctx, own, fn, "tau_g");
-  }
   int rc;
-  teal_plant_scratch *s = staged(p, own, &rc);
+  const double *q, *v;
+  const teal_context *own = own_context(p, ctx, fn, &rc);
+  if (own && !tau_g) {
+    rc = null_array(ctx, fn, "tau_g");
+  }
+  teal_plant_scratch *s = rc ? NULL : teal_plant_staged_qv(p->system, own, p, &q, &v, &rc);
   if (!s) {
     return rc;
   }
-  const double *q, *v;
-  teal_plant_qv(p, own, &q, &v);
   rc = teal_mb_gravity_forces(p, s->data, q, tau_g);
   return rc ? report(ctx, s, fn, rc) : TEAL_OK;
 }

@@ -11,17 +11,8 @@
 static const teal_context *own_context(const teal_plant *p, const teal_context *ctx, const char *fn,
                                        int *rc) {
   const teal_context *own = ctx ? teal_plant_own_context(p, ctx) : NULL;
-  if (own) {
-    *rc = TEAL_OK;
-    return own;
-  }
-  *rc = !ctx ? TEAL_EINVAL
-        : !p ? teal_context_report_error(ctx, TEAL_EINVAL, "%s: NULL plant", fn)
-        : !p->system
-            ? teal_context_report_error(ctx, TEAL_ESTATE, "%s: the plant is not finalized", fn)
-            : teal_context_report_error(
-                  ctx, TEAL_EINVAL, "%s: the context holds no context of the plant's system", fn);
-  return NULL;
+  *rc = own ? TEAL_OK : teal_plant_bad_call(p, ctx, fn);
+  return own;
 }
 
 /* 1 when every entry of the list (-1 ends it) is up to date in ctx. */
