@@ -31,6 +31,11 @@ TEAL_API int teal_dense_all_finite(const double *A, int m, int n);
 /** Frobenius norm of an m x n matrix. */
 TEAL_API double teal_dense_norm_fro(const double *A, int m, int n);
 
+/** dst (cols x rows) = src' for a rows x cols matrix; both stored densely
+ *  in the same order, so this also converts row-major <-> column-major.
+ *  src and dst must not overlap. */
+TEAL_API void teal_dense_transpose(const double *src, int rows, int cols, double *dst);
+
 /** Nonzero when A (n x n) is symmetric to |A - A'| <= tol max(1, |A|) entrywise. */
 TEAL_API int teal_dense_is_symmetric(const double *A, int n, double tol);
 

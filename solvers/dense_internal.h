@@ -50,10 +50,6 @@ int teal_dense_lapack_arg(const char *fn, const char *routine, int info, teal_er
 /** Workspace size from a LAPACK query result (at least minimum). */
 int teal_dense_lwork(double query, int minimum);
 
-/** dst (cols x rows) = src' for a rows x cols matrix; both stored densely
- *  in the same order, so this converts row-major <-> column-major. */
-void teal_dense_transpose(const double *src, int rows, int cols, double *dst);
-
 /** A = I (n x n). */
 void teal_dense_identity(double *A, int n);
 

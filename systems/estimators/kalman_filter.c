@@ -5,19 +5,12 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "solvers/dense_basic.h"
 #include "systems/analysis/linearize.h"
 #include "systems/controllers/lqr.h"
 #include "systems/estimators/luenberger_observer.h"
 
 static const char k_kind[] = "steady-state Kalman filter";
-
-static void transpose(const double *M, int rows, int cols, double *Mt) {
-  for (int i = 0; i < rows; i++) {
-    for (int j = 0; j < cols; j++) {
-      Mt[(size_t)j * (size_t)rows + (size_t)i] = M[(size_t)i * (size_t)cols + (size_t)j];
-    }
-  }
-}
 
 int teal_steady_state_kalman_gain(const double *A, const double *C, const double *W,
                                   const double *V, int nx, int ny, int discrete, double *L,
@@ -35,13 +28,13 @@ int teal_steady_state_kalman_gain(const double *A, const double *C, const double
     return teal_error_set(err, TEAL_ENOMEM, "%s gain: out of memory", k_kind);
   }
   double *At = block, *Ct = At + nn, *K = Ct + ny_nx;
-  transpose(A, nx, nx, At);
-  transpose(C, ny, nx, Ct);
+  teal_dense_transpose(A, nx, nx, At);
+  teal_dense_transpose(C, ny, nx, Ct);
   teal_error local;
   teal_error_clear(&local);
   int rc = teal_lqr(At, Ct, W, V, NULL, nx, ny, discrete, K, P, &local);
   if (rc == TEAL_OK) {
-    transpose(K, ny, nx, L); /* L = K' */
+    teal_dense_transpose(K, ny, nx, L); /* L = K' */
   } else {
     teal_error_set(err, rc, "%s gain: %s (the dual LQR's Q is W and its R is V)", k_kind,
                    local.message);

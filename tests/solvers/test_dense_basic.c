@@ -165,6 +165,21 @@ START_TEST(test_norm_fro) {
 }
 END_TEST
 
+START_TEST(test_transpose) {
+  /* [[1, 2, 3], [4, 5, 6]]' = [[1, 4], [2, 5], [3, 6]] */
+  const double A[6] = {1, 2, 3, 4, 5, 6}, want[6] = {1, 4, 2, 5, 3, 6};
+  double At[6] = {0}, back[6] = {0};
+  teal_dense_transpose(A, 2, 3, At);
+  for (int i = 0; i < 6; i++) {
+    ck_assert_double_eq(At[i], want[i]);
+  }
+  teal_dense_transpose(At, 3, 2, back);
+  for (int i = 0; i < 6; i++) {
+    ck_assert_double_eq(back[i], A[i]);
+  }
+}
+END_TEST
+
 START_TEST(test_is_symmetric) {
   double S[9] = {1, 2, 3, /**/ 2, 5, 6, /**/ 3, 6, 9};
   ck_assert(teal_dense_is_symmetric(S, 3, 0.0));
@@ -194,6 +209,7 @@ static Suite *dense_basic_suite(void) {
   Suite *s = suite_create("dense_basic");
   TCase *tc = tcase_create("gemm");
   tcase_add_test(tc, test_gemm_all_transposes);
+  tcase_add_test(tc, test_transpose);
   tcase_add_test(tc, test_gemm_degenerate_sizes);
   tcase_add_test(tc, test_gemm_bad_input);
   suite_add_tcase(s, tc);

@@ -13,6 +13,7 @@
 #include "framework/context_access.h"
 #include "framework/events.h"
 #include "framework/ports.h"
+#include "solvers/dense_basic.h"
 #include "solvers/riccati_residual.h"
 #include "systems/estimators/kalman_filter.h"
 #include "systems/estimators/luenberger_observer.h"
@@ -49,21 +50,13 @@ static const double kC[6] = {1.0, 0.0, 0.0, 0.0, 0.0, 1.0};
 static const double kW[9] = {0.04, 0.01, 0.0, 0.01, 0.09, 0.0, 0.0, 0.0, 0.01};
 static const double kV[4] = {0.25, 0.05, 0.05, 0.16};
 
-static void transpose(const double *M, int r, int c, double *Mt) {
-  for (int i = 0; i < r; i++) {
-    for (int j = 0; j < c; j++) {
-      Mt[j * r + i] = M[i * c + j];
-    }
-  }
-}
-
 START_TEST(test_multivariable_gain_solves_riccati_and_stabilizes) {
   for (int discrete = 0; discrete < 2; discrete++) {
     double L[6], P[9], At[9], Ct[6];
     ck_assert_int_eq(teal_steady_state_kalman_gain(kA, kC, kW, kV, 3, 2, discrete, L, P, NULL),
                      TEAL_OK);
-    transpose(kA, 3, 3, At);
-    transpose(kC, 2, 3, Ct);
+    teal_dense_transpose(kA, 3, 3, At);
+    teal_dense_transpose(kC, 2, 3, Ct);
     double r = discrete ? teal_dare_residual(At, Ct, kW, kV, NULL, 3, 2, P)
                         : teal_care_residual(At, Ct, kW, kV, NULL, 3, 2, P);
     ck_assert_double_lt(r, 1e-10);
