@@ -114,6 +114,18 @@ START_TEST(multipliers_port_and_jacobian_fallback) {
   for (int i = 0; i < 9; i++) {
     ck_assert_double_eq(y[i], lambda[i]);
   }
+  /* the ball is workless on its manifold; off it (the bob's origin moving)
+   * its force does work -lambda . (G v) */
+  double power, v[12] = {0};
+  ck_assert_int_eq(teal_plant_calc_constraint_power(p, ctx, &power), TEAL_OK);
+  ck_assert_double_eq(power, 0.0);
+  int v0 = teal_plant_joint_v_start(p, teal_plant_num_joints(p) - 2);
+  v[v0 + 5] = -0.5; /* the bob's origin sinks at 0.5 m/s */
+  ck_assert_int_eq(teal_plant_set_velocities(p, ctx, v, 12), TEAL_OK);
+  ck_assert_int_eq(teal_plant_get_constraint_multipliers(p, ctx, lambda), TEAL_OK);
+  ck_assert_int_eq(teal_plant_calc_constraint_power(p, ctx, &power), TEAL_OK);
+  ck_assert_double_lt(fabs(power - lambda[2] * 0.5), 1e-12);
+  ck_assert_double_lt(power, 0.0); /* the ball stops the fall: negative work */
   static double A[26 * 26], B[26 * 12], C[26 * 26], D[26 * 12];
   teal_jacobian jac = {26, 12, 26, A, B, C, D};
   int in = teal_plant_applied_generalized_force_input_port(p);
