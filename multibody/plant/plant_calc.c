@@ -300,8 +300,8 @@ int teal_plant_calc_applied_forces(const teal_system *sys, const teal_context *c
 
 /* ---- accelerations ------------------------------------------------------------------- */
 
-static int continuous_vdot(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
-                           double *vdot) {
+int teal_plant_calc_free_vdot(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
+                              double *vdot) {
   int rc;
   teal_plant_scratch *s = teal_plant_staged_scratch(sys, ctx, p, &rc);
   if (!s) {
@@ -320,6 +320,21 @@ static int continuous_vdot(const teal_system *sys, const teal_context *ctx, cons
     return teal_context_report_error(ctx, rc, "plant: %s", teal_mb_data_error(s->data)->message);
   }
   return teal_plant_check_finite(ctx, vdot, p->nv, "generalized acceleration");
+}
+
+/* The accelerations of a continuous plant: with its constraints' stage
+ * when it has constraint rows. */
+static int continuous_vdot(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
+                           double *vdot) {
+  if (p->nc_rows == 0) {
+    return teal_plant_calc_free_vdot(sys, ctx, p, vdot);
+  }
+  const double *stage;
+  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_lambda, (const void **)&stage);
+  if (rc == TEAL_OK) {
+    memcpy(vdot, stage + p->nc_rows, (size_t)p->nv * sizeof(double));
+  }
+  return rc;
 }
 
 int teal_plant_check_finite(const teal_context *ctx, const double *x, int n, const char *what) {

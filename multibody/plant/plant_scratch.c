@@ -6,6 +6,7 @@
 
 #include "framework/alloc.h"
 #include "multibody/algorithms/data_internal.h"
+#include "multibody/constraints/constraint_internal.h"
 #include "multibody/plant/plant_calc_internal.h"
 
 /* ---- scratch ------------------------------------------------------------------ */
@@ -17,6 +18,7 @@ static void scratch_free(void *value) {
   teal_mb_derivatives_free(s->deriv);
   teal_free(s->jac);
   teal_free(s->fe);
+  teal_constraint_work_free(s->cwork);
   memset(s, 0, sizeof(*s));
 }
 
@@ -25,7 +27,9 @@ static void scratch_free(void *value) {
 static int scratch_alloc(teal_plant_scratch *s, const teal_plant *p) {
   s->plant = p;
   s->data = teal_mb_data_new(p, NULL);
-  if (!s->data || (p->sys.discrete && teal_step_data_init(&s->step, p) != TEAL_OK)) {
+  int rc = TEAL_OK;
+  s->cwork = s->data ? teal_constraint_work_new(p, &rc) : NULL;
+  if (!s->data || rc || (p->sys.discrete && teal_step_data_init(&s->step, p) != TEAL_OK)) {
     scratch_free(s);
     return TEAL_ENOMEM;
   }
