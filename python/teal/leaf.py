@@ -19,9 +19,12 @@ class BasicVector:
     """A writable vector over C memory, valid during one callback (Drake's
     BasicVector as handed to output, derivative and update callbacks)."""
 
-    def __init__(self, ptr, n):
-        self._value = np.frombuffer(ffi.buffer(ptr, n * 8), dtype=np.float64) if n else \
-            np.zeros(0)
+    def __init__(self, ptr_or_value, n=None):
+        if n is None:  # BasicVector(values): a model value, as pydrake's
+            self._value = np.array(ptr_or_value, dtype=np.float64).reshape(-1)
+        else:
+            self._value = np.frombuffer(ffi.buffer(ptr_or_value, n * 8), dtype=np.float64) \
+                if n else np.zeros(0)
 
     def size(self):
         """Number of entries."""
@@ -62,17 +65,57 @@ class BasicVector:
         self.SetFromVector(value)
 
 
+def _report(ctx, code, text):
+    lib.teal_context_report_error(ctx, code, b"Python %s", ffi.new("char[]", text.encode()))
+    return code
+
+
 def _callback(fn, ctx, *args):
-    """Runs a Python callback for C; returns a Teal status."""
+    """Runs a Python callback for C; returns a Teal status (an EventStatus
+    the callback returns is honoured: termination stops the run as Teal's
+    TEAL_STOP, failure fails it with the status's message)."""
     try:
-        fn(*args)
-        return 0
+        result = fn(*args)
     except BaseException as exc:  # noqa: B902 -- every exception goes back to Python
         _core.set_callback_error(exc)
-        text = f"{type(exc).__name__}: {exc}"
-        lib.teal_context_report_error(ctx, TEAL_ECALLBACK, b"Python %s",
-                                      ffi.new("char[]", text.encode()))
-        return TEAL_ECALLBACK
+        return _report(ctx, TEAL_ECALLBACK, f"{type(exc).__name__}: {exc}")
+    if isinstance(result, EventStatus):
+        if result.severity == EventStatus.kFailed:
+            return _report(ctx, TEAL_ECALLBACK, f"EventStatus.Failed: {result.message}")
+        if result.severity == EventStatus.kReachedTermination:
+            return lib.TEAL_STOP
+    return 0
+
+
+class EventStatus:
+    """What an event handler or monitor returns (Drake's EventStatus); None
+    counts as Succeeded."""
+
+    kDidNothing, kSucceeded, kReachedTermination, kFailed = 0, 1, 2, 3
+
+    def __init__(self, severity, message=""):
+        self.severity = severity
+        self.message = message
+
+    @staticmethod
+    def DidNothing():
+        """Nothing to do."""
+        return EventStatus(EventStatus.kDidNothing)
+
+    @staticmethod
+    def Succeeded():
+        """Handled; go on."""
+        return EventStatus(EventStatus.kSucceeded)
+
+    @staticmethod
+    def ReachedTermination(system, message):
+        """Stop the simulation normally (AdvanceTo returns early)."""
+        return EventStatus(EventStatus.kReachedTermination, message)
+
+    @staticmethod
+    def Failed(system, message):
+        """Stop the simulation with an error (AdvanceTo raises TealCallbackError)."""
+        return EventStatus(EventStatus.kFailed, message)
 
 
 class _CallbackContext(Context):
@@ -84,6 +127,9 @@ class _CallbackContext(Context):
 
     def _ptr(self):
         return self._raw
+
+    def _view_owner(self):
+        return None  # no handle: arrays read from a callback context are copies
 
     def get_continuous_state_vector(self):
         n = self._system._num_continuous
@@ -118,6 +164,74 @@ def teal_py_discrete_update(sys, ctx, xd_next, user):
     leaf, update = ffi.from_handle(user)
     return _callback(update, ctx, _callback_context(leaf, ctx),
                      BasicVector(xd_next, leaf._num_discrete))
+
+
+@ffi.def_extern()
+def teal_py_publish(sys, ctx, user):
+    """C entry point of a publish event (periodic, per-step, forced, initialization)."""
+    leaf, publish = ffi.from_handle(user)
+    return _callback(publish, ctx, _callback_context(leaf, ctx))
+
+
+@ffi.def_extern()
+def teal_py_witness(sys, ctx, value, user):
+    """C entry point of a witness function's value."""
+    leaf, witness = ffi.from_handle(user)
+
+    def calc(context):
+        value[0] = float(witness.calc(context))
+    return _callback(calc, ctx, _callback_context(leaf, ctx))
+
+
+@ffi.def_extern()
+def teal_py_witness_publish(sys, ctx, user):
+    """C entry point of a witness-triggered publish."""
+    leaf, witness = ffi.from_handle(user)
+    return _callback(witness.event.callback, ctx, _callback_context(leaf, ctx))
+
+
+@ffi.def_extern()
+def teal_py_witness_update(sys, ctx, xd_next, user):
+    """C entry point of a witness-triggered discrete update."""
+    leaf, witness = ffi.from_handle(user)
+    return _callback(witness.event.callback, ctx, _callback_context(leaf, ctx),
+                     BasicVector(xd_next, leaf._num_discrete))
+
+
+class PublishEvent:
+    """A publish handler callback(context) for a witness function."""
+
+    def __init__(self, callback):
+        self.callback = callback
+
+
+class DiscreteUpdateEvent:
+    """A discrete update callback(context, discrete_state) for a witness function."""
+
+    def __init__(self, callback):
+        self.callback = callback
+
+
+class WitnessFunctionDirection:
+    """Which zero crossings of a witness trigger its event (Drake's names)."""
+
+    kPositiveThenNonPositive = 0
+    kNegativeThenNonNegative = 1
+    kCrossesZero = 2
+
+
+class WitnessFunction:
+    """A witness declared by LeafSystem.MakeWitnessFunction."""
+
+    def __init__(self, description, direction_type, calc, event):
+        self._description = description
+        self.direction_type = direction_type
+        self.calc = calc
+        self.event = event
+
+    def description(self):
+        """The description given."""
+        return self._description
 
 
 class LeafSystem(System):
@@ -208,6 +322,79 @@ class LeafSystem(System):
         self._declared(lib.teal_leaf_declare_periodic_discrete_update(
             ptr, float(period_sec), float(offset_sec), lib.teal_py_discrete_update,
             self._user((self, update))))
+
+    def DeclareNumericParameter(self, model_vector):
+        """Declares a numeric parameter group with default model_vector (a
+        BasicVector or array); returns its index. Read it with
+        context.get_numeric_parameter(index)."""
+        ptr = self._declaring()
+        value = model_vector.get_value() if isinstance(model_vector, BasicVector) else \
+            model_vector
+        p0 = _core.as_vector(value, what="DeclareNumericParameter")
+        return self._declared(lib.teal_leaf_declare_numeric_parameter(ptr, p0.shape[0],
+                                                                       _core.dptr(p0)))
+
+    @staticmethod
+    def GetNumericParameter(context, index):
+        """context.get_numeric_parameter(index)."""
+        return context.get_numeric_parameter(index)
+
+    def _publish(self, declare, publish, *args):
+        ptr = self._declaring()
+        self._declared(declare(ptr, *args, lib.teal_py_publish, self._user((self, publish))))
+
+    def DeclarePeriodicPublishEvent(self, period_sec, offset_sec, publish):
+        """publish(context) runs every period_sec from offset_sec; it may
+        return an EventStatus (ReachedTermination stops the run)."""
+        self._publish(lib.teal_leaf_declare_periodic_publish, publish, float(period_sec),
+                      float(offset_sec))
+
+    def DeclarePerStepPublishEvent(self, publish):
+        """publish(context) runs after every simulator step."""
+        self._publish(lib.teal_leaf_declare_per_step_publish, publish)
+
+    def DeclareForcedPublishEvent(self, publish):
+        """publish(context) runs when forced: ForcedPublish(context), or after
+        every step of a simulator with set_publish_every_time_step(True)."""
+        self._publish(lib.teal_leaf_declare_forced_publish, publish)
+
+    def DeclareInitializationPublishEvent(self, publish):
+        """publish(context) runs once when a simulation is initialized."""
+        self._publish(lib.teal_leaf_declare_initialization_publish, publish)
+
+    def DeclareInitializationDiscreteUpdateEvent(self, update):
+        """update(context, discrete_state) runs once at initialization."""
+        ptr = self._declaring()
+        self._declared(lib.teal_leaf_declare_initialization_discrete_update(
+            ptr, lib.teal_py_discrete_update, self._user((self, update))))
+
+    def MakeWitnessFunction(self, description, direction_type, calc, event):
+        """Declares a witness calc(context) -> float whose zero crossings in
+        direction_type (a WitnessFunctionDirection) the simulator isolates
+        before running event (a PublishEvent or DiscreteUpdateEvent); returns
+        it. Unlike Drake, declaring is enough: no DoGetWitnessFunctions."""
+        ptr = self._declaring()
+        witness = WitnessFunction(description, int(direction_type), calc, event)
+        user = self._user((self, witness))
+        if isinstance(event, PublishEvent):
+            rc = lib.teal_leaf_declare_witness_publish(ptr, witness.direction_type,
+                                                       lib.teal_py_witness,
+                                                       lib.teal_py_witness_publish, user)
+        elif isinstance(event, DiscreteUpdateEvent):
+            rc = lib.teal_leaf_declare_witness_discrete_update(ptr, witness.direction_type,
+                                                               lib.teal_py_witness,
+                                                               lib.teal_py_witness_update, user)
+        else:
+            raise _core.TealInvalidArgumentError(
+                -1, "MakeWitnessFunction: event must be a PublishEvent or DiscreteUpdateEvent")
+        self._declared(rc)
+        return witness
+
+    def ForcedPublish(self, context):
+        """Runs the forced publishes of this leaf in context (its own)."""
+        ctx = context._ptr()
+        _core._pending_callback_errors.clear()
+        check(lib.teal_force_publish(self._sys_ptr(), ctx), lib.teal_context_error(ctx))
 
     @staticmethod
     def nothing_ticket():
