@@ -14,6 +14,10 @@ from teal.analysis import (FIRST_PORT, NO_PORT, DiscreteTimeLinearQuadraticRegul
                            Simulator, SimulatorStatus, VectorLog, VectorLogSink)
 from teal.estimators import (DiscreteTimeSteadyStateKalmanFilter, LuenbergerObserver,
                              SteadyStateKalmanFilter)
+from teal.finite_horizon_lqr import (FiniteHorizonLinearQuadraticRegulator,
+                                     FiniteHorizonLinearQuadraticRegulatorOptions,
+                                     FiniteHorizonLinearQuadraticRegulatorResult,
+                                     MakeFiniteHorizonLinearQuadraticRegulator)
 from teal.framework import (Context, Diagram, DiagramBuilder, InputPort, MutableNumericParameter,
                             OutputPort, System, VectorView)
 from teal.leaf import (BasicVector, DiscreteUpdateEvent, EventStatus, LeafSystem, PublishEvent,
@@ -42,6 +46,9 @@ __all__ = [
     "DiscreteUpdateEvent",
     "EventStatus",
     "FIRST_PORT",
+    "FiniteHorizonLinearQuadraticRegulator",
+    "FiniteHorizonLinearQuadraticRegulatorOptions",
+    "FiniteHorizonLinearQuadraticRegulatorResult",
     "FirstOrderLowPassFilter",
     "Gain",
     "GetIntegrationSchemes",
@@ -55,6 +62,7 @@ __all__ = [
     "Linearize",
     "LogVectorOutput",
     "LuenbergerObserver",
+    "MakeFiniteHorizonLinearQuadraticRegulator",
     "MatrixGain",
     "MultibodyPlant",
     "Multiplexer",

@@ -337,3 +337,28 @@ teal_system *teal_luenberger_observer_new(const char *name, const teal_system *o
 int teal_luenberger_observer_gain(const teal_system *sys, double *L, int n);
 int teal_system_num_numeric_parameters(const teal_system *sys);
 int teal_system_numeric_parameter_size(const teal_system *sys, int i);
+
+/* the finite-horizon LQR (systems/controllers/finite_horizon_lqr.h) */
+typedef struct teal_finite_horizon_lqr_options {
+  const double *Qf; const double *N; int input_port;
+  const teal_piecewise_polynomial *x0; const teal_piecewise_polynomial *u0;
+  double rtol; double atol; int max_steps;
+} teal_finite_horizon_lqr_options;
+typedef struct teal_finite_horizon_lqr_result {
+  int nx; int nu; double period; double t0; double tf;
+  teal_piecewise_polynomial *x0; teal_piecewise_polynomial *u0; teal_piecewise_polynomial *K;
+  teal_piecewise_polynomial *k0; teal_piecewise_polynomial *S; teal_piecewise_polynomial *sx;
+  teal_piecewise_polynomial *s0;
+} teal_finite_horizon_lqr_result;
+void teal_finite_horizon_lqr_options_init(teal_finite_horizon_lqr_options *opts);
+int teal_finite_horizon_lqr(const teal_system *sys, const teal_context *ctx, double t0, double tf,
+                            const double *Q, const double *R,
+                            const teal_finite_horizon_lqr_options *opts,
+                            teal_finite_horizon_lqr_result *result, teal_error *err);
+void teal_finite_horizon_lqr_result_free(teal_finite_horizon_lqr_result *result);
+teal_system *teal_finite_horizon_lqr_controller_new(
+    const char *name, const teal_finite_horizon_lqr_result *result, teal_error *err);
+teal_piecewise_polynomial *teal_piecewise_polynomial_copy(const teal_piecewise_polynomial *pp,
+                                                          teal_error *err);
+double teal_piecewise_polynomial_start_time(const teal_piecewise_polynomial *pp);
+double teal_piecewise_polynomial_end_time(const teal_piecewise_polynomial *pp);

@@ -122,9 +122,20 @@ class PiecewisePolynomial:
     ZeroOrderHold or FirstOrderHold(breaks, samples), samples a matrix with
     one column per break as in Drake."""
 
-    def __init__(self, handle, rows):
+    def __init__(self, handle, rows, shape=None):
         self._h = handle
         self._rows = rows
+        self._shape = shape or (rows, 1)  # a matrix-valued trajectory stores it row-major
+
+    @classmethod
+    def _copy_of(cls, ptr, shape):
+        """A PiecewisePolynomial owning a copy of the C trajectory ptr."""
+        err = _core.new_error()
+        copy = lib.teal_piecewise_polynomial_copy(ptr, err)
+        if copy == ffi.NULL:
+            raise _core.error_from(err, -1, "PiecewisePolynomial copy failed")
+        return cls(_core._Handle(copy, lib.teal_piecewise_polynomial_free),
+                   lib.teal_piecewise_polynomial_rows(copy), shape)
 
     @classmethod
     def _make(cls, fn, breaks, samples, what):
@@ -155,10 +166,19 @@ class PiecewisePolynomial:
         return self._rows
 
     def value(self, t):
-        """The value at t as a (rows x 1) array, as Drake returns it."""
+        """The value at t: a (rows x 1) array as Drake returns it, or the
+        matrix of a matrix-valued trajectory (the finite-horizon LQR's K, S)."""
         out = np.empty(self._rows)
         _core.check(lib.teal_piecewise_polynomial_value(self._h.get(), float(t), dptr(out)))
-        return out.reshape(-1, 1)
+        return out.reshape(self._shape)
+
+    def start_time(self):
+        """The first break."""
+        return lib.teal_piecewise_polynomial_start_time(self._h.get())
+
+    def end_time(self):
+        """The last break."""
+        return lib.teal_piecewise_polynomial_end_time(self._h.get())
 
 
 class TrajectorySource(System):
