@@ -5,6 +5,7 @@ classes and functions below keep Drake's names and argument order. Arrays go in
 and come out as numpy float64 arrays; every Teal error is raised as a
 TealError (or a subclass per code) carrying Teal's message.
 """
+from teal.abstract import AbstractValue
 from teal._core import (TealCallbackError, TealError, TealInvalidArgumentError,
                         TealNonFiniteError, TealNotConnectedError, TealNotFoundError,
                         TealParseError, TealSizeError, TealStateError, alloc_count, strerror)
@@ -31,6 +32,7 @@ from teal.primitives import (Adder, ConstantVectorSource, Demultiplexer, FirstOr
 from teal.visualization import AddDefaultVisualization, Visualizer
 
 __all__ = [
+    "AbstractValue",
     "AddDefaultVisualization",
     "AddMultibodyPlantSceneGraph",
     "Adder",

@@ -362,3 +362,28 @@ teal_piecewise_polynomial *teal_piecewise_polynomial_copy(const teal_piecewise_p
                                                           teal_error *err);
 double teal_piecewise_polynomial_start_time(const teal_piecewise_polynomial *pp);
 double teal_piecewise_polynomial_end_time(const teal_piecewise_polynomial *pp);
+
+/* abstract values holding Python objects (framework/value.h); the hooks are
+ * the extern "Python" functions teal/abstract.py defines */
+typedef struct teal_value_type {
+  const char *name; size_t size; int (*init)(void *dst); int (*copy)(void *dst, const void *src);
+  void (*free)(void *value);
+} teal_value_type;
+typedef int (*teal_abstract_calc_fn)(const teal_system *sys, const teal_context *ctx, void *out,
+                                     void *user);
+const teal_value_type *teal_input_port_type(const teal_input_port *port);
+const teal_value_type *teal_output_port_type(const teal_output_port *port);
+int teal_leaf_declare_abstract_input(teal_system *sys, const char *name,
+                                     const teal_value_type *type);
+int teal_leaf_declare_abstract_output(teal_system *sys, const char *name,
+                                      const teal_value_type *type, teal_abstract_calc_fn calc,
+                                      void *user, const teal_ticket *prereqs, int nprereqs);
+int teal_eval_abstract_input(const teal_system *sys, const teal_context *ctx, int port,
+                             const void **value);
+int teal_eval_abstract_output(const teal_system *sys, const teal_context *ctx, int port,
+                              const void **value);
+int teal_context_fix_abstract_input(teal_context *ctx, int port, const void *value);
+extern "Python" int teal_py_value_copy(void *, const void *);
+extern "Python" void teal_py_value_free(void *);
+extern "Python" int teal_py_abstract_calc(const teal_system *, const teal_context *, void *,
+                                          void *);

@@ -3,7 +3,7 @@ import itertools
 
 import numpy as np
 
-from teal import _core
+from teal import _core, abstract
 from teal._core import _Handle, check, cstr, dptr, ffi, lib
 
 _name_counters = {}
@@ -99,14 +99,24 @@ class InputPort:
         """The port's value in context (the system's own context): a numpy copy,
         or with copy=False a read-only view of the context's memory (see
         OutputPort.Eval)."""
-        out = ffi.new("const double **")
         ctx = context._ptr()
+        value_type = lib.teal_input_port_type(self._ptr())
+        if value_type != ffi.NULL:  # an abstract port: the Python object
+            out = ffi.new("const void **")
+            check(lib.teal_eval_abstract_input(self._system._sys_ptr(), ctx, self._index, out),
+                  lib.teal_context_error(ctx))
+            return abstract.read_port_value(value_type, out[0], f"port '{self.get_name()}'")
+        out = ffi.new("const double **")
         check(lib.teal_eval_vector_input(self._system._sys_ptr(), ctx, self._index, out),
               lib.teal_context_error(ctx))
         return context._array(out[0], self.size(), copy)
 
     def FixValue(self, context, value):
-        """Fixes the input in context (the system's own context) to value."""
+        """Fixes the input in context (the system's own context) to value (a
+        vector, or for an abstract port a Python object or AbstractValue)."""
+        if lib.teal_input_port_type(self._ptr()) != ffi.NULL:
+            abstract.fix_input(context, self._index, value)
+            return
         v = _core.as_vector(value, what=f"input port '{self.get_name()}' value")
         check(lib.teal_context_fix_input(context._ptr(), self._index, dptr(v), v.shape[0]),
               lib.teal_context_error(context._ptr()))
@@ -144,8 +154,14 @@ class OutputPort:
         the context's cache entry instead (no copy; it keeps the context
         alive), which holds the value of the latest evaluation: a later
         Eval after the context changed rewrites it in place."""
-        out = ffi.new("const double **")
         ctx = context._ptr()
+        value_type = lib.teal_output_port_type(self._ptr())
+        if value_type != ffi.NULL:  # an abstract port: the Python object
+            out = ffi.new("const void **")
+            check(lib.teal_eval_abstract_output(self._system._sys_ptr(), ctx, self._index, out),
+                  lib.teal_context_error(ctx))
+            return abstract.read_port_value(value_type, out[0], f"port '{self.get_name()}'")
+        out = ffi.new("const double **")
         check(lib.teal_eval_vector_output(self._system._sys_ptr(), ctx, self._index, out),
               lib.teal_context_error(ctx))
         return context._array(out[0], self.size(), copy)

@@ -8,7 +8,7 @@ started it (AdvanceTo, Eval, ...), with Teal's message added as a note.
 """
 import numpy as np
 
-from teal import _core
+from teal import _core, abstract
 from teal._core import _Handle, check, cstr, ffi, lib
 from teal.framework import Context, InputPort, OutputPort, System, auto_name
 
@@ -151,6 +151,13 @@ def teal_py_vector_calc(sys, ctx, out, user):
 
 
 @ffi.def_extern()
+def teal_py_abstract_calc(sys, ctx, out, user):
+    """C entry point of a Python abstract output callback."""
+    leaf, calc = ffi.from_handle(user)
+    return _callback(calc, ctx, _callback_context(leaf, ctx), abstract._OutputValue(out))
+
+
+@ffi.def_extern()
 def teal_py_derivatives(sys, ctx, xcdot, user):
     """C entry point of DoCalcTimeDerivatives."""
     leaf = ffi.from_handle(user)
@@ -288,6 +295,29 @@ class LeafSystem(System):
         prereqs = ffi.new("teal_ticket[]", tickets) if tickets else ffi.NULL
         index = self._declared(lib.teal_leaf_declare_vector_output(
             ptr, cstr(name), int(size), lib.teal_py_vector_calc, user, prereqs, len(tickets)))
+        return OutputPort(self, index)
+
+    def DeclareAbstractInputPort(self, name, model_value=None):
+        """Declares an input carrying a Python object (model_value, an
+        AbstractValue, is accepted for pydrake's signature; an unconnected
+        port still has no value); Eval returns the object."""
+        ptr = self._declaring()
+        index = self._declared(lib.teal_leaf_declare_abstract_input(ptr, cstr(name),
+                                                                    abstract.PYTHON_OBJECT))
+        return InputPort(self, index)
+
+    def DeclareAbstractOutputPort(self, name, alloc, calc, prerequisites_of_calc=None):
+        """Declares an output carrying a Python object: calc(context, output)
+        calls output.set_value(obj). alloc (pydrake's allocator, a callable
+        or an AbstractValue) is not needed: the value starts as None.
+        prerequisites_of_calc as for DeclareVectorOutputPort."""
+        ptr = self._declaring()
+        user = self._user((self, calc))
+        tickets = sorted(prerequisites_of_calc or ())
+        prereqs = ffi.new("teal_ticket[]", tickets) if tickets else ffi.NULL
+        index = self._declared(lib.teal_leaf_declare_abstract_output(
+            ptr, cstr(name), abstract.PYTHON_OBJECT, lib.teal_py_abstract_calc, user, prereqs,
+            len(tickets)))
         return OutputPort(self, index)
 
     def DeclareContinuousState(self, num_q, num_v=None, num_z=None, model_value=None):
