@@ -239,7 +239,7 @@ def as_matrix(value, rows=None, cols=None, what="matrix"):
 
 def dptr(array):
     """A double* over a contiguous float64 array (no copy; keep array alive)."""
-    return ffi.cast("double *", ffi.from_buffer(array))
+    return ffi.from_buffer("double[]", array)  # passes as a double*, in one call
 
 
 def from_doubles(ptr, n):

@@ -192,6 +192,9 @@ class IntegratorBase:
 
     def get_name(self):
         """Teal's name of the method (rk3, rk45, radau3, ...)."""
+        integ = lib.teal_simulator_integrator(self._simulator._h.get())
+        if integ != ffi.NULL:  # initialized: ask the integrator itself
+            return ffi.string(lib.teal_integrator_get_type(integ).name).decode()
         return self._name
 
     def supports_error_estimation(self):

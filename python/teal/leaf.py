@@ -162,7 +162,7 @@ def teal_py_derivatives(sys, ctx, xcdot, user):
     """C entry point of DoCalcTimeDerivatives."""
     leaf = ffi.from_handle(user)
     return _callback(leaf.DoCalcTimeDerivatives, ctx, _callback_context(leaf, ctx),
-                     BasicVector(xcdot.q, leaf._num_continuous))
+                     leaf._derivatives_vector(xcdot.q))
 
 
 @ffi.def_extern()
@@ -254,6 +254,20 @@ class LeafSystem(System):
         self._finalized = False
         self._num_continuous = 0
         self._num_discrete = 0
+        self._xcdot_views = {}
+
+    def _derivatives_vector(self, ptr):
+        """The BasicVector over the n doubles C hands DoCalcTimeDerivatives at
+        ptr. The integrators reuse a few buffers, so the views are kept by
+        address: a view of the same address and size is the same memory, and
+        it is used only during the callback, as a new one would be."""
+        address = int(ffi.cast("uintptr_t", ptr))
+        vector = self._xcdot_views.get(address)
+        if vector is None:
+            vector = BasicVector(ptr, self._num_continuous)
+            if len(self._xcdot_views) < 32:
+                self._xcdot_views[address] = vector
+        return vector
 
     def _declaring(self):
         if self._finalized:

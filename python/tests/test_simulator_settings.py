@@ -68,6 +68,8 @@ def test_tighter_accuracy_takes_more_steps_and_is_closer():
         sim = Simulator(sys, ctx)
         sim.get_mutable_integrator().set_target_accuracy(accuracy)
         sim.AdvanceTo(3.0)
+        assert sim.get_integrator().get_name() == "rk3"  # the default
+        assert sim.get_integrator().supports_error_estimation()
         results.append((sim.get_num_steps_taken(),
                         abs(ctx.get_continuous_state_vector()[0] - math.exp(-3.0))))
     assert results[1][0] > results[0][0] and results[1][1] < results[0][1]
