@@ -23,8 +23,10 @@ def new_owned_system(ptr, err, what):
 
 
 class VectorView(np.ndarray):
-    """A numpy array with pydrake's VectorBase accessors (what Context and
-    ports return): get_value(), CopyToVector(), size()."""
+    """A numpy array with pydrake's VectorBase accessors get_value() and
+    CopyToVector() (what Context and ports return). Drake's size() is left
+    out on purpose: it would hide numpy's size attribute, which numpy code
+    relies on; use len() or .size."""
 
     def get_value(self):
         """Itself."""
@@ -33,10 +35,6 @@ class VectorView(np.ndarray):
     def CopyToVector(self):
         """A writable numpy copy (a snapshot of a view)."""
         return np.array(self)
-
-    def size(self):
-        """Number of entries."""
-        return self.shape[0]
 
 
 class MutableNumericParameter:

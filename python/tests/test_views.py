@@ -175,3 +175,14 @@ def test_set_discrete_state_marks_the_state_changed():
     assert list(zoh.get_output_port().Eval(ctx)) == [3.0, 4.0]
     with pytest.raises(TealSizeError):
         ctx.SetDiscreteState([1.0])
+
+
+def test_views_behave_as_numpy_arrays():
+    diagram, _ = _integrator_diagram()
+    sim = Simulator(diagram)
+    x = sim.get_context().get_continuous_state_vector()
+    assert isinstance(x, np.ndarray) and x.size == 1 and x.dtype == np.float64
+    assert x.get_value() is x
+    snapshot = x.CopyToVector()
+    snapshot[0] = 9.0  # a snapshot is writable and separate
+    assert x[0] == 0.0 and not np.shares_memory(x, snapshot)
