@@ -387,3 +387,21 @@ extern "Python" int teal_py_value_copy(void *, const void *);
 extern "Python" void teal_py_value_free(void *);
 extern "Python" int teal_py_abstract_calc(const teal_system *, const teal_context *, void *,
                                           void *);
+typedef struct teal_state_view { double *q, *v, *z; double *xd; void **xa; } teal_state_view;
+typedef int (*teal_unrestricted_update_fn)(const teal_system *sys, const teal_context *ctx,
+                                           teal_state_view *next, void *user);
+int teal_leaf_declare_abstract_state(teal_system *sys, const teal_value_type *type,
+                                     const void *model);
+int teal_leaf_declare_periodic_unrestricted_update(teal_system *sys, double period,
+                                                   double offset, teal_unrestricted_update_fn fn,
+                                                   void *user);
+int teal_leaf_declare_per_step_unrestricted_update(teal_system *sys,
+                                                   teal_unrestricted_update_fn fn, void *user);
+int teal_leaf_declare_initialization_unrestricted_update(teal_system *sys,
+                                                         teal_unrestricted_update_fn fn,
+                                                         void *user);
+int teal_system_num_abstract_states(const teal_system *sys);
+const void *teal_context_abstract_state(const teal_context *ctx, int i);
+int teal_context_set_abstract_state(teal_context *ctx, int i, const void *value);
+extern "Python" int teal_py_unrestricted_update(const teal_system *, const teal_context *,
+                                                teal_state_view *, void *);

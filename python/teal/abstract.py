@@ -134,11 +134,46 @@ def read_port_value(value_type, value_ptr, what):
     return get(value_ptr)
 
 
-def fix_input(context, index, value):
-    """Fixes abstract input index of context to the Python object value."""
+def _temporary_block(value):
+    """A block holding value's object (release it with put(block, None))."""
     obj = value.get_value() if isinstance(value, AbstractValue) else value
     block = ffi.new("long long *", 0)
     put(block, obj)
+    return block
+
+
+def declare_state(sys_ptr, model_value):
+    """Declares an abstract state of a leaf defaulting to model_value's object."""
+    block = _temporary_block(model_value)
+    try:
+        return lib.teal_leaf_declare_abstract_state(sys_ptr, PYTHON_OBJECT, block)
+    finally:
+        put(block, None)  # the leaf holds its own reference now
+
+
+def read_state(context, index):
+    """The object of abstract state index of a leaf's context."""
+    ctx = context._ptr()
+    block = lib.teal_context_abstract_state(ctx, int(index))
+    if block == ffi.NULL:
+        raise _core.error_from(lib.teal_context_error(ctx), -5, f"no abstract state {index}")
+    return get(block)
+
+
+def write_state(context, index, value):
+    """Sets abstract state index of a leaf's context to value's object."""
+    block = _temporary_block(value)
+    ctx = context._ptr()
+    try:
+        _core.check(lib.teal_context_set_abstract_state(ctx, int(index), block),
+                    lib.teal_context_error(ctx))
+    finally:
+        put(block, None)
+
+
+def fix_input(context, index, value):
+    """Fixes abstract input index of context to the Python object value."""
+    block = _temporary_block(value)
     ctx = context._ptr()
     try:
         _core.check(lib.teal_context_fix_abstract_input(ctx, index, block),

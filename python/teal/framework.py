@@ -357,6 +357,15 @@ class Context:
         return self._array(p, lib.teal_system_numeric_parameter_size(
             lib.teal_context_system(ctx), int(index)))
 
+    def get_abstract_state(self, index):
+        """Abstract state index of a leaf's context, as an AbstractValue
+        holding the Python object (the context's reference, not a copy)."""
+        return abstract.AbstractValue(abstract.read_state(self, index))
+
+    def SetAbstractState(self, index, value):
+        """Sets abstract state index to value (an object or AbstractValue)."""
+        abstract.write_state(self, index, value)
+
     def get_mutable_numeric_parameter(self, index):
         """A writer for numeric parameter group index: SetFromVector,
         SetAtIndex and get_value, each going through Teal's setter so cached

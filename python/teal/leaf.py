@@ -157,6 +157,36 @@ def teal_py_abstract_calc(sys, ctx, out, user):
     return _callback(calc, ctx, _callback_context(leaf, ctx), abstract._OutputValue(out))
 
 
+class State:
+    """The next state an unrestricted update writes (Drake's State): its
+    abstract and discrete parts, valid during the callback."""
+
+    def __init__(self, leaf, view):
+        self._leaf = leaf
+        self._view = view
+
+    def get_mutable_abstract_state(self, index):
+        """Abstract state index: get_value() / set_value(obj)."""
+        if not 0 <= index < self._leaf._num_abstract:
+            raise _core.TealNotFoundError(-5, f"no abstract state {index}")
+        return abstract._OutputValue(self._view.xa[index])
+
+    def get_abstract_state(self, index):
+        """Abstract state index (as get_mutable_abstract_state)."""
+        return self.get_mutable_abstract_state(index)
+
+    def get_mutable_discrete_state(self):
+        """All discrete state (a BasicVector holding the current values)."""
+        return BasicVector(self._view.xd, self._leaf._num_discrete)
+
+
+@ffi.def_extern()
+def teal_py_unrestricted_update(sys, ctx, next_state, user):
+    """C entry point of an unrestricted update."""
+    leaf, update = ffi.from_handle(user)
+    return _callback(update, ctx, _callback_context(leaf, ctx), State(leaf, next_state))
+
+
 @ffi.def_extern()
 def teal_py_derivatives(sys, ctx, xcdot, user):
     """C entry point of DoCalcTimeDerivatives."""
@@ -255,6 +285,7 @@ class LeafSystem(System):
         self._num_continuous = 0
         self._num_discrete = 0
         self._xcdot_views = {}
+        self._num_abstract = 0
 
     def _derivatives_vector(self, ptr):
         """The BasicVector over the n doubles C hands DoCalcTimeDerivatives at
@@ -310,6 +341,35 @@ class LeafSystem(System):
         index = self._declared(lib.teal_leaf_declare_vector_output(
             ptr, cstr(name), int(size), lib.teal_py_vector_calc, user, prereqs, len(tickets)))
         return OutputPort(self, index)
+
+    def DeclareAbstractState(self, model_value):
+        """Declares an abstract state holding a Python object (default:
+        model_value's object, an AbstractValue or the object); returns its
+        index. Read it with context.get_abstract_state(index).get_value();
+        change it in an unrestricted update or with SetAbstractState."""
+        index = self._declared(abstract.declare_state(self._declaring(), model_value))
+        self._num_abstract += 1
+        return index
+
+    def _unrestricted(self, declare, update, *args):
+        ptr = self._declaring()
+        self._declared(declare(ptr, *args, lib.teal_py_unrestricted_update,
+                               self._user((self, update))))
+
+    def DeclarePeriodicUnrestrictedUpdateEvent(self, period_sec, offset_sec, update):
+        """update(context, state) writes the next abstract and discrete state
+        (state.get_mutable_abstract_state(i).set_value(...),
+        state.get_mutable_discrete_state()) every period_sec from offset_sec."""
+        self._unrestricted(lib.teal_leaf_declare_periodic_unrestricted_update, update,
+                           float(period_sec), float(offset_sec))
+
+    def DeclarePerStepUnrestrictedUpdateEvent(self, update):
+        """update(context, state) at every simulator step."""
+        self._unrestricted(lib.teal_leaf_declare_per_step_unrestricted_update, update)
+
+    def DeclareInitializationUnrestrictedUpdateEvent(self, update):
+        """update(context, state) once, when a simulation is initialized."""
+        self._unrestricted(lib.teal_leaf_declare_initialization_unrestricted_update, update)
 
     def DeclareAbstractInputPort(self, name, model_value=None):
         """Declares an input carrying a Python object (model_value, an

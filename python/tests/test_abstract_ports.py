@@ -133,3 +133,76 @@ def test_c_abstract_ports_are_not_readable_as_python_objects(acrobot_urdf):
     with pytest.raises(TealInvalidArgumentError, match="C type"):
         plant.get_output_port(port.get_index()).Eval(ctx)
     assert np.isfinite(plant.get_state_output_port().Eval(ctx)).all()
+
+
+class Planner(LeafSystem):
+    """Keeps a plan (a Python list) as abstract state: initialized to
+    ["start"], extended every 0.25 s by an unrestricted update that also
+    counts in its discrete state."""
+
+    def __init__(self, fail_at=None):
+        LeafSystem.__init__(self)
+        self.fail_at = fail_at
+        self.plan = self.DeclareAbstractState(AbstractValue.Make(["default"]))
+        self.DeclareDiscreteState(1)
+        self.DeclareInitializationUnrestrictedUpdateEvent(
+            lambda context, state: state.get_mutable_abstract_state(self.plan).set_value(
+                ["start"]))
+        self.DeclarePeriodicUnrestrictedUpdateEvent(0.25, 0.25, self.replan)
+        self.DeclareAbstractOutputPort("plan", None, self.output_plan, {self.all_state_ticket()})
+
+    def replan(self, context, state):
+        t = context.get_time()
+        if self.fail_at is not None and t >= self.fail_at - 1e-12:
+            raise ValueError("cannot replan")
+        old = context.get_abstract_state(self.plan).get_value()
+        state.get_mutable_abstract_state(self.plan).set_value(old + [round(t, 6)])
+        count = state.get_mutable_discrete_state()
+        count.SetAtIndex(0, count.GetAtIndex(0) + 1)
+
+    def output_plan(self, context, output):
+        output.set_value(context.get_abstract_state(self.plan).get_value())
+
+
+def test_abstract_state_with_unrestricted_updates():
+    planner = Planner()
+    ctx = planner.CreateDefaultContext()
+    assert ctx.get_abstract_state(0).get_value() == ["default"]
+    sim = Simulator(planner, ctx)
+    sim.AdvanceTo(1.0)
+    # as in Drake, an update due at the end time waits for the next AdvanceTo
+    assert ctx.get_abstract_state(planner.plan).get_value() == ["start", 0.25, 0.5, 0.75]
+    assert ctx.get_discrete_state_vector()[0] == 3.0
+    assert planner.get_output_port().Eval(ctx)[-1] == 0.75
+    assert sim.get_num_unrestricted_updates() == 4  # the initialization and three periods
+    ctx.SetAbstractState(planner.plan, ["reset"])
+    assert planner.get_output_port().Eval(ctx) == ["reset"]  # the cache saw the change
+
+
+def test_unrestricted_update_exception_keeps_the_last_state():
+    planner = Planner(fail_at=0.5)
+    sim = Simulator(planner)
+    with pytest.raises(ValueError, match="cannot replan"):
+        sim.AdvanceTo(1.0)
+    ctx = sim.get_context()
+    assert ctx.get_abstract_state(planner.plan).get_value() == ["start", 0.25]
+    assert ctx.get_discrete_state_vector()[0] == 1.0
+
+
+def test_abstract_state_objects_are_released():
+    gc.collect()
+    before = abstract.num_live_objects()
+    for _ in range(10):
+        planner = Planner()
+        sim = Simulator(planner)
+        sim.AdvanceTo(0.5)
+    del planner, sim
+    gc.collect()
+    assert abstract.num_live_objects() == before
+
+
+def test_abstract_state_bad_index():
+    planner = Planner()
+    ctx = planner.CreateDefaultContext()
+    with pytest.raises(TealError):
+        ctx.get_abstract_state(3)
