@@ -29,6 +29,7 @@ from teal.primitives import (Adder, ConstantVectorSource, Demultiplexer, FirstOr
                              Gain, Integrator, LinearSystem, MatrixGain, Multiplexer,
                              PassThrough, PidController, PiecewisePolynomial, Saturation,
                              TrajectorySource, ZeroOrderHold)
+from teal.sources import DiscreteDerivative, Ramp, RandomDistribution, RandomSource, Sine, Step
 from teal.visualization import AddDefaultVisualization, Visualizer
 
 __all__ = [
@@ -43,6 +44,7 @@ __all__ = [
     "Demultiplexer",
     "Diagram",
     "DiagramBuilder",
+    "DiscreteDerivative",
     "DiscreteTimeLinearQuadraticRegulator",
     "DiscreteTimeSteadyStateKalmanFilter",
     "DiscreteUpdateEvent",
@@ -77,12 +79,17 @@ __all__ = [
     "PiecewisePolynomial",
     "PointPairContactInfo",
     "PublishEvent",
+    "Ramp",
+    "RandomDistribution",
+    "RandomSource",
     "ResetIntegratorFromFlags",
     "Saturation",
     "SceneGraph",
     "Simulator",
     "SimulatorStatus",
+    "Sine",
     "SteadyStateKalmanFilter",
+    "Step",
     "System",
     "TealCallbackError",
     "TealError",

@@ -405,3 +405,16 @@ const void *teal_context_abstract_state(const teal_context *ctx, int i);
 int teal_context_set_abstract_state(teal_context *ctx, int i, const void *value);
 extern "Python" int teal_py_unrestricted_update(const teal_system *, const teal_context *,
                                                 teal_state_view *, void *);
+
+/* sources and the discrete derivative (systems/primitives) */
+typedef enum teal_noise_kind { TEAL_NOISE_UNIFORM = 0, TEAL_NOISE_GAUSSIAN = 1 } teal_noise_kind;
+teal_system *teal_sine_new(const char *name, const double *amplitude, const double *frequency,
+                           const double *phase, int n, teal_error *err);
+teal_system *teal_step_new(const char *name, double step_time, const double *initial_value,
+                           const double *final_value, int n, teal_error *err);
+teal_system *teal_ramp_new(const char *name, const double *slope, double start_time,
+                           const double *initial_value, int n, teal_error *err);
+teal_system *teal_random_source_new(const char *name, teal_noise_kind kind, int n, double period,
+                                    uint64_t seed, teal_error *err);
+teal_system *teal_discrete_derivative_new_ex(const char *name, int n, double period,
+                                             int suppress_initial_transient, teal_error *err);
