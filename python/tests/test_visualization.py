@@ -84,3 +84,21 @@ def test_bad_period_is_refused(acrobot_urdf):
     plant.Finalize()
     with pytest.raises(TealInvalidArgumentError, match="period"):
         Visualizer.AddToBuilder(b, scene_graph, publish_period=-1.0)
+
+
+def test_exact_times_put_frames_on_the_period(acrobot_urdf):
+    b = DiagramBuilder()
+    plant, scene_graph = AddMultibodyPlantSceneGraph(b, 0.0)  # continuous: steps vary
+    Parser(plant).AddModels(acrobot_urdf)
+    plant.Finalize()
+    viz = Visualizer.AddToBuilder(b, scene_graph, publish_period=0.1, exact_times=True,
+                                  name="viz")
+    diagram = b.Build()
+    assert diagram.GetSubsystemByName("viz") is viz
+    sim = Simulator(diagram)
+    plant.get_actuation_input_port().FixValue(
+        plant.GetMyMutableContextFromRoot(sim.get_mutable_context()), [0.0])
+    plant.SetPositions(plant.GetMyMutableContextFromRoot(sim.get_mutable_context()), [0.3, 0.0])
+    sim.AdvanceTo(0.5)
+    np.testing.assert_allclose(viz.recording_times(sim.get_context()), np.arange(6) * 0.1,
+                               rtol=0, atol=1e-12)
