@@ -5,7 +5,8 @@
    (bench/acrobot_diagram.c, compiled here into a small cffi module linked
    to the same libteal.so the teal package loaded). Each side resets the
    context, sets the start state and initializes untimed, then times only
-   AdvanceTo(5); the best of several runs is kept.
+   AdvanceTo(5); the runs alternate between the sides and the best of each
+   is kept.
 2. The per-call cost of a Python LeafSystem's derivative callback: the same
    x' = -x integrated by the same simulator as a Python leaf and as Teal's
    C LinearSystem; the time difference over the number of derivative calls.
@@ -26,7 +27,7 @@ from teal import ConstantVectorSource, DiagramBuilder, LeafSystem, LinearSystem,
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SOURCE_DIR = os.path.dirname(os.path.dirname(HERE))
-RUNS = 7
+RUNS = 9
 
 # The nearest published figure found (no per-call figure for pydrake itself
 # was found): pybind11's Python override of a C++ virtual, the mechanism
@@ -65,18 +66,17 @@ def _c_bench_module():
     return module
 
 
-def acrobot_c_seconds(urdf):
-    """Best AdvanceTo(5) seconds of the C-built diagram, and its final state."""
-    module = _c_bench_module()
+def acrobot_c_run(module, urdf):
+    """AdvanceTo(5) seconds of one run of the C-built diagram, and its final state."""
     xf = module.ffi.new("double[4]")
-    best = module.lib.bench_acrobot_diagram_best_seconds(urdf.encode(), RUNS, xf)
-    if best < 0:
+    seconds = module.lib.bench_acrobot_diagram_best_seconds(urdf.encode(), 1, xf)
+    if seconds < 0:
         raise RuntimeError("the C acrobot benchmark failed (see stderr)")
-    return best, np.array(list(xf))
+    return seconds, np.array(list(xf))
 
 
-def acrobot_python_seconds(urdf):
-    """Best AdvanceTo(5) seconds of the same diagram built from Python."""
+def acrobot_python_diagram(urdf):
+    """The same diagram built from Python; returns a function running it once."""
     b = DiagramBuilder("acrobot_lqr")  # examples/acrobot_lqr.py without its visualizer
     plant, _ = teal.AddMultibodyPlantSceneGraph(b, 1e-3)
     teal.Parser(plant).AddModels(urdf)
@@ -92,8 +92,8 @@ def acrobot_python_seconds(urdf):
     logger = teal.LogVectorOutput(plant.get_state_output_port(), b, 0.01)
     sim = Simulator(b.Build())
     root = sim.get_mutable_context()
-    best = float("inf")
-    for _ in range(RUNS):  # as bench/acrobot_diagram.c's timed_run
+
+    def run():  # as bench/acrobot_diagram.c's timed_run
         root.SetToDefaults()
         root.SetTime(0.0)
         logger.FindLog(root).Clear()
@@ -102,8 +102,29 @@ def acrobot_python_seconds(urdf):
         sim.Initialize()
         t0 = time.perf_counter()
         sim.AdvanceTo(5.0)
-        best = min(best, time.perf_counter() - t0)
-    return best, plant.GetPositionsAndVelocities(plant.GetMyContextFromRoot(root))
+        seconds = time.perf_counter() - t0
+        return seconds, plant.GetPositionsAndVelocities(plant.GetMyContextFromRoot(root))
+    return run
+
+
+def acrobot_seconds(urdf):
+    """Best AdvanceTo(5) seconds from Python and from C, runs interleaved so
+    that a change of the machine's load affects both sides alike."""
+    python_run = acrobot_python_diagram(urdf)
+    try:
+        module = _c_bench_module()
+    except Exception as exc:  # noqa: BLE001 -- no compiler: report and go on
+        print(f"acrobot LQR, C side skipped: {type(exc).__name__}: {exc}")
+        module = None
+    best_py = best_c = float("inf")
+    x_py = x_c = None
+    for _ in range(RUNS):
+        t, x_py = python_run()
+        best_py = min(best_py, t)
+        if module is not None:
+            t, x_c = acrobot_c_run(module, urdf)
+            best_c = min(best_c, t)
+    return best_py, x_py, best_c, x_c
 
 
 class Decay(LeafSystem):
@@ -143,16 +164,13 @@ def callback_overhead_ns(seconds=2000.0):
 
 def main():
     urdf = os.path.join(SOURCE_DIR, "models", "acrobot.urdf")
-    t_py, x_py = acrobot_python_seconds(urdf)
+    t_py, x_py, t_c, x_c = acrobot_seconds(urdf)
     print(f"acrobot LQR, AdvanceTo(5) at 1 ms, diagram built from Python: {t_py * 1e3:8.3f} ms")
-    try:
-        t_c, x_c = acrobot_c_seconds(urdf)
-    except Exception as exc:  # noqa: BLE001 -- no compiler: report and go on
-        print(f"acrobot LQR, C side skipped: {type(exc).__name__}: {exc}")
-    else:
+    if x_c is not None:
         print(f"acrobot LQR, AdvanceTo(5) at 1 ms, diagram built by C:      {t_c * 1e3:8.3f} ms")
-        print(f"Python / C: {t_py / t_c:.3f} (target: under 1.05); best of {RUNS} runs each, "
-              f"same libteal.so; final states differ by {np.abs(x_py - x_c).max():.1e}")
+        print(f"Python / C: {t_py / t_c:.3f} (target: under 1.05); best of {RUNS} interleaved "
+              f"runs each, same libteal.so; final states differ by "
+              f"{np.abs(x_py - x_c).max():.1e}")
     ns, calls, t_py, t_c = callback_overhead_ns()
     print(f"Python LeafSystem derivative callback: {ns:.0f} ns per call over C "
           f"({calls} calls; {t_py * 1e3:.1f} ms vs {t_c * 1e3:.1f} ms)")
