@@ -53,7 +53,7 @@ def put(block, obj):
     _decref(old)
 
 
-@ffi.def_extern()
+@ffi.def_extern(error=-16)  # TEAL_ECALLBACK if the registry were ever inconsistent
 def teal_py_value_copy(dst, src):
     """The copy hook: dst shares src's object."""
     d, s = _slot(dst), _slot(src)
