@@ -204,3 +204,217 @@ teal_system *teal_inverse_dynamics_controller_new(const char *name, const teal_p
                                                   int has_reference_acceleration,
                                                   teal_error *err);
 int teal_plant_applied_generalized_force_input_port(const teal_plant *plant);
+
+/* zero-copy state and parameter access (framework/context_access.h) */
+const double *teal_context_continuous_state(const teal_context *ctx);
+const double *teal_context_q(const teal_context *ctx);
+const double *teal_context_v(const teal_context *ctx);
+const double *teal_context_z(const teal_context *ctx);
+double *teal_context_discrete_state_mut(teal_context *ctx);
+const double *teal_context_numeric_parameter(const teal_context *ctx, int i);
+int teal_context_set_numeric_parameter(teal_context *ctx, int i, const double *p, int n);
+int teal_context_set_discrete_group(teal_context *ctx, int i, const double *x, int n);
+
+/* more of a Python leaf: parameters, publishes, initialization and witness events */
+typedef enum teal_witness_direction {
+  TEAL_WITNESS_POSITIVE_TO_NEGATIVE = 0, TEAL_WITNESS_NEGATIVE_TO_POSITIVE = 1,
+  TEAL_WITNESS_CROSSES_ZERO = 2
+} teal_witness_direction;
+typedef int (*teal_publish_fn)(const teal_system *sys, const teal_context *ctx, void *user);
+typedef int (*teal_witness_fn)(const teal_system *sys, const teal_context *ctx, double *value,
+                               void *user);
+int teal_leaf_declare_numeric_parameter(teal_system *sys, int size, const double *p0);
+int teal_leaf_declare_periodic_publish(teal_system *sys, double period, double offset,
+                                       teal_publish_fn fn, void *user);
+int teal_leaf_declare_per_step_publish(teal_system *sys, teal_publish_fn fn, void *user);
+int teal_leaf_declare_forced_publish(teal_system *sys, teal_publish_fn fn, void *user);
+int teal_leaf_declare_initialization_publish(teal_system *sys, teal_publish_fn fn, void *user);
+int teal_leaf_declare_initialization_discrete_update(teal_system *sys,
+                                                     teal_discrete_update_fn fn, void *user);
+int teal_leaf_declare_witness_publish(teal_system *sys, teal_witness_direction direction,
+                                      teal_witness_fn witness, teal_publish_fn fn, void *user);
+int teal_leaf_declare_witness_discrete_update(teal_system *sys, teal_witness_direction direction,
+                                              teal_witness_fn witness,
+                                              teal_discrete_update_fn fn, void *user);
+int teal_force_publish(const teal_system *sys, const teal_context *ctx);
+extern "Python" int teal_py_publish(const teal_system *, const teal_context *, void *);
+extern "Python" int teal_py_witness(const teal_system *, const teal_context *, double *, void *);
+extern "Python" int teal_py_witness_publish(const teal_system *, const teal_context *, void *);
+extern "Python" int teal_py_witness_update(const teal_system *, const teal_context *, double *,
+                                           void *);
+
+/* simulator settings and statistics (systems/analysis/simulator_settings.h) */
+typedef struct teal_integrator_type {
+  const char *name; int order; int error_order; int implicit; ...;
+} teal_integrator_type;
+typedef struct teal_integrator teal_integrator;
+const teal_integrator_type *const teal_integrator_explicit_euler;
+const teal_integrator_type *const teal_integrator_semi_explicit_euler;
+const teal_integrator_type *const teal_integrator_rk2;
+const teal_integrator_type *const teal_integrator_rk3;
+const teal_integrator_type *const teal_integrator_rk4;
+const teal_integrator_type *const teal_integrator_rk45;
+const teal_integrator_type *const teal_integrator_implicit_euler;
+const teal_integrator_type *const teal_integrator_radau3;
+const teal_integrator *teal_simulator_integrator(const teal_simulator *sim);
+const teal_integrator_type *teal_integrator_get_type(const teal_integrator *integ);
+typedef struct teal_sim_stats {
+  long steps; long failed_steps; long witness_trials; long derivative_evals;
+  long publishes, discrete_updates, unrestricted_updates;
+  double smallest_step, largest_step;
+} teal_sim_stats;
+teal_sim_stats teal_simulator_get_stats(const teal_simulator *sim);
+int teal_simulator_set_integrator(teal_simulator *sim, const teal_integrator_type *type);
+int teal_simulator_set_fixed_step(teal_simulator *sim, double h);
+int teal_simulator_set_accuracy(teal_simulator *sim, double accuracy);
+int teal_simulator_set_max_step(teal_simulator *sim, double h);
+int teal_simulator_set_min_step(teal_simulator *sim, double h);
+int teal_simulator_set_witness_tolerance(teal_simulator *sim, double dt);
+int teal_simulator_set_publish_every_step(teal_simulator *sim, int on);
+typedef int (*teal_monitor_fn)(const teal_system *sys, const teal_context *ctx, void *user);
+int teal_simulator_set_monitor(teal_simulator *sim, teal_monitor_fn fn, void *user);
+extern "Python" int teal_py_monitor(const teal_system *, const teal_context *, void *);
+static const int TEAL_STOP;
+
+/* more primitives (systems/primitives) */
+typedef struct teal_piecewise_polynomial teal_piecewise_polynomial;
+teal_system *teal_matrix_gain_new(const char *name, const double *D, int ny, int nu,
+                                  teal_error *err);
+teal_system *teal_multiplexer_new(const char *name, const int *input_sizes, int num_inputs,
+                                  teal_error *err);
+teal_system *teal_demultiplexer_new(const char *name, const int *output_sizes, int num_outputs,
+                                    teal_error *err);
+teal_system *teal_integrator_system_new_with_initial(const char *name, const double *z0, int n,
+                                                     teal_error *err);
+teal_system *teal_pass_through_new(const char *name, int n, teal_error *err);
+teal_system *teal_first_order_low_pass_filter_new(const char *name, const double *time_constants,
+                                                  int n, teal_error *err);
+teal_piecewise_polynomial *teal_piecewise_polynomial_zero_order_hold(
+    const double *breaks, const double *samples, int nbreaks, int rows, teal_error *err);
+teal_piecewise_polynomial *teal_piecewise_polynomial_first_order_hold(
+    const double *breaks, const double *samples, int nbreaks, int rows, teal_error *err);
+void teal_piecewise_polynomial_free(teal_piecewise_polynomial *pp);
+int teal_piecewise_polynomial_rows(const teal_piecewise_polynomial *pp);
+int teal_piecewise_polynomial_value(const teal_piecewise_polynomial *pp, double t, double *out);
+teal_system *teal_trajectory_source_new(const char *name, const teal_piecewise_polynomial *traj,
+                                        int output_derivative_order, teal_error *err);
+
+/* the visualizer and its replay page (geometry/visualization) */
+typedef struct teal_visualizer_options {
+  double publish_period; int include_proximity; const char *name; int exact_times; ...;
+} teal_visualizer_options;
+typedef struct teal_scene_recording {
+  int num_geometries; int count; double *times; double *poses; long skipped; ...;
+} teal_scene_recording;
+typedef struct teal_replay_plot {
+  const char *title; int count; int size; const double *times; const double *data;
+  const char *const *names;
+} teal_replay_plot;
+typedef struct teal_replay_options {
+  const char *title; const char *three_dir; const teal_replay_plot *plots; int num_plots;
+  int show_frames; ...;
+} teal_replay_options;
+teal_visualizer_options teal_visualizer_options_default(void);
+teal_replay_options teal_replay_options_default(void);
+teal_system *teal_add_visualizer(teal_builder *b, teal_scene_graph *sg,
+                                 const teal_visualizer_options *opts, teal_error *err);
+const teal_scene_recording *teal_visualizer_recording(const teal_system *sys,
+                                                      const teal_context *ctx);
+int teal_visualizer_clear(const teal_system *sys, teal_context *ctx);
+int teal_visualizer_write_html(const teal_system *sys, const teal_context *ctx, const char *path,
+                               const teal_replay_options *opts, teal_error *err);
+
+/* estimators and the finite-horizon LQR (systems/estimators, systems/controllers) */
+int teal_steady_state_kalman_gain(const double *A, const double *C, const double *W,
+                                  const double *V, int nx, int ny, int discrete, double *L,
+                                  double *P, teal_error *err);
+teal_system *teal_steady_state_kalman_filter_new(const char *name, const teal_system *system,
+                                                 const teal_context *ctx, const double *W,
+                                                 const double *V, teal_error *err);
+teal_system *teal_luenberger_observer_new(const char *name, const teal_system *observed,
+                                          const teal_context *observed_context, const double *L,
+                                          teal_error *err);
+int teal_luenberger_observer_gain(const teal_system *sys, double *L, int n);
+int teal_system_num_numeric_parameters(const teal_system *sys);
+int teal_system_numeric_parameter_size(const teal_system *sys, int i);
+
+/* the finite-horizon LQR (systems/controllers/finite_horizon_lqr.h) */
+typedef struct teal_finite_horizon_lqr_options {
+  const double *Qf; const double *N; int input_port;
+  const teal_piecewise_polynomial *x0; const teal_piecewise_polynomial *u0;
+  double rtol; double atol; int max_steps;
+} teal_finite_horizon_lqr_options;
+typedef struct teal_finite_horizon_lqr_result {
+  int nx; int nu; double period; double t0; double tf;
+  teal_piecewise_polynomial *x0; teal_piecewise_polynomial *u0; teal_piecewise_polynomial *K;
+  teal_piecewise_polynomial *k0; teal_piecewise_polynomial *S; teal_piecewise_polynomial *sx;
+  teal_piecewise_polynomial *s0;
+} teal_finite_horizon_lqr_result;
+void teal_finite_horizon_lqr_options_init(teal_finite_horizon_lqr_options *opts);
+int teal_finite_horizon_lqr(const teal_system *sys, const teal_context *ctx, double t0, double tf,
+                            const double *Q, const double *R,
+                            const teal_finite_horizon_lqr_options *opts,
+                            teal_finite_horizon_lqr_result *result, teal_error *err);
+void teal_finite_horizon_lqr_result_free(teal_finite_horizon_lqr_result *result);
+teal_system *teal_finite_horizon_lqr_controller_new(
+    const char *name, const teal_finite_horizon_lqr_result *result, teal_error *err);
+teal_piecewise_polynomial *teal_piecewise_polynomial_copy(const teal_piecewise_polynomial *pp,
+                                                          teal_error *err);
+double teal_piecewise_polynomial_start_time(const teal_piecewise_polynomial *pp);
+double teal_piecewise_polynomial_end_time(const teal_piecewise_polynomial *pp);
+
+/* abstract values holding Python objects (framework/value.h); the hooks are
+ * the extern "Python" functions teal/abstract.py defines */
+typedef struct teal_value_type {
+  const char *name; size_t size; int (*init)(void *dst); int (*copy)(void *dst, const void *src);
+  void (*free)(void *value);
+} teal_value_type;
+typedef int (*teal_abstract_calc_fn)(const teal_system *sys, const teal_context *ctx, void *out,
+                                     void *user);
+const teal_value_type *teal_input_port_type(const teal_input_port *port);
+const teal_value_type *teal_output_port_type(const teal_output_port *port);
+int teal_leaf_declare_abstract_input(teal_system *sys, const char *name,
+                                     const teal_value_type *type);
+int teal_leaf_declare_abstract_output(teal_system *sys, const char *name,
+                                      const teal_value_type *type, teal_abstract_calc_fn calc,
+                                      void *user, const teal_ticket *prereqs, int nprereqs);
+int teal_eval_abstract_input(const teal_system *sys, const teal_context *ctx, int port,
+                             const void **value);
+int teal_eval_abstract_output(const teal_system *sys, const teal_context *ctx, int port,
+                              const void **value);
+int teal_context_fix_abstract_input(teal_context *ctx, int port, const void *value);
+extern "Python" int teal_py_value_copy(void *, const void *);
+extern "Python" void teal_py_value_free(void *);
+extern "Python" int teal_py_abstract_calc(const teal_system *, const teal_context *, void *,
+                                          void *);
+typedef struct teal_state_view { double *q, *v, *z; double *xd; void **xa; } teal_state_view;
+typedef int (*teal_unrestricted_update_fn)(const teal_system *sys, const teal_context *ctx,
+                                           teal_state_view *next, void *user);
+int teal_leaf_declare_abstract_state(teal_system *sys, const teal_value_type *type,
+                                     const void *model);
+int teal_leaf_declare_periodic_unrestricted_update(teal_system *sys, double period,
+                                                   double offset, teal_unrestricted_update_fn fn,
+                                                   void *user);
+int teal_leaf_declare_per_step_unrestricted_update(teal_system *sys,
+                                                   teal_unrestricted_update_fn fn, void *user);
+int teal_leaf_declare_initialization_unrestricted_update(teal_system *sys,
+                                                         teal_unrestricted_update_fn fn,
+                                                         void *user);
+int teal_system_num_abstract_states(const teal_system *sys);
+const void *teal_context_abstract_state(const teal_context *ctx, int i);
+int teal_context_set_abstract_state(teal_context *ctx, int i, const void *value);
+extern "Python" int teal_py_unrestricted_update(const teal_system *, const teal_context *,
+                                                teal_state_view *, void *);
+
+/* sources and the discrete derivative (systems/primitives) */
+typedef enum teal_noise_kind { TEAL_NOISE_UNIFORM = 0, TEAL_NOISE_GAUSSIAN = 1 } teal_noise_kind;
+teal_system *teal_sine_new(const char *name, const double *amplitude, const double *frequency,
+                           const double *phase, int n, teal_error *err);
+teal_system *teal_step_new(const char *name, double step_time, const double *initial_value,
+                           const double *final_value, int n, teal_error *err);
+teal_system *teal_ramp_new(const char *name, const double *slope, double start_time,
+                           const double *initial_value, int n, teal_error *err);
+teal_system *teal_random_source_new(const char *name, teal_noise_kind kind, int n, double period,
+                                    uint64_t seed, teal_error *err);
+teal_system *teal_discrete_derivative_new_ex(const char *name, int n, double period,
+                                             int suppress_initial_transient, teal_error *err);

@@ -239,7 +239,7 @@ def as_matrix(value, rows=None, cols=None, what="matrix"):
 
 def dptr(array):
     """A double* over a contiguous float64 array (no copy; keep array alive)."""
-    return ffi.cast("double *", ffi.from_buffer(array))
+    return ffi.from_buffer("double[]", array)  # passes as a double*, in one call
 
 
 def from_doubles(ptr, n):
@@ -253,3 +253,29 @@ def from_doubles(ptr, n):
 def cstr(text):
     """text as bytes for a const char* argument."""
     return text.encode() if isinstance(text, str) else text
+
+
+class _ViewBase:
+    """Exposes C memory to numpy (__array_interface__) while holding owner,
+    the handle of the C object that owns the memory: the array's base is
+    this object, so the owner (and everything it depends on) stays alive as
+    long as any view of the memory does."""
+
+    __slots__ = ("__array_interface__", "owner")
+
+    def __init__(self, ptr, shape, owner):
+        address = int(ffi.cast("uintptr_t", ptr))
+        self.__array_interface__ = {"data": (address, True), "shape": shape, "typestr": "<f8",
+                                    "version": 3}
+        self.owner = owner
+
+
+def view(ptr, n, owner):
+    """A read-only numpy view of n doubles at ptr (no copy) that keeps owner
+    (a _Handle) alive. Read-only because a write through it would bypass the
+    context's change tracking, leaving cached results stale."""
+    if n == 0 or ptr == ffi.NULL:
+        a = np.zeros(0)
+        a.flags.writeable = False
+        return a
+    return np.asarray(_ViewBase(ptr, (n,), owner))

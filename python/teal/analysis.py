@@ -4,6 +4,7 @@ import numpy as np
 from teal import _core
 from teal._core import _Handle, cstr, dptr, ffi, lib
 from teal.framework import Context, System, auto_name, new_owned_system
+from teal.leaf import _callback
 from teal.primitives import LinearSystem
 
 FIRST_PORT = -2  # TEAL_LINEARIZE_FIRST_PORT: the first vector port, if any
@@ -37,6 +38,8 @@ class Simulator:
         self._system = system
         self._context = context or Context(
             _Handle(lib.teal_simulator_context(ptr), None, self._h), system)
+        self._integrator = IntegratorBase(self)
+        self._monitor = None
 
     def get_system(self):
         """The simulated system."""
@@ -66,10 +69,193 @@ class Simulator:
         """Advances to boundary_time (initializing first if needed)."""
         return self._run(lib.teal_simulator_advance_to, float(boundary_time))
 
+    def _set(self, fn, *args):
+        ptr = self._h.get()
+        _core.check(fn(ptr, *args), lib.teal_simulator_error(ptr))
+
     def set_target_realtime_rate(self, rate):
         """Paces the run to rate times real time (0: as fast as possible)."""
-        _core.check(lib.teal_simulator_set_target_realtime_rate(self._h.get(), float(rate)),
-                    lib.teal_simulator_error(self._h.get()))
+        self._set(lib.teal_simulator_set_target_realtime_rate, float(rate))
+
+    def set_publish_every_time_step(self, publish):
+        """Runs the forced publishes after every step (Drake's flag)."""
+        self._set(lib.teal_simulator_set_publish_every_step, int(bool(publish)))
+
+    def get_integrator(self):
+        """The integrator's settings (IntegratorBase)."""
+        return self._integrator
+
+    get_mutable_integrator = get_integrator
+
+    def set_monitor(self, monitor):
+        """monitor(root_context) runs after every step; returning
+        EventStatus.ReachedTermination(...) stops the run, Failed(...) or an
+        exception fails it."""
+        self._monitor = ffi.new_handle((self, monitor))
+        self._h.keep.append(self._monitor)  # lives as long as the C simulator
+        self._set(lib.teal_simulator_set_monitor, lib.teal_py_monitor, self._monitor)
+
+    def clear_monitor(self):
+        """Removes the monitor."""
+        self._set(lib.teal_simulator_set_monitor, ffi.NULL, ffi.NULL)
+        self._monitor = None
+
+    def _stats(self):
+        return lib.teal_simulator_get_stats(self._h.get())
+
+    def get_num_steps_taken(self):
+        """Accepted steps since Initialize."""
+        return self._stats().steps
+
+    def get_num_publishes(self):
+        """Publish events handled since Initialize."""
+        return self._stats().publishes
+
+    def get_num_discrete_updates(self):
+        """Discrete updates handled since Initialize."""
+        return self._stats().discrete_updates
+
+    def get_num_unrestricted_updates(self):
+        """Unrestricted updates handled since Initialize."""
+        return self._stats().unrestricted_updates
+
+    def get_statistics(self):
+        """Every counter of teal_sim_stats as a dict (steps, failed_steps,
+        witness_trials, derivative_evals, publishes, discrete_updates,
+        unrestricted_updates, smallest_step, largest_step)."""
+        st = self._stats()
+        return {name: getattr(st, name) for name in _STATS_FIELDS}
+
+
+_STATS_FIELDS = ("steps", "failed_steps", "witness_trials", "derivative_evals", "publishes",
+                 "discrete_updates", "unrestricted_updates", "smallest_step", "largest_step")
+
+
+@ffi.def_extern()
+def teal_py_monitor(sys, ctx, user):
+    """C entry point of a simulator's monitor."""
+    simulator, monitor = ffi.from_handle(user)
+    return _callback(monitor, ctx, simulator.get_context())
+
+
+# Drake's integration scheme names (ResetIntegratorFromFlags), and Teal's own.
+_SCHEMES = {
+    "explicit_euler": "explicit_euler",
+    "semi_explicit_euler": "semi_explicit_euler",
+    "runge_kutta2": "rk2",
+    "runge_kutta3": "rk3",
+    "runge_kutta4": "rk4",
+    "runge_kutta5": "rk45",
+    "implicit_euler": "implicit_euler",
+    "radau1": "implicit_euler",
+    "radau3": "radau3",
+    "rk2": "rk2",
+    "rk3": "rk3",
+    "rk4": "rk4",
+    "rk45": "rk45",
+}
+
+
+def GetIntegrationSchemes():
+    """The scheme names ResetIntegratorFromFlags accepts."""
+    return sorted(_SCHEMES)
+
+
+def ResetIntegratorFromFlags(simulator, scheme, max_step_size):
+    """Chooses the simulator's integrator by Drake's scheme name (see
+    GetIntegrationSchemes) and sets its maximum step; returns the integrator."""
+    if scheme not in _SCHEMES:
+        raise _core.TealInvalidArgumentError(
+            -1, f"ResetIntegratorFromFlags: unknown scheme '{scheme}' (known: "
+            + ", ".join(GetIntegrationSchemes()) + ")")
+    integrator = simulator.get_mutable_integrator()
+    integrator._set_type(_SCHEMES[scheme])
+    integrator.set_maximum_step_size(max_step_size)
+    return integrator
+
+
+class IntegratorBase:
+    """The simulator's integration settings and counters (Drake's
+    IntegratorBase, reached through Simulator.get_mutable_integrator())."""
+
+    def __init__(self, simulator):
+        self._simulator = simulator
+        self._name = "rk3"  # the C simulator's default
+        self._accuracy = 1e-4
+        self._max_step = 0.1
+        self._fixed = False
+
+    def _set_type(self, name):
+        self._simulator._set(lib.teal_simulator_set_integrator,
+                             getattr(lib, "teal_integrator_" + name))
+        self._name = name
+
+    def get_name(self):
+        """Teal's name of the method (rk3, rk45, radau3, ...)."""
+        integ = lib.teal_simulator_integrator(self._simulator._h.get())
+        if integ != ffi.NULL:  # initialized: ask the integrator itself
+            return ffi.string(lib.teal_integrator_get_type(integ).name).decode()
+        return self._name
+
+    def supports_error_estimation(self):
+        """True when the method runs with error control."""
+        return getattr(lib, "teal_integrator_" + self._name).error_order > 0
+
+    def set_target_accuracy(self, accuracy):
+        """Error-controlled steps meeting accuracy (leaves fixed-step mode)."""
+        self._simulator._set(lib.teal_simulator_set_accuracy, float(accuracy))
+        self._accuracy, self._fixed = float(accuracy), False
+
+    def get_target_accuracy(self):
+        """The accuracy error control aims at."""
+        return self._accuracy
+
+    def set_maximum_step_size(self, max_step_size):
+        """Largest step (and the fixed step in fixed-step mode)."""
+        self._simulator._set(lib.teal_simulator_set_max_step, float(max_step_size))
+        self._max_step = float(max_step_size)
+        if self._fixed:
+            self._simulator._set(lib.teal_simulator_set_fixed_step, self._max_step)
+
+    def get_maximum_step_size(self):
+        """The largest step."""
+        return self._max_step
+
+    def set_requested_minimum_step_size(self, min_step_size):
+        """Smallest step error control may take before the run fails."""
+        self._simulator._set(lib.teal_simulator_set_min_step, float(min_step_size))
+
+    def set_fixed_step_mode(self, flag):
+        """True: steps of the maximum step size, without error control."""
+        if flag:
+            self._simulator._set(lib.teal_simulator_set_fixed_step, self._max_step)
+        else:
+            self._simulator._set(lib.teal_simulator_set_accuracy, self._accuracy)
+        self._fixed = bool(flag)
+
+    def get_fixed_step_mode(self):
+        """True in fixed-step mode."""
+        return self._fixed
+
+    def get_num_steps_taken(self):
+        """Accepted steps since the simulator's Initialize."""
+        return self._simulator._stats().steps
+
+    def get_num_derivative_evaluations(self):
+        """Evaluations of the time derivatives since Initialize."""
+        return self._simulator._stats().derivative_evals
+
+    def get_num_step_shrinkages_from_error_control(self):
+        """Steps rejected by error control (or a failed Newton iteration)."""
+        return self._simulator._stats().failed_steps
+
+    def get_smallest_adapted_step_size_taken(self):
+        """Smallest accepted step."""
+        return self._simulator._stats().smallest_step
+
+    def get_largest_step_size_taken(self):
+        """Largest accepted step."""
+        return self._simulator._stats().largest_step
 
 
 class VectorLog:

@@ -1,7 +1,9 @@
 """Systems, ports, contexts and the diagram builder (pydrake.systems.framework)."""
 import itertools
 
-from teal import _core
+import numpy as np
+
+from teal import _core, abstract
 from teal._core import _Handle, check, cstr, dptr, ffi, lib
 
 _name_counters = {}
@@ -18,6 +20,51 @@ def new_owned_system(ptr, err, what):
     if ptr == ffi.NULL:
         raise _core.error_from(err, -1, what)
     return _Handle(ptr, lib.teal_system_free)
+
+
+class VectorView(np.ndarray):
+    """A numpy array with pydrake's VectorBase accessors get_value() and
+    CopyToVector() (what Context and ports return). Drake's size() is left
+    out on purpose: it would hide numpy's size attribute, which numpy code
+    relies on; use len() or .size."""
+
+    def get_value(self):
+        """Itself."""
+        return self
+
+    def CopyToVector(self):
+        """A writable numpy copy (a snapshot of a view)."""
+        return np.array(self)
+
+
+class MutableNumericParameter:
+    """Writes one numeric parameter group of a context (Drake's
+    get_mutable_numeric_parameter result)."""
+
+    def __init__(self, context, index):
+        self._context = context
+        self._index = index
+
+    def get_value(self):
+        """A read-only view of the current value."""
+        return self._context.get_numeric_parameter(self._index)
+
+    def size(self):
+        """Number of entries."""
+        return self.get_value().shape[0]
+
+    def SetFromVector(self, value):
+        """Copies value in (same size)."""
+        v = _core.as_vector(value, what="numeric parameter")
+        ctx = self._context._ptr()
+        check(lib.teal_context_set_numeric_parameter(ctx, self._index, dptr(v), v.shape[0]),
+              lib.teal_context_error(ctx))
+
+    def SetAtIndex(self, i, value):
+        """Sets entry i."""
+        v = self.get_value().CopyToVector()
+        v[i] = value
+        self.SetFromVector(v)
 
 
 class InputPort:
@@ -46,16 +93,28 @@ class InputPort:
         """The system the port belongs to."""
         return self._system
 
-    def Eval(self, context):
-        """The port's value in context (the system's own context), as a numpy copy."""
-        out = ffi.new("const double **")
+    def Eval(self, context, copy=True):
+        """The port's value in context (the system's own context): a numpy copy,
+        or with copy=False a read-only view of the context's memory (see
+        OutputPort.Eval)."""
         ctx = context._ptr()
+        value_type = lib.teal_input_port_type(self._ptr())
+        if value_type != ffi.NULL:  # an abstract port: the Python object
+            out = ffi.new("const void **")
+            check(lib.teal_eval_abstract_input(self._system._sys_ptr(), ctx, self._index, out),
+                  lib.teal_context_error(ctx))
+            return abstract.read_port_value(value_type, out[0], f"port '{self.get_name()}'")
+        out = ffi.new("const double **")
         check(lib.teal_eval_vector_input(self._system._sys_ptr(), ctx, self._index, out),
               lib.teal_context_error(ctx))
-        return _core.from_doubles(out[0], self.size())
+        return context._array(out[0], self.size(), copy)
 
     def FixValue(self, context, value):
-        """Fixes the input in context (the system's own context) to value."""
+        """Fixes the input in context (the system's own context) to value (a
+        vector, or for an abstract port a Python object or AbstractValue)."""
+        if lib.teal_input_port_type(self._ptr()) != ffi.NULL:
+            abstract.fix_input(context, self._index, value)
+            return
         v = _core.as_vector(value, what=f"input port '{self.get_name()}' value")
         check(lib.teal_context_fix_input(context._ptr(), self._index, dptr(v), v.shape[0]),
               lib.teal_context_error(context._ptr()))
@@ -87,13 +146,23 @@ class OutputPort:
         """The system the port belongs to."""
         return self._system
 
-    def Eval(self, context):
-        """The port's value in context (the system's own context), as a numpy copy."""
-        out = ffi.new("const double **")
+    def Eval(self, context, copy=True):
+        """The port's value in context (the system's own context). A numpy copy
+        by default, as pydrake returns; copy=False gives a read-only view of
+        the context's cache entry instead (no copy; it keeps the context
+        alive), which holds the value of the latest evaluation: a later
+        Eval after the context changed rewrites it in place."""
         ctx = context._ptr()
+        value_type = lib.teal_output_port_type(self._ptr())
+        if value_type != ffi.NULL:  # an abstract port: the Python object
+            out = ffi.new("const void **")
+            check(lib.teal_eval_abstract_output(self._system._sys_ptr(), ctx, self._index, out),
+                  lib.teal_context_error(ctx))
+            return abstract.read_port_value(value_type, out[0], f"port '{self.get_name()}'")
+        out = ffi.new("const double **")
         check(lib.teal_eval_vector_output(self._system._sys_ptr(), ctx, self._index, out),
               lib.teal_context_error(ctx))
-        return _core.from_doubles(out[0], self.size())
+        return context._array(out[0], self.size(), copy)
 
 
 class System:
@@ -165,6 +234,10 @@ class System:
         """Total size of the discrete state."""
         return lib.teal_system_num_discrete_states(self._sys_ptr())
 
+    def num_numeric_parameter_groups(self):
+        """Number of numeric parameter groups (a leaf's)."""
+        return lib.teal_system_num_numeric_parameters(self._sys_ptr())
+
     def CreateDefaultContext(self):
         """A new context holding the system's default values."""
         err = _core.new_error()
@@ -210,12 +283,42 @@ class Context:
         """Sets the time (root contexts only)."""
         check(lib.teal_context_set_time(self._ptr(), float(t)), self._err())
 
+    def _view_owner(self):
+        """The handle a view of this context's memory keeps alive."""
+        return self._h
+
+    def _array(self, ptr, n, copy=False):
+        """n doubles of this context at ptr: a read-only view that keeps the
+        context alive, or a copy when asked (or when no handle owns it)."""
+        owner = self._view_owner()
+        if copy or owner is None:
+            return _core.from_doubles(ptr, n).view(VectorView)
+        return _core.view(ptr, n, owner).view(VectorView)
+
+    def _continuous_sizes(self):
+        sizes = ffi.new("int[3]")
+        lib.teal_system_num_continuous_states(lib.teal_context_system(self._ptr()), sizes,
+                                              sizes + 1, sizes + 2)
+        return sizes[0], sizes[1], sizes[2]
+
     def get_continuous_state_vector(self):
-        """The continuous state x = [q; v; z] as a numpy copy."""
-        n = self._system.num_continuous_states()
-        x = _core.as_vector([0.0] * n)
-        check(lib.teal_context_get_continuous_state(self._ptr(), dptr(x), n), self._err())
-        return x
+        """The continuous state x = [q; v; z]: a read-only view of the
+        context's memory when x is contiguous there (a root context, or a
+        subsystem whose q, v and z are adjacent), else a copy. The view
+        follows later changes of the state (Drake's reference semantics);
+        call CopyToVector() on it to keep a snapshot."""
+        ctx = self._ptr()
+        nq, nv, nz = self._continuous_sizes()
+        parts = [(p, n) for p, n in ((lib.teal_context_q(ctx), nq), (lib.teal_context_v(ctx), nv),
+                                     (lib.teal_context_z(ctx), nz)) if n]
+        if not parts:
+            return self._array(ffi.NULL, 0)
+        start, offsets = parts[0][0], itertools.accumulate(n for _, n in parts)
+        if all(p == start + off for (p, _), off in zip(parts[1:], offsets)):
+            return self._array(start, nq + nv + nz)
+        x = np.empty(nq + nv + nz)  # q, v and z apart in memory: a copy
+        check(lib.teal_context_get_continuous_state(ctx, dptr(x), x.shape[0]), self._err())
+        return x.view(VectorView)
 
     def SetContinuousState(self, x):
         """Copies x = [q; v; z] into the context."""
@@ -224,9 +327,50 @@ class Context:
               self._err())
 
     def get_discrete_state_vector(self):
-        """All discrete state as a numpy copy."""
-        return _core.from_doubles(lib.teal_context_discrete_state(self._ptr()),
-                                  self._system.num_discrete_states())
+        """All discrete state (groups back to back): a read-only view of the
+        context's memory that follows later updates (no copy)."""
+        ctx = self._ptr()
+        n = lib.teal_system_num_discrete_states(lib.teal_context_system(ctx))
+        return self._array(lib.teal_context_discrete_state(ctx), n)
+
+    def SetDiscreteState(self, group_or_value, value=None):
+        """SetDiscreteState(xd) copies all discrete state in; SetDiscreteState(
+        group, xd) one group of a leaf's context (Drake's two overloads)."""
+        ctx = self._ptr()
+        if value is not None:
+            v = _core.as_vector(value, what="discrete state group")
+            check(lib.teal_context_set_discrete_group(ctx, int(group_or_value), dptr(v),
+                                                      v.shape[0]), self._err())
+            return
+        n = lib.teal_system_num_discrete_states(lib.teal_context_system(ctx))
+        v = _core.as_vector(group_or_value, n, what="SetDiscreteState")
+        if n:  # the _mut accessor marks the state changed before the copy
+            ffi.memmove(lib.teal_context_discrete_state_mut(ctx), ffi.from_buffer(v), n * 8)
+
+    def get_numeric_parameter(self, index):
+        """Numeric parameter group index of a leaf's context: a read-only view
+        (no copy) that follows later changes."""
+        ctx = self._ptr()
+        p = lib.teal_context_numeric_parameter(ctx, int(index))
+        if p == ffi.NULL:
+            raise _core.error_from(self._err(), -5, f"no numeric parameter {index}")
+        return self._array(p, lib.teal_system_numeric_parameter_size(
+            lib.teal_context_system(ctx), int(index)))
+
+    def get_abstract_state(self, index):
+        """Abstract state index of a leaf's context, as an AbstractValue
+        holding the Python object (the context's reference, not a copy)."""
+        return abstract.AbstractValue(abstract.read_state(self, index))
+
+    def SetAbstractState(self, index, value):
+        """Sets abstract state index to value (an object or AbstractValue)."""
+        abstract.write_state(self, index, value)
+
+    def get_mutable_numeric_parameter(self, index):
+        """A writer for numeric parameter group index: SetFromVector,
+        SetAtIndex and get_value, each going through Teal's setter so cached
+        results that depend on the parameter are invalidated."""
+        return MutableNumericParameter(self, int(index))
 
     def SetToDefaults(self):
         """Resets state and parameters to the system's defaults."""

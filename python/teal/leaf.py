@@ -8,7 +8,7 @@ started it (AdvanceTo, Eval, ...), with Teal's message added as a note.
 """
 import numpy as np
 
-from teal import _core
+from teal import _core, abstract
 from teal._core import _Handle, check, cstr, ffi, lib
 from teal.framework import Context, InputPort, OutputPort, System, auto_name
 
@@ -19,9 +19,12 @@ class BasicVector:
     """A writable vector over C memory, valid during one callback (Drake's
     BasicVector as handed to output, derivative and update callbacks)."""
 
-    def __init__(self, ptr, n):
-        self._value = np.frombuffer(ffi.buffer(ptr, n * 8), dtype=np.float64) if n else \
-            np.zeros(0)
+    def __init__(self, ptr_or_value, n=None):
+        if n is None:  # BasicVector(values): a model value, as pydrake's
+            self._value = np.array(ptr_or_value, dtype=np.float64).reshape(-1)
+        else:
+            self._value = np.frombuffer(ffi.buffer(ptr_or_value, n * 8), dtype=np.float64) \
+                if n else np.zeros(0)
 
     def size(self):
         """Number of entries."""
@@ -62,17 +65,57 @@ class BasicVector:
         self.SetFromVector(value)
 
 
+def _report(ctx, code, text):
+    lib.teal_context_report_error(ctx, code, b"Python %s", ffi.new("char[]", text.encode()))
+    return code
+
+
 def _callback(fn, ctx, *args):
-    """Runs a Python callback for C; returns a Teal status."""
+    """Runs a Python callback for C; returns a Teal status (an EventStatus
+    the callback returns is honoured: termination stops the run as Teal's
+    TEAL_STOP, failure fails it with the status's message)."""
     try:
-        fn(*args)
-        return 0
+        result = fn(*args)
     except BaseException as exc:  # noqa: B902 -- every exception goes back to Python
         _core.set_callback_error(exc)
-        text = f"{type(exc).__name__}: {exc}"
-        lib.teal_context_report_error(ctx, TEAL_ECALLBACK, b"Python %s",
-                                      ffi.new("char[]", text.encode()))
-        return TEAL_ECALLBACK
+        return _report(ctx, TEAL_ECALLBACK, f"{type(exc).__name__}: {exc}")
+    if isinstance(result, EventStatus):
+        if result.severity == EventStatus.kFailed:
+            return _report(ctx, TEAL_ECALLBACK, f"EventStatus.Failed: {result.message}")
+        if result.severity == EventStatus.kReachedTermination:
+            return lib.TEAL_STOP
+    return 0
+
+
+class EventStatus:
+    """What an event handler or monitor returns (Drake's EventStatus); None
+    counts as Succeeded."""
+
+    kDidNothing, kSucceeded, kReachedTermination, kFailed = 0, 1, 2, 3
+
+    def __init__(self, severity, message=""):
+        self.severity = severity
+        self.message = message
+
+    @staticmethod
+    def DidNothing():
+        """Nothing to do."""
+        return EventStatus(EventStatus.kDidNothing)
+
+    @staticmethod
+    def Succeeded():
+        """Handled; go on."""
+        return EventStatus(EventStatus.kSucceeded)
+
+    @staticmethod
+    def ReachedTermination(system, message):
+        """Stop the simulation normally (AdvanceTo returns early)."""
+        return EventStatus(EventStatus.kReachedTermination, message)
+
+    @staticmethod
+    def Failed(system, message):
+        """Stop the simulation with an error (AdvanceTo raises TealCallbackError)."""
+        return EventStatus(EventStatus.kFailed, message)
 
 
 class _CallbackContext(Context):
@@ -84,6 +127,9 @@ class _CallbackContext(Context):
 
     def _ptr(self):
         return self._raw
+
+    def _view_owner(self):
+        return None  # no handle: arrays read from a callback context are copies
 
     def get_continuous_state_vector(self):
         n = self._system._num_continuous
@@ -105,11 +151,48 @@ def teal_py_vector_calc(sys, ctx, out, user):
 
 
 @ffi.def_extern()
+def teal_py_abstract_calc(sys, ctx, out, user):
+    """C entry point of a Python abstract output callback."""
+    leaf, calc = ffi.from_handle(user)
+    return _callback(calc, ctx, _callback_context(leaf, ctx), abstract._OutputValue(out))
+
+
+class State:
+    """The next state an unrestricted update writes (Drake's State): its
+    abstract and discrete parts, valid during the callback."""
+
+    def __init__(self, leaf, view):
+        self._leaf = leaf
+        self._view = view
+
+    def get_mutable_abstract_state(self, index):
+        """Abstract state index: get_value() / set_value(obj)."""
+        if not 0 <= index < self._leaf._num_abstract:
+            raise _core.TealNotFoundError(-5, f"no abstract state {index}")
+        return abstract._OutputValue(self._view.xa[index])
+
+    def get_abstract_state(self, index):
+        """Abstract state index (as get_mutable_abstract_state)."""
+        return self.get_mutable_abstract_state(index)
+
+    def get_mutable_discrete_state(self):
+        """All discrete state (a BasicVector holding the current values)."""
+        return BasicVector(self._view.xd, self._leaf._num_discrete)
+
+
+@ffi.def_extern()
+def teal_py_unrestricted_update(sys, ctx, next_state, user):
+    """C entry point of an unrestricted update."""
+    leaf, update = ffi.from_handle(user)
+    return _callback(update, ctx, _callback_context(leaf, ctx), State(leaf, next_state))
+
+
+@ffi.def_extern()
 def teal_py_derivatives(sys, ctx, xcdot, user):
     """C entry point of DoCalcTimeDerivatives."""
     leaf = ffi.from_handle(user)
     return _callback(leaf.DoCalcTimeDerivatives, ctx, _callback_context(leaf, ctx),
-                     BasicVector(xcdot.q, leaf._num_continuous))
+                     leaf._derivatives_vector(xcdot.q))
 
 
 @ffi.def_extern()
@@ -118,6 +201,74 @@ def teal_py_discrete_update(sys, ctx, xd_next, user):
     leaf, update = ffi.from_handle(user)
     return _callback(update, ctx, _callback_context(leaf, ctx),
                      BasicVector(xd_next, leaf._num_discrete))
+
+
+@ffi.def_extern()
+def teal_py_publish(sys, ctx, user):
+    """C entry point of a publish event (periodic, per-step, forced, initialization)."""
+    leaf, publish = ffi.from_handle(user)
+    return _callback(publish, ctx, _callback_context(leaf, ctx))
+
+
+@ffi.def_extern()
+def teal_py_witness(sys, ctx, value, user):
+    """C entry point of a witness function's value."""
+    leaf, witness = ffi.from_handle(user)
+
+    def calc(context):
+        value[0] = float(witness.calc(context))
+    return _callback(calc, ctx, _callback_context(leaf, ctx))
+
+
+@ffi.def_extern()
+def teal_py_witness_publish(sys, ctx, user):
+    """C entry point of a witness-triggered publish."""
+    leaf, witness = ffi.from_handle(user)
+    return _callback(witness.event.callback, ctx, _callback_context(leaf, ctx))
+
+
+@ffi.def_extern()
+def teal_py_witness_update(sys, ctx, xd_next, user):
+    """C entry point of a witness-triggered discrete update."""
+    leaf, witness = ffi.from_handle(user)
+    return _callback(witness.event.callback, ctx, _callback_context(leaf, ctx),
+                     BasicVector(xd_next, leaf._num_discrete))
+
+
+class PublishEvent:
+    """A publish handler callback(context) for a witness function."""
+
+    def __init__(self, callback):
+        self.callback = callback
+
+
+class DiscreteUpdateEvent:
+    """A discrete update callback(context, discrete_state) for a witness function."""
+
+    def __init__(self, callback):
+        self.callback = callback
+
+
+class WitnessFunctionDirection:
+    """Which zero crossings of a witness trigger its event (Drake's names)."""
+
+    kPositiveThenNonPositive = 0
+    kNegativeThenNonNegative = 1
+    kCrossesZero = 2
+
+
+class WitnessFunction:
+    """A witness declared by LeafSystem.MakeWitnessFunction."""
+
+    def __init__(self, description, direction_type, calc, event):
+        self._description = description
+        self.direction_type = direction_type
+        self.calc = calc
+        self.event = event
+
+    def description(self):
+        """The description given."""
+        return self._description
 
 
 class LeafSystem(System):
@@ -133,6 +284,21 @@ class LeafSystem(System):
         self._finalized = False
         self._num_continuous = 0
         self._num_discrete = 0
+        self._xcdot_views = {}
+        self._num_abstract = 0
+
+    def _derivatives_vector(self, ptr):
+        """The BasicVector over the n doubles C hands DoCalcTimeDerivatives at
+        ptr. The integrators reuse a few buffers, so the views are kept by
+        address: a view of the same address and size is the same memory, and
+        it is used only during the callback, as a new one would be."""
+        address = int(ffi.cast("uintptr_t", ptr))
+        vector = self._xcdot_views.get(address)
+        if vector is None:
+            vector = BasicVector(ptr, self._num_continuous)
+            if len(self._xcdot_views) < 32:
+                self._xcdot_views[address] = vector
+        return vector
 
     def _declaring(self):
         if self._finalized:
@@ -176,6 +342,58 @@ class LeafSystem(System):
             ptr, cstr(name), int(size), lib.teal_py_vector_calc, user, prereqs, len(tickets)))
         return OutputPort(self, index)
 
+    def DeclareAbstractState(self, model_value):
+        """Declares an abstract state holding a Python object (default:
+        model_value's object, an AbstractValue or the object); returns its
+        index. Read it with context.get_abstract_state(index).get_value();
+        change it in an unrestricted update or with SetAbstractState."""
+        index = self._declared(abstract.declare_state(self._declaring(), model_value))
+        self._num_abstract += 1
+        return index
+
+    def _unrestricted(self, declare, update, *args):
+        ptr = self._declaring()
+        self._declared(declare(ptr, *args, lib.teal_py_unrestricted_update,
+                               self._user((self, update))))
+
+    def DeclarePeriodicUnrestrictedUpdateEvent(self, period_sec, offset_sec, update):
+        """update(context, state) writes the next abstract and discrete state
+        (state.get_mutable_abstract_state(i).set_value(...),
+        state.get_mutable_discrete_state()) every period_sec from offset_sec."""
+        self._unrestricted(lib.teal_leaf_declare_periodic_unrestricted_update, update,
+                           float(period_sec), float(offset_sec))
+
+    def DeclarePerStepUnrestrictedUpdateEvent(self, update):
+        """update(context, state) at every simulator step."""
+        self._unrestricted(lib.teal_leaf_declare_per_step_unrestricted_update, update)
+
+    def DeclareInitializationUnrestrictedUpdateEvent(self, update):
+        """update(context, state) once, when a simulation is initialized."""
+        self._unrestricted(lib.teal_leaf_declare_initialization_unrestricted_update, update)
+
+    def DeclareAbstractInputPort(self, name, model_value=None):
+        """Declares an input carrying a Python object (model_value, an
+        AbstractValue, is accepted for pydrake's signature; an unconnected
+        port still has no value); Eval returns the object."""
+        ptr = self._declaring()
+        index = self._declared(lib.teal_leaf_declare_abstract_input(ptr, cstr(name),
+                                                                    abstract.PYTHON_OBJECT))
+        return InputPort(self, index)
+
+    def DeclareAbstractOutputPort(self, name, alloc, calc, prerequisites_of_calc=None):
+        """Declares an output carrying a Python object: calc(context, output)
+        calls output.set_value(obj). alloc (pydrake's allocator, a callable
+        or an AbstractValue) is not needed: the value starts as None.
+        prerequisites_of_calc as for DeclareVectorOutputPort."""
+        ptr = self._declaring()
+        user = self._user((self, calc))
+        tickets = sorted(prerequisites_of_calc or ())
+        prereqs = ffi.new("teal_ticket[]", tickets) if tickets else ffi.NULL
+        index = self._declared(lib.teal_leaf_declare_abstract_output(
+            ptr, cstr(name), abstract.PYTHON_OBJECT, lib.teal_py_abstract_calc, user, prereqs,
+            len(tickets)))
+        return OutputPort(self, index)
+
     def DeclareContinuousState(self, num_q, num_v=None, num_z=None, model_value=None):
         """Declares x = [q; v; z]: (n) for n miscellaneous states, or (nq, nv, nz);
         model_value is the default (zeros when omitted). Override
@@ -208,6 +426,79 @@ class LeafSystem(System):
         self._declared(lib.teal_leaf_declare_periodic_discrete_update(
             ptr, float(period_sec), float(offset_sec), lib.teal_py_discrete_update,
             self._user((self, update))))
+
+    def DeclareNumericParameter(self, model_vector):
+        """Declares a numeric parameter group with default model_vector (a
+        BasicVector or array); returns its index. Read it with
+        context.get_numeric_parameter(index)."""
+        ptr = self._declaring()
+        value = model_vector.get_value() if isinstance(model_vector, BasicVector) else \
+            model_vector
+        p0 = _core.as_vector(value, what="DeclareNumericParameter")
+        return self._declared(lib.teal_leaf_declare_numeric_parameter(ptr, p0.shape[0],
+                                                                       _core.dptr(p0)))
+
+    @staticmethod
+    def GetNumericParameter(context, index):
+        """context.get_numeric_parameter(index)."""
+        return context.get_numeric_parameter(index)
+
+    def _publish(self, declare, publish, *args):
+        ptr = self._declaring()
+        self._declared(declare(ptr, *args, lib.teal_py_publish, self._user((self, publish))))
+
+    def DeclarePeriodicPublishEvent(self, period_sec, offset_sec, publish):
+        """publish(context) runs every period_sec from offset_sec; it may
+        return an EventStatus (ReachedTermination stops the run)."""
+        self._publish(lib.teal_leaf_declare_periodic_publish, publish, float(period_sec),
+                      float(offset_sec))
+
+    def DeclarePerStepPublishEvent(self, publish):
+        """publish(context) runs after every simulator step."""
+        self._publish(lib.teal_leaf_declare_per_step_publish, publish)
+
+    def DeclareForcedPublishEvent(self, publish):
+        """publish(context) runs when forced: ForcedPublish(context), or after
+        every step of a simulator with set_publish_every_time_step(True)."""
+        self._publish(lib.teal_leaf_declare_forced_publish, publish)
+
+    def DeclareInitializationPublishEvent(self, publish):
+        """publish(context) runs once when a simulation is initialized."""
+        self._publish(lib.teal_leaf_declare_initialization_publish, publish)
+
+    def DeclareInitializationDiscreteUpdateEvent(self, update):
+        """update(context, discrete_state) runs once at initialization."""
+        ptr = self._declaring()
+        self._declared(lib.teal_leaf_declare_initialization_discrete_update(
+            ptr, lib.teal_py_discrete_update, self._user((self, update))))
+
+    def MakeWitnessFunction(self, description, direction_type, calc, event):
+        """Declares a witness calc(context) -> float whose zero crossings in
+        direction_type (a WitnessFunctionDirection) the simulator isolates
+        before running event (a PublishEvent or DiscreteUpdateEvent); returns
+        it. Unlike Drake, declaring is enough: no DoGetWitnessFunctions."""
+        ptr = self._declaring()
+        witness = WitnessFunction(description, int(direction_type), calc, event)
+        user = self._user((self, witness))
+        if isinstance(event, PublishEvent):
+            rc = lib.teal_leaf_declare_witness_publish(ptr, witness.direction_type,
+                                                       lib.teal_py_witness,
+                                                       lib.teal_py_witness_publish, user)
+        elif isinstance(event, DiscreteUpdateEvent):
+            rc = lib.teal_leaf_declare_witness_discrete_update(ptr, witness.direction_type,
+                                                               lib.teal_py_witness,
+                                                               lib.teal_py_witness_update, user)
+        else:
+            raise _core.TealInvalidArgumentError(
+                -1, "MakeWitnessFunction: event must be a PublishEvent or DiscreteUpdateEvent")
+        self._declared(rc)
+        return witness
+
+    def ForcedPublish(self, context):
+        """Runs the forced publishes of this leaf in context (its own)."""
+        ctx = context._ptr()
+        _core._pending_callback_errors.clear()
+        check(lib.teal_force_publish(self._sys_ptr(), ctx), lib.teal_context_error(ctx))
 
     @staticmethod
     def nothing_ticket():

@@ -288,4 +288,5 @@ def AddMultibodyPlantSceneGraph(builder, time_step=0.0, plant=None):
         raise _core.error_from(err, -1, "AddMultibodyPlantSceneGraph failed")
     plant._h.give_to(builder._h)
     builder._systems.append(plant)
-    return plant, SceneGraph(_Handle(sg, None, builder._h))
+    builder._scene_graph = SceneGraph(_Handle(sg, None, builder._h))
+    return plant, builder._scene_graph

@@ -91,3 +91,30 @@ def test_plot_example_writes_a_png(acrobot_urdf, tmp_path):
     out = module["main"](str(tmp_path / "acrobot.png"), acrobot_urdf)
     with open(out, "rb") as f:
         assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.skipif(not os.path.exists("/usr/share/javascript/three/build/three.min.js")
+                    and not os.environ.get("TEAL_THREE_JS_DIR"),
+                    reason="libjs-three is not installed")
+def test_acrobot_example_writes_its_replay(acrobot_urdf, tmp_path):
+    import json
+    path = tmp_path / "acrobot.html"
+    _example()(acrobot_urdf, 1.0, replay=str(path))
+    page = path.read_text(encoding="utf-8")
+    start = page.index("var TEAL_REPLAY = ") + len("var TEAL_REPLAY = ")
+    data, _ = json.JSONDecoder().raw_decode(page[start:])
+    assert len(data["times"]) == 61  # a frame every 1/60 s over 1 s, the first at t = 0
+    assert data["times"][-1] == pytest.approx(1.0, abs=1e-3)
+
+
+def test_c_bench_diagram_is_the_python_diagram(acrobot_urdf, build_dir):
+    """bench/acrobot_diagram.c (the C side of bench_python.py) ends where
+    the Python-built diagram ends: the benchmark compares like for like."""
+    program = os.path.join(build_dir, "bench_acrobot_diagram")
+    if not os.access(program, os.X_OK):
+        pytest.skip(f"{program} not built")
+    out = subprocess.run([program, acrobot_urdf, "1"], capture_output=True, text=True,
+                         check=True).stdout
+    x_c = [float(v) for v in out.split("final state")[1].split()]
+    _, x = _example()(acrobot_urdf, 5.0)
+    np.testing.assert_allclose(x, x_c, rtol=0, atol=1e-9)  # printed with 9 decimals
