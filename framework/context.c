@@ -273,7 +273,9 @@ teal_context *teal_context_clone(const teal_context *ctx, teal_error *err) {
     teal_error_set(err, TEAL_EINVAL, "context_clone: %s", ctx ? "not a root context" : "NULL");
     return NULL;
   }
-  teal_context *copy = teal_context_new(ctx->system, err);
+  /* Not teal_context_new: a root context stays cloneable after its system
+   * joins a diagram (an observer's private model may be a diagram's plant). */
+  teal_context *copy = teal_context_layout(ctx->system, err);
   if (copy && teal_context_copy_from(copy, ctx) != TEAL_OK) {
     teal_error_copy(err, &copy->root->err);
     teal_context_free(copy);

@@ -144,6 +144,44 @@ START_TEST(test_discrete_error_follows_the_matrix_power) {
 }
 END_TEST
 
+/* Drake lets the observed system be the diagram's own plant: the observer
+ * keeps clones of a context made before the plant joined the diagram. */
+START_TEST(test_the_observed_system_may_be_the_diagrams_plant) {
+  teal_error err;
+  teal_system *plant =
+      teal_affine_system_new("plant", kA, kB, kF0, kC, NULL, NULL, 2, 1, 1, 0.0, &err);
+  teal_context *plant_ctx = teal_context_new(plant, &err);
+  ck_assert_ptr_nonnull(plant_ctx);
+  teal_system *obs = teal_luenberger_observer_new("obs", plant, plant_ctx, kL, &err);
+  ck_assert_msg(obs != NULL, "%s", err.message);
+  teal_context_free(plant_ctx); /* the observer keeps what it needs */
+  teal_builder *b = teal_builder_new("rig");
+  double u = 0.7;
+  teal_builder_add(b, teal_constant_vector_source_new("u", &u, 1, NULL));
+  teal_builder_add(b, plant);
+  teal_builder_add(b, obs);
+  teal_builder_connect_by_name(b, "u", "y", "plant", "u");
+  teal_builder_connect_by_name(b, "u", "y", "obs", "observed_system_input");
+  teal_builder_connect_by_name(b, "plant", "y", "obs", "observed_system_output");
+  rig r = {NULL, teal_builder_build(b, &err), NULL, NULL};
+  ck_assert_msg(r.diagram != NULL, "%s", err.message);
+  r.sim = teal_simulator_new(r.diagram, NULL, &err);
+  ck_assert_msg(r.sim != NULL, "%s", err.message);
+  const double x0[2] = {1.0, -0.5};
+  set_plant_state(&r, x0);
+  teal_simulator_set_integrator(r.sim, teal_integrator_rk45);
+  teal_simulator_set_accuracy(r.sim, 1e-11);
+  ck_assert_int_eq(teal_simulator_advance_to(r.sim, 8.0, NULL), TEAL_OK);
+  double x[2], xhat[2];
+  read_states(&r, x, xhat);
+  for (int i = 0; i < 2; i++) {
+    ck_assert_double_eq_tol(xhat[i], x[i], 1e-4); /* e decays as exp(-1.65 t) at worst */
+  }
+  teal_simulator_free(r.sim);
+  teal_system_free(r.diagram);
+}
+END_TEST
+
 START_TEST(test_steps_allocate_nothing) {
   for (int discrete = 0; discrete < 2; discrete++) {
     rig r = make_rig(discrete ? 0.01 : 0.0);
@@ -218,6 +256,7 @@ static Suite *observer_suite(void) {
   TCase *tc = tcase_create("observer");
   tcase_add_test(tc, test_continuous_error_follows_the_closed_loop_exponential);
   tcase_add_test(tc, test_discrete_error_follows_the_matrix_power);
+  tcase_add_test(tc, test_the_observed_system_may_be_the_diagrams_plant);
   tcase_add_test(tc, test_steps_allocate_nothing);
   tcase_add_test(tc, test_gain_reads_back);
   tcase_add_test(tc, test_bad_observed_systems_are_refused);
