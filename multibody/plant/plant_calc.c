@@ -13,6 +13,7 @@
 #include "multibody/algorithms/kinematics.h"
 #include "multibody/algorithms/stages.h"
 #include "multibody/contact/contact_internal.h"
+#include "multibody/plant/held_dofs_internal.h"
 #include "multibody/forces/force_elements.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/plant/plant_values.h"
@@ -319,7 +320,8 @@ static int continuous_vdot(const teal_system *sys, const teal_context *ctx, cons
   if (rc) {
     return teal_context_report_error(ctx, rc, "plant: %s", teal_mb_data_error(s->data)->message);
   }
-  return teal_plant_check_finite(ctx, vdot, p->nv, "generalized acceleration");
+  rc = teal_plant_hold_dofs(p, ctx, s, vdot, NULL); /* locked and prescribed dofs */
+  return rc ? rc : teal_plant_check_finite(ctx, vdot, p->nv, "generalized acceleration");
 }
 
 int teal_plant_check_finite(const teal_context *ctx, const double *x, int n, const char *what) {

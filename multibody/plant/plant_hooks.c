@@ -5,6 +5,7 @@
 
 #include "multibody/algorithms/energy.h"
 #include "multibody/contact/contact_internal.h"
+#include "multibody/plant/held_dofs_internal.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/tree/topology.h"
 
@@ -87,7 +88,12 @@ int teal_plant_implicit_residual(const teal_system *sys, const teal_context *ctx
 int teal_plant_project(const teal_system *sys, const teal_context *ctx, teal_continuous_view *x,
                        void *user) {
   (void)sys;
-  int rc = teal_plant_normalize_q(user, x->q);
+  const teal_plant *p = user;
+  int rc = p->projection_off ? TEAL_OK : teal_plant_prescribe_held(p, ctx, x->q, x->v);
+  if (rc) {
+    return rc;
+  }
+  rc = teal_plant_normalize_q(user, x->q);
   return rc ? teal_context_report_error(ctx, rc, "plant: a quaternion in q is zero or not "
                                         "finite and cannot be normalized")
             : TEAL_OK;

@@ -6,6 +6,7 @@
 
 #include "framework/alloc.h"
 #include "multibody/algorithms/data_internal.h"
+#include "multibody/plant/held_dofs_internal.h"
 #include "multibody/plant/plant_calc_internal.h"
 
 /* ---- scratch ------------------------------------------------------------------ */
@@ -17,6 +18,7 @@ static void scratch_free(void *value) {
   teal_mb_derivatives_free(s->deriv);
   teal_free(s->jac);
   teal_free(s->fe);
+  teal_free(s->held_work);
   memset(s, 0, sizeof(*s));
 }
 
@@ -25,7 +27,8 @@ static void scratch_free(void *value) {
 static int scratch_alloc(teal_plant_scratch *s, const teal_plant *p) {
   s->plant = p;
   s->data = teal_mb_data_new(p, NULL);
-  if (!s->data || (p->sys.discrete && teal_step_data_init(&s->step, p) != TEAL_OK)) {
+  if (!s->data || (p->sys.discrete && teal_step_data_init(&s->step, p) != TEAL_OK) ||
+      teal_plant_held_reserve(s, p, teal_plant_num_prescribed(p)) != TEAL_OK) {
     scratch_free(s);
     return TEAL_ENOMEM;
   }
