@@ -1,8 +1,9 @@
-/* The held dofs' rows in the continuous dynamics (see held_dofs_internal.h):
- * with Y = M^-1 E' and the unconstrained vdot0, the multipliers solve
+/* The held dofs' rows in the dynamics (see held_dofs_internal.h): with
+ * Y = M^-1 E' and the unconstrained vdot0, the multipliers solve
  * (E M^-1 E') lambda = E vdot0 - a, and vdot = vdot0 - Y lambda. E M^-1 E'
- * is the held block of M^-1; the columns of Y come from the articulated-
- * body factorization the forward dynamics leaves behind, O(n) each. */
+ * is the held block of M^-1; the columns of Y come from the factorization
+ * the forward dynamics leaves behind, O(n) each. A discrete step applies
+ * the same to its velocity v* with the target v+ = 0 and M + h D for M. */
 #include "multibody/plant/held_dofs_internal.h"
 
 #include <string.h>
@@ -81,9 +82,9 @@ static int held_targets(const teal_plant *p, const teal_context *ctx, double *id
       continue;
     }
     for (int d = 0; d < joint_nv(J); d++) {
-      if (locks[J->v_start + d] != 0.0) {
+      if (locks[J->v_start + d] != 0.0) { /* a discrete step's target is v+ = 0 */
         idx[k] = J->v_start + d;
-        a[k++] = -2.0 * al * v[J->v_start + d];
+        a[k++] = p->sys.discrete ? 0.0 : -2.0 * al * v[J->v_start + d];
       }
     }
   }
@@ -147,6 +148,9 @@ int teal_plant_hold_dofs(const teal_plant *p, const teal_context *ctx, teal_plan
     if (lambda) {
       lambda[(int)idx[i]] = -r[i];
     }
+  }
+  for (int i = 0; i < k; i++) { /* exactly on target, not within round-off */
+    vdot[(int)idx[i]] = a[i];
   }
   return TEAL_OK;
 }

@@ -11,11 +11,6 @@ static const joint_rec *lock_joint(const teal_plant *p, const teal_context *ctx,
   *rc = TEAL_OK;
   if (!teal_plant_own_context(p, ctx)) {
     *rc = teal_plant_bad_call(p, ctx, fn);
-  } else if (p->sys.discrete) {
-    *rc = teal_context_report_error(ctx, TEAL_EUNSUPPORTED,
-                                    "%s: the plant is discrete; joint "
-                                    "locking is supported in continuous plants",
-                                    fn);
   } else if (joint < 0 || joint >= p->joints.n) {
     *rc = teal_context_report_error(ctx, TEAL_EINVAL,
                                     "%s: joint %d is not a joint of the "
@@ -28,6 +23,12 @@ static const joint_rec *lock_joint(const teal_plant *p, const teal_context *ctx,
                                     fn, JOINT(p)[joint].name);
   }
   return *rc ? NULL : &JOINT(p)[joint];
+}
+
+/* The writable velocities of the plant's own context. */
+static double *velocities_mut(const teal_plant *p, teal_context *own) {
+  return p->sys.discrete ? teal_context_discrete_group_mut(own, 0) + p->nq
+                         : teal_context_v_mut(own);
 }
 
 /* Writes flag into the joint's lock entries. */
@@ -62,7 +63,7 @@ int teal_plant_lock_joint(const teal_plant *plant, teal_context *ctx, int joint)
     return teal_context_report_error(ctx, TEAL_ENOMEM, "%s: no memory for the held dofs' solve",
                                      fn);
   }
-  double *v = teal_context_v_mut(own);
+  double *v = velocities_mut(plant, own);
   for (int d = 0; d < nv; d++) {
     v[J->v_start + d] = 0.0;
   }

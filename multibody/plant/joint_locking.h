@@ -6,9 +6,12 @@
  * as rows vdot_i = 0 solved with the other dofs (the same accelerations as
  * removing the dofs, plus the forces that hold them, which
  * teal_plant_calc_motion_forces reports); the projection after every step
- * keeps v_i = 0 exactly. The lock is a context parameter: contexts of the
- * same plant lock independently, and unlocking lets the joint move again
- * from rest. Discrete plants do not support locking yet (TEAL_EUNSUPPORTED).
+ * keeps v_i = 0 exactly. In a discrete plant the step ends with v_i = 0
+ * for the locked dofs, by an impulse through (M + h D)^-1 on those dofs
+ * applied before the contact solve and again after the contact and limit
+ * impulses, so the locked q does not move and the rest of the system feels
+ * the lock. The lock is a context parameter: contexts of the same plant
+ * lock independently, and unlocking lets the joint move again from rest.
  * Errors are reported on ctx: TEAL_EINVAL (NULL arguments, a context
  * without the plant, an unknown joint, a prescribed joint, whose motion is
  * already given), TEAL_ENOMEM. */
