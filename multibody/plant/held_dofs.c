@@ -177,3 +177,16 @@ int teal_plant_prescribe_held(const teal_plant *p, const teal_context *ctx, doub
   }
   return TEAL_OK;
 }
+
+double teal_plant_held_power(const teal_plant *p, const teal_context *ctx,
+                             const teal_plant_scratch *s) {
+  int k = teal_plant_num_held(p, ctx);
+  const double *r = s->held_work + (size_t)k * (size_t)p->nv + (size_t)k * (size_t)k;
+  const double *idx = r + k, *q, *v;
+  teal_plant_qv(p, ctx, &q, &v);
+  double power = 0.0;
+  for (int i = 0; i < k; i++) {
+    power -= r[i] * v[(int)idx[i]]; /* the force on dof idx[i] is -lambda_i */
+  }
+  return power;
+}

@@ -31,6 +31,11 @@ int teal_plant_num_held(const teal_plant *p, const teal_context *ctx);
 int teal_plant_hold_dofs(const teal_plant *p, const teal_context *ctx, teal_plant_scratch *s,
                          double *vdot, double *lambda);
 
+/* sum_i tau_i v_i over the held dofs of ctx, from the multipliers the
+ * latest teal_plant_hold_dofs left in s's work (same state). */
+double teal_plant_held_power(const teal_plant *p, const teal_context *ctx,
+                             const teal_plant_scratch *s);
+
 /* prescribeQ and prescribeU: the held dofs' q and v set to their targets
  * at ctx's time (q and v are the state being projected). */
 int teal_plant_prescribe_held(const teal_plant *p, const teal_context *ctx, double *q, double *v);

@@ -121,6 +121,31 @@ int teal_plant_motion_at(const teal_plant *p, const teal_context *ctx, int j, do
 
 /* ---- forces ------------------------------------------------------------------- */
 
+/* Runs the held dofs' solve at own's state from the unconstrained
+ * accelerations, tau (nv, may be NULL) receiving the motion forces; the
+ * multipliers stay in the held work (teal_plant_held_power). */
+static int held_solve(const teal_plant *plant, const teal_context *ctx, const teal_context *own,
+                      double *tau) {
+  const double *q, *v, *forces;
+  int rc;
+  teal_plant_scratch *s = teal_plant_staged_qv(plant->system, own, plant, &q, &v, &rc);
+  if (!s || teal_plant_num_held(plant, own) == 0) {
+    return rc;
+  }
+  if ((rc = teal_eval_cache_entry(plant->system, own, plant->sys.ce_forces,
+                                  (const void **)&forces)) != TEAL_OK) {
+    return rc;
+  }
+  double *vdot = teal_plant_held_vdot_scratch(plant, s);
+  const teal_spatial_vector *F = (const teal_spatial_vector *)(forces + plant->nv);
+  rc = teal_mb_forward_dynamics_ex(plant, s->data, q, v, forces, F, vdot);
+  if (rc) {
+    return teal_context_report_error(ctx, rc, "plant: motion forces: %s",
+                                     teal_mb_data_error(s->data)->message);
+  }
+  return teal_plant_hold_dofs(plant, own, s, vdot, tau);
+}
+
 int teal_plant_calc_motion_forces(const teal_plant *plant, const teal_context *ctx, double *tau,
                                   int n) {
   const char *fn = "plant calc_motion_forces";
@@ -141,23 +166,80 @@ int teal_plant_calc_motion_forces(const teal_plant *plant, const teal_context *c
                                      fn);
   }
   memset(tau, 0, (size_t)n * sizeof(double));
-  const double *q, *v, *forces;
-  int rc;
-  teal_plant_scratch *s = teal_plant_staged_qv(plant->system, own, plant, &q, &v, &rc);
-  if (!s || teal_plant_num_held(plant, own) == 0) {
-    return rc;
+  return held_solve(plant, ctx, own, tau);
+}
+
+/* ---- errors and power -------------------------------------------------------- */
+
+/* The target of held dof v index i at level (0, 1, 2), or the entry left 0
+ * for a free dof; level 0 of a locked dof has no target (its q is where it
+ * was locked). */
+static int motion_error_entries(const teal_plant *p, const teal_context *ctx, int level,
+                                const double *vdot, double *err) {
+  const double *q, *v, *locks = teal_context_numeric_parameter(ctx, p->sys.param_locks);
+  teal_plant_qv(p, ctx, &q, &v);
+  const double *x = level == 0 ? q : level == 1 ? v : vdot;
+  for (int j = 0; j < p->joints.n; j++) {
+    const joint_rec *J = &JOINT(p)[j];
+    if (J->motion) {
+      double m[3];
+      int rc = teal_plant_motion_at(p, ctx, j, teal_context_time(ctx), m);
+      if (rc) {
+        return rc;
+      }
+      err[J->v_start] = x[level == 0 ? J->q_start : J->v_start] - m[level];
+      continue;
+    }
+    for (int d = 0; level > 0 && d < teal_joint_type_get(J->kind)->nv; d++) {
+      if (locks[J->v_start + d] != 0.0) {
+        err[J->v_start + d] = x[J->v_start + d];
+      }
+    }
   }
-  if ((rc = teal_eval_cache_entry(plant->system, own, plant->sys.ce_forces,
-                                  (const void **)&forces)) != TEAL_OK) {
-    return rc;
+  return TEAL_OK;
+}
+
+int teal_plant_calc_motion_errors(const teal_plant *plant, const teal_context *ctx, int level,
+                                  double *err, int n) {
+  const char *fn = "plant calc_motion_errors";
+  const teal_context *own = teal_plant_own_context(plant, ctx);
+  if (!own) {
+    return teal_plant_bad_call(plant, ctx, fn);
   }
-  double *vdot = teal_plant_held_vdot_scratch(plant, s);
-  const teal_spatial_vector *F = (const teal_spatial_vector *)(forces + plant->nv);
-  rc = teal_mb_forward_dynamics_ex(plant, s->data, q, v, forces, F, vdot);
-  if (rc) {
-    return teal_context_report_error(ctx, rc, "%s: %s", fn, teal_mb_data_error(s->data)->message);
+  if (!err || n != plant->nv || level < 0 || level > 2) {
+    return teal_context_report_error(ctx, err && n == plant->nv ? TEAL_EINVAL : TEAL_ESIZE,
+                                     "%s: level %d (0, 1 or 2), err %s, n = %d (nv = %d)", fn,
+                                     level, err ? "given" : "NULL", n, plant->nv);
   }
-  return teal_plant_hold_dofs(plant, own, s, vdot, tau);
+  if (plant->sys.discrete) {
+    return teal_context_report_error(ctx, TEAL_EUNSUPPORTED, "%s: the plant is discrete", fn);
+  }
+  memset(err, 0, (size_t)n * sizeof(double));
+  const double *vdot = NULL;
+  int rc = level == 2
+               ? teal_eval_cache_entry(plant->system, own, plant->sys.ce_vdot, (const void **)&vdot)
+               : TEAL_OK;
+  return rc ? rc : motion_error_entries(plant, own, level, vdot, err);
+}
+
+int teal_plant_calc_motion_power(const teal_plant *plant, const teal_context *ctx, double *power) {
+  const teal_context *own = teal_plant_own_context(plant, ctx);
+  if (!own) {
+    return teal_plant_bad_call(plant, ctx, "plant calc_motion_power");
+  }
+  if (!power) {
+    return teal_context_report_error(ctx, TEAL_EINVAL, "plant calc_motion_power: power is NULL");
+  }
+  if (plant->sys.discrete) {
+    return teal_context_report_error(ctx, TEAL_EUNSUPPORTED,
+                                     "plant calc_motion_power: the plant is discrete");
+  }
+  *power = 0.0;
+  int rc = held_solve(plant, ctx, own, NULL);
+  if (rc == TEAL_OK && teal_plant_num_held(plant, own) > 0) {
+    *power = teal_plant_held_power(plant, own, teal_plant_get_scratch(plant, own));
+  }
+  return rc;
 }
 
 /* ---- stabilization settings ------------------------------------------------ */

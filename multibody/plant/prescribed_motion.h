@@ -60,6 +60,20 @@ TEAL_API int teal_plant_joint_is_prescribed(const teal_plant *plant, int joint);
 TEAL_API int teal_plant_calc_motion_forces(const teal_plant *plant, const teal_context *ctx,
                                            double *tau, int n);
 
+/** The held dofs' motion errors at level 0 (positions: q - q_p(t) on
+ *  prescribed dofs), 1 (velocities: v - qdot_p on prescribed dofs, v on
+ *  locked ones) or 2 (accelerations, with the plant's vdot: vdot - qddot_p,
+ *  vdot) into err (n = nv values, 0 on free dofs) (Simbody's
+ *  calcMotionErrors). Reported on ctx: TEAL_EINVAL (NULL, a bad level),
+ *  TEAL_ESIZE (n != nv), TEAL_EUNSUPPORTED (discrete plant). */
+TEAL_API int teal_plant_calc_motion_errors(const teal_plant *plant, const teal_context *ctx,
+                                           int level, double *err, int n);
+
+/** The power the held dofs' motion forces deliver, sum_i tau_i v_i
+ *  (Simbody's calcMotionPower); errors as teal_plant_calc_motion_forces. */
+TEAL_API int teal_plant_calc_motion_power(const teal_plant *plant, const teal_context *ctx,
+                                          double *power);
+
 /** Baumgarte stabilization of the held dofs' rows (and of the plant's
  *  constraint rows where it solves them): each row's acceleration target
  *  becomes a - 2 alpha e_dot - beta^2 e for its position error e, so drift

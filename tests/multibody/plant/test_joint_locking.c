@@ -118,6 +118,13 @@ START_TEST(holding_forces_cancel_gravity_at_rest) {
   ck_assert(fabs(tau_g[0]) > 1.0 && fabs(tau_g[1]) > 1.0);
   ck_assert_double_eq_tol(tau[0], -tau_g[0], 1e-10);
   ck_assert_double_eq_tol(tau[1], -tau_g[1], 1e-10);
+  /* locked at rest: no velocity or acceleration error, no power */
+  double err[2], power = -1.0;
+  ck_assert_int_eq(teal_plant_calc_motion_errors(p, ctx, 2, err, 2), TEAL_OK);
+  ck_assert_double_eq(err[0], 0.0);
+  ck_assert_double_eq(err[1], 0.0);
+  ck_assert_int_eq(teal_plant_calc_motion_power(p, ctx, &power), TEAL_OK);
+  ck_assert_double_eq(power, 0.0);
   teal_context_free(ctx);
   teal_plant_free(p);
 }

@@ -87,6 +87,14 @@ START_TEST(sinusoid_is_followed_and_its_force_is_the_inverse_dynamics) {
     ck_assert_int_eq(teal_plant_calc_inverse_dynamics(p, ctx, &qdd, &tau_g, NULL, &tau_id),
                      TEAL_OK);
     ck_assert_double_eq_tol(tau, tau_id, 1e-9);
+    /* the motion errors vanish at every level, and the power is tau v */
+    double err[1], power;
+    for (int level = 0; level < 3; level++) {
+      ck_assert_int_eq(teal_plant_calc_motion_errors(p, ctx, level, err, 1), TEAL_OK);
+      ck_assert_double_eq_tol(err[0], 0.0, 1e-9);
+    }
+    ck_assert_int_eq(teal_plant_calc_motion_power(p, ctx, &power), TEAL_OK);
+    ck_assert_double_eq_tol(power, tau * x[1], 1e-9);
   }
   teal_simulator_free(sim);
   teal_plant_free(p);
@@ -162,8 +170,10 @@ static double error_after_drift(double alpha, double beta) {
   ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
   teal_simulator *sim = rk45(p, 1e-9);
   teal_context *ctx = teal_simulator_context(sim);
-  double x[2] = {0.01, AMP * OMEGA};
+  double x[2] = {0.01, AMP * OMEGA}, err;
   ck_assert_int_eq(teal_plant_set_state(p, ctx, x, 2), TEAL_OK);
+  ck_assert_int_eq(teal_plant_calc_motion_errors(p, ctx, 0, &err, 1), TEAL_OK);
+  ck_assert_double_eq(err, 0.01);
   teal_sim_status st;
   ck_assert_int_eq(teal_simulator_advance_to(sim, 2.0, &st), TEAL_OK);
   ck_assert_int_eq(teal_plant_get_state(p, ctx, x, 2), TEAL_OK);
@@ -267,6 +277,10 @@ START_TEST(bad_declarations_are_reported) {
                   teal_context_error(ctx), "tau has the wrong size (the plant has nv = 1)");
   ck_assert_int_eq(teal_plant_calc_motion_forces(p, ctx, tau, 1), TEAL_OK);
   ck_assert_double_eq(tau[0], 0.0); /* nothing held */
+  TS_EXPECT_ERROR(teal_plant_calc_motion_errors(p, ctx, 3, tau, 1), TEAL_EINVAL,
+                  teal_context_error(ctx), "level 3 (0, 1 or 2)");
+  TS_EXPECT_ERROR(teal_plant_calc_motion_power(p, ctx, NULL), TEAL_EINVAL, teal_context_error(ctx),
+                  "power is NULL");
   teal_context_free(ctx);
   teal_plant_free(p);
 }
