@@ -33,7 +33,7 @@ sublevel_of() {
     geometry/proximity | multibody/tree) echo 1 ;;
     geometry/scene_graph | multibody/algorithms) echo 2 ;;
     geometry/visualization) echo 3 ;;
-    multibody/forces | multibody/contact | multibody/plant) echo 3 ;;
+    multibody/forces | multibody/contact | multibody/constraints | multibody/plant) echo 3 ;;
     multibody/parsing | multibody/controllers | multibody/visualization) echo 4 ;;
     *) echo -1 ;;
   esac

@@ -1,15 +1,22 @@
-/* The held dofs' rows in the dynamics (see held_dofs_internal.h): with
- * Y = M^-1 E' and the unconstrained vdot0, the multipliers solve
- * (E M^-1 E') lambda = E vdot0 - a, and vdot = vdot0 - Y lambda. E M^-1 E'
- * is the held block of M^-1; the columns of Y come from the factorization
- * the forward dynamics leaves behind, O(n) each. A discrete step applies
- * the same to its velocity v* with the target v+ = 0 and M + h D for M. */
+/* The held dofs' rows in the dynamics (see held_dofs_internal.h). The rows
+ * R are the held dofs' unit rows E and, in a continuous plant with
+ * constraints, the constraint rows G after them, with targets a (held:
+ * their accelerations; constraints: the bias b). With Y = M^-1 R' and the
+ * unconstrained vdot0 the multipliers solve (R M^-1 R') lambda = R vdot0 -
+ * a, and vdot = vdot0 - Y lambda: one solve, so held dofs and constraints
+ * act on each other. The columns of Y come from the factorization the
+ * forward dynamics leaves behind, O(n) each, and redundant rows are
+ * dropped by teal_rr_cholesky_solve. Baumgarte's feedback, when set, moves
+ * every target by -2 alpha edot - beta^2 e. A discrete step applies the
+ * unit rows alone to its velocity v* with the target v+ = 0 and M + h D for
+ * M (its constraints are the discrete step's own). */
 #include "multibody/plant/held_dofs_internal.h"
 
 #include <string.h>
 
 #include "framework/alloc.h"
 #include "multibody/algorithms/mass_inverse.h"
+#include "multibody/constraints/constraint_operators.h"
 #include "multibody/constraints/rank_revealing_solve.h"
 #include "multibody/tree/joints.h"
 
@@ -21,10 +28,44 @@ int teal_plant_num_prescribed(const teal_plant *p) {
   return n;
 }
 
-/* Y, S, the multipliers, indices and targets, then nv doubles for
- * teal_plant_calc_motion_forces' unconstrained accelerations. */
+static int baumgarte_on(const teal_plant *p) {
+  return p->baumgarte_alpha > 0.0 || p->baumgarte_beta > 0.0;
+}
+
+/* The constraint rows solved here with k held dofs: all of them when the
+ * plant is continuous and something of ours is active, else none (the
+ * constraint stage solves them alone). */
+static int constraint_rows(const teal_plant *p, int k) {
+  return !p->sys.discrete && (k > 0 || baumgarte_on(p)) ? p->nc_rows : 0;
+}
+
+/* The work's parts for k held dofs and m constraint rows (n = k + m). */
+typedef struct held_work {
+  double *G;   /* m x nv: the constraint rows */
+  double *Y;   /* n x nv: M^-1 of each row */
+  double *S;   /* n x n */
+  double *r;   /* n: the right-hand side, then lambda */
+  double *idx; /* k: the held dofs' v indices */
+  double *a;   /* n: the targets */
+  double *e;   /* 2 m: position and velocity errors */
+} held_work;
+
 static size_t held_doubles(const teal_plant *p, int k) {
-  return (size_t)k * ((size_t)p->nv + (size_t)k + 3) + (size_t)p->nv;
+  size_t m = (size_t)constraint_rows(p, k), n = (size_t)k + m, nv = (size_t)p->nv;
+  return m * nv + n * nv + n * n + 3 * n + 2 * m + nv;
+}
+
+static held_work split(const teal_plant *p, double *w, int k, int m) {
+  size_t n = (size_t)(k + m), nv = (size_t)p->nv;
+  held_work h;
+  h.G = w;
+  h.Y = h.G + (size_t)m * nv;
+  h.S = h.Y + n * nv;
+  h.r = h.S + n * n;
+  h.idx = h.r + n;
+  h.a = h.idx + n;
+  h.e = h.a + n;
+  return h;
 }
 
 double *teal_plant_held_vdot_scratch(const teal_plant *p, teal_plant_scratch *s) {
@@ -33,7 +74,7 @@ double *teal_plant_held_vdot_scratch(const teal_plant *p, teal_plant_scratch *s)
 
 int teal_plant_held_reserve(teal_plant_scratch *s, const teal_plant *p, int k) {
   size_t need = held_doubles(p, k);
-  if (k <= 0 || s->held_doubles >= need) {
+  if ((k <= 0 && constraint_rows(p, 0) == 0) || s->held_doubles >= need) {
     return TEAL_OK;
   }
   double *w = teal_calloc(need, sizeof(double));
@@ -91,13 +132,39 @@ static int held_targets(const teal_plant *p, const teal_context *ctx, double *id
   return k;
 }
 
-/* Y (k x nv): row r is M^-1 e_idx[r]. */
-static int inverse_columns(const teal_plant *p, teal_plant_scratch *s, const double *idx, int k,
-                           double *Y) {
-  for (int r = 0; r < k; r++) {
-    double *y = Y + (size_t)r * (size_t)p->nv;
-    memset(y, 0, (size_t)p->nv * sizeof(double));
-    y[(int)idx[r]] = 1.0;
+/* The constraint rows G and their targets b - 2 alpha G v - beta^2 perr. */
+static int constraint_targets(const teal_plant *p, const teal_context *ctx, int m, held_work *h,
+                              double *a) {
+  if (m == 0) {
+    return TEAL_OK;
+  }
+  int rc = teal_plant_calc_constraint_jacobian(p, ctx, h->G);
+  rc = rc ? rc : teal_plant_calc_constraint_bias(p, ctx, a);
+  if (rc || !baumgarte_on(p)) {
+    return rc;
+  }
+  double *perr = h->e, *verr = h->e + m, al = p->baumgarte_alpha, be = p->baumgarte_beta;
+  rc = teal_plant_calc_constraint_position_errors(p, ctx, perr);
+  rc = rc ? rc : teal_plant_calc_constraint_velocity_errors(p, ctx, verr);
+  for (int i = 0; rc == TEAL_OK && i < m; i++) {
+    a[i] -= 2.0 * al * verr[i] + be * be * perr[i];
+  }
+  return rc;
+}
+
+/* Y row i = M^-1 R_i' (R_i: the unit row of dof idx[i] for i < k, else
+ * constraint row i - k). */
+static int inverse_rows(const teal_plant *p, teal_plant_scratch *s, const held_work *h, int k,
+                        int n) {
+  size_t nv = (size_t)p->nv;
+  for (int i = 0; i < n; i++) {
+    double *y = h->Y + (size_t)i * nv;
+    if (i < k) {
+      memset(y, 0, nv * sizeof(double));
+      y[(int)h->idx[i]] = 1.0;
+    } else {
+      memcpy(y, h->G + (size_t)(i - k) * nv, nv * sizeof(double));
+    }
     int rc = teal_mb_mass_inverse(p, s->data, y, y);
     if (rc) {
       return rc;
@@ -106,13 +173,52 @@ static int inverse_columns(const teal_plant *p, teal_plant_scratch *s, const dou
   return TEAL_OK;
 }
 
+/* R_i . x for a vector x of nv values. */
+static double row_dot(const teal_plant *p, const held_work *h, int k, int i, const double *x) {
+  if (i < k) {
+    return x[(int)h->idx[i]];
+  }
+  const double *g = h->G + (size_t)(i - k) * (size_t)p->nv;
+  double acc = 0.0;
+  for (int j = 0; j < p->nv; j++) {
+    acc += g[j] * x[j];
+  }
+  return acc;
+}
+
+/* S = R Y' and r = R vdot - a, then lambda into r. */
+static int solve_rows(const teal_plant *p, const held_work *h, int k, int n, const double *vdot) {
+  for (int i = 0; i < n; i++) {
+    h->r[i] = row_dot(p, h, k, i, vdot) - h->a[i];
+    for (int l = 0; l < n; l++) {
+      h->S[(size_t)i * (size_t)n + (size_t)l] =
+          row_dot(p, h, k, i, h->Y + (size_t)l * (size_t)p->nv);
+    }
+  }
+  return teal_rr_cholesky_solve(h->S, n, h->r, 0.0, NULL);
+}
+
+/* The rows and their targets, or a negative status reported on ctx. */
+static int gather_rows(const teal_plant *p, const teal_context *ctx, held_work *h, int k, int m) {
+  int rc = held_targets(p, ctx, h->idx, h->a);
+  if (rc < 0) {
+    return rc;
+  }
+  rc = constraint_targets(p, ctx, m, h, h->a + k);
+  return rc ? teal_context_report_error(ctx, rc,
+                                        "plant: the constraint rows with the held dofs "
+                                        "failed (%s)",
+                                        teal_strerror(rc))
+            : TEAL_OK;
+}
+
 int teal_plant_hold_dofs(const teal_plant *p, const teal_context *ctx, teal_plant_scratch *s,
                          double *vdot, double *lambda) {
-  int nv = p->nv, k = teal_plant_num_held(p, ctx);
+  int nv = p->nv, k = teal_plant_num_held(p, ctx), m = constraint_rows(p, k), n = k + m;
   if (lambda) {
     memset(lambda, 0, (size_t)nv * sizeof(double));
   }
-  if (k == 0) {
+  if (n == 0) {
     return TEAL_OK;
   }
   if (s->held_doubles < held_doubles(p, k)) {
@@ -121,38 +227,44 @@ int teal_plant_hold_dofs(const teal_plant *p, const teal_context *ctx, teal_plan
                                      "(lock joints through teal_plant_lock_joint)",
                                      k);
   }
-  double *Y = s->held_work, *S = Y + (size_t)k * (size_t)nv, *r = S + (size_t)k * (size_t)k;
-  double *idx = r + k, *a = idx + k;
-  int rc = held_targets(p, ctx, idx, a);
-  if (rc < 0) {
+  held_work h = split(p, s->held_work, k, m);
+  int rc = gather_rows(p, ctx, &h, k, m);
+  if (rc) {
     return rc;
   }
-  if ((rc = inverse_columns(p, s, idx, k, Y)) != TEAL_OK) {
+  if ((rc = inverse_rows(p, s, &h, k, n)) != TEAL_OK) {
     return teal_context_report_error(ctx, rc, "plant: M^-1 for the held dofs failed: %s",
                                      teal_mb_data_error(s->data)->message);
   }
-  for (int i = 0; i < k; i++) {
-    r[i] = vdot[(int)idx[i]] - a[i];
-    for (int l = 0; l < k; l++) {
-      S[(size_t)i * (size_t)k + (size_t)l] = Y[(size_t)i * (size_t)nv + (size_t)idx[l]];
-    }
-  }
-  if ((rc = teal_rr_cholesky_solve(S, k, r, 0.0, NULL)) != TEAL_OK) {
+  if ((rc = solve_rows(p, &h, k, n, vdot)) != TEAL_OK) {
     return teal_context_report_error(ctx, rc, "plant: the held dofs' system is not finite");
   }
-  for (int i = 0; i < k; i++) {
-    const double *y = Y + (size_t)i * (size_t)nv;
+  for (int i = 0; i < n; i++) {
+    const double *y = h.Y + (size_t)i * (size_t)nv;
     for (int c = 0; c < nv; c++) {
-      vdot[c] -= r[i] * y[c];
-    }
-    if (lambda) {
-      lambda[(int)idx[i]] = -r[i];
+      vdot[c] -= h.r[i] * y[c];
     }
   }
   for (int i = 0; i < k; i++) { /* exactly on target, not within round-off */
-    vdot[(int)idx[i]] = a[i];
+    vdot[(int)h.idx[i]] = h.a[i];
+    if (lambda) {
+      lambda[(int)h.idx[i]] = -h.r[i];
+    }
   }
   return TEAL_OK;
+}
+
+double teal_plant_held_power(const teal_plant *p, const teal_context *ctx,
+                             const teal_plant_scratch *s) {
+  int k = teal_plant_num_held(p, ctx);
+  held_work h = split(p, s->held_work, k, constraint_rows(p, k));
+  const double *q, *v;
+  teal_plant_qv(p, ctx, &q, &v);
+  double power = 0.0;
+  for (int i = 0; i < k; i++) {
+    power -= h.r[i] * v[(int)h.idx[i]]; /* the force on dof idx[i] is -lambda_i */
+  }
+  return power;
 }
 
 int teal_plant_prescribe_held(const teal_plant *p, const teal_context *ctx, double *q, double *v) {
@@ -176,17 +288,4 @@ int teal_plant_prescribe_held(const teal_plant *p, const teal_context *ctx, doub
     }
   }
   return TEAL_OK;
-}
-
-double teal_plant_held_power(const teal_plant *p, const teal_context *ctx,
-                             const teal_plant_scratch *s) {
-  int k = teal_plant_num_held(p, ctx);
-  const double *r = s->held_work + (size_t)k * (size_t)p->nv + (size_t)k * (size_t)k;
-  const double *idx = r + k, *q, *v;
-  teal_plant_qv(p, ctx, &q, &v);
-  double power = 0.0;
-  for (int i = 0; i < k; i++) {
-    power -= r[i] * v[(int)idx[i]]; /* the force on dof idx[i] is -lambda_i */
-  }
-  return power;
 }

@@ -301,8 +301,8 @@ int teal_plant_calc_applied_forces(const teal_system *sys, const teal_context *c
 
 /* ---- accelerations ------------------------------------------------------------------- */
 
-static int continuous_vdot(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
-                           double *vdot) {
+int teal_plant_calc_free_vdot(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
+                              double *vdot) {
   int rc;
   teal_plant_scratch *s = teal_plant_staged_scratch(sys, ctx, p, &rc);
   if (!s) {
@@ -320,8 +320,37 @@ static int continuous_vdot(const teal_system *sys, const teal_context *ctx, cons
   if (rc) {
     return teal_context_report_error(ctx, rc, "plant: %s", teal_mb_data_error(s->data)->message);
   }
-  rc = teal_plant_hold_dofs(p, ctx, s, vdot, NULL); /* locked and prescribed dofs */
+  return teal_plant_check_finite(ctx, vdot, p->nv, "generalized acceleration");
+}
+
+/* The free accelerations with the held dofs' rows (locked, prescribed)
+ * and the constraint rows solved together (held_dofs.c). */
+static int held_vdot(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
+                     double *vdot) {
+  int rc = teal_plant_calc_free_vdot(sys, ctx, p, vdot);
+  teal_plant_scratch *s = rc ? NULL : teal_plant_get_scratch(p, ctx);
+  rc = rc ? rc : teal_plant_hold_dofs(p, ctx, s, vdot, NULL);
   return rc ? rc : teal_plant_check_finite(ctx, vdot, p->nv, "generalized acceleration");
+}
+
+/* The accelerations of a continuous plant: with its constraints' stage
+ * when it has constraint rows, with the held dofs' solve when it has held
+ * dofs or Baumgarte's feedback. */
+static int continuous_vdot(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
+                           double *vdot) {
+  if (teal_plant_num_held(p, ctx) > 0 ||
+      (p->nc_rows > 0 && (p->baumgarte_alpha > 0.0 || p->baumgarte_beta > 0.0))) {
+    return held_vdot(sys, ctx, p, vdot);
+  }
+  if (p->nc_rows == 0) {
+    return teal_plant_calc_free_vdot(sys, ctx, p, vdot);
+  }
+  const double *stage;
+  int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_lambda, (const void **)&stage);
+  if (rc == TEAL_OK) {
+    memcpy(vdot, stage + p->nc_rows, (size_t)p->nv * sizeof(double));
+  }
+  return rc;
 }
 
 int teal_plant_check_finite(const teal_context *ctx, const double *x, int n, const char *what) {

@@ -31,6 +31,8 @@ typedef struct teal_plant_scratch {
    * motion or a joint is locked, grown by locking, never in a step */
   double *held_work;
   size_t held_doubles;
+  double *proj_work;                  /* the constraint projection's (plant_projection.c) */
+  struct teal_constraint_work *cwork; /* the constraint operators' (NULL: none) */
   int declaration;     /* the value given to the declaration: its copy, the
                         * system's model, names the plant and holds no data */
 } teal_plant_scratch;
@@ -108,6 +110,10 @@ int teal_plant_calc_actuation(const teal_system *sys, const teal_context *ctx, d
 int teal_plant_calc_applied_forces(const teal_system *sys, const teal_context *ctx, void *out,
                                    void *user);
 int teal_plant_calc_vdot(const teal_system *sys, const teal_context *ctx, double *out, void *user);
+/* The accelerations of a continuous plant ignoring its constraints,
+ * M^-1 f, leaving M's factorization in the data (plant_calc.c). */
+int teal_plant_calc_free_vdot(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
+                              double *vdot);
 /* The analytic Jacobian hook (plant_jacobian.c). */
 int teal_plant_jacobian(const teal_system *sys, const teal_context *ctx, int input_port,
                         int output_port, teal_jacobian *jac, void *user);

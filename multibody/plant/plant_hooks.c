@@ -6,6 +6,7 @@
 #include "multibody/algorithms/energy.h"
 #include "multibody/contact/contact_internal.h"
 #include "multibody/plant/held_dofs_internal.h"
+#include "multibody/plant/plant_projection_internal.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/tree/topology.h"
 
@@ -94,9 +95,10 @@ int teal_plant_project(const teal_system *sys, const teal_context *ctx, teal_con
     return rc;
   }
   rc = teal_plant_normalize_q(user, x->q);
-  return rc ? teal_context_report_error(ctx, rc, "plant: a quaternion in q is zero or not "
+  return rc ? teal_context_report_error(ctx, rc,
+                                        "plant: a quaternion in q is zero or not "
                                         "finite and cannot be normalized")
-            : TEAL_OK;
+            : teal_plant_project_constraints(p, ctx, x);
 }
 
 int teal_plant_v_to_qdot(const teal_system *sys, const teal_context *ctx, const double *v,

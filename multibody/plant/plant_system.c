@@ -10,6 +10,7 @@
 
 #include "framework/alloc.h"
 #include "framework/leaf_util.h"
+#include "multibody/constraints/constraint_internal.h"
 #include "multibody/contact/contact_internal.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/tree/topology.h"
@@ -193,6 +194,7 @@ static void declare_state(teal_system *sys, teal_plant *p, double *x0) {
   s->param_contact = teal_leaf_declare_numeric_parameter(sys, 1, &p->contact.version);
   memset(x0, 0, (size_t)p->nv * sizeof(double)); /* no joint starts locked */
   s->param_locks = teal_leaf_declare_numeric_parameter(sys, p->nv, x0);
+  s->param_constraints = teal_plant_declare_constraint_parameter(sys, p);
   teal_plant_scratch model;
   memset(&model, 0, sizeof(model));
   model.plant = p;
@@ -273,6 +275,10 @@ static const teal_value_type *vels_type(const teal_plant *p) {
   (void)p;
   return &teal_spatial_vector_list_type;
 }
+/* the multipliers (m) then the constrained accelerations (nv) */
+static int lambda_size(const teal_plant *p) {
+  return p->nc_rows + p->nv;
+}
 static const teal_value_type *forces_type(const teal_plant *p) {
   return &p->sys.forces_type;
 }
@@ -306,6 +312,8 @@ static const plant_stage k_stages[] = {
      teal_plant_calc_contact_results, contacts_type},
     {"discrete_step", offsetof(plant_sys, ce_step), PREREQ_ALL, 1, teal_plant_calc_discrete_step,
      step_size, NULL, NULL},
+    {"constrained_accelerations", offsetof(plant_sys, ce_lambda), PREREQ_ALL, 0,
+     teal_plant_calc_constrained_accelerations_stage, lambda_size, NULL, NULL},
     {"generalized_acceleration", offsetof(plant_sys, ce_vdot), PREREQ_ALL, 0, teal_plant_calc_vdot,
      nv_size, NULL, NULL},
     {"body_accelerations", offsetof(plant_sys, ce_accs), PREREQ_ALL, 0, NULL, NULL,
@@ -385,6 +393,9 @@ static void declare_outputs(teal_system *sys, teal_plant *p, const port_names *n
   s->out_reactions =
       teal_leaf_declare_abstract_output(sys, "reaction_forces", &teal_spatial_vector_list_type,
                                         teal_plant_output_reactions, p, NULL, 0);
+  s->out_multipliers =
+      teal_leaf_declare_vector_output(sys, "constraint_multipliers", p->nc_rows,
+                                      teal_plant_output_constraint_multipliers, p, NULL, 0);
 }
 
 /* The system's user_free: the plant dies with its system once built. */
@@ -399,7 +410,11 @@ static void release_plant(void *user) {
 int teal_plant_system_create(teal_plant *p) {
   p->sys.discrete = p->time_step > 0.0;
   teal_plant_contact_defaults(p);
-  int rc = build_maps(p);
+  int rc = teal_plant_constraints_finalize(p);
+  if (rc) {
+    return rc;
+  }
+  rc = build_maps(p);
   port_names names = {NULL, sizeof(LONGEST_PORT_SUFFIX)};
   for (int i = 0; i < p->instances.n; i++) {
     size_t n = strlen(INST(p)[i].name) + sizeof(LONGEST_PORT_SUFFIX);

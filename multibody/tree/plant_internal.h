@@ -107,6 +107,22 @@ typedef struct force_rec {
   void *user;
 } force_rec;
 
+/* a constraint (multibody/constraints/constraint_specs.c; name: unused,
+ * NULL). Points and frames on bodies A and B (the coupler's joints in
+ * joint0, joint1); rows: its equations (0 for a compliant distance, which is
+ * the force element force_element), row_start its first row at finalize. */
+typedef struct constraint_rec {
+  char *name;
+  int instance;
+  int kind; /* teal_constraint_kind */
+  int body_a, body_b, joint0, joint1, force_element;
+  teal_transform X_AP, X_BQ; /* weld frames; the points in .p otherwise */
+  teal_vec3 dir_a, dir_b;    /* unit directions fixed in A and B */
+  teal_vec3 perp1, perp2;    /* point on line: the line's normals in A */
+  double ratio, offset, distance, cos_angle, height;
+  int rows, row_start, default_enabled;
+} constraint_rec;
+
 /* a registered geometry; the public view follows the (name, instance) head */
 typedef struct geometry_rec {
   char *name;
@@ -153,9 +169,12 @@ typedef struct plant_sys {
   /* cache entries, scratch, parameters (gravity, body inertias by node,
    * joint damping by v index: plant_parameters.c) */
   int ce_stage, ce_poses, ce_vels, ce_M, ce_u, ce_forces, ce_vdot, ce_step, ce_accs;
+  int ce_lambda; /* constrained accelerations: lambda [m] then vdot [nv] */
   int scratch, param_gravity, param_inertia, param_damping;
   int param_contact; /* the contact settings version a context's caches saw */
   int param_locks;   /* 1 per locked dof (multibody/plant/joint_locking.c) */
+  int param_constraints; /* constraint enabled flags (1 or 0) by constraint */
+  int out_multipliers;   /* the constraint multipliers, one per row */
   teal_value_type forces_type;
   /* per instance: actuators, q and v indices (offsets into the arrays below) */
   int *inst_act_start, *inst_act_count, *act_list;
@@ -210,6 +229,8 @@ struct teal_plant {
    * (multibody/plant/constraint_stabilization.c) */
   double baumgarte_alpha, baumgarte_beta;
   int projection_off;
+  teal_plant_list constraints; /* constraint_rec (multibody/constraints/) */
+  int nc_rows;                 /* the constraints' rows, counted at finalize */
 };
 
 #define INST(p) ((instance_rec *)(p)->instances.data)
@@ -219,6 +240,7 @@ struct teal_plant {
 #define ACT(p) ((actuator_rec *)(p)->actuators.data)
 #define FORCE(p) ((force_rec *)(p)->forces.data)
 #define GEOM(p) ((geometry_rec *)(p)->geometries.data)
+#define CONSTRAINT(p) ((constraint_rec *)(p)->constraints.data)
 
 /* Appends one zeroed element of size elem; returns it or NULL. */
 void *teal_plant_list_push(teal_plant_list *l, size_t elem);

@@ -100,6 +100,7 @@ void teal_plant_destroy(teal_plant *p) {
   }
   teal_plant_list_free(&p->geometries, sizeof(geometry_rec));
   teal_plant_list_free(&p->filter_pairs, sizeof(filter_pair_rec));
+  teal_plant_list_free(&p->constraints, sizeof(constraint_rec));
   teal_free(p->name);
   for (int i = 0; i < p->nblocks; i++) {
     teal_free(p->blocks[i]);

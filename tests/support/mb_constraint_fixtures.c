@@ -1,0 +1,104 @@
+/* Constraint test fixtures (see mb_constraint_fixtures.h). */
+#include "support/mb_constraint_fixtures.h"
+
+#include <math.h>
+#include <stdio.h>
+
+#include "framework/alloc.h"
+#include "multibody/constraints/constraint_specs.h"
+#include "multibody/plant/plant_state.h"
+#include "multibody/plant/plant_system.h"
+#include "multibody/tree/topology.h"
+#include "support/test_support.h"
+
+teal_plant *ts_mbc_open_tree(const ts_mb_topology *t, unsigned seed) {
+  unsigned s = seed ? seed : 1;
+  int bodies[32];
+  teal_plant *p = t->n <= 32 ? teal_plant_new(0.0, NULL) : NULL;
+  int st = p ? TEAL_OK : TEAL_ENOMEM;
+  for (int i = 0; st >= 0 && i < t->n; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "b%d", i);
+    teal_spatial_inertia M = ts_mb_rand_inertia(&s);
+    st = bodies[i] = teal_plant_add_rigid_body(p, name, TEAL_DEFAULT_MODEL_INSTANCE, &M);
+  }
+  for (int i = 0; st >= 0 && i < t->n; i++) {
+    st = t->spec[i].parent == -2 ? TEAL_OK : ts_mb_add_random_joint(p, t->spec, bodies, i, &s);
+  }
+  if (st < 0) {
+    fprintf(stderr, "ts_mbc_open_tree: %s\n", p ? teal_plant_error(p)->message : "no memory");
+    teal_plant_free(p);
+    return NULL;
+  }
+  return p;
+}
+
+/* Two distinct random single-dof joints, or TEAL_ENOTFOUND. */
+static int two_single_dof_joints(const teal_plant *p, unsigned *s, int *j0, int *j1) {
+  int list[64], n = 0;
+  for (int j = 0; j < teal_plant_num_joints(p) && n < 64; j++) {
+    int k = teal_plant_joint_kind(p, j);
+    if (k == TEAL_JOINT_REVOLUTE || k == TEAL_JOINT_PRISMATIC || k == TEAL_JOINT_SCREW) {
+      list[n++] = j;
+    }
+  }
+  if (n < 2) {
+    return TEAL_ENOTFOUND;
+  }
+  int a = (int)(ts_rand_uniform(s, 0.0, n)) % n;
+  int b = (a + 1 + (int)(ts_rand_uniform(s, 0.0, n - 1)) % (n - 1)) % n;
+  *j0 = list[a];
+  *j1 = list[b];
+  return TEAL_OK;
+}
+
+static teal_vec3 rand_point(unsigned *s) {
+  double x[3];
+  ts_mb_rand_vec(s, x, 3, 0.5);
+  return teal_vec3_make(x[0], x[1], x[2]);
+}
+
+int ts_mbc_add_random_constraint(teal_plant *p, int kind, unsigned *s) {
+  int nb = teal_plant_num_bodies(p);
+  int a = (int)ts_rand_uniform(s, 0.0, nb) % nb;
+  int b = (a + 1 + (int)ts_rand_uniform(s, 0.0, nb - 1) % (nb - 1)) % nb;
+  teal_vec3 pa = rand_point(s), pb = rand_point(s);
+  switch (kind) {
+    case TEAL_CONSTRAINT_COUPLER: {
+      int j0, j1;
+      int rc = two_single_dof_joints(p, s, &j0, &j1);
+      return rc ? rc : teal_plant_add_coupler_constraint(p, j0, j1, ts_rand_uniform(s, -2, 2), 0.3);
+    }
+    case TEAL_CONSTRAINT_DISTANCE:
+      return teal_plant_add_distance_constraint(p, a, pa, b, pb, 0.7, INFINITY, 0.0);
+    case TEAL_CONSTRAINT_BALL:
+      return teal_plant_add_ball_constraint(p, a, pa, b, pb);
+    case TEAL_CONSTRAINT_WELD:
+      return teal_plant_add_weld_constraint(p, a, ts_mb_rand_pose(s, 0.5), b,
+                                            ts_mb_rand_pose(s, 0.5));
+    case TEAL_CONSTRAINT_POINT_IN_PLANE:
+      return teal_plant_add_point_in_plane_constraint(p, a, rand_point(s), 0.2, b, pb);
+    case TEAL_CONSTRAINT_POINT_ON_LINE:
+      return teal_plant_add_point_on_line_constraint(p, a, rand_point(s), pa, b, pb);
+    default:
+      return teal_plant_add_constant_angle_constraint(p, a, rand_point(s), b, rand_point(s), 1.1);
+  }
+}
+
+teal_context *ts_mbc_random_context(const teal_plant *p, unsigned *s, double a) {
+  int nq = teal_plant_nq(p), nv = teal_plant_nv(p);
+  double *q = teal_calloc((size_t)nq + 1, sizeof(double));
+  double *v = teal_calloc((size_t)nv + 1, sizeof(double));
+  teal_context *ctx = q && v ? teal_context_new(teal_plant_system((teal_plant *)p), NULL) : NULL;
+  int rc = ctx ? ts_mb_rand_state(p, s, q, v, a) : TEAL_ENOMEM;
+  rc = rc ? rc : teal_plant_set_positions(p, ctx, q, nq);
+  rc = rc ? rc : teal_plant_set_velocities(p, ctx, v, nv);
+  teal_free(q);
+  teal_free(v);
+  if (rc) {
+    fprintf(stderr, "ts_mbc_random_context: status %d\n", rc);
+    teal_context_free(ctx);
+    return NULL;
+  }
+  return ctx;
+}

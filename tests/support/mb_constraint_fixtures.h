@@ -1,0 +1,31 @@
+/* Constraint test fixtures: random trees left open for constraints, a
+ * random constraint of each kind between random bodies, and contexts at a
+ * random state. Failures return NULL or a negative status and print the
+ * reason to stderr. */
+#ifndef TEAL_TESTS_SUPPORT_MB_CONSTRAINT_FIXTURES_H
+#define TEAL_TESTS_SUPPORT_MB_CONSTRAINT_FIXTURES_H
+
+#include "framework/context.h"
+#include "multibody/tree/plant_model.h"
+#include "support/mb_fixtures.h"
+
+/** The number of constraint kinds (teal_constraint_kind). */
+#define TS_MBC_NUM_KINDS 7
+
+/** A plant with the bodies and joints of topology t (random frames, axes
+ *  and inertias from seed, as ts_mb_random_tree), not finalized, so that
+ *  constraints can be added. Bodies are 1..t->n. */
+teal_plant *ts_mbc_open_tree(const ts_mb_topology *t, unsigned seed);
+
+/** Adds a constraint of kind between random distinct bodies (the world
+ *  among them) with random points, frames and axes; a coupler between two
+ *  random single-dof joints. Returns the constraint index, TEAL_ENOTFOUND
+ *  when the plant has no two single-dof joints for a coupler, or the add's
+ *  error. */
+int ts_mbc_add_random_constraint(teal_plant *p, int kind, unsigned *state);
+
+/** A new context of the finalized p at a random state (q, v components in
+ *  [-a, a), quaternions normalized), or NULL. */
+teal_context *ts_mbc_random_context(const teal_plant *p, unsigned *state, double a);
+
+#endif
