@@ -4,8 +4,9 @@
  * evaluated at the state being projected, with unit velocity weights on
  * the free dofs and zero on the held ones (locked or prescribed, already
  * set by prescribeQ/prescribeU). The tolerance is the context's accuracy,
- * which the simulator sets to its own, so the constraint error after every
- * step stays within what the integrator is asked for. */
+ * which teal_simulator_set_accuracy sets to the integrator's, so the
+ * constraint error after every step stays within what the integrator is
+ * asked for (1e-4, the simulator's default accuracy, while it is unset). */
 #include "multibody/plant/plant_projection_internal.h"
 
 #include <math.h>
@@ -16,6 +17,11 @@
 #include "multibody/constraints/constraint_operators.h"
 #include "multibody/constraints/constraint_projection.h"
 #include "multibody/tree/topology.h"
+
+/* The tolerance when the context's accuracy is unset (a simulator sets it
+ * only through teal_simulator_set_accuracy): the simulator's default
+ * accuracy. */
+#define TEAL_PLANT_DEFAULT_PROJECTION_TOL 1e-4
 
 /* What the row callbacks need: the plant, the context whose q is projected
  * in place, and the scratch's work. */
@@ -96,7 +102,9 @@ int teal_plant_project_constraints(const teal_plant *p, const teal_context *ctx,
   proj_user u = {p, own, qdot};
   teal_projection_rows rows = {p->nc_rows,    p->nq,        p->nv, rows_errors,
                                rows_jacobian, rows_advance, &u};
-  teal_projection_options opt = {teal_context_accuracy(ctx), 0, w};
+  double accuracy = teal_context_accuracy(ctx);
+  teal_projection_options opt = {accuracy > 0.0 ? accuracy : TEAL_PLANT_DEFAULT_PROJECTION_TOL, 0,
+                                 w};
   teal_error err = {TEAL_OK, ""};
   int rc = teal_project_positions(&rows, &opt, x->q, work, NULL, &err);
   if (rc == TEAL_OK) {

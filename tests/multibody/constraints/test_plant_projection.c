@@ -178,6 +178,26 @@ START_TEST(passive_four_bar_stays_on_its_manifold) {
 }
 END_TEST
 
+START_TEST(default_simulator_projects_at_its_default_accuracy) {
+  /* no teal_simulator_set_accuracy: the context's accuracy is unset and
+   * the projection uses the simulator's default, 1e-4 */
+  teal_plant *p = four_bar();
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  teal_simulator *sim = teal_simulator_new(teal_plant_system(p), NULL, NULL);
+  teal_context *ctx = teal_simulator_context(sim);
+  double q[3];
+  assemble(1.2, q);
+  set_q(p, ctx, q);
+  teal_sim_status st;
+  for (int k = 1; k <= 20; k++) {
+    ck_assert_int_eq(teal_simulator_advance_to(sim, 0.1 * k, &st), TEAL_OK);
+    ck_assert_double_le(max_perr(p, ctx), 1e-4);
+  }
+  teal_simulator_free(sim);
+  teal_plant_free(p);
+}
+END_TEST
+
 START_TEST(perturbed_state_is_projected_to_tolerance) {
   teal_plant *p = four_bar();
   ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
@@ -348,6 +368,7 @@ static Suite *suite(void) {
   TCase *tc = tcase_create("core");
   tcase_set_timeout(tc, 120);
   tcase_add_test(tc, passive_four_bar_stays_on_its_manifold);
+  tcase_add_test(tc, default_simulator_projects_at_its_default_accuracy);
   tcase_add_test(tc, perturbed_state_is_projected_to_tolerance);
   tcase_add_test(tc, baumgarte_keeps_the_drift_bounded);
   tcase_add_test(tc, loop_that_cannot_close_stops_keeping_the_last_state);
