@@ -363,6 +363,29 @@ START_TEST(locked_crank_holds_the_loop) {
 }
 END_TEST
 
+START_TEST(projected_steps_allocate_nothing) {
+  teal_plant *p = four_bar();
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  teal_simulator *sim = rk45(p, 1e-8);
+  teal_context *ctx = teal_simulator_context(sim);
+  double q[3];
+  assemble(1.2, q);
+  set_q(p, ctx, q);
+  ck_assert_int_eq(teal_plant_lock_joint(p, ctx, 1), TEAL_OK); /* the held solve too */
+  ck_assert_int_eq(teal_plant_unlock_joint(p, ctx, 1), TEAL_OK);
+  teal_sim_status st;
+  ck_assert_int_eq(teal_simulator_advance_to(sim, 0.01, &st), TEAL_OK);
+  ts_alloc_install();
+  ts_alloc_reset();
+  ck_assert_int_eq(teal_simulator_advance_to(sim, 0.5, &st), TEAL_OK);
+  unsigned long allocs = ts_alloc_allocs();
+  ts_alloc_uninstall();
+  ck_assert_uint_eq(allocs, 0);
+  teal_simulator_free(sim);
+  teal_plant_free(p);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("plant_projection");
   TCase *tc = tcase_create("core");
@@ -374,6 +397,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, loop_that_cannot_close_stops_keeping_the_last_state);
   tcase_add_test(tc, prescribed_crank_drives_the_loop);
   tcase_add_test(tc, locked_crank_holds_the_loop);
+  tcase_add_test(tc, projected_steps_allocate_nothing);
   suite_add_tcase(s, tc);
   return s;
 }

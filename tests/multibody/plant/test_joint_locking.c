@@ -190,6 +190,43 @@ START_TEST(locked_steps_allocate_nothing) {
 }
 END_TEST
 
+START_TEST(locked_free_body_does_not_fall) {
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  teal_spatial_inertia M = rod();
+  int b = teal_plant_add_rigid_body(p, "box", TEAL_DEFAULT_MODEL_INSTANCE, &M);
+  int j = teal_plant_add_joint(p, "float", TEAL_JOINT_QUATERNION_FLOATING, TEAL_WORLD_FRAME,
+                               teal_plant_body_frame(p, b), NULL, 0);
+  teal_plant_set_gravity(p, teal_vec3_make(0, 0, -9.81));
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  teal_simulator *sim = rk45(p, 1e-8);
+  teal_context *ctx = teal_simulator_context(sim);
+  int nq = teal_plant_nq(p), nv = teal_plant_nv(p);
+  double x0[13], x[13];
+  ck_assert_int_eq(teal_plant_get_state(p, ctx, x0, nq + nv), TEAL_OK);
+  x0[nq + 2] = 1.0; /* moving: locking stops it */
+  ck_assert_int_eq(teal_plant_set_state(p, ctx, x0, nq + nv), TEAL_OK);
+  ck_assert_int_eq(teal_plant_lock_joint(p, ctx, j), TEAL_OK);
+  teal_sim_status st;
+  ck_assert_int_eq(teal_simulator_advance_to(sim, 1.0, &st), TEAL_OK);
+  ck_assert_int_eq(teal_plant_get_state(p, ctx, x, nq + nv), TEAL_OK);
+  for (int i = 0; i < nq; i++) {
+    ck_assert_double_eq(x[i], x0[i]);
+  }
+  for (int i = 0; i < nv; i++) {
+    ck_assert_double_eq(x[nq + i], 0.0);
+  }
+  /* the holding forces cancel the generalized gravity forces */
+  double tau[6], tau_g[6];
+  ck_assert_int_eq(teal_plant_calc_motion_forces(p, ctx, tau, 6), TEAL_OK);
+  ck_assert_int_eq(teal_plant_calc_gravity_generalized_forces(p, ctx, tau_g), TEAL_OK);
+  for (int i = 0; i < 6; i++) {
+    ck_assert_double_eq_tol(tau[i], -tau_g[i], 1e-12);
+  }
+  teal_simulator_free(sim);
+  teal_plant_free(p);
+}
+END_TEST
+
 static int hold_still(double t, double *q, double *qd, double *qdd, void *user) {
   (void)t;
   (void)user;
@@ -241,6 +278,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, holding_forces_cancel_gravity_at_rest);
   tcase_add_test(tc, unlocking_releases_the_joint);
   tcase_add_test(tc, locked_steps_allocate_nothing);
+  tcase_add_test(tc, locked_free_body_does_not_fall);
   tcase_add_test(tc, bad_calls_are_reported);
   suite_add_tcase(s, tc);
   return s;
