@@ -221,10 +221,12 @@ int teal_plant_hold_dofs(const teal_plant *p, const teal_context *ctx, teal_plan
   if (n == 0) {
     return TEAL_OK;
   }
-  if (s->held_doubles < held_doubles(p, k)) {
-    return teal_context_report_error(ctx, TEAL_ESTATE,
-                                     "plant: no work memory for %d held dofs "
-                                     "(lock joints through teal_plant_lock_joint)",
+  /* the work is made when locking, but a context copied from a locked one
+   * (its lock parameter with it) gets it here, once */
+  if (s->held_doubles < held_doubles(p, k) && teal_plant_held_reserve(s, p, k) != TEAL_OK) {
+    return teal_context_report_error(ctx, TEAL_ENOMEM,
+                                     "plant: no memory for the solve of %d "
+                                     "held dofs",
                                      k);
   }
   held_work h = split(p, s->held_work, k, m);

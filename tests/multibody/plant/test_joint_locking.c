@@ -170,6 +170,27 @@ START_TEST(unlocking_releases_the_joint) {
 }
 END_TEST
 
+START_TEST(copied_context_keeps_the_lock) {
+  double q[2] = {0.5, -1.1};
+  const double *vdot;
+  teal_plant *p = double_pendulum(0.0, NAN);
+  teal_context *ctx = teal_context_new(teal_plant_system(p), NULL);
+  ck_assert_int_eq(teal_plant_set_positions(p, ctx, q, 2), TEAL_OK);
+  ck_assert_int_eq(teal_plant_lock_joint(p, ctx, 1), TEAL_OK);
+  teal_context *copy = teal_context_clone(ctx, NULL);
+  ck_assert_ptr_nonnull(copy);
+  int locked = 0;
+  ck_assert_int_eq(teal_plant_joint_is_locked(p, copy, 1, &locked), TEAL_OK);
+  ck_assert_int_eq(locked, 1);
+  ck_assert_int_eq(teal_plant_eval_generalized_acceleration(p, copy, &vdot), TEAL_OK);
+  ck_assert_double_eq(vdot[1], 0.0);
+  ck_assert(fabs(vdot[0]) > 0.1);
+  teal_context_free(copy);
+  teal_context_free(ctx);
+  teal_plant_free(p);
+}
+END_TEST
+
 START_TEST(locked_steps_allocate_nothing) {
   double q[2] = {0.5, -1.1};
   teal_plant *p = double_pendulum(0.0, NAN);
@@ -277,6 +298,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, discrete_locked_elbow_holds_under_load);
   tcase_add_test(tc, holding_forces_cancel_gravity_at_rest);
   tcase_add_test(tc, unlocking_releases_the_joint);
+  tcase_add_test(tc, copied_context_keeps_the_lock);
   tcase_add_test(tc, locked_steps_allocate_nothing);
   tcase_add_test(tc, locked_free_body_does_not_fall);
   tcase_add_test(tc, bad_calls_are_reported);
