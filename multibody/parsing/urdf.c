@@ -226,6 +226,9 @@ static int parse_top_element(urdf_model *m, urdf_node *c) {
   if (urdf_is(c, "frame")) {
     return urdf_parse_frame(m, c);
   }
+  if (urdf_is_constraint(c)) {
+    return urdf_parse_constraint(m, c);
+  }
   if (urdf_is_drake(c)) {
     urdf_warn(m, c, &m->report->ignored_elements, "unsupported element ignored");
   }
@@ -274,8 +277,8 @@ static void free_model(urdf_model *m) {
   for (int i = 0; i < m->strings.n; i++) {
     teal_free(((char **)m->strings.data)[i]);
   }
-  urdf_list *lists[] = {&m->links,     &m->joints,    &m->geoms,  &m->materials,
-                        &m->actuators, &m->frames,    &m->strings};
+  urdf_list *lists[] = {&m->links,     &m->joints, &m->geoms,       &m->materials,
+                        &m->actuators, &m->frames, &m->constraints, &m->strings};
   for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
     teal_free(lists[i]->data);
   }

@@ -228,5 +228,6 @@ int urdf_build(urdf_model *m, teal_plant *plant, const char *instance) {
     rc = add_geometry(m, plant, &UGEOM(m)[g], instance);
   }
   rc = rc ? rc : add_actuators(m, plant);
+  rc = rc ? rc : urdf_build_constraints(m, plant);
   return rc ? rc : inst;
 }

@@ -162,6 +162,26 @@ typedef struct urdf_frame {
   teal_transform X_LF;
 } urdf_frame;
 
+/* A constraint element or a <mimic> (urdf_constraints.c): bodies A and B
+ * by link (a coupler: a the mimicking joint, b the mimicked one); points
+ * in .p of the link-frame poses X_AP, X_BQ. */
+typedef enum urdf_constraint_kind {
+  URDF_C_BALL = 0,
+  URDF_C_DISTANCE,
+  URDF_C_WELD,
+  URDF_C_COUPLER
+} urdf_constraint_kind;
+
+typedef struct urdf_constraint {
+  urdf_node *node;
+  urdf_constraint_kind kind;
+  const char *a_name, *b_name;
+  int a, b; /* link indices, or joint indices for a coupler */
+  teal_transform X_AP, X_BQ;
+  double distance, stiffness, damping; /* distance */
+  double ratio, offset;                /* coupler */
+} urdf_constraint;
+
 typedef struct urdf_model {
   const char *source; /* file base name or "<string>" */
   const char *dir;    /* the file's directory with a trailing '/', or NULL */
@@ -170,6 +190,7 @@ typedef struct urdf_model {
   urdf_xml xml;
   const char *robot_name;
   urdf_list links, joints, geoms, materials, actuators, frames;
+  urdf_list constraints; /* urdf_constraint */
   urdf_list strings; /* char * owned by the model */
   int *link_order;   /* links in tree order (parents first), links.n entries */
   urdf_table link_index;  /* link indices by name */
@@ -182,6 +203,7 @@ typedef struct urdf_model {
 #define UMAT(m) ((urdf_material *)(m)->materials.data)
 #define UACT(m) ((urdf_actuator *)(m)->actuators.data)
 #define UFRAME(m) ((urdf_frame *)(m)->frames.data)
+#define UCONSTRAINT(m) ((urdf_constraint *)(m)->constraints.data)
 
 /* Parses the document into m->xml (the caller has run the pre-scan); a
  * malformed one gives TEAL_EPARSE with its line. No network, no DTD
@@ -281,6 +303,18 @@ int urdf_parse_transmission(urdf_model *m, urdf_node *node);
 const char *urdf_joint_type_name(urdf_joint_type t);
 /* The number of velocities of a joint type. */
 int urdf_joint_type_nv(urdf_joint_type t);
+
+/* ---- urdf_constraints.c ---- */
+
+/* 1 if node is a top-level constraint element. */
+int urdf_is_constraint(const urdf_node *node);
+int urdf_parse_constraint(urdf_model *m, urdf_node *node);
+/* The <mimic> child of a joint named joint_name, if any. */
+int urdf_parse_mimic(urdf_model *m, urdf_node *joint_node, const char *joint_name);
+/* Link and joint names to indices (after the joints are resolved). */
+int urdf_resolve_constraints(urdf_model *m);
+/* Adds the constraints to the plant (after the joints). */
+int urdf_build_constraints(urdf_model *m, teal_plant *plant);
 
 /* ---- urdf_topology.c ---- */
 

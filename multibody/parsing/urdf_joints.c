@@ -161,8 +161,7 @@ static int parse_dynamics(urdf_model *m, urdf_node *node, urdf_joint *j) {
 /* Warns about the children that are understood but not modeled. */
 static void warn_ignored_children(urdf_model *m, urdf_node *node) {
   for (urdf_node *c = node->children; c; c = c->next) {
-    if (urdf_is(c, "mimic") ||
-        (urdf_is_drake(c) && !urdf_is(c, "drake:screw_thread_pitch"))) {
+    if (urdf_is_drake(c) && !urdf_is(c, "drake:screw_thread_pitch")) {
       urdf_warn(m, c, &m->report->ignored_elements, "unsupported element ignored");
     }
   }
@@ -199,6 +198,7 @@ int urdf_parse_joint(urdf_model *m, urdf_node *node, int drake_joint) {
   rc = rc ? rc : parse_limit(m, node, &j);
   rc = rc ? rc : parse_dynamics(m, node, &j);
   rc = rc ? rc : parse_pitch(m, node, &j);
+  rc = rc ? rc : urdf_parse_mimic(m, node, j.name);
   if (rc) {
     return rc;
   }

@@ -37,9 +37,10 @@ static int attach_joint(urdf_model *m, int ji) {
   urdf_link *c = &ULINK(m)[j->child];
   if (c->parent_joint >= 0) {
     return urdf_fail(m, j->node, TEAL_EINVAL,
-                     "link '%.80s' already has parent joint '%.80s' (kinematic loops are not "
-                     "supported)",
-                     c->name, UJOINT(m)[c->parent_joint].name);
+                     "link '%.80s' has two parent joints, '%.80s' and '%.80s': they close a "
+                     "kinematic loop; declare the closure as a constraint "
+                     "(<teal:ball_constraint>, <drake:ball_constraint>, <teal:weld_constraint>)",
+                     c->name, UJOINT(m)[c->parent_joint].name, j->name);
   }
   c->parent_joint = ji;
   return TEAL_OK;
@@ -93,8 +94,10 @@ static int order_links(urdf_model *m) {
         c = UJOINT(m)[ULINK(m)[c].parent_joint].parent;
       }
       const urdf_joint *j = &UJOINT(m)[ULINK(m)[c].parent_joint];
-      rc = urdf_fail(m, j->node, TEAL_EINVAL, "kinematic loop through link '%.80s'",
-                     ULINK(m)[c].name);
+      rc = urdf_fail(m, j->node, TEAL_EINVAL,
+                     "kinematic loop through link '%.80s' and joint '%.80s'; declare a "
+                     "loop closure as a constraint (<teal:ball_constraint>)",
+                     ULINK(m)[c].name, j->name);
     }
   }
   teal_free(seen);
@@ -214,5 +217,6 @@ int urdf_resolve(urdf_model *m, const teal_plant *plant, const char *instance) {
   rc = rc ? rc : place_links(m);
   rc = rc ? rc : resolve_frames(m);
   rc = rc ? rc : resolve_actuators(m);
+  rc = rc ? rc : urdf_resolve_constraints(m);
   return rc ? rc : urdf_check_names(m, plant, instance);
 }

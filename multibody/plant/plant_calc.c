@@ -13,6 +13,7 @@
 #include "multibody/algorithms/kinematics.h"
 #include "multibody/algorithms/stages.h"
 #include "multibody/contact/contact_internal.h"
+#include "multibody/plant/held_dofs_internal.h"
 #include "multibody/forces/force_elements.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/plant/plant_values.h"
@@ -322,10 +323,25 @@ int teal_plant_calc_free_vdot(const teal_system *sys, const teal_context *ctx, c
   return teal_plant_check_finite(ctx, vdot, p->nv, "generalized acceleration");
 }
 
+/* The free accelerations with the held dofs' rows (locked, prescribed)
+ * and the constraint rows solved together (held_dofs.c). */
+static int held_vdot(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
+                     double *vdot) {
+  int rc = teal_plant_calc_free_vdot(sys, ctx, p, vdot);
+  teal_plant_scratch *s = rc ? NULL : teal_plant_get_scratch(p, ctx);
+  rc = rc ? rc : teal_plant_hold_dofs(p, ctx, s, vdot, NULL);
+  return rc ? rc : teal_plant_check_finite(ctx, vdot, p->nv, "generalized acceleration");
+}
+
 /* The accelerations of a continuous plant: with its constraints' stage
- * when it has constraint rows. */
+ * when it has constraint rows, with the held dofs' solve when it has held
+ * dofs or Baumgarte's feedback. */
 static int continuous_vdot(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
                            double *vdot) {
+  if (teal_plant_num_held(p, ctx) > 0 ||
+      (p->nc_rows > 0 && (p->baumgarte_alpha > 0.0 || p->baumgarte_beta > 0.0))) {
+    return held_vdot(sys, ctx, p, vdot);
+  }
   if (p->nc_rows == 0) {
     return teal_plant_calc_free_vdot(sys, ctx, p, vdot);
   }

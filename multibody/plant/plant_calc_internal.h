@@ -27,6 +27,11 @@ typedef struct teal_plant_scratch {
   teal_mb_derivatives *deriv;
   double *jac;
   void *fe;            /* the force elements' differences (plant_jacobian.c) */
+  /* the held dofs' solve (held_dofs.c): made when the plant prescribes
+   * motion or a joint is locked, grown by locking, never in a step */
+  double *held_work;
+  size_t held_doubles;
+  double *proj_work;                  /* the constraint projection's (plant_projection.c) */
   struct teal_constraint_work *cwork; /* the constraint operators' (NULL: none) */
   int declaration;     /* the value given to the declaration: its copy, the
                         * system's model, names the plant and holds no data */

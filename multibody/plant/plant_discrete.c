@@ -15,7 +15,11 @@
  * complementarity problem 0 <= mu  _|_  s (v+ - target) >= 0 with
  * target_i = (limit - q_i) / h, by projected Gauss-Seidel on the Delassus
  * matrix W = (M + h D)^-1 restricted to the violated dofs. Limits that a
- * solution newly violates are added and the problem re-solved. */
+ * solution newly violates are added and the problem re-solved.
+ *
+ * A locked joint's dofs get v+ = 0 by an impulse through W on those dofs
+ * (held_dofs.c), applied to v* before contact and again at the end, so q
+ * stays exactly where it was locked and the rest feels the lock. */
 #include <math.h>
 #include <string.h>
 
@@ -23,6 +27,7 @@
 #include "multibody/algorithms/data_internal.h"
 #include "multibody/algorithms/mass_inverse.h"
 #include "multibody/contact/contact_internal.h"
+#include "multibody/plant/held_dofs_internal.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/tree/topology.h"
 
@@ -154,6 +159,9 @@ static int next_velocity(const teal_system *sys, const teal_context *ctx, const 
   }
   add_implicit_damping(p, s, ctx);
   rc = free_motion(p, s, q, v, forces);
+  if (rc == TEAL_OK) { /* locked joints: v* = 0 on their dofs before contact sees it */
+    rc = teal_plant_hold_dofs(p, ctx, s, s->step.vstar, NULL);
+  }
   if (rc == TEAL_OK && pairs && pairs->n) {
     if ((rc = teal_plant_contact_step(p, s, ctx, pairs, v, s->step.vstar, vnext)) != TEAL_OK) {
       return rc;
@@ -162,6 +170,9 @@ static int next_velocity(const teal_system *sys, const teal_context *ctx, const 
   }
   if (rc == TEAL_OK) {
     rc = enforce_limits(p, s, q, s->step.vstar, vnext);
+  }
+  if (rc == TEAL_OK) { /* and exactly 0 after the contact and limit impulses */
+    rc = teal_plant_hold_dofs(p, ctx, s, vnext, NULL);
   }
   if (rc) {
     return teal_context_report_error(ctx, rc, "plant: discrete step at t = %g: %s",

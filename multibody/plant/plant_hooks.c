@@ -5,6 +5,8 @@
 
 #include "multibody/algorithms/energy.h"
 #include "multibody/contact/contact_internal.h"
+#include "multibody/plant/held_dofs_internal.h"
+#include "multibody/plant/plant_projection_internal.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/tree/topology.h"
 
@@ -87,10 +89,16 @@ int teal_plant_implicit_residual(const teal_system *sys, const teal_context *ctx
 int teal_plant_project(const teal_system *sys, const teal_context *ctx, teal_continuous_view *x,
                        void *user) {
   (void)sys;
-  int rc = teal_plant_normalize_q(user, x->q);
-  return rc ? teal_context_report_error(ctx, rc, "plant: a quaternion in q is zero or not "
+  const teal_plant *p = user;
+  int rc = p->projection_off ? TEAL_OK : teal_plant_prescribe_held(p, ctx, x->q, x->v);
+  if (rc) {
+    return rc;
+  }
+  rc = teal_plant_normalize_q(user, x->q);
+  return rc ? teal_context_report_error(ctx, rc,
+                                        "plant: a quaternion in q is zero or not "
                                         "finite and cannot be normalized")
-            : TEAL_OK;
+            : teal_plant_project_constraints(p, ctx, x);
 }
 
 int teal_plant_v_to_qdot(const teal_system *sys, const teal_context *ctx, const double *v,

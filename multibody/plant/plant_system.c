@@ -192,6 +192,8 @@ static void declare_state(teal_system *sys, teal_plant *p, double *x0) {
       teal_leaf_declare_numeric_parameter(sys, teal_plant_inertia_parameter_size(p), x0);
   s->param_damping = teal_leaf_declare_numeric_parameter(sys, p->nv, p->tree.damping);
   s->param_contact = teal_leaf_declare_numeric_parameter(sys, 1, &p->contact.version);
+  memset(x0, 0, (size_t)p->nv * sizeof(double)); /* no joint starts locked */
+  s->param_locks = teal_leaf_declare_numeric_parameter(sys, p->nv, x0);
   s->param_constraints = teal_plant_declare_constraint_parameter(sys, p);
   teal_plant_scratch model;
   memset(&model, 0, sizeof(model));

@@ -8,7 +8,10 @@
  *
  * State. With time_step == 0 the state is continuous, x = [q; v], with
  * qdot = N(q) v and vdot from the articulated-body algorithm; quaternions
- * are normalized by the simulator's projection step. With time_step > 0 it
+ * are normalized by the simulator's projection step, which also holds
+ * locked and prescribed joints to their motion and projects q and v onto
+ * the constraints (joint_locking.h, prescribed_motion.h,
+ * docs/constraint_projection.md). With time_step > 0 it
  * is one discrete group [q; v] updated every time_step by semi-implicit
  * Euler with the joint damping D implicit, as in Drake's discrete solvers:
  * (M + h D)(v+ - v) = h (tau - D v - C v + tau_g), then joint position

@@ -80,6 +80,9 @@ typedef struct joint_rec {
   double q_default[TEAL_JOINT_MAX_NQ];
   teal_joint_positions_sampler_fn q_sampler; /* plant_random.c (NULL: default q) */
   void *q_sampler_user;
+  /* prescribed motion (multibody/plant/prescribed_motion.c): NULL when free */
+  int (*motion)(double t, double *q, double *qdot, double *qddot, void *user);
+  void *motion_user;
 } joint_rec;
 
 typedef struct actuator_rec {
@@ -169,6 +172,7 @@ typedef struct plant_sys {
   int ce_lambda; /* constrained accelerations: lambda [m] then vdot [nv] */
   int scratch, param_gravity, param_inertia, param_damping;
   int param_contact; /* the contact settings version a context's caches saw */
+  int param_locks;   /* 1 per locked dof (multibody/plant/joint_locking.c) */
   int param_constraints; /* constraint enabled flags (1 or 0) by constraint */
   int out_multipliers;   /* the constraint multipliers, one per row */
   teal_value_type forces_type;
@@ -221,6 +225,10 @@ struct teal_plant {
   int num_model_warnings;
   char model_warning[256];
   int use_euler_angles; /* teal_plant_set_use_euler_angles (euler_angles.c) */
+  /* how held dofs and constraints are kept on their manifold
+   * (multibody/plant/constraint_stabilization.c) */
+  double baumgarte_alpha, baumgarte_beta;
+  int projection_off;
   teal_plant_list constraints; /* constraint_rec (multibody/constraints/) */
   int nc_rows;                 /* the constraints' rows, counted at finalize */
 };

@@ -46,7 +46,7 @@ static const error_case error_cases[] = {
     {R(XLINK("a") XLINK("b") XLINK("c") XJOINT("j1", "fixed", "a", "c", "")
            XJOINT("j2", "fixed", "b", "c", "")),
      TEAL_EINVAL,
-     {"<joint name=\"j2\">", "link 'c' already has parent joint 'j1'"}},
+     {"<joint name=\"j2\">", "link 'c' has two parent joints, 'j1' and 'j2'"}},
     {R(XLINK("a") XLINK("b") XJOINT("j1", "fixed", "a", "b", "")
            XJOINT("j2", "fixed", "b", "a", "")),
      TEAL_EINVAL,

@@ -1,0 +1,117 @@
+/* The continuous plant's projection of its constraint rows after every
+ * accepted step (Simbody's projectQ then projectU, constraint_projection.h):
+ * the rows are the enabled rigid constraints' (constraint_operators.h),
+ * evaluated at the state being projected, with unit velocity weights on
+ * the free dofs and zero on the held ones (locked or prescribed, already
+ * set by prescribeQ/prescribeU). The tolerance is the context's accuracy,
+ * which teal_simulator_set_accuracy sets to the integrator's, so the
+ * constraint error after every step stays within what the integrator is
+ * asked for (1e-4, the simulator's default accuracy, while it is unset). */
+#include "multibody/plant/plant_projection_internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "framework/alloc.h"
+#include "framework/context_access.h"
+#include "multibody/constraints/constraint_operators.h"
+#include "multibody/constraints/constraint_projection.h"
+#include "multibody/tree/topology.h"
+
+/* The tolerance when the context's accuracy is unset (a simulator sets it
+ * only through teal_simulator_set_accuracy): the simulator's default
+ * accuracy. */
+#define TEAL_PLANT_DEFAULT_PROJECTION_TOL 1e-4
+
+/* What the row callbacks need: the plant, the context whose q is projected
+ * in place, and the scratch's work. */
+typedef struct proj_user {
+  const teal_plant *p;
+  teal_context *ctx;
+  double *qdot; /* nq */
+} proj_user;
+
+static int rows_errors(const double *q, double *perr, void *user) {
+  const proj_user *u = user;
+  (void)q; /* the context's own q */
+  return teal_plant_calc_constraint_position_errors(u->p, u->ctx, perr);
+}
+
+static int rows_jacobian(const double *q, double *P, void *user) {
+  const proj_user *u = user;
+  (void)q;
+  return teal_plant_calc_constraint_jacobian(u->p, u->ctx, P);
+}
+
+/* q += N(q) dv, quaternions renormalized; the q stamp moves so the
+ * operators see the new q. */
+static int rows_advance(double *q, const double *dv, void *user) {
+  const proj_user *u = user;
+  int rc = teal_plant_map_v_to_qdot(u->p, u->ctx, q, dv, u->qdot, "plant projection");
+  if (rc) {
+    return rc;
+  }
+  double *qm = teal_context_q_mut(u->ctx);
+  for (int i = 0; i < u->p->nq; i++) {
+    qm[i] += u->qdot[i];
+  }
+  return teal_plant_normalize_q(u->p, qm);
+}
+
+size_t teal_plant_projection_doubles(const teal_plant *p) {
+  int m = p->nc_rows;
+  return m ? teal_projection_work_doubles(m, p->nv) + (size_t)p->nq + (size_t)p->nv : 0;
+}
+
+int teal_plant_projection_reserve(teal_plant_scratch *s, const teal_plant *p) {
+  size_t n = teal_plant_projection_doubles(p);
+  if (n == 0 || s->proj_work) {
+    return TEAL_OK;
+  }
+  s->proj_work = teal_calloc(n, sizeof(double));
+  return s->proj_work ? TEAL_OK : TEAL_ENOMEM;
+}
+
+/* Unit weights, zero on the held dofs. */
+static void held_weights(const teal_plant *p, const teal_context *ctx, double *w) {
+  const double *locks = teal_context_numeric_parameter(ctx, p->sys.param_locks);
+  for (int i = 0; i < p->nv; i++) {
+    w[i] = locks[i] != 0.0 ? 0.0 : 1.0;
+  }
+  for (int j = 0; j < p->joints.n; j++) {
+    if (JOINT(p)[j].motion) {
+      w[JOINT(p)[j].v_start] = 0.0;
+    }
+  }
+}
+
+int teal_plant_project_constraints(const teal_plant *p, const teal_context *ctx,
+                                   teal_continuous_view *x) {
+  if (p->nc_rows == 0 || p->projection_off) {
+    return TEAL_OK;
+  }
+  teal_plant_scratch *s = teal_plant_get_scratch(p, ctx);
+  if (!s || !s->proj_work) {
+    return teal_plant_no_scratch(ctx);
+  }
+  /* the hook's context is the leaf the simulator is projecting: writable */
+  teal_context *own = (teal_context *)ctx;
+  double *work = s->proj_work, *qdot = work + teal_projection_work_doubles(p->nc_rows, p->nv);
+  double *w = qdot + p->nq;
+  held_weights(p, ctx, w);
+  proj_user u = {p, own, qdot};
+  teal_projection_rows rows = {p->nc_rows,    p->nq,        p->nv, rows_errors,
+                               rows_jacobian, rows_advance, &u};
+  double accuracy = teal_context_accuracy(ctx);
+  teal_projection_options opt = {accuracy > 0.0 ? accuracy : TEAL_PLANT_DEFAULT_PROJECTION_TOL, 0,
+                                 w};
+  teal_error err = {TEAL_OK, ""};
+  int rc = teal_project_positions(&rows, &opt, x->q, work, NULL, &err);
+  if (rc == TEAL_OK) {
+    teal_context_v_mut(own); /* v changes below */
+    rc = teal_project_velocities(&rows, &opt, x->q, NULL, x->v, work, &err);
+  }
+  return rc ? teal_context_report_error(ctx, rc, "plant: constraint projection at t = %g: %s",
+                                        teal_context_time(ctx), err.message)
+            : TEAL_OK;
+}
