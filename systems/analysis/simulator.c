@@ -185,6 +185,18 @@ static void init_ode(teal_simulator *sim) {
   sim->ode.user = sim;
 }
 
+/* As Drake: a context that names an accuracy sets the simulator's; else
+ * the simulator's default is written to the context, so that leaves that
+ * read it (a plant's constraint projection) see the accuracy in use. */
+static void sync_accuracy(teal_simulator *sim) {
+  double accuracy = teal_context_accuracy(sim->ctx);
+  if (accuracy > 0) {
+    sim->accuracy = accuracy;
+  } else {
+    teal_context_set_accuracy(sim->ctx, sim->accuracy);
+  }
+}
+
 teal_simulator *teal_simulator_new(const teal_system *sys, teal_context *ctx, teal_error *err) {
   if (!sys || (ctx && (teal_context_system(ctx) != sys || !teal_context_is_root(ctx)))) {
     teal_error_set(err, TEAL_EINVAL, "simulator_new: %s", !sys ? "NULL system"
@@ -212,6 +224,7 @@ teal_simulator *teal_simulator_new(const teal_system *sys, teal_context *ctx, te
     teal_simulator_free(sim);
     return NULL;
   }
+  sync_accuracy(sim);
   return sim;
 }
 

@@ -211,6 +211,35 @@ START_TEST(test_borrowed_context) {
 }
 END_TEST
 
+/* The simulator and its context agree on the accuracy, as in Drake: a
+ * context that names one sets the simulator's, and otherwise the
+ * simulator's default (1e-4) is written to the context. */
+START_TEST(test_context_and_simulator_share_the_accuracy) {
+  teal_system *s = ts_sim_osc_new("osc");
+  teal_simulator *loose = teal_simulator_new(s, NULL, NULL);
+  ck_assert_double_eq(teal_context_accuracy(teal_simulator_context(loose)), 1e-4);
+  teal_context *tight_ctx = teal_context_new(s, NULL);
+  ck_assert_int_eq(teal_context_set_accuracy(tight_ctx, 1e-9), TEAL_OK);
+  teal_simulator *tight = teal_simulator_new(s, tight_ctx, NULL);
+  ck_assert_double_eq(teal_context_accuracy(tight_ctx), 1e-9);
+  teal_simulator *runs[2] = {loose, tight};
+  double error[2];
+  for (int i = 0; i < 2; i++) {
+    teal_context *ctx = teal_simulator_context(runs[i]);
+    teal_context_q_mut(ctx)[0] = 0.0;
+    teal_context_v_mut(ctx)[0] = 1.0; /* q = sin t */
+    ts_sim_advance_ok(runs[i], 1.0);
+    error[i] = fabs(teal_context_q(ctx)[0] - sin(1.0));
+  }
+  ck_assert_double_lt(error[1], 1e-7);           /* the context's 1e-9 was used */
+  ck_assert_double_lt(error[1], error[0] / 100); /* and it is not the default */
+  teal_simulator_free(loose);
+  teal_simulator_free(tight);
+  teal_context_free(tight_ctx);
+  teal_system_free(s);
+}
+END_TEST
+
 /* Choosing another integrator after a run re-initializes. */
 START_TEST(test_set_integrator_reinitializes) {
   ts_sim_log_reset();
@@ -236,6 +265,7 @@ static Suite *simulator_settings_suite(void) {
   tcase_add_test(tc, test_target_realtime_rate);
   tcase_add_test(tc, test_bad_options);
   tcase_add_test(tc, test_borrowed_context);
+  tcase_add_test(tc, test_context_and_simulator_share_the_accuracy);
   tcase_add_test(tc, test_set_integrator_reinitializes);
   suite_add_tcase(s, tc);
   return s;
