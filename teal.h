@@ -31,6 +31,7 @@
 #include "framework/ports.h"
 #include "framework/system.h"
 #include "framework/system_dynamics.h"
+#include "framework/state_jacobian.h"
 #include "framework/system_types.h"
 #include "framework/ticket.h"
 #include "framework/value.h"
