@@ -65,6 +65,7 @@
 #include "systems/analysis/simulator_settings.h"
 #include "systems/analysis/simulator_types.h"
 #include "systems/controllers/finite_horizon_lqr.h"
+#include "systems/controllers/lqg.h"
 #include "systems/controllers/lqr.h"
 #include "systems/controllers/pid.h"
 #include "systems/primitives/adder.h"
