@@ -391,6 +391,9 @@ int main(void) {
   static const int sizes[NUM_MODELS] = {7, 25, 100, 7};
   double t[NUM_MODELS][NUM_ROWS], agree[NUM_MODELS];
   printf("bench_multibody_derivatives: analytic derivatives of the dynamics (issue 21)\n");
+  if (bench_blas_single_thread()) {
+    printf("OpenBLAS limited to one thread (as the other benches)\n");
+  }
   bench_print_compiler();
   for (int m = 0; m < NUM_MODELS; m++) {
     fprintf(stderr, "model %d of %d...\n", m + 1, NUM_MODELS);
