@@ -4,20 +4,37 @@
  *
  * One recursive walk serves twice: teal_state_jacobian_new runs it in
  * measuring mode (no hook calls, no arithmetic) to check that the
- * composition is possible and to find the largest scratch the walk needs
- * at once; calc runs it for real on that scratch, a stack of doubles. */
+ * composition is possible, to find the largest scratch the walk needs at
+ * once and to list the outputs it differentiates; calc runs it for real on
+ * that scratch, a stack of doubles, differentiating each listed output once
+ * (a plant's state output read by several controllers, say) and copying
+ * the memo on later visits. */
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "framework/growable.h"
 #include "framework/state_jacobian.h"
 #include "framework/system_dynamics.h"
 #include "framework/system_internal.h"
+
+/* An output the walk differentiates: leaf (index in the root's leaves) and
+ * port, where its rows (ny x n) are kept during one calc, and whether they
+ * are there yet. */
+typedef struct sj_memo {
+  int leaf, port;
+  size_t offset;
+  int done;
+} sj_memo;
 
 struct teal_state_jacobian {
   const teal_system *sys;
   int n;         /* continuous states of sys */
   double *stack; /* scratch blocks, pushed and popped by the walk */
   size_t cap;
+  sj_memo *memo;
+  int nmemo, cap_memo;
+  double *memo_rows; /* memo_size doubles */
+  size_t memo_size;
   long hook_calls;
 };
 
@@ -129,8 +146,61 @@ static int hookless_output(sj_walk *w, const teal_context *leaf, int port) {
   return TEAL_OK;
 }
 
-/* out (ny x n) = d y / dx of the leaf's output port. */
+/* The memo of (leaf, port), or NULL; measuring, a new one is added
+ * (*added set) or NULL returned when out of memory (TEAL_ENOMEM in err). */
+static sj_memo *find_memo(sj_walk *w, const teal_context *leaf, int port, int *added) {
+  teal_state_jacobian *sj = w->sj;
+  const teal_context_root *root = w->ctx->root;
+  int k = 0;
+  while (k < root->nleaves && root->leaves[k] != leaf) {
+    k++;
+  }
+  *added = 0;
+  for (int i = 0; i < sj->nmemo; i++) {
+    if (sj->memo[i].leaf == k && sj->memo[i].port == port) {
+      return &sj->memo[i];
+    }
+  }
+  if (!w->measure ||
+      teal_grow((void **)&sj->memo, &sj->cap_memo, sj->nmemo + 1, sizeof *sj->memo)) {
+    teal_error_set(w->err, TEAL_ENOMEM, "state_jacobian_new: out of memory");
+    return NULL;
+  }
+  sj_memo *m = &sj->memo[sj->nmemo++];
+  *m = (sj_memo){k, port, sj->memo_size, 0};
+  sj->memo_size += (size_t)leaf->system->outputs[port]->size * (size_t)sj->n;
+  *added = 1;
+  return m;
+}
+
+static int differentiate_output(sj_walk *w, const teal_context *leaf, int port, double *out);
+
+/* out (ny x n) = d y / dx of the leaf's output port, once per calc. */
 static int output_rows(sj_walk *w, const teal_context *leaf, int port, double *out) {
+  int added;
+  sj_memo *m = find_memo(w, leaf, port, &added);
+  if (!m) {
+    return TEAL_ENOMEM;
+  }
+  if (w->measure) { /* a first visit measures the stack it needs */
+    return added ? differentiate_output(w, leaf, port, out) : TEAL_OK;
+  }
+  size_t size = sizeof(double) * (size_t)leaf->system->outputs[port]->size * (size_t)w->sj->n;
+  double *rows = w->sj->memo_rows + m->offset;
+  if (m->done) {
+    memcpy(out, rows, size);
+    return TEAL_OK;
+  }
+  int rc = differentiate_output(w, leaf, port, out);
+  if (rc == TEAL_OK) {
+    memcpy(rows, out, size);
+    m->done = 1;
+  }
+  return rc;
+}
+
+/* out (ny x n) = d y / dx of the leaf's output port, computed. */
+static int differentiate_output(sj_walk *w, const teal_context *leaf, int port, double *out) {
   const teal_system *s = leaf->system;
   int n = w->sj->n, ny = s->outputs[port]->size, nx = hook_nx(s), rc = TEAL_OK;
   if (!w->measure) {
@@ -246,28 +316,33 @@ teal_state_jacobian *teal_state_jacobian_new(const teal_context *ctx, teal_error
     teal_error_set(err, TEAL_EINVAL, "state_jacobian_new: NULL context");
     return NULL;
   }
-  teal_state_jacobian probe = {ctx->system, leaf_nxc(ctx->system), NULL, 0, 0};
+  teal_state_jacobian probe = {ctx->system, leaf_nxc(ctx->system), NULL, 0, NULL, 0, 0, NULL, 0, 0};
   teal_error local;
   sj_walk w = {&probe, ctx, 1, 0, 0, err ? err : &local};
   if (walk(&w, NULL) != TEAL_OK) {
+    teal_free(probe.memo);
     return NULL;
   }
   teal_state_jacobian *sj = teal_calloc(1, sizeof *sj);
-  double *stack = teal_calloc(w.peak + 1, sizeof(double));
-  if (!sj || !stack) {
+  probe.stack = teal_calloc(w.peak + 1, sizeof(double));
+  probe.memo_rows = teal_calloc(probe.memo_size + 1, sizeof(double));
+  if (!sj || !probe.stack || !probe.memo_rows) {
     teal_free(sj);
-    teal_free(stack);
+    teal_free(probe.stack);
+    teal_free(probe.memo_rows);
+    teal_free(probe.memo);
     teal_error_set(err, TEAL_ENOMEM, "state_jacobian_new: out of memory");
     return NULL;
   }
   *sj = probe;
-  sj->stack = stack;
   sj->cap = w.peak;
   return sj;
 }
 
 void teal_state_jacobian_free(teal_state_jacobian *sj) {
   if (sj) {
+    teal_free(sj->memo);
+    teal_free(sj->memo_rows);
     teal_free(sj->stack);
     teal_free(sj);
   }
@@ -285,6 +360,9 @@ int teal_state_jacobian_calc(teal_state_jacobian *sj, const teal_context *ctx, d
   /* rows of leaves without state stay zero: clear J first */
   if (sj->n > 0) {
     memset(J, 0, sizeof(double) * (size_t)sj->n * (size_t)sj->n);
+  }
+  for (int i = 0; i < sj->nmemo; i++) {
+    sj->memo[i].done = 0;
   }
   sj_walk w = {sj, ctx, 0, 0, 0, NULL};
   return walk(&w, J);
