@@ -5,8 +5,11 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "framework/context_access.h"
+#include "framework/ports.h"
 #include "framework/diagram_builder.h"
 #include "solvers/dense_basic.h"
+#include "systems/analysis/linearize.h"
 #include "systems/controllers/lqr.h"
 #include "systems/estimators/kalman_filter.h"
 
@@ -99,5 +102,49 @@ teal_system *teal_lqg_controller_new(const char *name, const teal_linear_system_
     memcpy(K, work, nx * nu * sizeof(double));
   }
   teal_free(work);
+  return result;
+}
+
+/* x0 (the state the linearization used) and u0 (the fixed input) of ctx,
+ * into point (nx + nu doubles). */
+static int operating_point(const teal_system *sys, const teal_context *ctx, int input_port,
+                           const teal_linear_system_matrices *m, double *point, teal_error *err) {
+  if (m->time_period > 0) {
+    memcpy(point, teal_context_discrete_state(ctx), (size_t)m->nx * sizeof(double));
+  } else {
+    teal_context_get_continuous_state(ctx, point, m->nx);
+  }
+  const double *u;
+  int rc = teal_eval_vector_input(sys, ctx, input_port, &u);
+  if (rc != TEAL_OK) {
+    return teal_error_set(err, rc, "lqg_controller: %s", teal_context_error(ctx)->message);
+  }
+  memcpy(point + m->nx, u, (size_t)m->nu * sizeof(double));
+  return TEAL_OK;
+}
+
+teal_system *teal_lqg_controller_from_system(const char *name, const teal_system *sys,
+                                             const teal_context *ctx, int input_port,
+                                             int output_port, const double *Q, const double *R,
+                                             const double *W, const double *V, double *K, double *L,
+                                             teal_error *err) {
+  teal_linearize_options o;
+  teal_linearize_options_init(&o);
+  o.input_port = input_port;
+  o.output_port = output_port;
+  teal_linear_system_matrices m;
+  memset(&m, 0, sizeof m);
+  if (teal_linearize_matrices(sys, ctx, &o, &m, err) != TEAL_OK) {
+    return NULL;
+  }
+  teal_system *result = NULL;
+  double *point = teal_calloc((size_t)(m.nx + m.nu) + 1, sizeof(double));
+  if (!point) {
+    teal_error_set(err, TEAL_ENOMEM, "lqg_controller: out of memory");
+  } else if (m.nu < 1 || operating_point(sys, ctx, input_port, &m, point, err) == TEAL_OK) {
+    result = teal_lqg_controller_new(name, &m, point, point + m.nx, Q, R, W, V, K, L, err);
+  }
+  teal_free(point);
+  teal_linear_system_matrices_free(&m);
   return result;
 }

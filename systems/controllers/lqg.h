@@ -48,6 +48,22 @@ TEAL_API teal_system *teal_lqg_controller_new(const char *name,
                                               const double *R, const double *W, const double *V,
                                               double *K, double *L, teal_error *err);
 
+/** The LQG compensator of a system about the operating point held in ctx
+ *  (Drake's LinearQuadraticRegulator(system, context, ...) with a Kalman
+ *  filter): the system is linearized about ctx (systems/analysis/
+ *  linearize.h, in absolute coordinates: an affine model) from the vector
+ *  input input_port (fixed in ctx to u0) to the measured vector output
+ *  output_port, continuous or discrete as the system is, and the LQR acts
+ *  about x0 = ctx's state (continuous, else discrete) and u0, which should
+ *  be an equilibrium. Then as teal_lqg_controller_new; errors also those of
+ *  teal_linearize_matrices (a bad port, an unfixed input). */
+TEAL_API teal_system *teal_lqg_controller_from_system(const char *name, const teal_system *sys,
+                                                      const teal_context *ctx, int input_port,
+                                                      int output_port, const double *Q,
+                                                      const double *R, const double *W,
+                                                      const double *V, double *K, double *L,
+                                                      teal_error *err);
+
 #ifdef __cplusplus
 }
 #endif

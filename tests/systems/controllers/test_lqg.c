@@ -225,6 +225,50 @@ START_TEST(test_singular_costs_and_undetectable_pair) {
 }
 END_TEST
 
+/* From a system and an operating point: the same gains as the matrices
+ * form of its model, the control u0 at the operating point, and the
+ * linearization's errors. */
+START_TEST(test_from_system) {
+  teal_system *plant = teal_linear_system_new("plant", kA, kB, kC, NULL, 3, 2, 2, 0.0, NULL);
+  teal_context *pctx = teal_context_new(plant, NULL);
+  const double x0[3] = {0.4, -0.3, 1.2}, u0[2] = {0.7, -0.5};
+  teal_context_set_continuous_state(pctx, x0, 3);
+  teal_context_fix_input(pctx, 0, u0, 2);
+  double K[6], L[6], Km[6], Lm[6];
+  teal_error err = {0};
+  teal_system *lqg =
+      teal_lqg_controller_from_system("lqg", plant, pctx, 0, 0, kQ, kR, kW, kV, K, L, &err);
+  ck_assert_msg(lqg != NULL, "%s", err.message);
+  teal_linear_system_matrices m = model(0.0);
+  teal_system *ref = teal_lqg_controller_new("ref", &m, NULL, NULL, kQ, kR, kW, kV, Km, Lm, NULL);
+  for (int i = 0; i < 6; i++) {
+    ck_assert_double_eq_tol(K[i], Km[i], 1e-12);
+    ck_assert_double_eq_tol(L[i], Lm[i], 1e-12);
+  }
+  teal_context *ctx = teal_context_new(lqg, NULL);
+  const double y[2] = {x0[0], x0[2]};
+  teal_context_set_continuous_state(ctx, x0, 3);
+  teal_context_fix_input(ctx, 0, y, 2);
+  const double *u = NULL;
+  ck_assert_int_eq(teal_eval_vector_output(lqg, ctx, 0, &u), TEAL_OK);
+  ck_assert_double_eq_tol(u[0], u0[0], 1e-12);
+  ck_assert_double_eq_tol(u[1], u0[1], 1e-12);
+  ts_stale_error(&err);
+  ck_assert_ptr_null(
+      teal_lqg_controller_from_system("c", plant, pctx, 0, -1, kQ, kR, kW, kV, NULL, NULL, &err));
+  TS_EXPECT_ERROR(err.code, TEAL_ESIZE, &err, "ny 0");
+  ts_stale_error(&err);
+  ck_assert_ptr_null(
+      teal_lqg_controller_from_system("c", plant, pctx, 3, 0, kQ, kR, kW, kV, NULL, NULL, &err));
+  TS_EXPECT_ERROR(err.code, TEAL_EINVAL, &err, "input 3 / output 0 must be vector ports");
+  teal_context_free(ctx);
+  teal_system_free(lqg);
+  teal_system_free(ref);
+  teal_context_free(pctx);
+  teal_system_free(plant);
+}
+END_TEST
+
 static Suite *lqg_suite(void) {
   Suite *s = suite_create("lqg");
   TCase *tc = tcase_create("lqg");
@@ -232,6 +276,7 @@ static Suite *lqg_suite(void) {
   tcase_add_loop_test(tc, test_gains_are_lqr_and_kalman, 0, 2);
   tcase_add_test(tc, test_operating_point_is_an_equilibrium);
   tcase_add_test(tc, test_bad_input);
+  tcase_add_test(tc, test_from_system);
   tcase_add_test(tc, test_singular_costs_and_undetectable_pair);
   suite_add_tcase(s, tc);
   return s;
