@@ -100,13 +100,18 @@ static int ode_v_to_qdot(double t, const double *x, const double *v, double *qdo
 }
 
 /* df/dx composed from the leaves' analytic Jacobian hooks (implicit
- * integrators). A hook declining at this point is no failure: the
- * integrator then differences the derivatives instead. */
+ * integrators). A hook declining (the plant with contact) is no failure:
+ * the integrator differences the derivatives instead, and so does every
+ * later step, the reason being structural as a rule. */
 static int ode_jacobian(double t, const double *x, double *J, void *user) {
   teal_simulator *sim = user;
   teal_simulator_write_state(sim, t, x);
   int rc = teal_state_jacobian_calc(sim->jac, sim->ctx, J);
-  return rc == TEAL_EUNSUPPORTED ? rc : ode_status(sim, rc, t, x, "analytic Jacobian");
+  if (rc == TEAL_EUNSUPPORTED) {
+    sim->ode.jacobian = NULL;
+    return rc;
+  }
+  return ode_status(sim, rc, t, x, "analytic Jacobian");
 }
 
 /* ---- lifecycle ------------------------------------------------------------ */

@@ -164,8 +164,9 @@ static teal_system *decay_new(int *declines) {
   return s;
 }
 
-/* A hook declining at run time: every Newton matrix is differenced and the
- * run is implicit Euler's, (1 + 50 h)^-k. */
+/* A hook declining at run time: it is asked once, every Newton matrix is
+ * differenced, and the run is implicit Euler's, (1 + 50 h)^-k; turning
+ * the setting on again asks the hook again. */
 START_TEST(test_declining_hook_falls_back) {
   int declines = 0;
   teal_system *s = decay_new(&declines);
@@ -178,7 +179,13 @@ START_TEST(test_declining_hook_falls_back) {
   double z = teal_context_z(teal_simulator_context(sim))[0];
   ck_assert_double_eq_tol(z, pow(1.5, -10.0), 1e-9);
   teal_integrator_counts c = teal_integrator_get_counts(teal_simulator_integrator(sim));
-  ck_assert_int_eq(declines, c.jacobian_evals);
+  ck_assert_int_eq(declines, 1);
+  ck_assert_int_eq(c.jacobian_evals, 10);
+  ck_assert(!teal_simulator_uses_analytic_jacobian(sim));
+  ck_assert_int_eq(teal_simulator_set_analytic_jacobian(sim, 1), TEAL_OK);
+  ck_assert(teal_simulator_uses_analytic_jacobian(sim));
+  ck_assert_int_eq(teal_simulator_advance_to(sim, 0.2, &st), TEAL_OK);
+  ck_assert_int_eq(declines, 2);
   teal_simulator_free(sim);
   teal_system_free(s);
 }
