@@ -1,7 +1,8 @@
 /* Tests of the LQG compensator (systems/controllers/lqg.h). References: the
  * separation principle (the closed loop of the model with the compensator,
  * its exact Jacobian composed by framework/state_jacobian.h, has the
- * eigenvalues of A - B K and A - L C); the gains of teal_lqr and
+ * eigenvalues of A - B K and A - L C), and of its discrete form (the map of
+ * one period from each unit state); the gains of teal_lqr and
  * teal_steady_state_kalman_gain; the operating point an equilibrium of the
  * closed loop; bad input. */
 #include <check.h>
@@ -95,6 +96,55 @@ START_TEST(test_closed_loop_has_the_separation_eigenvalues) {
   teal_state_jacobian_free(sj);
   teal_context_free(ctx);
   teal_system_free(loop);
+}
+END_TEST
+
+/* The discrete plant I + h A (h = 0.05) with its discrete compensator: the
+ * closed-loop map, column by column from one period of the simulator from
+ * each unit state, has the eigenvalues of Ad - B K and Ad - L C. */
+START_TEST(test_discrete_closed_loop_has_the_separation_eigenvalues) {
+  double Ad[9], K[6], L[6];
+  for (int i = 0; i < 9; i++) {
+    Ad[i] = (i % 4 == 0 ? 1.0 : 0.0) + 0.05 * kA[i];
+  }
+  teal_linear_system_matrices m = {3, 2, 2, 0.05, Ad, kB, NULL, kC, NULL, NULL};
+  double M[36], got[12], want[12], AK[9], AL[9];
+  for (int j = 0; j < 6; j++) {
+    teal_builder *b = teal_builder_new("loop");
+    teal_builder_add(b, teal_linear_system_new("plant", Ad, kB, kC, NULL, 3, 2, 2, 0.05, NULL));
+    teal_builder_add(b, teal_lqg_controller_new("lqg", &m, NULL, NULL, kQ, kR, kW, kV, K, L, NULL));
+    teal_builder_connect_by_name(b, "plant", "y", "lqg", "measurement");
+    teal_builder_connect_by_name(b, "lqg", "control", "plant", "u");
+    teal_system *loop = teal_builder_build(b, NULL);
+    ck_assert_ptr_nonnull(loop);
+    teal_simulator *sim = teal_simulator_new(loop, NULL, NULL);
+    double *xd = teal_context_discrete_state_mut(teal_simulator_context(sim));
+    memset(xd, 0, 6 * sizeof(double));
+    xd[j] = 1.0;
+    ck_assert_int_eq(teal_simulator_advance_to(sim, 0.05, NULL), TEAL_OK);
+    xd = teal_context_discrete_state_mut(teal_simulator_context(sim));
+    for (int i = 0; i < 6; i++) {
+      M[i * 6 + j] = xd[i];
+    }
+    teal_simulator_free(sim);
+    teal_system_free(loop);
+  }
+  sorted_eigenvalues(M, 6, got);
+  for (int i = 0; i < 3; i++) {
+    for (int k = 0; k < 3; k++) {
+      AK[i * 3 + k] = Ad[i * 3 + k] - kB[i * 2] * K[k] - kB[i * 2 + 1] * K[3 + k];
+      AL[i * 3 + k] = Ad[i * 3 + k] - L[i * 2] * kC[k] - L[i * 2 + 1] * kC[3 + k];
+    }
+  }
+  sorted_eigenvalues(AK, 3, want);
+  sorted_eigenvalues(AL, 3, want + 6);
+  qsort(want, 6, 2 * sizeof(double), by_real_then_imag);
+  for (int i = 0; i < 12; i++) {
+    ck_assert_double_eq_tol(got[i], want[i], 1e-9);
+  }
+  for (int i = 0; i < 6; i++) {
+    ck_assert_double_lt(hypot(got[2 * i], got[2 * i + 1]), 1.0); /* stable */
+  }
 }
 END_TEST
 
@@ -273,6 +323,7 @@ static Suite *lqg_suite(void) {
   Suite *s = suite_create("lqg");
   TCase *tc = tcase_create("lqg");
   tcase_add_test(tc, test_closed_loop_has_the_separation_eigenvalues);
+  tcase_add_test(tc, test_discrete_closed_loop_has_the_separation_eigenvalues);
   tcase_add_loop_test(tc, test_gains_are_lqr_and_kalman, 0, 2);
   tcase_add_test(tc, test_operating_point_is_an_equilibrium);
   tcase_add_test(tc, test_bad_input);
