@@ -15,6 +15,12 @@
  * before each call. Agreement: the largest difference between the two
  * linearizations' A and B, relative to their largest entry.
  *
+ * The implicit integrators' rows: one simulator step (fixed, 1 ms, from
+ * the kernel point) of implicit Euler and of Radau IIA on the plant alone,
+ * with the Newton matrix from the plant's analytic Jacobian and from
+ * forward differences (teal_simulator_set_analytic_jacobian), and their
+ * ratios.
+ *
  * Exit status: 0 on success, 1 on any failure. */
 #include <math.h>
 #include <stdio.h>
@@ -114,6 +120,7 @@ typedef struct model_run {
   double q[MAX_LINKS], v[MAX_LINKS], vdot[MAX_LINKS], tau[MAX_LINKS], out[MAX_LINKS];
   double *dq, *dv, *dt; /* n x n each */
   teal_linearize_options opts[2];
+  teal_simulator *sim[4]; /* implicit Euler, Radau; each analytic then differenced */
 } model_run;
 
 /* q_1 moved by -1e-9 or +1e-9, in the arrays and in the context. */
@@ -169,14 +176,53 @@ static int call_rnea(void *s, int call) {
   return teal_mb_inverse_dynamics(r->plant, r->data, r->q, r->v, r->vdot, NULL, r->out);
 }
 
-enum { R_LIN_ANALYTIC, R_LIN_FD, R_FD_DERIV, R_ABA, R_ID_DERIV, R_RNEA, NUM_ROWS };
+/* One fixed step of simulator k from the kernel point (q_1 moved). */
+static int step_with(model_run *r, int call, int k) {
+  teal_context *ctx = teal_simulator_context(r->sim[k]);
+  perturb(r, call, 0);
+  int rc = teal_plant_set_positions(r->plant, ctx, r->q, r->n);
+  rc = rc ? rc : teal_plant_set_velocities(r->plant, ctx, r->v, r->n);
+  return rc ? rc : teal_simulator_advance_to(r->sim[k], teal_context_time(ctx) + 1e-3, NULL);
+}
+
+static int call_ie_analytic(void *s, int call) {
+  return step_with(s, call, 0);
+}
+static int call_ie_fd(void *s, int call) {
+  return step_with(s, call, 1);
+}
+static int call_radau_analytic(void *s, int call) {
+  return step_with(s, call, 2);
+}
+static int call_radau_fd(void *s, int call) {
+  return step_with(s, call, 3);
+}
+
+enum {
+  R_LIN_ANALYTIC,
+  R_LIN_FD,
+  R_FD_DERIV,
+  R_ABA,
+  R_ID_DERIV,
+  R_RNEA,
+  R_IE_ANALYTIC,
+  R_IE_FD,
+  R_RADAU_ANALYTIC,
+  R_RADAU_FD,
+  NUM_ROWS
+};
 
 static int (*const k_calls[NUM_ROWS])(void *, int) = {
-    call_lin_analytic, call_lin_fd, call_fd_derivatives, call_aba, call_id_derivatives, call_rnea};
+    call_lin_analytic,   call_lin_fd,  call_fd_derivatives, call_aba,
+    call_id_derivatives, call_rnea,    call_ie_analytic,    call_ie_fd,
+    call_radau_analytic, call_radau_fd};
 
 /* ---- setup ------------------------------------------------------------------------ */
 
 static void model_run_free(model_run *r) {
+  for (int k = 0; k < 4; k++) {
+    teal_simulator_free(r->sim[k]);
+  }
   teal_context_free(r->ctx);
   teal_mb_derivatives_free(r->ws);
   teal_mb_data_free(r->data);
@@ -213,6 +259,17 @@ static int model_run_init(model_run *r, int m, int n) {
     r->opts[a].output_port = teal_plant_state_output_port(r->plant);
     r->opts[a].equilibrium_tolerance = 0.0; /* the kernel point is no equilibrium */
     r->opts[a].use_analytic = a;
+  }
+  for (int k = 0; k < 4; k++) {
+    r->sim[k] = teal_simulator_new(sys, NULL, NULL);
+    if (!r->sim[k] ||
+        teal_simulator_set_integrator(
+            r->sim[k], k < 2 ? teal_integrator_implicit_euler : teal_integrator_radau3) ||
+        teal_simulator_set_fixed_step(r->sim[k], 1e-3) ||
+        teal_simulator_set_analytic_jacobian(r->sim[k], k % 2 == 0) ||
+        teal_context_fix_input(teal_simulator_context(r->sim[k]), in, r->tau, n)) {
+      return 1;
+    }
   }
   return perturb(r, 0, 1) != TEAL_OK;
 }
@@ -268,12 +325,36 @@ static int time_model(int m, int n, double *t, double *agree) {
   return rc;
 }
 
+/* The implicit integrators' step with each Jacobian, and the ratios. */
+static void print_implicit_rows(double t[NUM_MODELS][NUM_ROWS]) {
+  static const char *const titles[NUM_MODELS] = {"chain 7", "chain 25", "chain 100", "arm, 7 dof"};
+  static const char *const labels[4] = {
+      "implicit Euler step, analytic Jacobian", "implicit Euler step, differences",
+      "Radau IIA step, analytic Jacobian", "Radau IIA step, differences"};
+  bench_table tab = {44, 12, NUM_MODELS};
+  bench_cell c[NUM_MODELS];
+  bench_table_header(&tab, "One implicit step (1 ms): Newton matrix analytic or differenced",
+                     titles);
+  for (int k = R_IE_ANALYTIC; k < NUM_ROWS; k++) {
+    for (int m = 0; m < NUM_MODELS; m++) {
+      bench_fmt_time(c[m], t[m][k]);
+    }
+    bench_table_row(&tab, labels[k - R_IE_ANALYTIC], c);
+    if (k == R_IE_FD || k == R_RADAU_FD) {
+      for (int m = 0; m < NUM_MODELS; m++) {
+        bench_fmt_ratio(c[m], t[m][k], t[m][k - 1]);
+      }
+      bench_table_row(&tab, "  differences / analytic", c);
+    }
+  }
+}
+
 static void print_tables(double t[NUM_MODELS][NUM_ROWS], const double *agree) {
   static const char *const titles[NUM_MODELS] = {"chain 7", "chain 25", "chain 100", "arm, 7 dof"};
   bench_table tab = {44, 12, NUM_MODELS};
   bench_cell c[NUM_MODELS];
   bench_table_header(&tab, "Linearizing the plant (teal_linearize_matrices, continuous)", titles);
-  static const char *const labels[NUM_ROWS] = {
+  static const char *const labels[R_IE_ANALYTIC] = {
       "analytic Jacobian",      "central differences",          "forward dynamics derivatives",
       "forward dynamics (ABA)", "inverse dynamics derivatives", "inverse dynamics (RNEA)"};
   for (int k = 0; k < 2; k++) {
@@ -291,7 +372,7 @@ static void print_tables(double t[NUM_MODELS][NUM_ROWS], const double *agree) {
   }
   bench_table_row(&tab, "max |A, B difference| / max |entry|", c);
   bench_table_header(&tab, "One call: derivatives against the dynamics alone", titles);
-  for (int k = 2; k < NUM_ROWS; k++) {
+  for (int k = 2; k < R_IE_ANALYTIC; k++) {
     for (int m = 0; m < NUM_MODELS; m++) {
       bench_fmt_time(c[m], t[m][k]);
     }
@@ -303,12 +384,16 @@ static void print_tables(double t[NUM_MODELS][NUM_ROWS], const double *agree) {
       bench_table_row(&tab, k == R_ABA ? "  derivatives / ABA" : "  derivatives / RNEA", c);
     }
   }
+  print_implicit_rows(t);
 }
 
 int main(void) {
   static const int sizes[NUM_MODELS] = {7, 25, 100, 7};
   double t[NUM_MODELS][NUM_ROWS], agree[NUM_MODELS];
   printf("bench_multibody_derivatives: analytic derivatives of the dynamics (issue 21)\n");
+  if (bench_blas_single_thread()) {
+    printf("OpenBLAS limited to one thread (as the other benches)\n");
+  }
   bench_print_compiler();
   for (int m = 0; m < NUM_MODELS; m++) {
     fprintf(stderr, "model %d of %d...\n", m + 1, NUM_MODELS);

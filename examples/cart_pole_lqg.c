@@ -6,14 +6,15 @@
  *    RK3). The state is x = [cart x, pole theta, xdot, thetadot]; upright is
  *    theta = pi.
  * 2. Linearize about the upright: x' = A x + B u + f0 in absolute
- *    coordinates. The LQR (Q = diag(100, 10, 1, 1), R = 0.01) comes from the
- *    plant itself, as in cart_pole_lqr; the Kalman filter's model is the
- *    affine system (A, B, f0) seen through y = [x, theta], with process
- *    noise W on the velocities and measurement noise V.
+ *    coordinates, seen through y = [x, theta]. teal_lqg_controller_new
+ *    makes the LQG compensator of that model: the LQR (Q = diag(100, 10,
+ *    1, 1), R = 0.01) about the upright acting on the estimate of a
+ *    steady-state Kalman filter, with process noise W on the velocities
+ *    and measurement noise V.
  * 3. The measurement is y = C x + sigma n, n a seeded Gaussian random
- *    source held for 1 ms; the filter reads y and the applied force, the
- *    LQR reads the filter's estimated_state, a saturation clamps the force
- *    to the URDF's 100 N.
+ *    source held for 1 ms; the compensator reads y and sends the force
+ *    (which its filter also reads) through a saturation that clamps it to
+ *    the URDF's 100 N.
  * 4. Run 8 s from a few perturbations, the estimate starting at the first
  *    measurement with zero velocities. A run passes when, over the last
  *    two seconds, the pole stays within 0.02 rad of upright, the cart
@@ -37,7 +38,7 @@ static const double kMeasure[8] = {1, 0, 0, 0, 0, 1, 0, 0};
 
 typedef struct lqg_app {
   teal_plant *plant;
-  teal_system *diagram, *lqr, *kf, *noise, *plant_log, *estimate_log, *visualizer;
+  teal_system *diagram, *lqg, *noise, *plant_log, *estimate_log, *visualizer;
   teal_simulator *sim;
 } lqg_app;
 
@@ -59,8 +60,7 @@ static teal_plant *load_plant(const char *path, teal_error *err) {
   return plant;
 }
 
-/* The LQR and the Kalman filter, both from the plant's linearization at the
- * upright. */
+/* The LQG compensator from the plant's linearization at the upright. */
 static int design(lqg_app *app, teal_error *err) {
   teal_system *sys = teal_plant_system(app->plant);
   teal_context *ctx = teal_context_new(sys, err);
@@ -69,28 +69,28 @@ static int design(lqg_app *app, teal_error *err) {
   }
   double u0 = 0.0, R = 0.01, K[4];
   double Q[16] = {100, 0, 0, 0, 0, 10, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
-  int u = teal_plant_actuation_input_port(app->plant);
-  teal_plant_set_state(app->plant, ctx, kUpright, 4);
-  teal_context_fix_input(ctx, u, &u0, 1);
-  app->lqr = teal_lqr_controller_new("lqr", sys, ctx, u, Q, &R, NULL, K, NULL, err);
+  /* process noise on the velocities; V the sensors' variance times the
+   * hold period: the spectral density of the held noise */
+  double W[16] = {1e-6, 0, 0, 0, 0, 1e-6, 0, 0, 0, 0, 1e-2, 0, 0, 0, 0, 1e-2};
+  double V[4] = {kSigma[0] * kSigma[0] * NOISE_PERIOD, 0, 0, kSigma[1] * kSigma[1] * NOISE_PERIOD};
   teal_linearize_options opts;
   teal_linearize_options_init(&opts);
-  opts.input_port = u;
-  opts.output_port = teal_plant_state_output_port(app->plant);
+  opts.input_port = teal_plant_actuation_input_port(app->plant);
+  opts.output_port = -1;
+  opts.equilibrium_tolerance = 0.0;
+  teal_plant_set_state(app->plant, ctx, kUpright, 4);
+  teal_context_fix_input(ctx, opts.input_port, &u0, 1);
   teal_linear_system_matrices lin = {0};
-  if (app->lqr && teal_linearize_matrices(sys, ctx, &opts, &lin, err) == TEAL_OK) {
-    /* process noise on the velocities; V the sensors' variance times the
-     * hold period: the spectral density of the held noise */
-    double W[16] = {1e-6, 0, 0, 0, 0, 1e-6, 0, 0, 0, 0, 1e-2, 0, 0, 0, 0, 1e-2};
-    double V[4] = {kSigma[0] * kSigma[0] * NOISE_PERIOD, 0, 0,
-                   kSigma[1] * kSigma[1] * NOISE_PERIOD};
+  if (teal_linearize_matrices(sys, ctx, &opts, &lin, err) == TEAL_OK) {
     teal_linear_system_matrices model = {4, 1, 2, 0.0, lin.A, lin.B, lin.f0, kMeasure, NULL, NULL};
-    app->kf = teal_steady_state_kalman_filter_from_matrices("kalman", &model, W, V, err);
-    printf("LQR gain K = [%.2f %.2f %.2f %.2f]\n", K[0], K[1], K[2], K[3]);
+    app->lqg = teal_lqg_controller_new("lqg", &model, kUpright, &u0, Q, &R, W, V, K, NULL, err);
+    if (app->lqg) {
+      printf("LQR gain K = [%.2f %.2f %.2f %.2f]\n", K[0], K[1], K[2], K[3]);
+    }
   }
   teal_linear_system_matrices_free(&lin);
   teal_context_free(ctx);
-  return app->lqr && app->kf ? TEAL_OK : err->code;
+  return app->lqg ? TEAL_OK : err->code;
 }
 
 /* y = C x + sigma n: the measurement of the cart position and the angle. */
@@ -113,18 +113,15 @@ static int build(lqg_app *app, teal_error *err) {
   teal_scene_graph *sg = teal_add_plant_and_scene_graph(b, app->plant, err);
   app->visualizer = teal_add_visualizer(b, sg, NULL, err);
   add_sensor(b, &app->noise, err);
-  teal_builder_add(b, app->kf);
-  teal_builder_add(b, app->lqr);
+  teal_builder_add(b, app->lqg);
   teal_builder_add(b, teal_saturation_new("saturation", &lo, &hi, 1, err));
   app->plant_log = teal_builder_add(b, teal_vector_log_sink_new("plant_log", 4, 0.01, err));
   app->estimate_log = teal_builder_add(b, teal_vector_log_sink_new("estimate_log", 4, 0.01, err));
-  teal_builder_connect_by_name(b, "sensor", "sum", "kalman", "observed_system_output");
-  teal_builder_connect_by_name(b, "saturation", "y", "kalman", "observed_system_input");
-  teal_builder_connect_by_name(b, "kalman", "estimated_state", "lqr", "u");
-  teal_builder_connect_by_name(b, "lqr", "y", "saturation", "u");
+  teal_builder_connect_by_name(b, "sensor", "sum", "lqg", "measurement");
+  teal_builder_connect_by_name(b, "lqg", "control", "saturation", "u");
   teal_builder_connect_by_name(b, "saturation", "y", "plant", "actuation");
   teal_builder_connect_by_name(b, "plant", "state", "plant_log", "data");
-  teal_builder_connect_by_name(b, "kalman", "estimated_state", "estimate_log", "data");
+  teal_builder_connect_by_name(b, "lqg", "estimated_state", "estimate_log", "data");
   app->diagram = teal_builder_build(b, err);
   return app->diagram ? TEAL_OK : err->code;
 }
@@ -158,7 +155,7 @@ static int run_once(lqg_app *app, const double *x0, uint64_t seed, teal_error *e
   teal_random_source_set_seed(app->noise, ctx, seed);
   teal_plant_set_state(app->plant, ctx, x0, 4);
   const double xhat0[4] = {x0[0], x0[1], 0.0, 0.0};
-  teal_context_set_continuous_state(teal_context_subcontext_mut(ctx, app->kf), xhat0, 4);
+  teal_context_set_continuous_state(teal_context_subcontext_mut(ctx, app->lqg), xhat0, 4);
   teal_vector_log_sink_clear(app->plant_log, ctx);
   teal_vector_log_sink_clear(app->estimate_log, ctx);
   teal_visualizer_clear(app->visualizer, ctx);
@@ -213,10 +210,8 @@ int main(int argc, char **argv) {
     return fail("loading the model", &err);
   }
   if (design(&app, &err) != TEAL_OK) {
-    teal_system_free(app.lqr);
-    teal_system_free(app.kf);
     teal_plant_free(app.plant);
-    return fail("designing the LQR and the Kalman filter", &err);
+    return fail("designing the LQG compensator", &err);
   }
   if (build(&app, &err) != TEAL_OK) {
     return fail("building the diagram", &err);

@@ -277,3 +277,33 @@ int teal_dense_spd_solve_transposed(double *S, int n, double *Bt, int nrhs, teal
   info = nrhs > 0 ? LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'U', n, nrhs, S, n, Bt, n) : 0;
   return info < 0 ? teal_dense_lapack_arg(fn, "dpotrs", info, err) : TEAL_OK;
 }
+
+int teal_dense_spd_inverse(double *S, int n, teal_error *err) {
+  static const char fn[] = "teal_dense_spd_inverse";
+  if (n < 0 || (n > 0 && !S)) {
+    return teal_error_set(err, TEAL_EINVAL, "%s: NULL matrix or negative size (n = %d)", fn, n);
+  }
+  if (n == 0) {
+    return TEAL_OK;
+  }
+  /* row-major lower = column-major upper */
+  int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', n, S, n);
+  if (info < 0) {
+    return teal_dense_lapack_arg(fn, "dpotrf", info, err);
+  }
+  if (info > 0) {
+    return teal_error_set(err, TEAL_ESINGULAR,
+                          "%s: S is not positive definite (leading minor %d of %d)", fn, info, n);
+  }
+  info = LAPACKE_dpotri_work(LAPACK_COL_MAJOR, 'U', n, S, n);
+  if (info != 0) {
+    return info < 0 ? teal_dense_lapack_arg(fn, "dpotri", info, err)
+                    : teal_error_set(err, TEAL_ESINGULAR, "%s: S is singular (pivot %d)", fn, info);
+  }
+  for (int i = 0; i < n; i++) { /* the lower triangle (row-major) to the upper */
+    for (int j = i + 1; j < n; j++) {
+      S[(size_t)i * n + j] = S[(size_t)j * n + i];
+    }
+  }
+  return TEAL_OK;
+}

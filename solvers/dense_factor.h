@@ -38,6 +38,13 @@ TEAL_API int teal_dense_cholesky_solve(const double *L, int n, double *B, int nr
 TEAL_API int teal_dense_spd_solve_transposed(double *S, int n, double *Bt, int nrhs,
                                              teal_error *err);
 
+/** Replaces a symmetric positive definite S (n x n, its lower triangle
+ *  read) by S^-1, both triangles written (Cholesky, then LAPACK's dpotri).
+ *  Allocates nothing and checks neither finiteness nor symmetry.
+ *  TEAL_ESINGULAR when S is not positive definite, TEAL_EINVAL for a NULL
+ *  pointer or a negative size. */
+TEAL_API int teal_dense_spd_inverse(double *S, int n, teal_error *err);
+
 /** Solves A X = B for a general square A (n x n, LU with pivoting); B is
  *  n x nrhs and becomes X; A is not modified. TEAL_ESINGULAR when singular. */
 TEAL_API int teal_dense_solve(const double *A, int n, double *B, int nrhs, teal_error *err);

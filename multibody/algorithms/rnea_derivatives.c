@@ -36,7 +36,7 @@ teal_mb_derivatives *teal_mb_derivatives_new(const teal_plant *plant, teal_error
     return NULL;
   }
   size_t nn = (size_t)t->num_nodes, nv = (size_t)teal_plant_nv(plant);
-  size_t nd = 54 * nn + 7 * nv + 4 * nv * nv;
+  size_t nd = 54 * nn + 22 * nv + 4 * nv * nv;
   teal_mb_derivatives *ws = teal_calloc(1, sizeof(*ws));
   void *buf = ws ? teal_calloc(1, 3 * nn * sizeof(teal_spatial_vector) + nd * sizeof(double) +
                                       nn * sizeof(int) + 1)
@@ -56,7 +56,8 @@ teal_mb_derivatives *teal_mb_derivatives_new(const teal_plant *plant, teal_error
   ws->Qc = (double *)(ws->Pc + nn);
   ws->Gc = ws->Qc + 36 * nn;
   ws->dS = ws->Gc + 18 * nn;
-  ws->Minv = ws->dS + 6 * nv;
+  ws->rows = ws->dS + 6 * nv;
+  ws->Minv = ws->rows + 15 * nv;
   ws->work = ws->Minv + nv * nv;
   ws->tau = ws->work + 3 * nv * nv;
   ws->moving = (int *)(ws->tau + nv);
@@ -251,6 +252,45 @@ static void composite_terms(teal_mb_data *data, const teal_plant_tree *t, teal_m
   }
 }
 
+/* Per dof of every node, the rows that turn S' B_i (see direction) into
+ * three short dot products: B_i is linear in the direction's ea - base,
+ * w = eV - u and s, so S' B_i = (Ic S) . (ea - base) + (gamma - Q' S) . w
+ * + (G' S) . s_angular, where S' (w x* P) = gamma . w with
+ * gamma = [Pa x Sa + Pl x Sl; Pl x Sa] (a: angular, l: linear parts). This
+ * makes each (direction, outboard dof) pair cost 15 multiplications. */
+static void projected_rows(const teal_mb_data *data, const teal_plant_tree *t,
+                           teal_mb_derivatives *ws, int with_arm) {
+  for (int k = 1; k < t->num_nodes; k++) {
+    const double *S = teal_mb_data_S(data, t, k), *Q = ws->Qc + 36 * k, *G = ws->Gc + 18 * k;
+    teal_vec3 Pa = teal_spatial_vector_angular(ws->Pc[k]);
+    teal_vec3 Pl = teal_spatial_vector_linear(ws->Pc[k]);
+    for (int r = 0; r < t->nv[k]; r++) {
+      const double *s = S + 6 * r;
+      double *row = ws->rows + 15 * (t->v_start[k] + r);
+      teal_vec3 sa = teal_vec3_make(s[0], s[1], s[2]), sl = teal_vec3_make(s[3], s[4], s[5]);
+      teal_spatial_vector alpha =
+          teal_mb_inertia_apply(&data->Ic[k], teal_spatial_vector_make(sa, sl));
+      teal_spatial_vector gamma = teal_spatial_vector_make(
+          teal_vec3_add(teal_vec3_cross(Pa, sa), teal_vec3_cross(Pl, sl)), teal_vec3_cross(Pl, sa));
+      for (int c = 0; c < 6; c++) {
+        double qs = 0.0;
+        for (int i = 0; i < 6; i++) {
+          qs += Q[6 * i + c] * s[i];
+        }
+        row[c] = alpha.v[c];
+        row[6 + c] = gamma.v[c] - qs;
+      }
+      for (int c = 0; c < 3; c++) {
+        double gs = 0.0;
+        for (int i = 0; with_arm && i < 6; i++) {
+          gs += G[3 * i + c] * s[i];
+        }
+        row[12 + c] = gs;
+      }
+    }
+  }
+}
+
 /* ---- one direction ------------------------------------------------------------------- */
 
 /* A direction: the dof jl of node kj, in q (its subtree moves rigidly by
@@ -356,16 +396,18 @@ static void one_direction(const teal_mb_data *data, const teal_plant_tree *t,
     y += d->is_q ? teal_mb_s_dot(ws->dS + 6 * (v0 + i), data->f[kj]) : 0.0;
     put(ws, out, v0 + i, col, y);
   }
+  /* outboard: S' B_i by the projected rows (projected_rows) */
+  teal_spatial_vector ea = teal_spatial_vector_sub(d->ea, d->base);
+  teal_spatial_vector w = teal_spatial_vector_sub(d->eV, d->u);
+  int arm = d->is_q && x->F_app;
   ws->moving[kj] = 1;
   for (int k = kj + 1; k < t->num_nodes; k++) {
     ws->moving[k] = ws->moving[t->parent[k]] && t->parent[k] >= kj;
-    if (!ws->moving[k] || !t->nv[k]) {
-      continue;
-    }
-    teal_spatial_vector B = subtree_change(data, ws, d, x, k);
-    const double *S = teal_mb_data_S(data, t, k);
-    for (int i = 0; i < t->nv[k]; i++) {
-      put(ws, out, t->v_start[k] + i, col, teal_mb_s_dot(S + 6 * i, B));
+    for (int i = 0; ws->moving[k] && i < t->nv[k]; i++) {
+      const double *row = ws->rows + 15 * (t->v_start[k] + i);
+      double y = teal_mb_s_dot(row, ea) + teal_mb_s_dot(row + 6, w);
+      y += arm ? row[12] * d->s.v[0] + row[13] * d->s.v[1] + row[14] * d->s.v[2] : 0.0;
+      put(ws, out, t->v_start[k] + i, col, y);
     }
   }
   for (int a = d->lambda; a > 0; a = t->parent[a]) {
@@ -423,6 +465,7 @@ int teal_mb_inverse_dynamics_derivatives(const teal_plant *plant, teal_mb_data *
   }
   id_args x = {q, v, vdot, F_app_Bo_W};
   composite_terms(data, t, ws, &x);
+  projected_rows(data, t, ws, x.F_app != NULL);
   all_directions(data, t, ws, &x, 1, dtau_dq);
   all_directions(data, t, ws, &x, 0, dtau_dv);
   return dtau_dvdot ? teal_mb_mass_matrix(plant, data, q, dtau_dvdot) : TEAL_OK;

@@ -17,6 +17,7 @@ struct teal_mb_derivatives {
   double *Gc;     /* [18 nn] the applied forces' moment-arm term (6 x 3) */
   int *moving;    /* [nn] node outboard of (or at) the perturbed joint */
   double *dS;     /* [6 nv] the perturbed joint's own motion subspace tangents */
+  double *rows;   /* [15 nv] per dof: Ic S, gamma - Q' S and G' S (rnea_derivatives.c) */
   double *Minv;   /* [nv^2] M, then its factor (aba_derivatives.c) */
   double *work;   /* [3 nv^2] right-hand sides of the solves (aba_derivatives.c) */
   double *tau;    /* [nv] the inverse dynamics when the caller wants none */

@@ -32,7 +32,8 @@ typedef struct teal_ode {
   int (*derivatives)(double t, const double *x, double *xdot, void *user);
   /** qdot = N(q) v for the q in x; NULL means qdot = v (nq == nv). */
   int (*v_to_qdot)(double t, const double *x, const double *v, double *qdot, void *user);
-  /** Optional analytic Jacobian df/dx, n x n row-major (implicit methods). */
+  /** Optional analytic Jacobian df/dx, n x n row-major (implicit methods);
+   *  returning TEAL_EUNSUPPORTED has forward differences used instead. */
   int (*jacobian)(double t, const double *x, double *J, void *user);
   void *user; /**< passed to every callback */
 } teal_ode;

@@ -18,9 +18,9 @@ int teal_integrator_eval(teal_integrator *integ, const teal_ode *ode, double t, 
                          double *xdot);
 
 /* J = df/dx (n x n) at (t, x), counting the evaluation: the ODE's analytic
- * Jacobian when it has one, else forward differences (finite_difference.h)
- * with steps sqrt(DBL_EPSILON) max(|x_j|, 1) from fx = f(t, x); xs and fp
- * are n-entry scratch. */
+ * Jacobian when it has one and does not decline (TEAL_EUNSUPPORTED), else forward differences
+ * (finite_difference.h) with steps sqrt(DBL_EPSILON) max(|x_j|, 1) from fx = f(t, x); xs and fp are
+ * n-entry scratch. */
 int teal_integrator_jacobian(teal_integrator *integ, const teal_ode *ode, double t,
                              const double *x, const double *fx, double *xs, double *fp,
                              double *J);

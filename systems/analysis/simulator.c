@@ -99,13 +99,19 @@ static int ode_v_to_qdot(double t, const double *x, const double *v, double *qdo
                     "velocity map");
 }
 
-/* df/dx from a leaf's analytic Jacobian hook (implicit integrators). */
+/* df/dx composed from the leaves' analytic Jacobian hooks (implicit
+ * integrators). A hook declining (the plant with contact) is no failure:
+ * the integrator differences the derivatives instead, and so does every
+ * later step, the reason being structural as a rule. */
 static int ode_jacobian(double t, const double *x, double *J, void *user) {
   teal_simulator *sim = user;
   teal_simulator_write_state(sim, t, x);
-  teal_jacobian jac = {sim->n, 0, 0, J, NULL, NULL, NULL};
-  return ode_status(sim, teal_calc_jacobian(sim->sys, sim->ctx, -1, -1, &jac), t, x,
-                    "analytic Jacobian");
+  int rc = teal_state_jacobian_calc(sim->jac, sim->ctx, J);
+  if (rc == TEAL_EUNSUPPORTED) {
+    sim->ode.jacobian = NULL;
+    return rc;
+  }
+  return ode_status(sim, rc, t, x, "analytic Jacobian");
 }
 
 /* ---- lifecycle ------------------------------------------------------------ */
@@ -180,8 +186,6 @@ static void init_ode(teal_simulator *sim) {
   sim->ode.nz = sim->nz;
   sim->ode.derivatives = ode_derivatives;
   sim->ode.v_to_qdot = sim->nq != sim->nv ? ode_v_to_qdot : NULL;
-  /* a leaf's analytic Jacobian saves implicit methods n derivative calls */
-  sim->ode.jacobian = teal_system_has_jacobian(sim->sys) && sim->n > 0 ? ode_jacobian : NULL;
   sim->ode.user = sim;
 }
 
@@ -195,6 +199,24 @@ static void sync_accuracy(teal_simulator *sim) {
   } else {
     teal_context_set_accuracy(sim->ctx, sim->accuracy);
   }
+}
+
+void teal_simulator_select_jacobian(teal_simulator *sim) {
+  /* analytic Jacobians save implicit methods n derivative calls each */
+  sim->ode.jacobian = sim->jac && sim->analytic_jacobian ? ode_jacobian : NULL;
+}
+
+/* The composed analytic Jacobian when the hooks allow it (else the reason
+ * is kept for teal_simulator_set_analytic_jacobian). */
+static int init_jacobian(teal_simulator *sim) {
+  sim->analytic_jacobian = 1;
+  if (sim->n > 0) {
+    sim->jac = teal_state_jacobian_new(sim->ctx, &sim->jac_why);
+  } else {
+    teal_error_set(&sim->jac_why, TEAL_EUNSUPPORTED, "the system has no continuous state");
+  }
+  teal_simulator_select_jacobian(sim);
+  return sim->jac || sim->jac_why.code != TEAL_ENOMEM ? TEAL_OK : TEAL_ENOMEM;
 }
 
 teal_simulator *teal_simulator_new(const teal_system *sys, teal_context *ctx, teal_error *err) {
@@ -216,7 +238,8 @@ teal_simulator *teal_simulator_new(const teal_system *sys, teal_context *ctx, te
   sim->nw = teal_system_num_witnesses(sys);
   sim->project = teal_system_has_projection(sys);
   init_ode(sim);
-  if (!sim->ctx || alloc_workspace(sim, err) != TEAL_OK || alloc_event_sets(sim) != TEAL_OK) {
+  if (!sim->ctx || alloc_workspace(sim, err) != TEAL_OK || alloc_event_sets(sim) != TEAL_OK ||
+      init_jacobian(sim) != TEAL_OK) {
     if (sim->ctx) {
       /* the workspace or the event sets: both fail only for lack of memory */
       teal_error_set(err, TEAL_ENOMEM, "simulator_new: out of memory");
@@ -233,6 +256,7 @@ void teal_simulator_free(teal_simulator *sim) {
     return;
   }
   free_workspace(sim);
+  teal_state_jacobian_free(sim->jac);
   teal_event_set_free(sim->init);
   teal_event_set_free(sim->per_step);
   teal_event_set_free(sim->timed);

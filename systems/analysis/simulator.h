@@ -19,9 +19,10 @@
  * An update returning TEAL_STOP ends the run at its time, before step 2.
  * Updates due exactly at the end time are applied by the next AdvanceTo,
  * which always makes at least one pass (even to the current time).
- * Implicit integrators use the system's analytic Jacobian when it is a leaf
- * that declares one, else finite differences. Nothing is allocated after
- * initialization. */
+ * Implicit integrators use the analytic Jacobian composed from the leaves'
+ * hooks when the system allows it (framework/state_jacobian.h,
+ * teal_simulator_set_analytic_jacobian), else finite differences. Nothing
+ * is allocated after initialization. */
 #ifndef TEAL_SYSTEMS_ANALYSIS_SIMULATOR_H
 #define TEAL_SYSTEMS_ANALYSIS_SIMULATOR_H
 

@@ -3,6 +3,7 @@
 #define TEAL_SYSTEMS_ANALYSIS_SIMULATOR_INTERNAL_H
 
 #include "framework/events.h"
+#include "framework/state_jacobian.h"
 #include "systems/analysis/simulator.h"
 
 struct teal_simulator {
@@ -23,6 +24,9 @@ struct teal_simulator {
   /* workspace, allocated by teal_simulator_new / set_integrator */
   teal_integrator *integ;
   teal_ode ode;
+  teal_state_jacobian *jac; /* composed analytic df/dx, NULL when not composable */
+  teal_error jac_why;       /* why jac is NULL */
+  int analytic_jacobian;    /* setting: implicit methods use jac (default 1) */
   double *x0, *x1, *xerr, *xm, *w0, *w1, *wm; /* xm, wm: bisection trials */
   unsigned char *triggered;
   unsigned char *witness_dir; /* each witness's direction, read once */
@@ -74,6 +78,10 @@ int teal_simulator_integrate(teal_simulator *sim, double t_event, double t_final
 /* Replaces the integrator instance by one of sim->type (on failure the
  * old one stays and the code is returned). */
 int teal_simulator_realloc_integrator(teal_simulator *sim, teal_error *err);
+
+/* Points the ODE's Jacobian at the composed analytic one when it exists
+ * and the setting allows it, else leaves it to finite differences. */
+void teal_simulator_select_jacobian(teal_simulator *sim);
 
 /* Reads the context's state into x. */
 void teal_simulator_read_state(teal_simulator *sim, double *x);

@@ -95,6 +95,23 @@ int teal_simulator_set_publish_every_step(teal_simulator *sim, int on) {
   return TEAL_OK;
 }
 
+int teal_simulator_set_analytic_jacobian(teal_simulator *sim, int on) {
+  if (!sim) {
+    return TEAL_EINVAL;
+  }
+  if (on && !sim->jac) {
+    return teal_error_set(&sim->err, TEAL_EUNSUPPORTED, "simulator: set_analytic_jacobian: %s",
+                          sim->jac_why.message);
+  }
+  sim->analytic_jacobian = on != 0;
+  teal_simulator_select_jacobian(sim);
+  return TEAL_OK;
+}
+
+int teal_simulator_uses_analytic_jacobian(const teal_simulator *sim) {
+  return sim && sim->ode.jacobian != NULL;
+}
+
 int teal_simulator_set_target_realtime_rate(teal_simulator *sim, double rate) {
   if (!sim) {
     return TEAL_EINVAL;

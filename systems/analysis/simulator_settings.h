@@ -38,6 +38,18 @@ TEAL_API int teal_simulator_set_witness_tolerance(teal_simulator *sim, double dt
 TEAL_API int teal_simulator_set_publish_every_step(teal_simulator *sim, int on);
 /** Pace the run to this multiple of real time (0: as fast as possible). */
 TEAL_API int teal_simulator_set_target_realtime_rate(teal_simulator *sim, double rate);
+/** Whether implicit integrators build their Newton matrix from the
+ *  analytic Jacobian composed from the leaves' hooks (framework/
+ *  state_jacobian.h; the default when it composes) or by forward
+ *  differences of the derivatives (on = 0). Turning it on for a system
+ *  whose Jacobian does not compose returns TEAL_EUNSUPPORTED with the
+ *  reason. When a hook declines during a run (the plant with contact),
+ *  that Newton matrix and all later ones are differenced; turning the
+ *  setting on again retries the analytic path. */
+TEAL_API int teal_simulator_set_analytic_jacobian(teal_simulator *sim, int on);
+/** Nonzero when implicit integrators will use the analytic Jacobian (0
+ *  after a hook declined, see teal_simulator_set_analytic_jacobian). */
+TEAL_API int teal_simulator_uses_analytic_jacobian(const teal_simulator *sim);
 /** Sets (or clears, with NULL) the monitor. */
 TEAL_API int teal_simulator_set_monitor(teal_simulator *sim, teal_monitor_fn fn, void *user);
 

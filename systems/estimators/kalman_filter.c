@@ -35,6 +35,11 @@ int teal_steady_state_kalman_gain(const double *A, const double *C, const double
   int rc = teal_lqr(At, Ct, W, V, NULL, nx, ny, discrete, K, P, &local);
   if (rc == TEAL_OK) {
     teal_dense_transpose(K, ny, nx, L); /* L = K' */
+  } else if (rc == TEAL_ENOCONV) {      /* the dual of "not stabilizable" */
+    teal_error_set(err, rc,
+                   "%s gain: no stabilizing solution; is (A, C) detectable? (%s; the dual LQR's "
+                   "Q is W and its R is V)",
+                   k_kind, local.message);
   } else {
     teal_error_set(err, rc, "%s gain: %s (the dual LQR's Q is W and its R is V)", k_kind,
                    local.message);

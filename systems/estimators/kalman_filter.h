@@ -37,9 +37,10 @@ extern "C" {
  *  the error covariance P (nx x nx) of (A, C, W, V) above; discrete
  *  selects the discrete form. TEAL_EINVAL for a NULL matrix or W not
  *  symmetric positive semidefinite, TEAL_ESINGULAR for V not positive
- *  definite or when (A, C) is not detectable and the Riccati equation has
- *  no stabilizing solution (the LQR's codes, teal_lqr); the message in err
- *  (may be NULL) names the LQR's Q and R as W and V. */
+ *  definite, TEAL_ENOCONV (asking whether (A, C) is detectable) or
+ *  TEAL_ESINGULAR when the Riccati equation has no stabilizing solution
+ *  (the LQR's codes, teal_lqr); the message in err (may be NULL) names the
+ *  LQR's Q and R as W and V. */
 TEAL_API int teal_steady_state_kalman_gain(const double *A, const double *C, const double *W,
                                            const double *V, int nx, int ny, int discrete, double *L,
                                            double *P, teal_error *err);

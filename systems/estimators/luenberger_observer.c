@@ -11,6 +11,7 @@
 #include "framework/leaf_system.h"
 #include "framework/leaf_util.h"
 #include "framework/ports.h"
+#include "framework/system_dynamics.h"
 #include "framework/ticket.h"
 #include "framework/value.h"
 #include "systems/analysis/state_space_evaluator.h"
@@ -32,8 +33,13 @@ typedef struct observer_data {
 
 typedef struct observer_scratch {
   teal_state_space_evaluator *ev;
-  double *work; /* ny (yhat) then nx (f) */
+  double *work; /* ny (yhat), nx (f), then the model's A, B, C, D (the Jacobian hook) */
 } observer_scratch;
+
+/* Doubles of a scratch's work array. */
+static size_t work_size(teal_state_space_shape sh) {
+  return (size_t)(sh.ny + sh.nx) + (size_t)(sh.nx + sh.ny) * (size_t)(sh.nx + sh.nu) + 1;
+}
 
 static void scratch_free(void *value) {
   observer_scratch *s = value;
@@ -53,7 +59,7 @@ static int scratch_copy(void *dst, const void *src) {
   }
   teal_state_space_shape shape = teal_state_space_evaluator_shape(s->ev);
   d->ev = teal_state_space_evaluator_clone(s->ev, NULL);
-  d->work = teal_calloc((size_t)(shape.ny + shape.nx) + 1, sizeof(double));
+  d->work = teal_calloc(work_size(shape), sizeof(double));
   if (!d->ev || !d->work) {
     scratch_free(d);
     return TEAL_ENOMEM;
@@ -118,6 +124,75 @@ static int observer_output(const teal_system *sys, const teal_context *ctx, doub
   const double *x = d->shape.discrete ? teal_context_discrete_group(ctx, 0) : teal_context_z(ctx);
   memcpy(out, x, (size_t)d->shape.nx * sizeof(double));
   (void)sys;
+  return TEAL_OK;
+}
+
+/* ---- analytic Jacobian ------------------------------------------------------------ */
+
+/* The model's blocks at (xhat, u) from its own hook, into the scratch. */
+static int model_jacobian(const teal_system *sys, const teal_context *ctx, teal_jacobian *mj) {
+  const observer_data *d = teal_system_user(sys);
+  observer_scratch *s = teal_context_scratch_mut(ctx, d->scratch);
+  const teal_state_space_shape sh = d->shape;
+  const double *u = NULL;
+  const double *xhat = sh.discrete ? teal_context_discrete_group(ctx, 0) : teal_context_z(ctx);
+  int rc = sh.nu > 0 ? teal_eval_vector_input(sys, ctx, PORT_U, &u) : TEAL_OK;
+  rc = rc ? rc : teal_state_space_evaluator_eval(s->ev, xhat, u, NULL, s->work);
+  const teal_context *mctx = teal_state_space_evaluator_context(s->ev);
+  double *blocks = s->work + sh.ny + sh.nx;
+  *mj = (teal_jacobian){sh.nx, sh.nu, sh.ny, blocks, blocks + sh.nx * sh.nx, NULL, NULL};
+  mj->C = mj->B + sh.nx * sh.nu;
+  mj->D = mj->C + sh.ny * sh.nx;
+  rc = rc ? rc : teal_calc_jacobian(teal_context_system(mctx), mctx, sh.nu > 0 ? 0 : -1, 0, mj);
+  if (rc != TEAL_OK) {
+    return teal_context_report_error(ctx, rc, "%s '%s': no analytic Jacobian of the model: %s",
+                                     k_kind, teal_system_name(sys),
+                                     teal_context_error(mctx)->message);
+  }
+  return TEAL_OK;
+}
+
+/* out (nx x m) = M - L N, N being ny x m. */
+static void minus_gain_times(const observer_data *d, const double *M, const double *N, int m,
+                             double *out) {
+  const int nx = d->shape.nx, ny = d->shape.ny;
+  for (int i = 0; i < nx; i++) {
+    for (int j = 0; j < m; j++) {
+      double v = M ? M[i * m + j] : 0.0;
+      for (int k = 0; k < ny; k++) {
+        v -= d->L[i * ny + k] * N[k * m + j];
+      }
+      out[i * m + j] = v;
+    }
+  }
+}
+
+/* xhat' = f(xhat, u) + L (y - g(xhat, u)): A = A_m - L C_m, B = L for y and
+ * B_m - L D_m for u; the output is xhat (C = I, D = 0). Declines when the
+ * model has no hook. */
+static int observer_jacobian(const teal_system *sys, const teal_context *ctx, int input_port,
+                             int output_port, teal_jacobian *jac, void *user) {
+  const observer_data *d = user;
+  teal_jacobian mj;
+  int rc = model_jacobian(sys, ctx, &mj);
+  if (rc != TEAL_OK) {
+    return rc;
+  }
+  const int nx = d->shape.nx, ny = d->shape.ny;
+  minus_gain_times(d, mj.A, mj.C, nx, jac->A);
+  if (input_port == PORT_Y) {
+    memcpy(jac->B, d->L, sizeof(double) * (size_t)nx * (size_t)ny);
+  } else if (input_port == PORT_U) {
+    minus_gain_times(d, mj.B, mj.D, d->shape.nu, jac->B);
+  }
+  for (int i = 0; output_port == 0 && i < nx; i++) {
+    for (int j = 0; j < nx; j++) {
+      jac->C[i * nx + j] = i == j;
+    }
+    for (int j = 0; jac->D && j < jac->nu; j++) {
+      jac->D[i * jac->nu + j] = 0.0;
+    }
+  }
   return TEAL_OK;
 }
 
@@ -204,6 +279,9 @@ static void declare(teal_system *sys, observer_data *d) {
   } else {
     teal_leaf_declare_continuous_state(sys, 0, 0, d->shape.nx, teal_context_continuous_state(mctx));
     teal_leaf_set_time_derivatives(sys, observer_derivatives, d);
+  }
+  if (teal_system_has_jacobian(teal_context_system(mctx))) {
+    teal_leaf_set_jacobian(sys, observer_jacobian, d);
   }
 }
 

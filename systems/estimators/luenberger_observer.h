@@ -23,7 +23,12 @@
  * own per observer context, made from a clone of the context given, so the
  * observed system must outlive the observer (the observer does not own it,
  * and the observed system need not be in the same diagram). A simulation
- * step allocates nothing. */
+ * step allocates nothing.
+ *
+ * When the observed system declares an analytic Jacobian, so does the
+ * observer: A = A_m - L C_m, B = L for y and B_m - L D_m for u, C = I and
+ * D = 0, from the model's blocks (A_m, B_m, C_m, D_m) at (xhat, u). It
+ * declines with TEAL_EUNSUPPORTED when the model's hook does. */
 #ifndef TEAL_SYSTEMS_ESTIMATORS_LUENBERGER_OBSERVER_H
 #define TEAL_SYSTEMS_ESTIMATORS_LUENBERGER_OBSERVER_H
 

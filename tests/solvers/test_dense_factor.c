@@ -2,6 +2,7 @@
  * Cholesky and LU solves against known solutions, thin QR reconstruction
  * and orthogonality (including rank-deficient input), zero sizes and bad
  * input. */
+#include "support/error_messages.h"
 #include "dense_test_util.h"
 
 /* SPD matrix B B' + shift I. */
@@ -311,6 +312,38 @@ START_TEST(test_spd_solve_transposed) {
 }
 END_TEST
 
+/* S^-1 in place: S S^-1 = I, both triangles written (symmetric), and the
+ * failures with their messages. */
+START_TEST(test_spd_inverse) {
+  unsigned seed = 977u;
+  static const int sizes[] = {1, 4, 11};
+  for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
+    int n = sizes[k];
+    size_t nn = (size_t)n * n;
+    double *S = dt_new(nn), *Si = dt_new(nn), *P = dt_new(nn);
+    random_spd(&seed, n, 0.2, S);
+    memcpy(Si, S, sizeof(double) * nn);
+    ck_assert_int_eq(teal_dense_spd_inverse(Si, n, NULL), TEAL_OK);
+    dt_mul(0, 0, n, n, n, S, Si, P);
+    for (int i = 0; i < n; i++) {
+      for (int j = 0; j < n; j++) {
+        ck_assert_double_eq_tol(P[i * n + j], i == j ? 1.0 : 0.0, 1e-12);
+        ck_assert_double_eq(Si[i * n + j], Si[j * n + i]);
+      }
+    }
+    free(S), free(Si), free(P);
+  }
+  double indefinite[4] = {1, 2, 2, 1};
+  teal_error err;
+  ts_stale_error(&err);
+  TS_EXPECT_ERROR(teal_dense_spd_inverse(indefinite, 2, &err), TEAL_ESINGULAR, &err,
+                  "teal_dense_spd_inverse: S is not positive definite (leading minor 2 of 2)");
+  TS_EXPECT_ERROR(teal_dense_spd_inverse(NULL, 2, &err), TEAL_EINVAL, &err, "NULL matrix");
+  TS_EXPECT_ERROR(teal_dense_spd_inverse(indefinite, -1, &err), TEAL_EINVAL, &err, "n = -1");
+  ck_assert_int_eq(teal_dense_spd_inverse(NULL, 0, &err), TEAL_OK);
+}
+END_TEST
+
 static Suite *dense_factor_suite(void) {
   Suite *s = suite_create("dense_factor");
   TCase *tc = tcase_create("cholesky");
@@ -319,6 +352,7 @@ static Suite *dense_factor_suite(void) {
   tcase_add_test(tc, test_cholesky_not_spd);
   tcase_add_test(tc, test_cholesky_bad_input);
   tcase_add_test(tc, test_spd_solve_transposed);
+  tcase_add_test(tc, test_spd_inverse);
   suite_add_tcase(s, tc);
   tc = tcase_create("solve");
   tcase_add_test(tc, test_solve_random);

@@ -9,6 +9,7 @@
 #include "framework/diagram.h"
 #include "systems/analysis/simulator.h"
 #include "systems/controllers/lqr.h"
+#include "support/error_messages.h"
 
 START_TEST(test_double_integrator) {
   double A[4] = {0, 1, 0, 0}, B[2] = {0, 1}, Q[4] = {1, 0, 0, 1}, R[1] = {1};
@@ -71,9 +72,14 @@ START_TEST(test_bad_costs) {
   ck_assert_int_eq(teal_lqr(A, B, Q, Rneg, NULL, 2, 1, 0, K, NULL, &err), TEAL_ESINGULAR);
   ck_assert_int_eq(teal_lqr(A, B, Q, Rnan, NULL, 2, 1, 0, K, NULL, &err), TEAL_ENONFINITE);
   ck_assert_int_eq(teal_lqr(A, B, Q, R, NULL, 0, 1, 0, K, NULL, &err), TEAL_EINVAL);
-  /* not stabilizable: an unstable mode B cannot reach */
-  double Au[4] = {1, 0, 0, 2}, Bu[2] = {1, 0};
-  ck_assert_int_lt(teal_lqr(Au, Bu, Q, R, NULL, 2, 1, 0, K, NULL, &err), 0);
+  /* a singular R, and an unstable mode B cannot reach, in both forms */
+  double Au[4] = {1, 0, 0, 2}, Bu[2] = {1, 0}, Rzero[1] = {0};
+  for (int discrete = 0; discrete < 2; discrete++) {
+    TS_EXPECT_ERROR(teal_lqr(A, B, Q, Rzero, NULL, 2, 1, discrete, K, NULL, &err), TEAL_ESINGULAR,
+                    &err, "R (1 x 1) is not positive definite");
+    TS_EXPECT_ERROR(teal_lqr(Au, Bu, Q, R, NULL, 2, 1, discrete, K, NULL, &err), TEAL_ENOCONV, &err,
+                    "not stabilizable?");
+  }
 }
 END_TEST
 

@@ -4,7 +4,9 @@
  * the stability of A - L C for a multivariable system; the error covariance
  * of a filter run on a linear system with seeded Gaussian noise against P,
  * within sampling error; the system form against the matrix form; bad
- * covariances and undetectable pairs. */
+ * covariances and undetectable pairs; the gains and covariances of four
+ * fixed systems against Octave's lqe and dlqe (tests/reference/
+ * kalman_octave.m). */
 #include <check.h>
 #include <math.h>
 #include <string.h>
@@ -175,13 +177,81 @@ START_TEST(test_bad_covariances_and_undetectable_pairs) {
                   &err, "nx = 0");
   /* an unstable mode the outputs never see */
   const double A[4] = {2.0, 0.0, 0.0, -1.0}, C[2] = {0.0, 1.0}, W[4] = {1, 0, 0, 1}, V = 1.0;
-  int rc = teal_steady_state_kalman_gain(A, C, W, &V, 2, 1, 0, L, P, &err);
-  ck_assert_int_lt(rc, 0);
-  ck_assert_ptr_nonnull(strstr(err.message, "Kalman"));
+  TS_EXPECT_ERROR(teal_steady_state_kalman_gain(A, C, W, &V, 2, 1, 0, L, P, &err), TEAL_ENOCONV,
+                  &err, "Kalman filter gain: no stabilizing solution; is (A, C) detectable?");
   teal_linear_system_matrices m = {2, 0, 1, 0.0, A, NULL, NULL, C, NULL, NULL};
   ck_assert_ptr_null(teal_steady_state_kalman_filter_from_matrices("kf", &m, W, &V, &err));
   ck_assert_ptr_null(teal_steady_state_kalman_filter_from_matrices("kf", &m, NULL, &V, &err));
   ck_assert_ptr_nonnull(strstr(err.message, "NULL W"));
+}
+END_TEST
+
+/* ---- against Octave ------------------------------------------------------------- */
+
+/* Printed by tests/reference/kalman_octave.m (Octave 7.3.0, control 3.4.0:
+ * lqe for the continuous systems, dlqe for the discrete ones, whose update
+ * gain M gives Teal's predictor gain L = A M); the systems are the
+ * script's. */
+static const double kL1[2] = {4.6855344411691195, 5.9771164996906698};
+static const double kP1[4] = {0.046855344411691195, 0.059771164996906698, 0.059771164996906698,
+                              0.40365612350363789};
+static const double kL2[6] = {4.9692727693348431, -0.095865850856533444, 1.0519082436740146,
+                              1.1170822206315207, -0.66247867770247204,  0.46705495599760838};
+static const double kP2[9] = {0.49500995991635377,  0.12753246878003188,  -0.05690676865029505,
+                              0.12753246878003188,  0.31543928379595659,  0.040723547266979992,
+                              -0.05690676865029505, 0.040723547266979992, 0.086143365978253089};
+static const double kL3[2] = {0.31701186917942947, 0.42590450252161277};
+static const double kP3[4] = {0.015128418952034102, 0.023479441848569135, 0.023479441848569135,
+                              0.074432617477046187};
+static const double kL4[6] = {0.6270243810331757,  -0.066136731180833255, 0.20751363529813671,
+                              0.29327818553767349, 0.053782264775641693,  0.29388157412804783};
+static const double kP4[9] = {0.64370642302360515, 0.30306183617001331, 0.06532241604685593,
+                              0.30306183617001331, 0.78578811354079403, 0.1188933640664272,
+                              0.06532241604685593, 0.1188933640664272,  0.15053610789228408};
+
+typedef struct octave_case {
+  int nx, ny, discrete;
+  double A[9], C[6], W[9], V[4];
+  const double *L, *P;
+} octave_case;
+
+static const octave_case octave_cases[] = {
+    {2, 1, 0, {0, 1, -2, -0.5}, {1, 0}, {0.1, 0, 0, 1}, {0.01}, kL1, kP1},
+    {3,
+     2,
+     0,
+     {0.2, 1, 0, 0, -1, 2, -1, 0, -3},
+     {1, 0, 0, 0, 1, 1},
+     {2, 0.5, 0, 0.5, 1, 0.2, 0, 0.2, 0.5},
+     {0.1, 0.02, 0.02, 0.3},
+     kL2,
+     kP2},
+    {2, 1, 1, {1, 0.1, 0, 1}, {1, 0}, {1e-4, 0, 0, 1e-2}, {0.04}, kL3, kP3},
+    {3,
+     2,
+     1,
+     {1.05, 0.1, 0, 0, 0.9, 0.2, 0.1, 0, 0.7},
+     {1, 0, 0, 0, 0, 1},
+     {0.3, 0.1, 0, 0.1, 0.2, 0.05, 0, 0.05, 0.1},
+     {0.5, 0.1, 0.1, 0.2},
+     kL4,
+     kP4},
+};
+
+/* The gain and covariance match Octave's lqe / dlqe to 1e-10. */
+START_TEST(test_gains_match_octave) {
+  const octave_case *k = &octave_cases[_i];
+  double L[6], P[9];
+  teal_error err = {0};
+  ck_assert_int_eq(
+      teal_steady_state_kalman_gain(k->A, k->C, k->W, k->V, k->nx, k->ny, k->discrete, L, P, &err),
+      TEAL_OK);
+  for (int i = 0; i < k->nx * k->ny; i++) {
+    ck_assert_double_eq_tol(L[i], k->L[i], 1e-10);
+  }
+  for (int i = 0; i < k->nx * k->nx; i++) {
+    ck_assert_double_eq_tol(P[i], k->P[i], 1e-10);
+  }
 }
 END_TEST
 
@@ -194,6 +264,8 @@ static Suite *kalman_suite(void) {
   tcase_add_test(tc, test_error_covariance_matches_P_on_a_noisy_run);
   tcase_add_test(tc, test_system_form_equals_matrix_form);
   tcase_add_test(tc, test_bad_covariances_and_undetectable_pairs);
+  tcase_add_loop_test(tc, test_gains_match_octave, 0,
+                      (int)(sizeof octave_cases / sizeof *octave_cases));
   suite_add_tcase(s, tc);
   return s;
 }

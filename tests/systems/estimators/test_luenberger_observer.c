@@ -15,6 +15,8 @@
 #include "framework/diagram_builder.h"
 #include "framework/events.h"
 #include "framework/ports.h"
+#include "framework/system.h"
+#include "framework/system_dynamics.h"
 #include "solvers/expm.h"
 #include "systems/analysis/integrator.h"
 #include "systems/analysis/simulator.h"
@@ -251,6 +253,49 @@ START_TEST(test_bad_observed_systems_are_refused) {
 }
 END_TEST
 
+/* The analytic Jacobian: A - L C, L, B - L D and the identity output, with
+ * the model's D nonzero; central differences of the derivatives agree. */
+START_TEST(test_jacobian_blocks) {
+  const double D[1] = {0.5};
+  teal_system *model = teal_affine_system_new("m", kA, kB, kF0, kC, D, NULL, 2, 1, 1, 0.0, NULL);
+  teal_context *mctx = teal_context_new(model, NULL);
+  const double u0 = 0.0;
+  teal_context_fix_input(mctx, 0, &u0, 1);
+  teal_system *obs = teal_luenberger_observer_new("obs", model, mctx, kL, NULL);
+  ck_assert(teal_system_has_jacobian(obs));
+  teal_context *ctx = teal_context_new(obs, NULL);
+  const double y = 0.3, u = -0.7, xhat[2] = {0.4, -1.1};
+  teal_context_fix_input(ctx, 0, &y, 1);
+  teal_context_fix_input(ctx, 1, &u, 1);
+  teal_context_set_continuous_state(ctx, xhat, 2);
+  double A[4], By[2], Bu[2], C[4], Dy[2];
+  teal_jacobian jy = {2, 1, 2, A, By, C, Dy}, ju = {2, 1, 0, A, Bu, NULL, NULL};
+  ck_assert_int_eq(teal_calc_jacobian(obs, ctx, 0, 0, &jy), TEAL_OK);
+  ck_assert_int_eq(teal_calc_jacobian(obs, ctx, 1, -1, &ju), TEAL_OK);
+  for (int i = 0; i < 2; i++) {
+    for (int j = 0; j < 2; j++) {
+      ck_assert_double_eq(A[i * 2 + j], kA[i * 2 + j] - kL[i] * kC[j]);
+      ck_assert_double_eq(C[i * 2 + j], i == j);
+    }
+    ck_assert_double_eq(By[i], kL[i]);
+    ck_assert_double_eq(Dy[i], 0.0);
+    ck_assert_double_eq(Bu[i], kB[i] - kL[i] * D[0]);
+  }
+  /* the derivatives move as A says */
+  double f0[2], f1[2], x1[2] = {xhat[0] + 1e-3, xhat[1]};
+  ck_assert_int_eq(teal_calc_time_derivatives(obs, ctx, f0), TEAL_OK);
+  teal_context_set_continuous_state(ctx, x1, 2);
+  ck_assert_int_eq(teal_calc_time_derivatives(obs, ctx, f1), TEAL_OK);
+  for (int i = 0; i < 2; i++) {
+    ck_assert_double_eq_tol((f1[i] - f0[i]) / 1e-3, A[i * 2], 1e-9);
+  }
+  teal_context_free(ctx);
+  teal_system_free(obs);
+  teal_context_free(mctx);
+  teal_system_free(model);
+}
+END_TEST
+
 static Suite *observer_suite(void) {
   Suite *s = suite_create("luenberger_observer");
   TCase *tc = tcase_create("observer");
@@ -260,6 +305,7 @@ static Suite *observer_suite(void) {
   tcase_add_test(tc, test_steps_allocate_nothing);
   tcase_add_test(tc, test_gain_reads_back);
   tcase_add_test(tc, test_bad_observed_systems_are_refused);
+  tcase_add_test(tc, test_jacobian_blocks);
   suite_add_tcase(s, tc);
   return s;
 }
