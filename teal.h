@@ -164,6 +164,7 @@
 #include "multibody/tree/model_instances.h"
 #include "multibody/tree/plant_graphviz.h"
 #include "multibody/tree/plant_model.h"
+#include "multibody/tree/plant_summary.h"
 #include "multibody/tree/random_samplers.h"
 #include "multibody/tree/topology.h"
 #include "multibody/visualization/model_view.h"

@@ -1,9 +1,11 @@
 /* The model parser entry point and its format table (see parser.h). */
+#define _POSIX_C_SOURCE 200809L /* stat */
 #include "multibody/parsing/parser.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "framework/alloc.h"
 #include "multibody/parsing/model_path.h"
@@ -198,9 +200,13 @@ const teal_parser_format *teal_parser_format_of_file(const char *path, teal_erro
   if (f) {
     return f;
   }
-  FILE *in = fopen(path, "rb");
+  struct stat st;
+  FILE *in = stat(path, &st) == 0 && S_ISREG(st.st_mode) ? fopen(path, "rb") : NULL;
   if (!in) {
-    teal_error_set(err, TEAL_EIO, "%s: cannot open to read its root element", path);
+    teal_error_set(err, TEAL_EIO,
+                   "%s: not a readable regular file (its root element decides its "
+                   "format)",
+                   path);
     return NULL;
   }
   char *buf = teal_alloc(PARSER_SNIFF_BYTES + 1);

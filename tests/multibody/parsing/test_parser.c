@@ -11,9 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "framework/alloc.h"
 #include "multibody/contact/plant_geometry.h"
 #include "multibody/parsing/parser.h"
 #include "multibody/tree/plant_model.h"
+#include "multibody/tree/plant_summary.h"
 #include "multibody/tree/topology.h"
 #include "support/error_messages.h"
 #include "support/mb_urdf_fixtures.h"
@@ -203,6 +205,11 @@ START_TEST(bad_arguments) {
                   TEAL_EINVAL, &err, "max_attributes");
   ck_assert_ptr_null(teal_parser_format_of_file(NULL, &err));
   ck_assert_int_eq(err.code, TEAL_EINVAL);
+  /* a directory or a device has no root element to read */
+  ck_assert_ptr_null(teal_parser_format_of_file("/tmp", &err));
+  ck_assert_int_eq(err.code, TEAL_EIO);
+  ck_assert_ptr_null(teal_parser_format_of_file("/dev/zero", &err));
+  ck_assert_ptr_nonnull(strstr(err.message, "/dev/zero: not a readable regular file"));
   teal_parser_options_init(NULL);
   ck_assert_int_eq(teal_plant_num_model_instances(p), 2);
   teal_plant_free(p);
@@ -224,6 +231,50 @@ START_TEST(format_table_rows_are_complete) {
 }
 END_TEST
 
+/* The same robot built by hand and read from URDF: the same summary. */
+#define LINK_OF_MASS(n, m)                          \
+  "<link name=\"" n "\"><inertial><mass value=\"" m \
+  "\"/><inertia ixx=\"0.1\" iyy=\"0.1\" "           \
+  "izz=\"0.1\"/></inertial></link>"
+
+START_TEST(summary_is_the_same_as_for_a_hand_built_plant) {
+  const char *urdf = "<robot name=\"arm\">" LINK_OF_MASS("base", "1") LINK_OF_MASS("upper", "2")
+      LINK_OF_MASS("tip", "0.5") LINK_OF_MASS("ball", "0.5")
+          XJOINT("base_weld", "fixed", "world", "base", "")
+              XJOINT("shoulder", "revolute", "base", "upper", "<axis xyz=\"0 0 1\"/>")
+                  XJOINT("slide", "prismatic", "upper", "tip", "<axis xyz=\"0 0 1\"/>") "</robot>";
+  teal_plant *a = teal_plant_new(0.0, NULL);
+  ck_assert_int_eq(teal_parser_add_models_string(a, urdf, "urdf", NULL, NULL, 0, NULL, NULL, NULL),
+                   TEAL_OK);
+  teal_plant *b = teal_plant_new(0.0, NULL);
+  int arm = teal_plant_add_model_instance(b, "arm");
+  const char *names[4] = {"base", "upper", "tip", "ball"};
+  double mass[4] = {1.0, 2.0, 0.5, 0.5};
+  int body[4];
+  for (int i = 0; i < 4; i++) {
+    teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(mass[i], 0.1);
+    body[i] = teal_plant_add_rigid_body(b, names[i], arm, &M);
+  }
+  teal_vec3 z = teal_vec3_make(0, 0, 1);
+  teal_plant_add_joint(b, "base_weld", TEAL_JOINT_WELD, TEAL_WORLD_FRAME,
+                       teal_plant_body_frame(b, body[0]), NULL, 0.0);
+  teal_plant_add_joint(b, "shoulder", TEAL_JOINT_REVOLUTE, teal_plant_body_frame(b, body[0]),
+                       teal_plant_body_frame(b, body[1]), &z, 0.0);
+  teal_plant_add_joint(b, "slide", TEAL_JOINT_PRISMATIC, teal_plant_body_frame(b, body[1]),
+                       teal_plant_body_frame(b, body[2]), &z, 0.0);
+  ck_assert_int_eq(teal_plant_finalize(a), TEAL_OK);
+  ck_assert_int_eq(teal_plant_finalize(b), TEAL_OK);
+  char *sa = teal_plant_summary_string(a, NULL), *sb = teal_plant_summary_string(b, NULL);
+  ck_assert_ptr_nonnull(sa);
+  ck_assert_str_eq(sa, sb);
+  ck_assert_ptr_nonnull(strstr(sa, "prismatic \"slide\""));
+  teal_free(sa);
+  teal_free(sb);
+  teal_plant_free(a);
+  teal_plant_free(b);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("parser");
   TCase *tc = tcase_create("core");
@@ -233,6 +284,7 @@ int main(void) {
   tcase_add_test(tc, failures_leave_the_plant_as_it_was);
   tcase_add_test(tc, bad_arguments);
   tcase_add_test(tc, format_table_rows_are_complete);
+  tcase_add_test(tc, summary_is_the_same_as_for_a_hand_built_plant);
   suite_add_tcase(s, tc);
   return ts_run_suite(s);
 }
