@@ -127,6 +127,37 @@ START_TEST(stl_cube_and_inside_out_mesh) {
 }
 END_TEST
 
+/* The icosphere read back from binary STL, ASCII STL and OBJ (float
+ * coordinates) has the mass properties of the one built in memory. */
+START_TEST(icosphere_files_match_the_polyhedron) {
+  char dir[] = "/tmp/teal_mesh_ico_XXXXXX", path[128];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  teal_mesh ball = ts_mesh_icosphere(2, 0.5);
+  teal_mesh_mass_properties want, got;
+  ck_assert_int_eq(teal_mesh_calc_mass_properties(&ball, &want, NULL), TEAL_OK);
+  const char *names[3] = {"b.stl", "a.stl", "o.obj"};
+  int (*write[3])(const char *, const teal_mesh *) = {ts_mesh_write_stl_binary,
+                                                      ts_mesh_write_stl_ascii, ts_mesh_write_obj};
+  for (int i = 0; i < 3; i++) {
+    snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+    ck_assert_int_eq(write[i](path, &ball), 0);
+    teal_mesh loaded;
+    ck_assert_int_eq(teal_mesh_load_file(path, 2.0, &loaded, NULL), TEAL_OK);
+    ck_assert(teal_mesh_is_closed(&loaded));
+    ck_assert_int_eq(teal_mesh_calc_mass_properties(&loaded, &got, NULL), TEAL_OK);
+    /* scale 2: volume x 8, unit inertia x 4; float coordinates: ~1e-7 */
+    ck_assert_double_eq_tol(got.volume, 8.0 * want.volume, 1e-6 * want.volume);
+    expect_vec3_near(got.center_of_mass, teal_vec3_zero(), 1e-7);
+    expect_mat3_near(got.unit_inertia, teal_mat3_scale(want.unit_inertia, 4.0),
+                     1e-6 * want.unit_inertia.m[0]);
+    teal_mesh_release(&loaded);
+    unlink(path);
+  }
+  teal_mesh_release(&ball);
+  rmdir(dir);
+}
+END_TEST
+
 START_TEST(open_and_broken_meshes_are_refused) {
   teal_mesh box = ts_mesh_box(1.0, 1.0, 1.0);
   teal_mesh_mass_properties mp = {-1.0, {{0, 0, 0}}, {{0}}};
@@ -172,6 +203,7 @@ int main(void) {
   tcase_add_test(tc, icosphere_is_isotropic_and_between_its_balls);
   tcase_add_test(tc, l_prism_is_three_unit_cells);
   tcase_add_test(tc, stl_cube_and_inside_out_mesh);
+  tcase_add_test(tc, icosphere_files_match_the_polyhedron);
   tcase_add_test(tc, open_and_broken_meshes_are_refused);
   suite_add_tcase(s, tc);
   return ts_run_suite(s);
