@@ -193,6 +193,33 @@ START_TEST(hostile_stl_counts_and_numbers) {
 }
 END_TEST
 
+/* OBJ faces that point past the vertices, and numbers out of range. */
+START_TEST(hostile_obj_indices_and_numbers) {
+  static const struct {
+    const char *text;
+    int code;
+    const char *needle;
+  } cases[] = {
+      {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 999999999\n", TEAL_EPARSE, "index"},
+      {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf -5 1 2\n", TEAL_EPARSE, "index"},
+      {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 0 1 2\n", TEAL_EPARSE, "index"},
+      {"v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3 4 5 6 7 8 9 10 11 12\n", TEAL_EPARSE, "index"},
+      {"v 1e400 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", TEAL_ENONFINITE, "vertex 0 is not finite"},
+      {"v nan 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", TEAL_ENONFINITE, "vertex 0 is not finite"},
+      {"v 0 0 0\nv 1 0 0\n", TEAL_EPARSE, "<memory>"},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    teal_mesh m;
+    teal_error err;
+    ts_stale_error(&err);
+    TS_EXPECT_ERROR(
+        teal_mesh_load_memory(cases[i].text, strlen(cases[i].text), "obj", 1.0, &m, &err),
+        cases[i].code, &err, cases[i].needle);
+    ck_assert_ptr_null(m.vertices);
+  }
+}
+END_TEST
+
 START_TEST(empty_missing_and_special_files) {
   teal_mesh m;
   teal_error err;
@@ -218,6 +245,7 @@ int main(void) {
   tcase_add_test(tc, truncations);
   tcase_add_test(tc, random_mutations);
   tcase_add_test(tc, hostile_stl_counts_and_numbers);
+  tcase_add_test(tc, hostile_obj_indices_and_numbers);
   tcase_add_test(tc, empty_missing_and_special_files);
   suite_add_tcase(s, tc);
   return ts_run_suite(s);
