@@ -158,6 +158,7 @@ int teal_mesh_shapes_from_file(const char *path, double scale, teal_mesh_shapes 
   if (rc == TEAL_OK && teal_mesh_calc_mass_properties(&mesh, &props, NULL) == TEAL_OK &&
       hull_vol > 0.0) {
     out->nonconvexity = fmax(0.0, 1.0 - props.volume / hull_vol);
+    out->mass_properties = props;
   }
   teal_mesh_release(&mesh);
   if (rc != TEAL_OK) {

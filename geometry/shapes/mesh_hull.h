@@ -14,6 +14,7 @@
 
 #include "framework/error.h"
 #include "geometry/shapes/mesh_file.h"
+#include "geometry/shapes/mesh_properties.h"
 #include "geometry/shapes/shape.h"
 
 #ifdef __cplusplus
@@ -50,6 +51,10 @@ typedef struct teal_mesh_shapes {
   /** "" or a warning naming the file: far from convex (above
    *  TEAL_MESH_NONCONVEXITY_WARN) or not closed. */
   char warning[TEAL_MESH_WARNING_MAX];
+  /** Volume, centre of mass and unit inertia of the closed mesh's solid,
+   *  scaled (for a model's inertia from its geometry); zero when the mesh is
+   *  not closed (nonconvexity -1). */
+  teal_mesh_mass_properties mass_properties;
 } teal_mesh_shapes;
 
 /** Loads the mesh file at path (a resolved file name: package:// URIs are

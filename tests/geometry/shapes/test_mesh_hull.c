@@ -135,6 +135,10 @@ START_TEST(l_prism_is_far_from_convex_and_warns) {
   ck_assert_str_eq(s.visual.filename, path);
   ck_assert_double_eq(s.visual.size.v[0], 2.0);
   ck_assert_double_eq_tol(s.nonconvexity, 1.0 / 7.0, 1e-6);
+  /* scaled by 2: the prism's volume 3 x 8, its centroid x 2 */
+  ck_assert_double_eq_tol(s.mass_properties.volume, 24.0, 1e-5);
+  ck_assert_double_eq_tol(s.mass_properties.center_of_mass.v[2], 1.0, 1e-6);
+  ck_assert_double_eq_tol(s.mass_properties.center_of_mass.v[0], 5.0 / 3.0, 1e-6);
   ck_assert_ptr_nonnull(strstr(s.warning, "far from convex"));
   ck_assert_ptr_nonnull(strstr(s.warning, "l.obj"));
   teal_mesh_shapes_release(&s);
@@ -151,6 +155,7 @@ START_TEST(l_prism_is_far_from_convex_and_warns) {
   ck_assert_int_eq(ts_mesh_write_stl_binary(path, &cube), 0);
   ck_assert_int_eq(teal_mesh_shapes_from_file(path, 1.0, &s, NULL), TEAL_OK);
   ck_assert_double_eq(s.nonconvexity, -1.0);
+  ck_assert_double_eq(s.mass_properties.volume, 0.0);
   ck_assert_ptr_nonnull(strstr(s.warning, "not closed"));
   teal_mesh_shapes_release(&s);
   unlink(path);
