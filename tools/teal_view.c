@@ -1,5 +1,7 @@
-/* teal-view: writes a URDF model's visual geometry at its default pose as
- * a web page with a slider per joint (multibody/visualization/model_view.h).
+/* teal-view: writes a model's visual geometry at its default pose as a web
+ * page with a slider per joint (multibody/visualization/model_view.h). The
+ * model is any file the parser reads (multibody/parsing/parser.h: URDF, and
+ * the formats registered with it).
  *
  * Usage: teal-view model.urdf [-o model.html]
  * The model is found as the examples find theirs (the path as given, then
@@ -12,7 +14,7 @@
 #include "teal.h"
 
 static int usage(void) {
-  fprintf(stderr, "usage: teal-view model.urdf [-o model.html]\n");
+  fprintf(stderr, "usage: teal-view model-file [-o model.html]\n");
   return 2;
 }
 
@@ -44,7 +46,7 @@ int main(int argc, char **argv) {
     out = path;
   }
   teal_error err = {0};
-  if (teal_urdf_write_model_html(model, out, NULL, &err) != TEAL_OK) {
+  if (teal_model_write_html(model, out, NULL, &err) != TEAL_OK) {
     fprintf(stderr, "teal-view: %s (%s)\n", err.message, teal_strerror(err.code));
     return 1;
   }

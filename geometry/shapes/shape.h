@@ -7,7 +7,8 @@
  * their axis along G's z; half-space the set z <= 0 of G (its outward
  * normal is +z); a convex polytope the convex hull of its vertices (given in
  * G, copied by teal_shape_convex and owned by the shape). Meshes are only
- * named (for visuals) and take no part in queries. */
+ * named (for visuals) and take no part in queries; a mesh file collides as
+ * its convex hull, a convex shape (teal_mesh_convex_hull, mesh_hull.h). */
 #ifndef TEAL_GEOMETRY_SHAPES_SHAPE_H
 #define TEAL_GEOMETRY_SHAPES_SHAPE_H
 

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "geometry/shapes/mesh_file.h"
 #include "geometry/visualization/visualization_internal.h"
 #include "math/rotation.h"
 
@@ -72,8 +73,33 @@ unsigned char *teal_viz_read_file(const char *path, size_t *n) {
   return data;
 }
 
+static int json_ints(FILE *f, const int *x, int n) {
+  int ok = fputc('[', f) != EOF;
+  for (int i = 0; ok && i < n; i++) {
+    ok = fprintf(f, i ? ",%d" : "%d", x[i]) > 0;
+  }
+  return ok && fputc(']', f) != EOF;
+}
+
+/* "mesh": {"format": "triangles", "vertices": [...], "triangles": [...]}
+ * for the other formats assimp reads (geometry/shapes/mesh_file.h), else
+ * null (drawn as a marker). */
+static int write_mesh_triangles(FILE *f, const char *filename) {
+  teal_mesh m;
+  if (!filename || teal_mesh_load_file(filename, 1.0, &m, NULL) != TEAL_OK) {
+    return fputs(",\"mesh\":null", f) >= 0;
+  }
+  int ok = fputs(",\"mesh\":{\"format\":\"triangles\",\"vertices\":", f) >= 0 &&
+           json_numbers(f, m.vertices[0].v, 3 * m.num_vertices) &&
+           fputs(",\"triangles\":", f) >= 0 && json_ints(f, m.triangles, 3 * m.num_triangles) &&
+           fputc('}', f) != EOF;
+  teal_mesh_release(&m);
+  return ok;
+}
+
 /* "mesh": {"format": "obj" | "stl", "text" | "base64": ...} when the file
- * can be read and has a known extension, else null (drawn as a marker). */
+ * can be read and is OBJ or STL (three.js parses those itself), else the
+ * triangles read here. */
 static int write_mesh(FILE *f, const char *filename) {
   const char *dot = filename ? strrchr(filename, '.') : NULL;
   int obj = dot && (strcmp(dot, ".obj") == 0 || strcmp(dot, ".OBJ") == 0);
@@ -81,7 +107,7 @@ static int write_mesh(FILE *f, const char *filename) {
   size_t n = 0;
   unsigned char *data = obj || stl ? teal_viz_read_file(filename, &n) : NULL;
   if (!data) {
-    return fputs(",\"mesh\":null", f) >= 0;
+    return obj || stl ? fputs(",\"mesh\":null", f) >= 0 : write_mesh_triangles(f, filename);
   }
   int ok = fprintf(f, ",\"mesh\":{\"format\":\"%s\",\"%s\":", obj ? "obj" : "stl",
                    obj ? "text" : "base64") > 0;

@@ -73,6 +73,13 @@ function parseMesh(g, mat) {
   if (g.mesh && g.mesh.format === 'stl') {
     return new THREE.Mesh(new THREE.STLLoader().parse(decodeBase64(g.mesh.base64)), mat);
   }
+  if (g.mesh && g.mesh.format === 'triangles') {  // other formats, read by Teal
+    var geometry = new THREE.BufferGeometry();
+    geometry.setAttribute('position', new THREE.Float32BufferAttribute(g.mesh.vertices, 3));
+    geometry.setIndex(g.mesh.triangles);
+    geometry.computeVertexNormals();
+    return new THREE.Mesh(geometry, mat);
+  }
   return null;
 }
 

@@ -18,7 +18,7 @@
 #include "multibody/contact/plant_geometry.h"
 #include "multibody/contact/plant_scene_graph.h"
 #include "multibody/contact/scene_graph_source.h"
-#include "multibody/parsing/urdf.h"
+#include "multibody/parsing/parser.h"
 #include "multibody/plant/plant_state.h"
 #include "multibody/plant/plant_system.h"
 #include "multibody/tree/topology.h"
@@ -201,7 +201,7 @@ char *teal_plant_pose_panel_json(teal_plant *plant, teal_context *context, teal_
 }
 
 /* The model's diagram (plant, scene graph, visualizer); NULL with err. */
-static teal_system *build_view(const char *urdf_path, teal_plant **plant, teal_system **viz,
+static teal_system *build_view(const char *model_path, teal_plant **plant, teal_system **viz,
                                teal_error *err) {
   teal_builder *b = teal_builder_new("model_view");
   *plant = b ? teal_plant_new(0.0, err) : NULL;
@@ -214,7 +214,7 @@ static teal_system *build_view(const char *urdf_path, teal_plant **plant, teal_s
     }
     return NULL;
   }
-  if (teal_urdf_load_file(*plant, urdf_path, NULL, err) < 0) {
+  if (teal_parser_add_models(*plant, model_path, NULL, NULL, 0, NULL, NULL, err) != TEAL_OK) {
     teal_builder_free(b); /* frees the plant it holds */
     return NULL;
   }
@@ -231,14 +231,14 @@ static teal_system *build_view(const char *urdf_path, teal_plant **plant, teal_s
   return teal_builder_build(b, err);
 }
 
-int teal_urdf_write_model_html(const char *urdf_path, const char *html_path,
-                               const teal_replay_options *opts, teal_error *err) {
-  if (!urdf_path || !html_path) {
+int teal_model_write_html(const char *model_path, const char *html_path,
+                          const teal_replay_options *opts, teal_error *err) {
+  if (!model_path || !html_path) {
     return teal_error_set(err, TEAL_EINVAL, "write_model_html: %s is NULL",
-                          urdf_path ? "html_path" : "urdf_path");
+                          model_path ? "html_path" : "model_path");
   }
   teal_plant *plant = NULL;
-  teal_system *viz = NULL, *diagram = build_view(urdf_path, &plant, &viz, err);
+  teal_system *viz = NULL, *diagram = build_view(model_path, &plant, &viz, err);
   teal_context *ctx = diagram ? teal_context_new(diagram, err) : NULL;
   if (!ctx) {
     teal_system_free(diagram);
@@ -251,7 +251,7 @@ int teal_urdf_write_model_html(const char *urdf_path, const char *html_path,
   char *panel = rc ? NULL : teal_plant_pose_panel_json(plant, ctx, err);
   if (panel) {
     teal_replay_options o = opts ? *opts : teal_replay_options_default();
-    o.title = o.title ? o.title : urdf_path;
+    o.title = o.title ? o.title : model_path;
     o.pose_panel_json = panel;
     rc = teal_scene_recording_write_html(teal_visualizer_recording(viz, ctx), html_path, &o, err);
   } else if (rc == TEAL_OK) {
@@ -261,4 +261,9 @@ int teal_urdf_write_model_html(const char *urdf_path, const char *html_path,
   teal_context_free(ctx);
   teal_system_free(diagram);
   return rc;
+}
+
+int teal_urdf_write_model_html(const char *urdf_path, const char *html_path,
+                               const teal_replay_options *opts, teal_error *err) {
+  return teal_model_write_html(urdf_path, html_path, opts, err);
 }

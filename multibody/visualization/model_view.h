@@ -1,6 +1,7 @@
 /** @file
  * The model viewer (MuJoCo's `simulate`, Drake's model visualizer, without
- * the simulation): a URDF model written as a replay page at its default
+ * the simulation): a model file of any format the parser reads
+ * (multibody/parsing/parser.h) written as a replay page at its default
  * pose, with a slider per revolute or prismatic joint to pose it in the
  * browser. The `teal-view` program (tools/teal_view.c) calls it. */
 #ifndef TEAL_MULTIBODY_VISUALIZATION_MODEL_VIEW_H
@@ -30,11 +31,16 @@ extern "C" {
 TEAL_API char *teal_plant_pose_panel_json(teal_plant *plant, teal_context *context,
                                           teal_error *err);
 
-/** Loads the URDF model at urdf_path (found as teal_urdf_load_file finds
- *  it) and writes its visual geometry at the default pose to html_path,
- *  with the posing panel (opts may be NULL; its pose_panel_json is
- *  ignored). Errors: those of loading the model and of
- *  teal_scene_recording_write_html, with the message in err. */
+/** Loads the model file at model_path through teal_parser_add_models (any
+ *  format it reads, found as it finds files) and writes its visual geometry
+ *  at the default pose to html_path, with the posing panel (opts may be
+ *  NULL; its pose_panel_json is ignored). Errors: those of loading the
+ *  model and of teal_scene_recording_write_html, with the message in err. */
+TEAL_API int teal_model_write_html(const char *model_path, const char *html_path,
+                                   const teal_replay_options *opts, teal_error *err);
+
+/** teal_model_write_html, under its earlier name (any format, not only
+ *  URDF). */
 TEAL_API int teal_urdf_write_model_html(const char *urdf_path, const char *html_path,
                                         const teal_replay_options *opts, teal_error *err);
 

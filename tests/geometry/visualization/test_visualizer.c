@@ -454,8 +454,15 @@ static void write_text(const char *path, const char *text, size_t n) {
   fclose(f);
 }
 
-/* A scene of every shape kind on one frame, with an OBJ and an STL mesh. */
+/* A scene of every shape kind on one frame, with an OBJ, an STL and a PLY
+ * mesh. */
+static const char kPly[] =
+    "ply\nformat ascii 1.0\nelement vertex 3\nproperty float x\nproperty float y\n"
+    "property float z\nelement face 1\nproperty list uchar int vertex_indices\nend_header\n"
+    "0 0 0\n1 0 0\n0 1 0\n3 0 1 2\n";
+
 static viz_world shapes_world(void) {
+  write_text("test_visualizer_mesh.ply", kPly, sizeof(kPly) - 1);
   write_text("test_visualizer_mesh.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n", 32);
   char stl[134] = "Teal test STL"; /* binary STL: header, 1 triangle (zero normal) */
   const float tri[9] = {0, 0, 0, 0.1f, 0, 0, 0, 0.1f, 0};
@@ -468,7 +475,7 @@ static viz_world shapes_world(void) {
   w.sg = teal_scene_graph_new(NULL, &err);
   int src = teal_scene_graph_register_source(w.sg, "mover");
   int f = teal_scene_graph_register_frame(w.sg, src, "frame");
-  teal_shape s[9];
+  teal_shape s[10];
   const teal_vec3 tetra[4] = {{{0, 0, 0}}, {{1, 0, 0}}, {{0, 1, 0}}, {{0, 0, 1}}};
   teal_shape_sphere(0.1, &s[0], NULL);
   teal_shape_box(0.1, 0.2, 0.3, &s[1], NULL);
@@ -479,7 +486,8 @@ static viz_world shapes_world(void) {
   teal_shape_convex(tetra, 4, &s[6], NULL);
   teal_shape_mesh("test_visualizer_mesh.obj", 2.0, &s[7], NULL);
   teal_shape_mesh("test_visualizer_mesh.stl", 1.0, &s[8], NULL);
-  for (int i = 0; i < 9; i++) {
+  teal_shape_mesh("test_visualizer_mesh.ply", 1.0, &s[9], NULL);
+  for (int i = 0; i < 10; i++) {
     char name[16];
     snprintf(name, sizeof(name), "shape%d", i);
     ck_assert_int_ge(teal_scene_graph_register_geometry(w.sg, f, teal_transform_identity(), &s[i],
@@ -506,7 +514,8 @@ static viz_world shapes_world(void) {
 }
 
 /* Every shape reaches the page with its dimensions; meshes with their
- * files' contents (OBJ as text, STL as base64). */
+ * files' contents (OBJ as text, STL as base64, other formats as the
+ * triangles Teal read from them). */
 START_TEST(replay_page_holds_every_shape) {
   if (!have_three()) {
     fprintf(stderr, "SKIP replay_page_holds_every_shape: libjs-three is not installed\n");
@@ -526,7 +535,9 @@ START_TEST(replay_page_holds_every_shape) {
     snprintf(needle, sizeof(needle), "\"shape\":\"%s\"", kinds[i]);
     ck_assert_msg(strstr(page, needle), "%s missing", kinds[i]);
   }
-  ck_assert_int_eq(count_of(page, "\"shape\":\"mesh\""), 2);
+  ck_assert_int_eq(count_of(page, "\"shape\":\"mesh\""), 3);
+  ck_assert_ptr_nonnull(strstr(page, "\"mesh\":{\"format\":\"triangles\",\"vertices\":["));
+  ck_assert_ptr_nonnull(strstr(page, "\"triangles\":[0,1,2]}"));
   ck_assert_ptr_nonnull(strstr(page, "\"size\":[0.1,0.2,0.3]"));
   ck_assert_ptr_nonnull(strstr(page, "\"vertices\":[0,0,0,1,0,0,0,1,0,0,0,1]"));
   ck_assert_ptr_nonnull(
@@ -537,6 +548,7 @@ START_TEST(replay_page_holds_every_shape) {
   remove(path);
   remove("test_visualizer_mesh.obj");
   remove("test_visualizer_mesh.stl");
+  remove("test_visualizer_mesh.ply");
   world_free(&w);
 }
 END_TEST

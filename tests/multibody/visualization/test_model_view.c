@@ -171,6 +171,22 @@ START_TEST(model_page_holds_the_panel) {
   ck_assert_ptr_nonnull(strstr(text, "\"geometry_body\":{\"0\":0,"));
   ck_assert_ptr_nonnull(strstr(text, "\"times\":[0]"));
   remove(page);
+  /* any format the parser reads: the same URDF as .xml, found by its root */
+  FILE *in = fopen(TEAL_MODELS_DIR "/acrobot.urdf", "rb");
+  n = fread(text, 1, sizeof(text) - 1, in);
+  fclose(in);
+  FILE *copy = fopen("test_model_view_acrobot.xml", "wb");
+  ck_assert_uint_eq(fwrite(text, 1, n, copy), n);
+  fclose(copy);
+  ck_assert_msg(teal_model_write_html("test_model_view_acrobot.xml", page, NULL, &err) == TEAL_OK,
+                "%s", err.message);
+  f = fopen(page, "rb");
+  n = fread(text, 1, sizeof(text) - 1, f);
+  text[n] = '\0';
+  fclose(f);
+  ck_assert_ptr_nonnull(strstr(text, "\"name\":\"elbow\""));
+  remove(page);
+  remove("test_model_view_acrobot.xml");
 }
 END_TEST
 
@@ -186,9 +202,9 @@ START_TEST(bad_model_view_arguments) {
   teal_plant_free(open);
   ts_stale_error(&err);
   TS_EXPECT_ERROR(teal_urdf_write_model_html(NULL, "a.html", NULL, &err), TEAL_EINVAL, &err,
-                  "urdf_path is NULL");
+                  "model_path is NULL");
   ts_stale_error(&err);
-  TS_EXPECT_ERROR(teal_urdf_write_model_html("acrobot.urdf", NULL, NULL, &err), TEAL_EINVAL, &err,
+  TS_EXPECT_ERROR(teal_model_write_html("acrobot.urdf", NULL, NULL, &err), TEAL_EINVAL, &err,
                   "html_path is NULL");
   ts_stale_error(&err);
   int rc = teal_urdf_write_model_html("/nonexistent/model.urdf", "a.html", NULL, &err);
