@@ -145,6 +145,7 @@
 #include "multibody/math/spatial_vector.h"
 #include "multibody/parsing/model_path.h"
 #include "multibody/parsing/urdf.h"
+#include "multibody/plant/discrete_constraints.h"
 #include "multibody/plant/plant_defaults.h"
 #include "multibody/plant/plant_force_contribution.h"
 #include "multibody/plant/plant_instances.h"

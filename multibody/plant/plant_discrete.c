@@ -23,6 +23,7 @@
 #include "multibody/algorithms/data_internal.h"
 #include "multibody/algorithms/mass_inverse.h"
 #include "multibody/contact/contact_internal.h"
+#include "multibody/plant/discrete_constraints_internal.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/tree/topology.h"
 
@@ -143,7 +144,7 @@ static int free_motion(const teal_plant *p, teal_plant_scratch *s, const double 
   return rc;
 }
 
-/* v+ into vnext: free motion, contact, limits. */
+/* v+ into vnext: free motion, contact and constraints, limits. */
 static int next_velocity(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
                          teal_plant_scratch *s, const double *q, const double *v, double *vnext) {
   const double *forces;
@@ -154,7 +155,12 @@ static int next_velocity(const teal_system *sys, const teal_context *ctx, const 
   }
   add_implicit_damping(p, s, ctx);
   rc = free_motion(p, s, q, v, forces);
-  if (rc == TEAL_OK && pairs && pairs->n) {
+  if (rc == TEAL_OK && s->step.nrows_cap > 0) {
+    rc = teal_discrete_rows_fill(p, s, ctx, q);
+    rc = rc ? rc : teal_discrete_rows_regularize(p, s);
+  }
+  /* contacts and constraint rows are solved together, by islands */
+  if (rc == TEAL_OK && ((pairs && pairs->n) || s->step.nrows > 0)) {
     if ((rc = teal_plant_contact_step(p, s, ctx, pairs, v, s->step.vstar, vnext)) != TEAL_OK) {
       return rc;
     }
@@ -195,6 +201,8 @@ int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ct
   for (int i = 0; i < nq; i++) {
     out[i] = q[i] + h * out[i];
   }
+  /* the constraints' multipliers follow the next state (the step's value) */
+  memcpy(out + nq + p->nv, s->step.lambda_r, (size_t)p->nc_rows * sizeof(double));
   rc = teal_plant_normalize_q(p, out);
   return rc ? teal_context_report_error(ctx, rc, "plant: a quaternion became degenerate in the "
                                         "discrete step at t = %g", teal_context_time(ctx))
