@@ -8,12 +8,16 @@
 
 #include "multibody/algorithms/mass_inverse.h"
 #include "multibody/contact/contact_internal.h"
+#include "math/small_dense.h"
 #include "multibody/algorithms/data_internal.h"
 #include "multibody/constraints/constraint_internal.h"
 #include "multibody/tree/forest.h"
+#include "solvers/dense_lu.h"
 
 /* SAP's near-rigid threshold: a rigid row's period is beta time steps */
 #define NEAR_RIGID_BETA 1.0
+/* the inline LU up to this many rows, LAPACK's beyond */
+#define SMALL_SOLVE_MAX 24
 /* rows whose w is below this fraction of the largest are dependent on none */
 #define ROW_RANK_TOLERANCE 1e-12
 #define TWO_PI 6.28318530717958647692
@@ -101,14 +105,15 @@ int teal_discrete_rows_fill(const teal_plant *p, teal_plant_scratch *s, const te
   return TEAL_OK;
 }
 
-/* w = G_i M^-1 G_i' for row i, by the factorization in s->data. */
+/* Y_i = M^-1 G_i' (row i of Y) and w = G_i Y_i for row i, by the
+ * factorization in s->data. */
 static int row_delassus(const teal_plant *p, teal_plant_scratch *s, int i, double *w) {
   const double *Gi = s->step.Gr + (size_t)i * p->nv;
-  memcpy(s->step.dv, Gi, (size_t)p->nv * sizeof(double));
-  int rc = teal_mb_mass_inverse(p, s->data, s->step.dv, s->step.dv);
+  double *Yi = s->step.Yr + (size_t)i * p->nv;
+  int rc = teal_mb_mass_inverse(p, s->data, Gi, Yi);
   *w = 0.0;
   for (int j = 0; rc == TEAL_OK && j < p->nv; j++) {
-    *w += Gi[j] * s->step.dv[j];
+    *w += Gi[j] * Yi[j];
   }
   return rc;
 }
@@ -144,6 +149,62 @@ int teal_discrete_rows_regularize(const teal_plant *p, teal_plant_scratch *s) {
      * out-of-plane row of a ball constraint), takes no force */
     near_rigid(s, i, p->time_step, w[i] > ROW_RANK_TOLERANCE * w_max ? w[i] : 0.0);
     w[i] = 0.0;
+  }
+  return rc;
+}
+
+/* ---- without contact: the rows alone, by the Woodbury identity ------------------------ */
+
+/* With e = h k g and D = diag(h (k h + c)), the step is M (v - v*) + G' (e +
+ * D G v) = 0. Its solution is v = v* - Y (e + D u), Y = M^-1 G' (kept by the
+ * regularization), where u = G v solves the m x m system
+ * (I + W D) u = G v* - W e, W = G Y. I + W D is nonsingular: W D is similar
+ * to the semidefinite D^1/2 W D^1/2. O(m nv + m^3), no nv x nv matrix. */
+static void woodbury_system(const teal_plant *p, teal_plant_scratch *s, const double *vstar) {
+  int m = s->step.nrows, nv = p->nv;
+  double h = p->time_step;
+  for (int i = 0; i < m; i++) {
+    const double *Gi = s->step.Gr + (size_t)i * nv;
+    double rhs = 0.0;
+    for (int j = 0; j < nv; j++) {
+      rhs += Gi[j] * vstar[j];
+    }
+    for (int l = 0; l < m; l++) {
+      const double *Yl = s->step.Yr + (size_t)l * nv;
+      double W = 0.0;
+      for (int j = 0; j < nv; j++) {
+        W += Gi[j] * Yl[j];
+      }
+      double Dl = h * (s->step.kr[l] * h + s->step.cr[l]);
+      s->step.Wr[(size_t)i * m + l] = (i == l) + W * Dl;
+      rhs -= W * h * s->step.kr[l] * s->step.gr[l];
+    }
+    s->step.ur[i] = rhs;
+  }
+}
+
+int teal_discrete_rows_solve(const teal_plant *p, teal_plant_scratch *s, const double *vstar,
+                             double *vnext) {
+  int m = s->step.nrows, nv = p->nv, rc = TEAL_OK;
+  double h = p->time_step;
+  woodbury_system(p, s, vstar);
+  if (m <= SMALL_SOLVE_MAX) {
+    rc = teal_small_lu_factor(s->step.Wr, m, s->step.pivr) ? TEAL_ESINGULAR : TEAL_OK;
+    if (rc == TEAL_OK) {
+      teal_small_lu_solve(s->step.Wr, m, s->step.pivr, s->step.ur);
+    }
+  } else if ((rc = teal_dense_lu_factor(s->step.Wr, m, s->step.pivr, NULL)) == TEAL_OK) {
+    rc = teal_dense_lu_solve(s->step.Wr, m, s->step.pivr, s->step.ur, NULL);
+  }
+  memcpy(vnext, vstar, (size_t)nv * sizeof(double));
+  for (int i = 0; rc == TEAL_OK && i < m; i++) {
+    double hl = h * s->step.kr[i] * s->step.gr[i] +
+                h * (s->step.kr[i] * h + s->step.cr[i]) * s->step.ur[i]; /* h lambda_i */
+    const double *Yi = s->step.Yr + (size_t)i * nv;
+    for (int j = 0; j < nv; j++) {
+      vnext[j] -= Yi[j] * hl;
+    }
+    s->step.lambda_r[i] = hl / h;
   }
   return rc;
 }

@@ -2,10 +2,10 @@
  * Constraints in a discrete plant's time step. The step (plant_system.h)
  * solves the enabled constraints' rows together with the contact forces:
  * each row is a near-rigid compliant force, implicit in the next velocity,
- * as in Drake's SAP solver (see docs/constraints.md, "Constraints in the
- * discrete step"). Its multipliers are the constraint forces of the step
- * (impulses over the time step), with the sign of the continuous ones:
- * M (v+ - v*) + h G' lambda = 0 at the step's start q. */
+ * as in Drake's SAP solver (see docs/discrete_constraints.md). Its
+ * multipliers are the constraint forces of the step (impulses over the
+ * time step), with the sign of the continuous ones: M (v+ - v*) + h G'
+ * lambda = 0 at the step's start q, with v* the free motion. */
 #ifndef TEAL_MULTIBODY_PLANT_DISCRETE_CONSTRAINTS_H
 #define TEAL_MULTIBODY_PLANT_DISCRETE_CONSTRAINTS_H
 

@@ -43,6 +43,13 @@ int teal_discrete_rows_fill(const teal_plant *p, teal_plant_scratch *s, const te
  * the free motion left in s->data. */
 int teal_discrete_rows_regularize(const teal_plant *p, teal_plant_scratch *s);
 
+/* The next velocity vnext from the free velocity vstar when the step has
+ * constraint rows and no contact (after teal_discrete_rows_regularize):
+ * the rows' implicit forces by the Woodbury identity, in O(m nv + m^3);
+ * also the multipliers. TEAL_ESINGULAR when the m x m solve fails. */
+int teal_discrete_rows_solve(const teal_plant *p, teal_plant_scratch *s, const double *vstar,
+                             double *vnext);
+
 /* Joins, in the union-find s->step.uf, the trees that each row couples. */
 void teal_discrete_rows_join(teal_plant_scratch *s);
 

@@ -144,6 +144,31 @@ static int free_motion(const teal_plant *p, teal_plant_scratch *s, const double 
   return rc;
 }
 
+/* The contact and constraint forces of the step, on s->step.vstar (in
+ * place; vnext is working memory): the constraint rows alone by the
+ * Woodbury identity when there is no contact, otherwise contacts and rows
+ * together, island by island. Reports its errors. */
+static int contact_and_constraints(const teal_plant *p, teal_plant_scratch *s,
+                                   const teal_context *ctx, const teal_point_pair_list *pairs,
+                                   const double *v, double *vnext) {
+  int contacts = pairs && pairs->n > 0, rc = TEAL_OK;
+  if (!contacts && s->step.nrows == 0) {
+    return TEAL_OK;
+  }
+  if (contacts) {
+    rc = teal_plant_contact_step(p, s, ctx, pairs, v, s->step.vstar, vnext);
+  } else if ((rc = teal_discrete_rows_solve(p, s, s->step.vstar, vnext)) != TEAL_OK) {
+    rc = teal_context_report_error(ctx, rc,
+                                   "plant: discrete step at t = %g: the constraint "
+                                   "rows' solve failed (%s)",
+                                   teal_context_time(ctx), teal_strerror(rc));
+  }
+  if (rc == TEAL_OK) {
+    memcpy(s->step.vstar, vnext, (size_t)p->nv * sizeof(double));
+  }
+  return rc;
+}
+
 /* v+ into vnext: free motion, contact and constraints, limits. */
 static int next_velocity(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
                          teal_plant_scratch *s, const double *q, const double *v, double *vnext) {
@@ -159,12 +184,8 @@ static int next_velocity(const teal_system *sys, const teal_context *ctx, const 
     rc = teal_discrete_rows_fill(p, s, ctx, q);
     rc = rc ? rc : teal_discrete_rows_regularize(p, s);
   }
-  /* contacts and constraint rows are solved together, by islands */
-  if (rc == TEAL_OK && ((pairs && pairs->n) || s->step.nrows > 0)) {
-    if ((rc = teal_plant_contact_step(p, s, ctx, pairs, v, s->step.vstar, vnext)) != TEAL_OK) {
-      return rc;
-    }
-    memcpy(s->step.vstar, vnext, (size_t)p->nv * sizeof(double));
+  if (rc == TEAL_OK && (rc = contact_and_constraints(p, s, ctx, pairs, v, vnext)) != TEAL_OK) {
+    return rc; /* reported */
   }
   if (rc == TEAL_OK) {
     rc = enforce_limits(p, s, q, s->step.vstar, vnext);

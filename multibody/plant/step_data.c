@@ -27,6 +27,10 @@ static void layout_limits(teal_step_data *sd, size_t nv, size_t nl, teal_buffer_
 static void layout_rows(teal_step_data *sd, size_t nv, size_t nb, size_t nr,
                         teal_buffer_layout *L) {
   sd->Gr = teal_buffer_take(L, nr * nv, sizeof(double));
+  sd->Yr = teal_buffer_take(L, nr * nv, sizeof(double));
+  sd->Wr = teal_buffer_take(L, nr * nr, sizeof(double));
+  sd->ur = teal_buffer_take(L, nr, sizeof(double));
+  sd->pivr = teal_buffer_take(L, nr, sizeof(int));
   sd->Xc = teal_buffer_take(L, nr > 0 ? nb : 0, sizeof(teal_transform));
   sd->Fc = teal_buffer_take(L, nr > 0 ? nb : 0, sizeof(teal_spatial_vector));
   double **by_row[] = {&sd->gr, &sd->kr, &sd->cr, &sd->lambda_r};
@@ -133,9 +137,9 @@ static int num_proximity_geometries(const teal_plant *p) {
 int teal_step_data_init(teal_step_data *sd, const teal_plant *p) {
   memset(sd, 0, sizeof(*sd));
   int proximity = num_proximity_geometries(p);
-  /* constraint rows are solved in the islands of the contact step */
+  /* without contact the constraint rows are solved alone (no islands) */
   sd->nrows_cap = teal_discrete_rows_capacity(p);
-  sd->trees = proximity > 0 || sd->nrows_cap > 0 ? teal_plant_forest(p) : NULL;
+  sd->trees = proximity > 0 ? teal_plant_forest(p) : NULL;
   teal_buffer_layout L = {NULL, 0, 0};
   layout_model(sd, p, &L);
   sd->model_buffer = L.overflow ? NULL : teal_calloc(1, L.size);
@@ -150,7 +154,7 @@ int teal_step_data_init(teal_step_data *sd, const teal_plant *p) {
    * them (TEAL_ESIZE) before it needs an island */
   size_t m = sd->trees ? (size_t)sd->trees->max_nv : 0;
   if (sd->nrows_cap > 0) {
-    m = (size_t)p->nv; /* constraints may join every tree into one island */
+    m = (size_t)p->nv; /* with contact, constraints may join every tree into one island */
   }
   int island = m * m <= TEAL_PLANT_DENSE_MAX_BYTES / sizeof(double) ? (int)m : 0;
   if (sd->trees && (teal_step_data_reserve_contacts(sd, 4 * proximity + 8) != TEAL_OK ||

@@ -35,6 +35,9 @@ typedef struct teal_step_data {
   double *gr, *kr, *cr;       /* [nrows_cap] each: position error, stiffness, damping */
   double *lambda_r;           /* [nrows_cap] multipliers (impulses / h) of the step */
   int *island_rows, *row_off; /* [nrows_cap], [ntrees + 1]: rows bucketed by island */
+  double *Yr;                 /* [nrows_cap nv] M^-1 G', by row */
+  double *Wr, *ur;            /* [nrows_cap^2], [nrows_cap]: the rows-only solve */
+  int *pivr;                  /* [nrows_cap] its pivots */
   teal_transform *Xc;         /* [nb] body poses of the step's q (by body) */
   teal_spatial_vector *Fc;    /* [nb] a row's body forces */
   /* contact islands (discrete_contact.c); trees is NULL for a plant with

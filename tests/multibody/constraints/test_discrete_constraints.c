@@ -11,7 +11,10 @@
 #include <string.h>
 
 #include "support/error_messages.h"
+#include "solvers/dense_lu.h"
+#include "support/mb_constraint_fixtures.h"
 #include "support/mb_contact_fixtures.h"
+#include "support/mb_fixtures.h"
 #include "support/test_support.h"
 #include "teal.h"
 
@@ -419,6 +422,133 @@ START_TEST(gripper_holds_the_box_by_friction) {
 }
 END_TEST
 
+/* ---- every constraint kind on random trees, against a dense solve ------------------- */
+
+#define MAX_DOFS 40
+
+/* ts_mbc_open_tree's plant (support/mb_constraint_fixtures.c), discrete at h. */
+static teal_plant *open_discrete_tree(const ts_mb_topology *t, unsigned seed, double h) {
+  unsigned s = seed;
+  int bodies[32];
+  teal_plant *p = teal_plant_new(h, NULL);
+  for (int i = 0; i < t->n; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "b%d", i);
+    teal_spatial_inertia M = ts_mb_rand_inertia(&s);
+    bodies[i] = teal_plant_add_rigid_body(p, name, TEAL_DEFAULT_MODEL_INSTANCE, &M);
+    ck_assert_int_ge(bodies[i], 0);
+  }
+  for (int i = 0; i < t->n; i++) {
+    if (t->spec[i].parent != -2) {
+      ck_assert_int_ge(ts_mb_add_random_joint(p, t->spec, bodies, i, &s), 0);
+    }
+  }
+  return p;
+}
+
+/* x = A^-1 b for the n x n matrix A (copied into LU). */
+static void dense_solve(const double *A, int n, double *LU, double *x) {
+  int piv[MAX_DOFS];
+  memcpy(LU, A, (size_t)n * n * sizeof(double));
+  ck_assert_int_eq(teal_dense_lu_factor(LU, n, piv, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_dense_lu_solve(LU, n, piv, x, NULL), TEAL_OK);
+}
+
+/* The step's v+ from the free velocity vstar, built densely from the
+ * constraint operators' G and perr: (M + h^2 G' K G) v+ = M v* - h G' K g
+ * with k_i = 4 pi^2 / (w_i h^2), w_i = G_i M^-1 G_i' (the near-rigid
+ * stiffness; 0 for a row no velocity moves). */
+static void dense_step(const teal_plant *p, const teal_context *ctx, const double *vstar,
+                       double *vnext) {
+  int nv = teal_plant_nv(p), m = teal_plant_num_constraint_rows(p);
+  double h = teal_plant_time_step(p), Gm[6 * 4 * MAX_DOFS], g[24], k[24], w_max = 0.0;
+  double A[MAX_DOFS * MAX_DOFS], LU[MAX_DOFS * MAX_DOFS], x[MAX_DOFS];
+  const double *M;
+  ck_assert_int_le(m, 24);
+  ck_assert_int_eq(teal_plant_eval_mass_matrix(p, ctx, &M), TEAL_OK);
+  ck_assert_int_eq(teal_plant_calc_constraint_jacobian(p, ctx, Gm), TEAL_OK);
+  ck_assert_int_eq(teal_plant_calc_constraint_position_errors(p, ctx, g), TEAL_OK);
+  for (int i = 0; i < m; i++) {
+    memcpy(x, Gm + i * nv, (size_t)nv * sizeof(double));
+    dense_solve(M, nv, LU, x);
+    k[i] = 0.0;
+    for (int j = 0; j < nv; j++) {
+      k[i] += Gm[i * nv + j] * x[j]; /* w_i for now */
+    }
+    w_max = fmax(w_max, k[i]);
+  }
+  for (int i = 0; i < m; i++) {
+    k[i] = k[i] > 1e-12 * w_max ? 4 * PI * PI / (k[i] * h * h) : 0.0;
+  }
+  for (int a = 0; a < nv; a++) {
+    vnext[a] = 0.0;
+    for (int b = 0; b < nv; b++) {
+      A[a * nv + b] = M[a * nv + b];
+      vnext[a] += M[a * nv + b] * vstar[b];
+      for (int i = 0; i < m; i++) {
+        A[a * nv + b] += h * h * k[i] * Gm[i * nv + a] * Gm[i * nv + b];
+      }
+    }
+    for (int i = 0; i < m; i++) {
+      vnext[a] -= h * k[i] * Gm[i * nv + a] * g[i];
+    }
+  }
+  dense_solve(A, nv, LU, vnext);
+}
+
+/* v + h vdot: the discrete plant's next velocity from ctx. */
+static void next_velocity(const teal_plant *p, const teal_context *ctx, double *vnext) {
+  const double *vdot;
+  int nv = teal_plant_nv(p);
+  ck_assert_int_eq(teal_plant_get_velocities(p, ctx, vnext, nv), TEAL_OK);
+  ck_assert_int_eq(teal_plant_eval_generalized_acceleration(p, ctx, &vdot), TEAL_OK);
+  for (int i = 0; i < nv; i++) {
+    vnext[i] += teal_plant_time_step(p) * vdot[i];
+  }
+}
+
+/* Sets every constraint of p enabled or not in ctx. */
+static void enable_all(const teal_plant *p, teal_context *ctx, int on) {
+  for (int c = 0; c < teal_plant_num_constraints(p); c++) {
+    ck_assert_int_eq(teal_plant_set_constraint_enabled(p, ctx, c, on), TEAL_OK);
+  }
+}
+
+START_TEST(every_kind_on_random_trees_matches_a_dense_solve) {
+  const ts_mb_topology *t = &ts_mb_topologies[_i % ts_mb_num_topologies];
+  unsigned state = 17u + (unsigned)_i;
+  int checked = 0;
+  for (int kind = 0; kind < TS_MBC_NUM_KINDS; kind++) {
+    teal_plant *p = open_discrete_tree(t, 5u + (unsigned)kind, 1e-3);
+    int c = ts_mbc_add_random_constraint(p, kind, &state);
+    if (c == TEAL_ENOTFOUND || teal_plant_nv(p) > MAX_DOFS) { /* no coupler without two hinges */
+      teal_plant_free(p);
+      continue;
+    }
+    ck_assert_int_eq(c, 0);
+    ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+    teal_context *ctx = ts_mbc_random_context(p, &state, 0.5);
+    int nv = teal_plant_nv(p);
+    double vstar[MAX_DOFS], v[MAX_DOFS], ref[MAX_DOFS], scale = 1.0, err = 0.0;
+    enable_all(p, ctx, 0);
+    next_velocity(p, ctx, vstar); /* without constraints: the free motion */
+    enable_all(p, ctx, 1);
+    next_velocity(p, ctx, v);
+    dense_step(p, ctx, vstar, ref);
+    for (int i = 0; i < nv; i++) {
+      scale = fmax(scale, fabs(ref[i]));
+      err = fmax(err, fabs(v[i] - ref[i]));
+    }
+    ck_assert_msg(err <= 1e-9 * scale, "%s, kind %d: |v+ - dense| = %g (scale %g)", t->name, kind,
+                  err, scale);
+    checked++;
+    teal_context_free(ctx);
+    teal_plant_free(p);
+  }
+  ck_assert_int_ge(checked, TS_MBC_NUM_KINDS - 1);
+}
+END_TEST
+
 /* ---- allocation and bad calls -------------------------------------------------------- */
 
 START_TEST(constrained_steps_allocate_nothing) {
@@ -479,6 +609,8 @@ static Suite *suite(void) {
   tcase_add_test(tc, hanging_ball_constraint_carries_the_weight);
   tcase_add_test(tc, welded_pair_moves_as_the_merged_body);
   tcase_add_test(tc, gripper_holds_the_box_by_friction);
+  tcase_add_loop_test(tc, every_kind_on_random_trees_matches_a_dense_solve, 0,
+                      ts_mb_num_topologies);
   tcase_add_test(tc, constrained_steps_allocate_nothing);
   tcase_add_test(tc, multiplier_calls_reject_bad_input);
   suite_add_tcase(s, tc);
