@@ -11,6 +11,7 @@
 #include "math/small_dense.h"
 #include "multibody/algorithms/data_internal.h"
 #include "multibody/constraints/constraint_internal.h"
+#include "multibody/constraints/constraint_specs.h"
 #include "multibody/tree/forest.h"
 #include "solvers/dense_lu.h"
 
@@ -68,15 +69,19 @@ static void constraint_rows(const teal_plant *p, teal_plant_scratch *s, const co
   double unit[6] = {0};
   int nv = p->nv;
   teal_constraint_kernel_errors(p, c, s->step.Xc, q, s->step.gr + c->row_start);
+  /* a coupler acts on its joints only (tau); the others on bodies A and B */
+  int bodies = c->kind != TEAL_CONSTRAINT_COUPLER;
   for (int r = 0; r < c->rows; r++) {
     double *Gi = s->step.Gr + (size_t)(c->row_start + r) * nv;
     teal_spatial_vector *F = s->step.Fc;
-    F[c->body_a] = F[c->body_b] = teal_spatial_vector_zero();
+    if (bodies) {
+      F[c->body_a] = F[c->body_b] = teal_spatial_vector_zero();
+    }
     unit[r] = 1.0;
     teal_constraint_kernel_forces(p, c, s->step.Xc, unit, F, Gi); /* tau lands in Gi */
     unit[r] = 0.0;
-    add_body_force(p, s, c->body_a, F[c->body_a], Gi);
-    if (c->body_b != c->body_a) {
+    if (bodies) {
+      add_body_force(p, s, c->body_a, F[c->body_a], Gi);
       add_body_force(p, s, c->body_b, F[c->body_b], Gi);
     }
   }

@@ -359,7 +359,7 @@ static int gripper_finger(teal_plant *p, const char *name, double x, double axis
 
 /* The gripper of examples/parallel_gripper.c: fingers tied by a coupler,
  * a 20 N squeeze on the left one, a 0.2 kg box with corner spheres. */
-static void gripper_world(ts_contact_world *w, int *box, int *fingers) {
+static void gripper_world(ts_contact_world *w, int *box, int *fingers, int hanging) {
   w->plant = teal_plant_new(1e-3, NULL);
   teal_proximity_properties props = teal_proximity_properties_make(0.8, 0.8);
   int left = gripper_finger(w->plant, "left", -0.04, 1.0, &props);
@@ -382,6 +382,14 @@ static void gripper_world(ts_contact_world *w, int *box, int *fingers) {
   }
   ck_assert_int_ge(teal_plant_add_joint_actuator(w->plant, "squeeze", left, INFINITY), 0);
   ck_assert_int_eq(teal_plant_add_coupler_constraint(w->plant, right, left, 1.0, 0.0), 0);
+  if (hanging) { /* a 2 kg body on a ball joint, far away: an island without contact */
+    teal_spatial_inertia Mh = teal_spatial_inertia_solid_box(2.0, 0.1, 0.1, 1.0);
+    int b = teal_plant_add_rigid_body(w->plant, "hanging", TEAL_DEFAULT_MODEL_INSTANCE, &Mh);
+    ck_assert_int_eq(
+        teal_plant_add_ball_constraint(w->plant, TEAL_WORLD_BODY, teal_vec3_make(5, 0, 1), b,
+                                       teal_vec3_make(0, 0, 0.5)),
+        1);
+  }
   ts_contact_finish(w);
   teal_context *ctx = teal_context_subcontext_mut(w->ctx, teal_plant_system(w->plant));
   double u = 20.0;
@@ -389,6 +397,12 @@ static void gripper_world(ts_contact_world *w, int *box, int *fingers) {
                    TEAL_OK);
   teal_transform X = teal_transform_make(teal_rotation_identity(), teal_vec3_make(0, 0, 0.3));
   ck_assert_int_eq(teal_plant_set_free_body_pose(w->plant, ctx, *box, X), TEAL_OK);
+  if (hanging) {
+    X.p = teal_vec3_make(5, 0, 0.5);
+    int b = teal_plant_get_body_by_name(w->plant, "hanging", TEAL_DEFAULT_MODEL_INSTANCE, NULL);
+    ck_assert_int_ge(b, 0);
+    ck_assert_int_eq(teal_plant_set_free_body_pose(w->plant, ctx, b, X), TEAL_OK);
+  }
 }
 
 static double box_height(const ts_contact_world *w, int box) {
@@ -400,7 +414,7 @@ static double box_height(const ts_contact_world *w, int box) {
 START_TEST(gripper_holds_the_box_by_friction) {
   ts_contact_world w;
   int box, fingers[2];
-  gripper_world(&w, &box, fingers);
+  gripper_world(&w, &box, fingers, 0);
   ts_contact_advance(&w, 0.2);
   double z0 = box_height(&w, box), q[16], lambda[1];
   ts_contact_advance(&w, 1.2);
@@ -417,6 +431,21 @@ START_TEST(gripper_holds_the_box_by_friction) {
   /* the near-rigid coupler's offset: lambda R h^2 = 10 (w / 4 pi^2) 1e-6
    * with w = 1 / 0.2 + 1 / 0.2, 2.5e-6 m */
   ck_assert_double_le(fabs(ql - qr), 3e-6);
+  ck_assert_double_eq_tol(fabs(lambda[0]), 10.0, 0.2);
+  ts_contact_world_free(&w);
+}
+END_TEST
+
+START_TEST(island_without_contact_beside_one_with_contact) {
+  ts_contact_world w;
+  int box, fingers[2];
+  double lambda[4];
+  gripper_world(&w, &box, fingers, 1);
+  ts_contact_advance(&w, 0.2);
+  ck_assert_int_eq(teal_plant_get_discrete_constraint_multipliers(w.plant, w.ctx, lambda), TEAL_OK);
+  /* rows 1..3: the hanging body's ball, solved as its own island */
+  ck_assert_double_eq_tol(lambda[3], -2.0 * G, 1e-9 * 2.0 * G);
+  ck_assert_double_le(fabs(lambda[1]) + fabs(lambda[2]), 1e-9);
   ck_assert_double_eq_tol(fabs(lambda[0]), 10.0, 0.2);
   ts_contact_world_free(&w);
 }
@@ -514,38 +543,51 @@ static void enable_all(const teal_plant *p, teal_context *ctx, int on) {
   }
 }
 
+/* Checks the step of the finalized p at a random state against dense_step. */
+static void check_against_dense(teal_plant *p, unsigned *state, const char *what) {
+  teal_context *ctx = ts_mbc_random_context(p, state, 0.5);
+  int nv = teal_plant_nv(p);
+  double vstar[MAX_DOFS], v[MAX_DOFS], ref[MAX_DOFS], scale = 1.0, err = 0.0;
+  enable_all(p, ctx, 0);
+  next_velocity(p, ctx, vstar); /* without constraints: the free motion */
+  enable_all(p, ctx, 1);
+  next_velocity(p, ctx, v);
+  dense_step(p, ctx, vstar, ref);
+  for (int i = 0; i < nv; i++) {
+    scale = fmax(scale, fabs(ref[i]));
+    err = fmax(err, fabs(v[i] - ref[i]));
+  }
+  ck_assert_msg(err <= 1e-9 * scale, "%s: |v+ - dense| = %g (scale %g)", what, err, scale);
+  teal_context_free(ctx);
+}
+
 START_TEST(every_kind_on_random_trees_matches_a_dense_solve) {
   const ts_mb_topology *t = &ts_mb_topologies[_i % ts_mb_num_topologies];
   unsigned state = 17u + (unsigned)_i;
   int checked = 0;
+  teal_plant *all = open_discrete_tree(t, 3u, 1e-3); /* every kind at once */
   for (int kind = 0; kind < TS_MBC_NUM_KINDS; kind++) {
     teal_plant *p = open_discrete_tree(t, 5u + (unsigned)kind, 1e-3);
     int c = ts_mbc_add_random_constraint(p, kind, &state);
-    if (c == TEAL_ENOTFOUND || teal_plant_nv(p) > MAX_DOFS) { /* no coupler without two hinges */
+    ts_mbc_add_random_constraint(all, kind, &state);
+    if (c == TEAL_ENOTFOUND) { /* no coupler without two hinges */
       teal_plant_free(p);
       continue;
     }
     ck_assert_int_eq(c, 0);
     ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
-    teal_context *ctx = ts_mbc_random_context(p, &state, 0.5);
-    int nv = teal_plant_nv(p);
-    double vstar[MAX_DOFS], v[MAX_DOFS], ref[MAX_DOFS], scale = 1.0, err = 0.0;
-    enable_all(p, ctx, 0);
-    next_velocity(p, ctx, vstar); /* without constraints: the free motion */
-    enable_all(p, ctx, 1);
-    next_velocity(p, ctx, v);
-    dense_step(p, ctx, vstar, ref);
-    for (int i = 0; i < nv; i++) {
-      scale = fmax(scale, fabs(ref[i]));
-      err = fmax(err, fabs(v[i] - ref[i]));
-    }
-    ck_assert_msg(err <= 1e-9 * scale, "%s, kind %d: |v+ - dense| = %g (scale %g)", t->name, kind,
-                  err, scale);
+    ck_assert_int_le(teal_plant_nv(p), MAX_DOFS);
+    char what[64];
+    snprintf(what, sizeof what, "%s, kind %d", t->name, kind);
+    check_against_dense(p, &state, what);
     checked++;
-    teal_context_free(ctx);
     teal_plant_free(p);
   }
   ck_assert_int_ge(checked, TS_MBC_NUM_KINDS - 1);
+  if (teal_plant_finalize(all) == TEAL_OK) { /* unless the rows outnumber the dofs */
+    check_against_dense(all, &state, t->name);
+  }
+  teal_plant_free(all);
 }
 END_TEST
 
@@ -554,7 +596,7 @@ END_TEST
 START_TEST(constrained_steps_allocate_nothing) {
   ts_contact_world w;
   int box, fingers[2];
-  gripper_world(&w, &box, fingers);
+  gripper_world(&w, &box, fingers, 1);
   double q0[3];
   teal_plant *p = four_bar(1e-3, q0);
   teal_simulator *sim = start(p, q0, 0.0);
@@ -609,6 +651,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, hanging_ball_constraint_carries_the_weight);
   tcase_add_test(tc, welded_pair_moves_as_the_merged_body);
   tcase_add_test(tc, gripper_holds_the_box_by_friction);
+  tcase_add_test(tc, island_without_contact_beside_one_with_contact);
   tcase_add_loop_test(tc, every_kind_on_random_trees_matches_a_dense_solve, 0,
                       ts_mb_num_topologies);
   tcase_add_test(tc, constrained_steps_allocate_nothing);
