@@ -8,6 +8,7 @@
 #include "framework/context_access.h"
 #include "multibody/constraints/constrained_dynamics.h"
 #include "multibody/constraints/constraint_internal.h"
+#include "multibody/constraints/constraint_operators.h"
 #include "multibody/plant/plant_calc_internal.h"
 
 /* The plant's own context in ctx with constraint c known, or NULL with
@@ -102,6 +103,28 @@ int teal_plant_calc_constraint_reaction_forces(const teal_plant *p, const teal_c
   }
   return teal_plant_calc_constraint_forces_from_multipliers(p, ctx, w->r2, F_Bo_W ? F_Bo_W : w->Vu,
                                                             tau ? tau : w->tmp_nv2);
+}
+
+int teal_plant_calc_constraint_power(const teal_plant *p, const teal_context *ctx, double *power) {
+  static const char fn[] = "plant calc_constraint_power";
+  const double *stage;
+  int rc = eval_stage(p, ctx, fn, &stage);
+  if (rc == TEAL_OK && !power) {
+    rc = teal_context_report_error(ctx, TEAL_EINVAL, "%s: power is NULL", fn);
+  }
+  teal_plant_scratch *s = rc ? NULL : teal_plant_get_scratch(p, teal_plant_own_context(p, ctx));
+  teal_constraint_work *w = s ? s->cwork : NULL;
+  if (rc == TEAL_OK) {
+    *power = 0.0;
+  }
+  if (!w) {
+    return rc;
+  }
+  rc = teal_plant_calc_constraint_velocity_errors(p, ctx, w->r2);
+  for (int i = 0; rc == TEAL_OK && i < w->m; i++) {
+    *power -= stage[i] * w->r2[i];
+  }
+  return rc;
 }
 
 int teal_plant_constraint_multipliers_output_port(const teal_plant *p) {

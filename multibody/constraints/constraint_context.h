@@ -57,6 +57,13 @@ TEAL_API int teal_plant_calc_constraint_reaction_forces(const teal_plant *plant,
                                                         const teal_context *ctx,
                                                         teal_spatial_vector *F_Bo_W, double *tau);
 
+/** The power of the constraint forces at ctx's state (Simbody's
+ *  calcConstraintPower): -lambda . (G v). Zero for ideal (workless)
+ *  constraints on the manifold (G v = 0); nonzero where the velocities
+ *  violate the constraints. */
+TEAL_API int teal_plant_calc_constraint_power(const teal_plant *plant, const teal_context *ctx,
+                                              double *power);
+
 /** The output port of the multipliers (m values, fixed size; disabled rows
  *  read 0), or a negative status before finalize. */
 TEAL_API int teal_plant_constraint_multipliers_output_port(const teal_plant *plant);

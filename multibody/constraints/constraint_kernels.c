@@ -256,11 +256,13 @@ static void forces_points(const constraint_rec *c, const teal_transform *X, teal
                           teal_vec3 p_BQ, const double *lambda, teal_spatial_vector *F) {
   point_kin P = point(X, NULL, NULL, c->body_a, p_AP);
   point_kin Q = point(X, NULL, NULL, c->body_b, p_BQ);
-  teal_vec3 f = teal_vec3_make(lambda[0], lambda[1], lambda[2]);
-  if (c->kind == TEAL_CONSTRAINT_DISTANCE) {
+  teal_vec3 f;
+  if (c->kind == TEAL_CONSTRAINT_DISTANCE) { /* one row: along the line */
     teal_vec3 e = teal_vec3_sub(Q.p, P.p);
     double len = teal_vec3_norm(e);
     f = len > 0.0 ? teal_vec3_scale(e, lambda[0] / len) : teal_vec3_zero();
+  } else {
+    f = teal_vec3_make(lambda[0], lambda[1], lambda[2]);
   }
   add_point_force(F, c->body_b, Q.r, f);
   add_point_force(F, c->body_a, P.r, teal_vec3_neg(f));

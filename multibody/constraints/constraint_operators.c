@@ -231,3 +231,33 @@ int teal_plant_calc_constraint_jacobian_q(const teal_plant *p, const teal_contex
   }
   return rc && w ? report(ctx, s, fn, rc) : rc;
 }
+
+int teal_plant_multiply_by_constraint_jacobian_q(const teal_plant *p, const teal_context *ctx,
+                                                 const double *qlike, double *Pq_qlike) {
+  static const char fn[] = "plant multiply_by_constraint_jacobian_q";
+  int rc = check_args(p, ctx, fn, qlike, "qlike", Pq_qlike, "Pq_qlike");
+  rc = rc ? rc : teal_plant_check_finite(ctx, qlike, p->nq, "qlike");
+  teal_plant_scratch *s = NULL;
+  const double *q = NULL;
+  teal_constraint_work *w = rc ? NULL : teal_constraint_stage(p, ctx, fn, &rc, &s, &q, NULL);
+  rc = w ? teal_mb_multiply_by_n_inv(p, s->data, q, 0, qlike, w->tmp_nv2) : rc;
+  rc = w && !rc ? teal_constraint_multiply(p, w, s->data, q, w->tmp_nv2, Pq_qlike) : rc;
+  return rc && w ? report(ctx, s, fn, rc) : rc;
+}
+
+int teal_plant_multiply_by_constraint_jacobian_q_transpose(const teal_plant *p,
+                                                           const teal_context *ctx,
+                                                           const double *lambda, double *f_q) {
+  static const char fn[] = "plant multiply_by_constraint_jacobian_q_transpose";
+  int rc = check_args(p, ctx, fn, lambda, "lambda", f_q, "f_q");
+  rc = rc ? rc : teal_plant_check_finite(ctx, lambda, p->nc_rows, "lambda");
+  teal_plant_scratch *s = NULL;
+  const double *q = NULL;
+  teal_constraint_work *w = rc ? NULL : teal_constraint_stage(p, ctx, fn, &rc, &s, &q, NULL);
+  if (!w && !rc) {
+    memset(f_q, 0, (size_t)p->nq * sizeof(double)); /* no constraints */
+  }
+  rc = w ? teal_constraint_multiply_transpose(p, w, s->data, q, lambda, w->tmp_nv2) : rc;
+  rc = w && !rc ? teal_mb_multiply_by_n_inv(p, s->data, q, 1, w->tmp_nv2, f_q) : rc;
+  return rc && w ? report(ctx, s, fn, rc) : rc;
+}

@@ -78,6 +78,19 @@ TEAL_API int teal_plant_calc_constraint_jacobian(const teal_plant *plant, const 
 TEAL_API int teal_plant_calc_constraint_jacobian_q(const teal_plant *plant, const teal_context *ctx,
                                                    double *Pq);
 
+/** Pq qlike (m values) for a q-like qlike (nq) (Simbody's multiplyByPq):
+ *  G (N+ qlike), two passes over the tree. */
+TEAL_API int teal_plant_multiply_by_constraint_jacobian_q(const teal_plant *plant,
+                                                          const teal_context *ctx,
+                                                          const double *qlike, double *Pq_qlike);
+
+/** Pq' lambda (nq values) for a multiplier-like lambda (m) (Simbody's
+ *  multiplyByPqTranspose): N+' (G' lambda). */
+TEAL_API int teal_plant_multiply_by_constraint_jacobian_q_transpose(const teal_plant *plant,
+                                                                    const teal_context *ctx,
+                                                                    const double *lambda,
+                                                                    double *f_q);
+
 #ifdef __cplusplus
 }
 #endif

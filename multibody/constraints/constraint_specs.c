@@ -29,12 +29,10 @@ static int check_bodies(teal_plant *p, const char *what, int body_a, int body_b)
   if (rc) {
     return rc;
   }
-  int bad = body_a < 0 || body_a >= p->bodies.n   ? body_a
-            : body_b < 0 || body_b >= p->bodies.n ? body_b
-                                                  : -1;
-  if (bad != -1 || (body_a < 0 && body_a == body_b)) {
+  int a_known = body_a >= 0 && body_a < p->bodies.n;
+  if (!a_known || body_b < 0 || body_b >= p->bodies.n) {
     return fail(p, TEAL_ENOTFOUND, "plant: %s constraint: unknown body %d (the plant has %d)", what,
-                bad, p->bodies.n);
+                a_known ? body_b : body_a, p->bodies.n);
   }
   if (body_a == body_b) {
     return fail(p, TEAL_EINVAL, "plant: %s constraint between body '%s' and itself", what,

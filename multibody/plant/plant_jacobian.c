@@ -33,6 +33,17 @@
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/tree/topology.h"
 
+/* Nonzero when a rigid constraint (one with rows) is enabled in ctx. */
+static int constraints_enabled(const teal_plant *p, const teal_context *ctx) {
+  const double *flags = teal_context_numeric_parameter(ctx, p->sys.param_constraints);
+  for (int i = 0; flags && i < p->constraints.n; i++) {
+    if (CONSTRAINT(p)[i].rows > 0 && flags[i] != 0.0) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
 /* TEAL_OK if the analytic form covers (input_port, output_port) in ctx,
  * else TEAL_EUNSUPPORTED reported on ctx with the reason. */
 static int check_supported(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
@@ -43,6 +54,8 @@ static int check_supported(const teal_system *sys, const teal_context *ctx, cons
     why = "applied_spatial_force has a value";
   } else if (teal_input_has_value(sys, ctx, s->in_query) > 0) {
     why = "the geometry query is connected (contact)";
+  } else if (constraints_enabled(p, ctx)) {
+    why = "constraints are enabled";
   } else if (input_port >= 0 && input_port != s->in_u && input_port != s->in_tau) {
     why = "the input is neither 'actuation' nor 'applied_generalized_force'";
   } else if (output_port >= 0 && output_port != s->out_state) {

@@ -144,6 +144,32 @@ static void check_pq(fixture *f, const char *name, int kind) {
       ck_assert_msg(fabs(g - f->G[r * f->nv + i]) < 1e-10, "%s kind %d: Pq N != G", name, kind);
     }
   }
+  /* the products against the explicit Pq, and Pq' as the adjoint of Pq */
+  double *ql = calloc((size_t)f->nq, sizeof(double)), *out = calloc((size_t)f->m, sizeof(double));
+  double *lam = calloc((size_t)f->m, sizeof(double)), *fq = calloc((size_t)f->nq, sizeof(double));
+  unsigned s = 3;
+  ts_mb_rand_vec(&s, ql, f->nq, 1.0);
+  ts_mb_rand_vec(&s, lam, f->m, 1.0);
+  ck_assert_int_eq(teal_plant_multiply_by_constraint_jacobian_q(f->p, f->ctx, ql, out), TEAL_OK);
+  ck_assert_int_eq(teal_plant_multiply_by_constraint_jacobian_q_transpose(f->p, f->ctx, lam, fq),
+                   TEAL_OK);
+  double a = 0.0, b = 0.0;
+  for (int r = 0; r < f->m; r++) {
+    double x = 0.0;
+    for (int k = 0; k < f->nq; k++) {
+      x += Pq[r * f->nq + k] * ql[k];
+    }
+    ck_assert_msg(fabs(x - out[r]) < 1e-10 * (1 + fabs(x)), "%s kind %d: Pq q", name, kind);
+    a += lam[r] * out[r];
+  }
+  for (int k = 0; k < f->nq; k++) {
+    b += fq[k] * ql[k];
+  }
+  ck_assert_msg(fabs(a - b) < 1e-10 * (1 + fabs(a)), "%s kind %d: Pq' adjoint", name, kind);
+  free(ql);
+  free(out);
+  free(lam);
+  free(fq);
   teal_mb_data_free(data);
   free(Pq);
 }
