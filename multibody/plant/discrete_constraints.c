@@ -6,12 +6,12 @@
 #include <math.h>
 #include <string.h>
 
-#include "multibody/algorithms/mass_inverse.h"
-#include "multibody/contact/contact_internal.h"
 #include "math/small_dense.h"
 #include "multibody/algorithms/data_internal.h"
+#include "multibody/algorithms/mass_inverse.h"
 #include "multibody/constraints/constraint_internal.h"
 #include "multibody/constraints/constraint_specs.h"
+#include "multibody/contact/contact_internal.h"
 #include "multibody/tree/forest.h"
 #include "solvers/dense_lu.h"
 
@@ -19,7 +19,7 @@
 #define NEAR_RIGID_BETA 1.0
 /* the inline LU up to this many rows, LAPACK's beyond */
 #define SMALL_SOLVE_MAX 24
-/* rows whose w is below this fraction of the largest are dependent on none */
+/* a row whose w is below this fraction of the largest moves no velocity */
 #define ROW_RANK_TOLERANCE 1e-12
 #define TWO_PI 6.28318530717958647692
 
@@ -31,13 +31,12 @@ int teal_discrete_rows_capacity(const teal_plant *p) {
 
 /* The body poses by body index (the world's the identity) from the
  * position stage of s->data. */
-static void gather_poses(const teal_plant *p, const teal_plant_scratch *s) {
+static void gather_poses(const teal_plant_scratch *s) {
   const teal_mb_data *d = s->data;
   s->step.Xc[TEAL_WORLD_BODY] = teal_transform_identity();
   for (int k = 1; k < d->nn; k++) {
     s->step.Xc[d->body[k]] = d->X[k];
   }
-  (void)p;
 }
 
 /* Adds J_b' F to the row Gi for the force F on body b (at Bo, in W): the
@@ -93,7 +92,7 @@ int teal_discrete_rows_fill(const teal_plant *p, teal_plant_scratch *s, const te
   const double *enabled = teal_context_numeric_parameter(ctx, p->sys.param_constraints);
   memset(s->step.Gr, 0, (size_t)m * (size_t)p->nv * sizeof(double));
   memset(s->step.gr, 0, (size_t)m * sizeof(double));
-  gather_poses(p, s);
+  gather_poses(s);
   /* a disabled constraint keeps zero rows (no force); every row is rigid
    * (a compliant distance has no rows: it is a force element) */
   for (int i = 0; i < p->constraints.n; i++) {
