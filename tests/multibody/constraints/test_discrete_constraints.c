@@ -207,6 +207,48 @@ END_TEST
 
 /* ---- a body hanging from a ball joint --------------------------------------------- */
 
+/* A 2 kg box hanging from the world at its top point by a ball constraint
+ * (time step h; 0: continuous); body into *body. */
+static teal_plant *hanging_box(double h, int *body) {
+  teal_plant *p = teal_plant_new(h, NULL);
+  teal_spatial_inertia M = teal_spatial_inertia_solid_box(2.0, 0.1, 0.1, 1.0);
+  *body = teal_plant_add_rigid_body(p, "hanging", TEAL_DEFAULT_MODEL_INSTANCE, &M);
+  ck_assert_int_eq(teal_plant_add_ball_constraint(p, TEAL_WORLD_BODY, teal_vec3_make(0, 0, 1),
+                                                  *body, teal_vec3_make(0, 0, 0.5)),
+                   0);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  return p;
+}
+
+START_TEST(hanging_ball_multipliers_match_the_continuous_ones) {
+  int b;
+  double lc[3], ld[3];
+  teal_plant *pc = hanging_box(0.0, &b), *pd = hanging_box(1e-3, &b);
+  teal_context *cc = teal_context_new(teal_plant_system(pc), NULL);
+  teal_simulator *sim = teal_simulator_new(teal_plant_system(pd), NULL, NULL);
+  teal_context *cd = teal_simulator_context(sim);
+  teal_transform X = teal_transform_make(teal_rotation_identity(), teal_vec3_make(0, 0, 0.5));
+  ck_assert_int_eq(teal_plant_set_free_body_pose(pc, cc, b, X), TEAL_OK);
+  ck_assert_int_eq(teal_plant_set_free_body_pose(pd, cd, b, X), TEAL_OK);
+  ck_assert_int_eq(teal_plant_get_discrete_constraint_multipliers(pd, cd, ld), TEAL_OK);
+  /* the first step from the manifold at rest: the near-rigid row lets the
+   * body sag by a fraction of g h^2 and carries 1 / (1 + beta^2 / 4 pi^2)
+   * of the weight */
+  ck_assert_double_eq_tol(ld[2], -2.0 * G / (1 + 1 / (4 * PI * PI)), 1e-9 * 2.0 * G);
+  advance(sim, 0.1); /* then the sag settles and it carries all of it */
+  ck_assert_int_eq(teal_plant_get_constraint_multipliers(pc, cc, lc), TEAL_OK);
+  ck_assert_int_eq(teal_plant_get_discrete_constraint_multipliers(pd, cd, ld), TEAL_OK);
+  for (int i = 0; i < 3; i++) {
+    ck_assert_double_eq_tol(ld[i], lc[i], 1e-9 * 2.0 * G);
+  }
+  ck_assert_double_eq_tol(lc[2], -2.0 * G, 1e-9 * 2.0 * G);
+  teal_simulator_free(sim);
+  teal_context_free(cc);
+  teal_plant_free(pd);
+  teal_plant_free(pc);
+}
+END_TEST
+
 START_TEST(hanging_ball_constraint_carries_the_weight) {
   const double m = 2.0;
   teal_plant *p = teal_plant_new(1e-3, NULL);
@@ -649,6 +691,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, four_bar_agrees_with_the_continuous_run);
   tcase_add_test(tc, coupler_holds_and_transmits_the_torque);
   tcase_add_test(tc, hanging_ball_constraint_carries_the_weight);
+  tcase_add_test(tc, hanging_ball_multipliers_match_the_continuous_ones);
   tcase_add_test(tc, welded_pair_moves_as_the_merged_body);
   tcase_add_test(tc, gripper_holds_the_box_by_friction);
   tcase_add_test(tc, island_without_contact_beside_one_with_contact);
