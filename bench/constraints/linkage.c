@@ -72,3 +72,30 @@ double linkage_time_kernel(int (*call)(void *state, int n), void *state, double 
   }
   return bench_median(row.t, row.count);
 }
+
+void linkage_gear_weld(linkage_spec *s) {
+  memset(s, 0, sizeof *s);
+  snprintf(s->title, sizeof s->title, "gear + weld");
+  snprintf(s->name, sizeof s->name, "gear_weld");
+  add_link(s, -1, 0.4, 0.4, 0.0, -0.3);
+  add_link(s, -1, 0.3, 0.3, 0.6, 0.6);
+  s->kind = LINKAGE_GEAR_WELD;
+  s->gear_a = 0;
+  s->gear_b = 1;
+  s->ratio = -2.0;
+  s->weld_link = 1;
+  s->blob_mass = 0.5;
+  s->blob_radius = 0.05;
+}
+
+void linkage_blob_pose(const linkage_spec *s, double p[3], double quat[4]) {
+  int k = s->weld_link; /* a link hinged to the world */
+  double a = s->q0[k];
+  p[0] = s->at[k] + s->len[k] * cos(a);
+  p[1] = 0.0;
+  p[2] = s->at_z[k] + s->len[k] * sin(a);
+  quat[0] = cos(0.5 * a); /* about -y */
+  quat[1] = 0.0;
+  quat[2] = -sin(0.5 * a);
+  quat[3] = 0.0;
+}

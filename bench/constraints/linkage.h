@@ -7,7 +7,7 @@
 
 /* ---- workload constants ------------------------------------------------------ */
 
-#define NUM_LINKAGES 2
+#define NUM_LINKAGES 3
 #define MAX_LINKS 25
 static const double k_gravity = 9.81;
 static const double k_dt = 1e-3;
@@ -30,7 +30,16 @@ typedef struct linkage_spec {
   double len[MAX_LINKS], mass[MAX_LINKS], at[MAX_LINKS], at_z[MAX_LINKS], q0[MAX_LINKS];
   int close_a, close_b;
   double world_x;
+  /* kind LINKAGE_GEAR_WELD instead of the ball: a coupler q[gear_b] =
+   * ratio q[gear_a] (MuJoCo: a joint equality) and a free sphere (mass
+   * blob_mass, radius blob_radius) welded at the end of link weld_link
+   * (MuJoCo: a weld equality) */
+  int kind;
+  int gear_a, gear_b, weld_link;
+  double ratio, blob_mass, blob_radius;
 } linkage_spec;
+
+enum { LINKAGE_BALL_LOOP = 0, LINKAGE_GEAR_WELD = 1 };
 
 /* The crank-rocker four-bar: ground 1.0 m, crank 0.3 m (at 90 degrees),
  * coupler 1.0 m, rocker 0.8 m, 1 kg per metre. */
@@ -41,10 +50,20 @@ void linkage_four_bar(linkage_spec *s);
  * started in a trapezoid (12 links down, one level, 12 up). */
 void linkage_chain(linkage_spec *s);
 
+/* Two rods hinged to the world (0.4 m, 0.4 kg at the origin, 0.3 m, 0.3 kg
+ * at (0.6, 0, 0)) geared by q1 = -2 q0 from q0 = -0.3 rad, and a 0.5 kg
+ * sphere of radius 0.05 m welded at the second rod's end. */
+void linkage_gear_weld(linkage_spec *s);
+
+/* The welded sphere's initial pose: its centre and the quaternion (w, x,
+ * y, z) of the second rod's initial angle. */
+void linkage_blob_pose(const linkage_spec *s, double p[3], double quat[4]);
+
 /* What one engine's row measured: the median time of one constrained
  * forward dynamics and of 1 s of simulation, the constraint violation
- * (distance between the ball's two points) after it, and the energy
- * change over it. NAN: not measured. */
+ * after it (the norm of the position errors of all rows: for the ball the
+ * distance between its two points), and the energy change over it. NAN:
+ * not measured. */
 typedef struct linkage_result {
   double fd_s, sim_s, violation, energy_change, max_violation;
 } linkage_result;

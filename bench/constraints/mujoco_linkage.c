@@ -19,7 +19,7 @@ static void mjcf_link(FILE *f, const linkage_spec *s, int k, int depth) {
   linkage_rod_inertia(s->len[k], s->mass[k], I);
   fprintf(f, "%*s<body name=\"l%d\" pos=\"%.17g 0 %.17g\" quat=\"%.17g 0 %.17g 0\">\n", depth, "",
           k, s->at[k], s->at_z[k], cos(half), -sin(half));
-  fprintf(f, "%*s<joint type=\"hinge\" axis=\"0 -1 0\"/>\n", depth + 1, "");
+  fprintf(f, "%*s<joint name=\"j%d\" type=\"hinge\" axis=\"0 -1 0\"/>\n", depth + 1, "", k);
   fprintf(f, "%*s<inertial pos=\"%.17g 0 0\" mass=\"%.17g\" diaginertia=\"%.17g %.17g %.17g\"/>\n",
           depth + 1, "", 0.5 * s->len[k], s->mass[k], I[0], I[1], I[2]);
   for (int c = 0; c < s->n; c++) {
@@ -28,6 +28,37 @@ static void mjcf_link(FILE *f, const linkage_spec *s, int k, int depth) {
     }
   }
   fprintf(f, "%*s</body>\n", depth, "");
+}
+
+/* The welded sphere, a free body at its initial pose. */
+static void mjcf_blob(FILE *f, const linkage_spec *s) {
+  double p[3], quat[4], I = 0.4 * s->blob_mass * s->blob_radius * s->blob_radius;
+  linkage_blob_pose(s, p, quat);
+  fprintf(f, "    <body name=\"blob\" pos=\"%.17g %.17g %.17g\" quat=\"%.17g %.17g %.17g %.17g\">",
+          p[0], p[1], p[2], quat[0], quat[1], quat[2], quat[3]);
+  fprintf(f,
+          "<freejoint/><inertial pos=\"0 0 0\" mass=\"%.17g\" diaginertia=\"%.17g %.17g %.17g\"/>",
+          s->blob_mass, I, I, I);
+  fprintf(f, "</body>\n");
+}
+
+/* The equalities: a connect closing the loop, or a joint equality (the
+ * gear; MuJoCo takes it about qpos0, where it holds) and a weld (its
+ * relative pose from qpos0). */
+static void mjcf_equalities(FILE *f, const linkage_spec *s) {
+  fprintf(f, "  <equality>\n");
+  if (s->kind == LINKAGE_GEAR_WELD) {
+    fprintf(f, "    <joint joint1=\"j%d\" joint2=\"j%d\" polycoef=\"0 %.17g 0 0 0\"/>\n", s->gear_b,
+            s->gear_a, s->ratio);
+    fprintf(f, "    <weld body1=\"blob\" body2=\"l%d\"/>\n", s->weld_link);
+  } else {
+    fprintf(f, "    <connect body1=\"l%d\" ", s->close_b);
+    if (s->close_a >= 0) {
+      fprintf(f, "body2=\"l%d\" ", s->close_a);
+    }
+    fprintf(f, "anchor=\"%.17g 0 0\"/>\n", s->len[s->close_b]);
+  }
+  fprintf(f, "  </equality>\n");
 }
 
 static void mjcf_write(FILE *f, const void *model) {
@@ -41,26 +72,23 @@ static void mjcf_write(FILE *f, const void *model) {
       mjcf_link(f, s, k, 4);
     }
   }
-  fprintf(f, "  </worldbody>\n  <equality>\n    <connect body1=\"l%d\" ", s->close_b);
-  if (s->close_a >= 0) {
-    fprintf(f, "body2=\"l%d\" ", s->close_a);
+  if (s->kind == LINKAGE_GEAR_WELD) {
+    mjcf_blob(f, s);
   }
-  fprintf(f, "anchor=\"%.17g 0 0\"/>\n  </equality>\n</mujoco>\n", s->len[s->close_b]);
+  fprintf(f, "  </worldbody>\n");
+  mjcf_equalities(f, s);
+  fprintf(f, "</mujoco>\n");
 }
 
-/* The distance between the connect's two anchors (eq_data: the anchor in
- * body 1, then in body 2, each in its body's frame). */
+/* The norm of the equality rows' position errors (for a connect, the
+ * distance between its anchors), after mj_forward. */
 static double mj_violation(const mjModel *m, const mjData *d) {
-  double p[2][3];
-  for (int i = 0; i < 2; i++) {
-    int b = i == 0 ? m->eq_obj1id[0] : m->eq_obj2id[0];
-    const double *a = m->eq_data + 3 * i, *R = d->xmat + 9 * b, *o = d->xpos + 3 * b;
-    for (int r = 0; r < 3; r++) {
-      p[i][r] = o[r] + R[3 * r] * a[0] + R[3 * r + 1] * a[1] + R[3 * r + 2] * a[2];
-    }
+  double sum = 0.0;
+  (void)m;
+  for (int i = 0; i < d->nefc; i++) {
+    sum += d->efc_type[i] == mjCNSTR_EQUALITY ? d->efc_pos[i] * d->efc_pos[i] : 0.0;
   }
-  double dx = p[0][0] - p[1][0], dy = p[0][1] - p[1][1], dz = p[0][2] - p[1][2];
-  return sqrt(dx * dx + dy * dy + dz * dz);
+  return sqrt(sum);
 }
 
 typedef struct mj_run {
@@ -107,7 +135,7 @@ static void mj_figures(mj_run *r, linkage_result *out) {
 int linkage_mujoco(const linkage_spec *s, linkage_result *out) {
   mj_run r = {bench_mj_load(s->name, mjcf_write, s), NULL};
   r.d = r.m ? mj_makeData(r.m) : NULL;
-  int rc = !r.d || r.m->nv != s->n || r.m->neq != 1;
+  int rc = !r.d || r.m->nv != s->n + 6 * s->kind || r.m->neq != 1 + s->kind;
   if (!rc) {
     mj_forward(r.m, r.d);
     rc = !(mj_violation(r.m, r.d) < 1e-12); /* qpos0 is the assembled linkage */

@@ -9,13 +9,15 @@
 #include "linkage.h"
 #include "teal.h"
 
+#define MAX_Q (MAX_LINKS + 7)
+
 /* One Teal row: the plant, its simulator and the initial state. */
 typedef struct teal_run {
   teal_plant *plant;
   teal_simulator *sim;
   teal_mb_data *data; /* for the energy */
-  int n;
-  double q0[MAX_LINKS], q[MAX_LINKS], v[MAX_LINKS];
+  int nq, nv, m;
+  double q0[MAX_Q], q[MAX_Q], v[MAX_Q], perr[32];
 } teal_run;
 
 /* Link k's body, hinged about -y at its place on its parent (or the world). */
@@ -38,6 +40,21 @@ static int add_link(teal_plant *p, const linkage_spec *s, int k, int *body) {
                               teal_plant_body_frame(p, body[k]), &axis, 0.0);
 }
 
+/* The gear (a coupler) and the welded sphere (a free body) of a
+ * LINKAGE_GEAR_WELD linkage; a negative status on failure. */
+static int add_gear_weld(teal_plant *p, const linkage_spec *s, const int *body) {
+  int rc = teal_plant_add_coupler_constraint(p, s->gear_b, s->gear_a, s->ratio, 0.0);
+  teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(s->blob_mass, s->blob_radius);
+  int blob = rc < 0 ? rc : teal_plant_add_rigid_body(p, "blob", TEAL_DEFAULT_MODEL_INSTANCE, &M);
+  if (blob < 0) {
+    return blob;
+  }
+  teal_transform X_AP =
+      teal_transform_make(teal_rotation_identity(), teal_vec3_make(s->len[s->weld_link], 0, 0));
+  return teal_plant_add_weld_constraint(p, body[s->weld_link], X_AP, blob,
+                                        teal_transform_identity());
+}
+
 static teal_plant *build_plant(const linkage_spec *s, double time_step) {
   int body[MAX_LINKS];
   teal_plant *p = teal_plant_new(time_step, NULL);
@@ -45,7 +62,9 @@ static teal_plant *build_plant(const linkage_spec *s, double time_step) {
   for (int k = 0; k < s->n && rc >= 0; k++) {
     rc = add_link(p, s, k, body);
   }
-  if (rc >= 0) {
+  if (rc >= 0 && s->kind == LINKAGE_GEAR_WELD) {
+    rc = add_gear_weld(p, s, body);
+  } else if (rc >= 0) {
     int a = s->close_a < 0 ? TEAL_WORLD_BODY : body[s->close_a];
     teal_vec3 p_A = teal_vec3_make(s->close_a < 0 ? s->world_x : s->len[s->close_a], 0, 0);
     rc = teal_plant_add_ball_constraint(p, a, p_A, body[s->close_b],
@@ -59,6 +78,22 @@ static teal_plant *build_plant(const linkage_spec *s, double time_step) {
   return p;
 }
 
+/* The initial q: the links' angles and the welded sphere's pose. */
+static void initial_q(teal_run *r, const linkage_spec *s) {
+  teal_plant_default_q(r->plant, r->q0);
+  for (int k = 0; k < s->n; k++) {
+    r->q0[teal_plant_joint_q_start(r->plant, k)] = s->q0[k];
+  }
+  if (s->kind == LINKAGE_GEAR_WELD) {
+    double p[3], quat[4];
+    int blob = teal_plant_get_body_by_name(r->plant, "blob", TEAL_DEFAULT_MODEL_INSTANCE, NULL);
+    double *q = r->q0 + teal_plant_joint_q_start(r->plant, teal_plant_body_joint(r->plant, blob));
+    linkage_blob_pose(s, p, quat);
+    memcpy(q, quat, sizeof quat); /* quaternion (w, x, y, z), then position */
+    memcpy(q + 4, p, sizeof p);
+  }
+}
+
 static void teal_run_free(teal_run *r) {
   teal_simulator_free(r->sim);
   teal_mb_data_free(r->data);
@@ -69,7 +104,6 @@ static void teal_run_free(teal_run *r) {
  * simulator and the initial angles; nonzero on failure (reported). */
 static int teal_run_init(teal_run *r, const linkage_spec *s, double time_step) {
   memset(r, 0, sizeof *r);
-  r->n = s->n;
   r->plant = build_plant(s, time_step);
   r->sim = r->plant ? teal_simulator_new(teal_plant_system(r->plant), NULL, NULL) : NULL;
   r->data = r->plant ? teal_mb_data_new(r->plant, NULL) : NULL;
@@ -78,8 +112,14 @@ static int teal_run_init(teal_run *r, const linkage_spec *s, double time_step) {
     rc = teal_simulator_set_integrator(r->sim, teal_integrator_rk4);
     rc = rc ? rc : teal_simulator_set_fixed_step(r->sim, k_dt);
   }
-  for (int k = 0; k < s->n; k++) {
-    r->q0[teal_plant_joint_q_start(r->plant, k)] = s->q0[k];
+  if (rc == TEAL_OK) {
+    r->nq = teal_plant_nq(r->plant);
+    r->nv = teal_plant_nv(r->plant);
+    r->m = teal_plant_num_constraint_rows(r->plant);
+    rc = r->nq <= MAX_Q && r->m <= 32 ? TEAL_OK : TEAL_ESIZE;
+  }
+  if (rc == TEAL_OK) {
+    initial_q(r, s);
   }
   if (rc != TEAL_OK) {
     fprintf(stderr, "error: Teal %s: simulator setup failed\n", s->title);
@@ -91,27 +131,31 @@ static int teal_run_init(teal_run *r, const linkage_spec *s, double time_step) {
 /* Back to the initial angles at rest, at t = 0. */
 static int teal_reset(teal_run *r) {
   teal_context *ctx = teal_simulator_context(r->sim);
-  double zero[MAX_LINKS] = {0};
+  double zero[MAX_Q] = {0};
   teal_context_set_time(ctx, 0.0);
-  int rc = teal_plant_set_positions(r->plant, ctx, r->q0, r->n);
-  return rc ? rc : teal_plant_set_velocities(r->plant, ctx, zero, r->n);
+  int rc = teal_plant_set_positions(r->plant, ctx, r->q0, r->nq);
+  return rc ? rc : teal_plant_set_velocities(r->plant, ctx, zero, r->nv);
 }
 
-/* |p_WQ - p_WP| of the ball constraint at the simulator's state. */
+/* The norm of all the rows' position errors at the simulator's state (for
+ * the ball, |p_WQ - p_WP|). */
 static double teal_violation(teal_run *r) {
-  double perr[3];
   const teal_context *ctx = teal_simulator_context(r->sim);
-  if (teal_plant_calc_constraint_position_errors(r->plant, ctx, perr) != TEAL_OK) {
+  double sum = 0.0;
+  if (teal_plant_calc_constraint_position_errors(r->plant, ctx, r->perr) != TEAL_OK) {
     return NAN;
   }
-  return sqrt(perr[0] * perr[0] + perr[1] * perr[1] + perr[2] * perr[2]);
+  for (int i = 0; i < r->m; i++) {
+    sum += r->perr[i] * r->perr[i];
+  }
+  return sqrt(sum);
 }
 
 static double teal_energy(teal_run *r) {
   const teal_context *ctx = teal_simulator_context(r->sim);
   double ke = NAN, pe = NAN;
-  teal_plant_get_positions(r->plant, ctx, r->q, r->n);
-  teal_plant_get_velocities(r->plant, ctx, r->v, r->n);
+  teal_plant_get_positions(r->plant, ctx, r->q, r->nq);
+  teal_plant_get_velocities(r->plant, ctx, r->v, r->nv);
   teal_mb_kinetic_energy(r->plant, r->data, r->q, r->v, &ke);
   teal_mb_potential_energy(r->plant, r->data, r->q, &pe);
   return ke + pe;
@@ -151,9 +195,9 @@ static int teal_call_forward(void *state, int n) {
   teal_run *r = state;
   teal_context *ctx = teal_simulator_context(r->sim);
   const double *vdot;
-  memcpy(r->q, r->q0, (size_t)r->n * sizeof(double));
+  memcpy(r->q, r->q0, (size_t)r->nq * sizeof(double));
   r->q[0] += (n & 1) * 1e-9;
-  int rc = teal_plant_set_positions(r->plant, ctx, r->q, r->n);
+  int rc = teal_plant_set_positions(r->plant, ctx, r->q, r->nq);
   return rc ? rc : teal_plant_eval_generalized_acceleration(r->plant, ctx, &vdot);
 }
 
