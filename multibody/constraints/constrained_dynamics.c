@@ -78,6 +78,17 @@ static int null_arg(const teal_plant *p, const teal_context *ctx, const char *fn
 static int constrained(const teal_plant *p, teal_constraint_work *w, teal_plant_scratch *s,
                        const double *q, const teal_context *ctx, const char *fn,
                        const double *vdot_free, double *vdot, double *lambda) {
+  int active = 0;
+  for (int i = 0; i < w->m; i++) {
+    active |= w->active[i] != 0.0;
+  }
+  if (!active) { /* every constraint disabled: the free motion */
+    memmove(vdot, vdot_free, (size_t)w->nv * sizeof(double));
+    if (lambda) {
+      memset(lambda, 0, (size_t)w->m * sizeof(double));
+    }
+    return TEAL_OK;
+  }
   int rc = form_w(p, w, s->data, q);
   if (rc) {
     return report(ctx, s, fn, rc);

@@ -26,7 +26,9 @@
  * @endcode
  * The weld's first three rows approach the rotation vector of frame Q
  * relative to frame P (in W) for small misalignments; its last three are a
- * ball between the frames' origins. For the point on line, n_1 and n_2 are
+ * ball between the frames' origins. As with Simbody's ConstantOrientation,
+ * the orientation rows also vanish at half-turn misalignments (about x, y
+ * or z of P), so a weld must start near its aligned pose. For the point on line, n_1 and n_2 are
  * two unit normals of the line fixed on the line's body.
  *
  * Rows. Finalize lays the rows out in the order of the adds; a constraint's

@@ -79,6 +79,13 @@ START_TEST(contexts_enable_and_disable_independently) {
   for (int i = 0; i < 9; i++) {
     ck_assert_double_eq(lambda[i], 0.0);
   }
+  /* a change of flag invalidates the cached accelerations of that context */
+  ck_assert_int_eq(teal_plant_set_constraint_enabled(p, a, 0, 0), TEAL_OK);
+  bob_state(p, a, &az, lambda);
+  ck_assert_double_lt(fabs(az + g), 1e-12);
+  ck_assert_int_eq(teal_plant_set_constraint_enabled(p, a, 0, 1), TEAL_OK);
+  bob_state(p, a, &az, lambda);
+  ck_assert_double_lt(fabs(az), 1e-12);
   /* disabled rows read 0 in every operator */
   teal_transform Xb = {teal_rotation_identity(), teal_vec3_make(0.1, 0.2, 0.3)};
   ck_assert_int_eq(teal_plant_set_free_body_pose(p, b, 1, Xb), TEAL_OK);
@@ -181,12 +188,37 @@ START_TEST(bad_calls_report_on_the_context) {
 }
 END_TEST
 
+START_TEST(discrete_plant_operators_and_zero_multipliers) {
+  /* the operators read a discrete plant's state; its step (not this
+   * module) owns the multipliers, which read 0 here */
+  teal_plant *p = teal_plant_new(1e-3, NULL);
+  teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(1.0, 0.1);
+  int b = teal_plant_add_rigid_body(p, "bob", TEAL_DEFAULT_MODEL_INSTANCE, &M);
+  ck_assert_int_eq(
+      teal_plant_add_ball_constraint(p, TEAL_WORLD_BODY, teal_vec3_zero(), b, teal_vec3_zero()), 0);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  teal_context *ctx = teal_context_new(teal_plant_system(p), NULL);
+  teal_transform X = {teal_rotation_identity(), teal_vec3_make(0.1, -0.2, 0.3)};
+  ck_assert_int_eq(teal_plant_set_free_body_pose(p, ctx, b, X), TEAL_OK);
+  double perr[3], lambda[3] = {1, 1, 1};
+  ck_assert_int_eq(teal_plant_calc_constraint_position_errors(p, ctx, perr), TEAL_OK);
+  ck_assert_double_eq(perr[0], 0.1);
+  ck_assert_double_eq(perr[1], -0.2);
+  ck_assert_double_eq(perr[2], 0.3);
+  ck_assert_int_eq(teal_plant_get_constraint_multipliers(p, ctx, lambda), TEAL_OK);
+  ck_assert_double_eq(lambda[0] + lambda[1] + lambda[2], 0.0);
+  teal_context_free(ctx);
+  teal_plant_free(p);
+}
+END_TEST
+
 static Suite *constraint_context_suite(void) {
   Suite *s = suite_create("constraint_context");
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, contexts_enable_and_disable_independently);
   tcase_add_test(tc, multipliers_port_and_jacobian_fallback);
   tcase_add_test(tc, bad_calls_report_on_the_context);
+  tcase_add_test(tc, discrete_plant_operators_and_zero_multipliers);
   suite_add_tcase(s, tc);
   return s;
 }
