@@ -27,6 +27,7 @@
 #include "multibody/algorithms/mass_inverse.h"
 #include "multibody/algorithms/rnea.h"
 #include "multibody/contact/contact_internal.h"
+#include "multibody/plant/discrete_constraints_internal.h"
 #include "multibody/tree/forest.h"
 #include "solvers/dense_lu.h"
 
@@ -114,25 +115,19 @@ static int prepare_contacts(const teal_plant *p, teal_plant_scratch *s,
 
 /* ---- islands ----------------------------------------------------------------------- */
 
-/* Trees coupled by contacts form islands (union-find over trees). */
+/* Trees coupled by contacts or constraint rows form islands (union-find
+ * over trees). */
 typedef struct island {
-  int m, nc, nt;      /* dofs, contacts, trees */
-  const int *trees;   /* [nt] tree indices; tree_off[t] is t's first local dof */
-  const int *cidx;    /* [nc] contact indices */
+  int m, nc, nt, nr; /* dofs, contacts, trees, constraint rows */
+  const int *trees;  /* [nt] tree indices; tree_off[t] is t's first local dof */
+  const int *cidx;   /* [nc] contact indices */
+  const int *ridx;   /* [nr] constraint row indices */
 } island;
-
-static int uf_find(int *uf, int t) {
-  while (uf[t] != t) {
-    uf[t] = uf[uf[t]];
-    t = uf[t];
-  }
-  return t;
-}
 
 /* The island root of contact c (-1 when it touches no tree). */
 static int contact_root(teal_plant_scratch *s, int c) {
   int t = s->step.jtree[2 * c] >= 0 ? s->step.jtree[2 * c] : s->step.jtree[2 * c + 1];
-  return t >= 0 ? uf_find(s->step.uf, t) : -1;
+  return t >= 0 ? teal_island_find(s->step.uf, t) : -1;
 }
 
 static void join_trees(teal_plant_scratch *s, int nc) {
@@ -142,9 +137,10 @@ static void join_trees(teal_plant_scratch *s, int nc) {
   for (int c = 0; c < nc; c++) {
     int ta = s->step.jtree[2 * c], tb = s->step.jtree[2 * c + 1];
     if (ta >= 0 && tb >= 0) {
-      s->step.uf[uf_find(s->step.uf, ta)] = uf_find(s->step.uf, tb);
+      s->step.uf[teal_island_find(s->step.uf, ta)] = teal_island_find(s->step.uf, tb);
     }
   }
+  teal_discrete_rows_join(s);
 }
 
 /* Turns counts (in off[r + 1]) into offsets: bucket r is [off[r], off[r + 1]). */
@@ -155,12 +151,20 @@ static void prefix_sum(int *off, int nt) {
   }
 }
 
+/* Whether the island of root r has contacts or constraint rows to solve
+ * (the rows are bucketed first). */
+static int island_has_work(const teal_plant_scratch *s, int r) {
+  return s->step.contact_off[r + 1] > s->step.contact_off[r] ||
+         s->step.row_off[r + 1] > s->step.row_off[r];
+}
+
 /* Buckets the contacts and the trees by island root (counting sort): root
  * r owns island_contacts[contact_off[r] .. contact_off[r + 1]) and
  * island_trees[tree_bucket[r] .. tree_bucket[r + 1]); only islands with
- * contacts get their trees listed. */
+ * contacts or constraint rows get their trees listed. */
 static void bucket_islands(teal_plant_scratch *s, int nc) {
   int nt = s->step.trees->ntrees;
+  teal_discrete_rows_bucket(s);
   memset(s->step.tree_bucket, 0, (size_t)(nt + 1) * sizeof(int));
   memset(s->step.contact_off, 0, (size_t)(nt + 1) * sizeof(int));
   for (int c = 0; c < nc; c++) {
@@ -169,8 +173,8 @@ static void bucket_islands(teal_plant_scratch *s, int nc) {
   }
   prefix_sum(s->step.contact_off, nt);
   for (int t = 0; t < nt; t++) {
-    int r = uf_find(s->step.uf, t);
-    s->step.tree_bucket[r + 1] += s->step.contact_off[r + 1] > s->step.contact_off[r];
+    int r = teal_island_find(s->step.uf, t);
+    s->step.tree_bucket[r + 1] += island_has_work(s, r);
   }
   prefix_sum(s->step.tree_bucket, nt);
   memcpy(s->step.cursor, s->step.contact_off, (size_t)nt * sizeof(int));
@@ -182,8 +186,8 @@ static void bucket_islands(teal_plant_scratch *s, int nc) {
   }
   memcpy(s->step.cursor, s->step.tree_bucket, (size_t)nt * sizeof(int));
   for (int t = 0; t < nt; t++) {
-    int r = uf_find(s->step.uf, t);
-    if (s->step.contact_off[r + 1] > s->step.contact_off[r]) {
+    int r = teal_island_find(s->step.uf, t);
+    if (island_has_work(s, r)) {
       s->step.island_trees[s->step.cursor[r]++] = t;
     }
   }
@@ -280,6 +284,7 @@ static double residual(const teal_plant *p, teal_plant_scratch *s, const island 
       add_contact_jacobian(s, c, G, h, A, is->m);
     }
   }
+  teal_discrete_rows_add(p, s, is->ridx, is->nr, v, r, A, is->m);
   for (int i = 0; i < is->m; i++) {
     norm = fmax(norm, fabs(r[i]));
   }
@@ -377,6 +382,22 @@ static void scatter_island(const teal_plant_scratch *s, const island *is, double
   }
 }
 
+/* An island of constraint rows only: R(v) is linear in v, so one Newton
+ * step from any v solves it. */
+static int solve_linear_island(const teal_plant *p, teal_plant_scratch *s, const island *is,
+                               double *v_next) {
+  residual(p, s, is, s->step.vstar_loc, s->step.v_loc, s->step.res, s->step.A_newton);
+  int rc = newton_direction(s, is->m);
+  for (int i = 0; rc == TEAL_OK && i < is->m; i++) {
+    s->step.v_loc[i] += s->step.dir[i];
+  }
+  if (rc == TEAL_OK) {
+    scatter_island(s, is, v_next);
+    teal_discrete_rows_multipliers(p, s, is->ridx, is->nr, s->step.v_loc);
+  }
+  return rc;
+}
+
 /* Solves one island, writing its dofs of v_next. */
 static int solve_island(const teal_plant *p, teal_plant_scratch *s, const teal_context *ctx,
                         island *is, const double *v0, const double *vstar, double *v_next) {
@@ -385,6 +406,9 @@ static int solve_island(const teal_plant *p, teal_plant_scratch *s, const teal_c
   if (rc) {
     return teal_context_report_error(ctx, rc, "plant: no memory for a contact island of %d "
                                      "dofs", is->m);
+  }
+  if (is->nc == 0 && (rc = solve_linear_island(p, s, is, v_next)) == TEAL_OK) {
+    return TEAL_OK;
   }
   double norm = residual(p, s, is, s->step.vstar_loc, s->step.v_loc, s->step.res, NULL);
   rc = TEAL_ENOCONV;
@@ -396,6 +420,7 @@ static int solve_island(const teal_plant *p, teal_plant_scratch *s, const teal_c
     }
     if (dv <= tol) {
       scatter_island(s, is, v_next);
+      teal_discrete_rows_multipliers(p, s, is->ridx, is->nr, s->step.v_loc);
       return TEAL_OK;
     }
     rc = TEAL_ENOCONV;
@@ -410,11 +435,11 @@ int teal_plant_contact_step(const teal_plant *p, teal_plant_scratch *s, const te
                             const double *v0, const double *vstar, double *v_next) {
   int nc = pairs ? pairs->n : 0;
   memcpy(v_next, vstar, (size_t)p->nv * sizeof(double));
-  if (nc == 0) {
+  if (nc == 0 && s->step.nrows == 0) {
     return TEAL_OK;
   }
-  int rc = teal_step_data_reserve_contacts(&s->step, nc);
-  if (rc == TEAL_OK) {
+  int rc = nc > 0 ? teal_step_data_reserve_contacts(&s->step, nc) : TEAL_OK;
+  if (rc == TEAL_OK && nc > 0) {
     rc = prepare_contacts(p, s, pairs);
   }
   if (rc) {
@@ -424,12 +449,15 @@ int teal_plant_contact_step(const teal_plant *p, teal_plant_scratch *s, const te
   join_trees(s, nc);
   bucket_islands(s, nc);
   for (int r = 0; r < s->step.trees->ntrees; r++) {
-    island is = {0, s->step.contact_off[r + 1] - s->step.contact_off[r],
+    island is = {0,
+                 s->step.contact_off[r + 1] - s->step.contact_off[r],
                  s->step.tree_bucket[r + 1] - s->step.tree_bucket[r],
+                 s->step.row_off[r + 1] - s->step.row_off[r],
                  s->step.island_trees + s->step.tree_bucket[r],
-                 s->step.island_contacts + s->step.contact_off[r]};
+                 s->step.island_contacts + s->step.contact_off[r],
+                 s->step.island_rows + s->step.row_off[r]};
     /* contacts between anchored bodies only belong to no island */
-    if (is.nc > 0 && is.nt > 0) {
+    if ((is.nc > 0 || is.nr > 0) && is.nt > 0) {
       rc = solve_island(p, s, ctx, &is, v0 ? v0 : vstar, vstar, v_next);
     }
     if (rc != TEAL_OK) {

@@ -27,6 +27,7 @@
 #include "multibody/algorithms/data_internal.h"
 #include "multibody/algorithms/mass_inverse.h"
 #include "multibody/contact/contact_internal.h"
+#include "multibody/plant/discrete_constraints_internal.h"
 #include "multibody/plant/held_dofs_internal.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/tree/topology.h"
@@ -148,7 +149,32 @@ static int free_motion(const teal_plant *p, teal_plant_scratch *s, const double 
   return rc;
 }
 
-/* v+ into vnext: free motion, contact, limits. */
+/* The contact and constraint forces of the step, on s->step.vstar (in
+ * place; vnext is working memory): the constraint rows alone by the
+ * Woodbury identity when there is no contact, otherwise contacts and rows
+ * together, island by island. Reports its errors. */
+static int contact_and_constraints(const teal_plant *p, teal_plant_scratch *s,
+                                   const teal_context *ctx, const teal_point_pair_list *pairs,
+                                   const double *v, double *vnext) {
+  int contacts = pairs && pairs->n > 0, rc = TEAL_OK;
+  if (!contacts && s->step.nrows == 0) {
+    return TEAL_OK;
+  }
+  if (contacts) {
+    rc = teal_plant_contact_step(p, s, ctx, pairs, v, s->step.vstar, vnext);
+  } else if ((rc = teal_discrete_rows_solve(p, s, s->step.vstar, vnext)) != TEAL_OK) {
+    rc = teal_context_report_error(ctx, rc,
+                                   "plant: discrete step at t = %g: the constraint "
+                                   "rows' solve failed (%s)",
+                                   teal_context_time(ctx), teal_strerror(rc));
+  }
+  if (rc == TEAL_OK) {
+    memcpy(s->step.vstar, vnext, (size_t)p->nv * sizeof(double));
+  }
+  return rc;
+}
+
+/* v+ into vnext: free motion, contact and constraints, limits. */
 static int next_velocity(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
                          teal_plant_scratch *s, const double *q, const double *v, double *vnext) {
   const double *forces;
@@ -162,11 +188,12 @@ static int next_velocity(const teal_system *sys, const teal_context *ctx, const 
   if (rc == TEAL_OK) { /* locked joints: v* = 0 on their dofs before contact sees it */
     rc = teal_plant_hold_dofs(p, ctx, s, s->step.vstar, NULL);
   }
-  if (rc == TEAL_OK && pairs && pairs->n) {
-    if ((rc = teal_plant_contact_step(p, s, ctx, pairs, v, s->step.vstar, vnext)) != TEAL_OK) {
-      return rc;
-    }
-    memcpy(s->step.vstar, vnext, (size_t)p->nv * sizeof(double));
+  if (rc == TEAL_OK && s->step.nrows_cap > 0) {
+    rc = teal_discrete_rows_fill(p, s, ctx, q);
+    rc = rc ? rc : teal_discrete_rows_regularize(p, s);
+  }
+  if (rc == TEAL_OK && (rc = contact_and_constraints(p, s, ctx, pairs, v, vnext)) != TEAL_OK) {
+    return rc; /* reported */
   }
   if (rc == TEAL_OK) {
     rc = enforce_limits(p, s, q, s->step.vstar, vnext);
@@ -206,6 +233,8 @@ int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ct
   for (int i = 0; i < nq; i++) {
     out[i] = q[i] + h * out[i];
   }
+  /* the constraints' multipliers follow the next state (the step's value) */
+  memcpy(out + nq + p->nv, s->step.lambda_r, (size_t)p->nc_rows * sizeof(double));
   rc = teal_plant_normalize_q(p, out);
   return rc ? teal_context_report_error(ctx, rc, "plant: a quaternion became degenerate in the "
                                         "discrete step at t = %g", teal_context_time(ctx))

@@ -259,8 +259,9 @@ static int mass_matrix_calc(const teal_system *sys, const teal_context *ctx, dou
       "use teal_mb_mass_matrix with a buffer of your own",
       p->bodies.n, p->nv, p->nv, p->nv, mib, (int)(TEAL_PLANT_DENSE_MAX_BYTES >> 20));
 }
+/* the next state, then the constraints' multipliers (discrete_constraints.h) */
 static int step_size(const teal_plant *p) {
-  return p->nq + p->nv;
+  return p->nq + p->nv + p->nc_rows;
 }
 static int nv_size(const teal_plant *p) {
   return p->nv;

@@ -7,6 +7,7 @@
 #include "framework/alloc.h"
 #include "framework/buffer_layout.h"
 #include "multibody/contact/contact_internal.h"
+#include "multibody/plant/discrete_constraints_internal.h"
 #include "multibody/tree/plant_internal.h"
 #include "multibody/tree/topology.h"
 
@@ -23,6 +24,22 @@ static void layout_limits(teal_step_data *sd, size_t nv, size_t nl, teal_buffer_
   sd->active = teal_buffer_take(L, nl, sizeof(int));
 }
 
+static void layout_rows(teal_step_data *sd, size_t nv, size_t nb, size_t nr,
+                        teal_buffer_layout *L) {
+  sd->Gr = teal_buffer_take(L, nr * nv, sizeof(double));
+  sd->Yr = teal_buffer_take(L, nr * nv, sizeof(double));
+  sd->Wr = teal_buffer_take(L, nr * nr, sizeof(double));
+  sd->ur = teal_buffer_take(L, nr, sizeof(double));
+  sd->pivr = teal_buffer_take(L, nr, sizeof(int));
+  sd->Xc = teal_buffer_take(L, nr > 0 ? nb : 0, sizeof(teal_transform));
+  sd->Fc = teal_buffer_take(L, nr > 0 ? nb : 0, sizeof(teal_spatial_vector));
+  double **by_row[] = {&sd->gr, &sd->kr, &sd->cr, &sd->lambda_r};
+  for (size_t i = 0; i < sizeof by_row / sizeof *by_row; i++) {
+    *by_row[i] = teal_buffer_take(L, nr, sizeof(double));
+  }
+  sd->island_rows = teal_buffer_take(L, nr, sizeof(int));
+}
+
 static void layout_islands(teal_step_data *sd, size_t nv, size_t nt, teal_buffer_layout *L) {
   double **by_dof[] = {&sd->res, &sd->dir, &sd->v_try, &sd->r_try, &sd->v_loc, &sd->vstar_loc};
   for (size_t i = 0; i < sizeof by_dof / sizeof *by_dof; i++) {
@@ -34,11 +51,13 @@ static void layout_islands(teal_step_data *sd, size_t nv, size_t nt, teal_buffer
   sd->tree_bucket = teal_buffer_take(L, nt + 1, sizeof(int));
   sd->contact_off = teal_buffer_take(L, nt + 1, sizeof(int));
   sd->cursor = teal_buffer_take(L, nt + 1, sizeof(int));
+  sd->row_off = teal_buffer_take(L, nt + 1, sizeof(int));
 }
 
 static void layout_model(teal_step_data *sd, const teal_plant *p, teal_buffer_layout *L) {
   size_t nv = (size_t)p->nv;
   layout_limits(sd, nv, (size_t)p->sys.nlimits, L);
+  layout_rows(sd, nv, (size_t)p->bodies.n, (size_t)sd->nrows_cap, L);
   if (sd->trees) {
     layout_islands(sd, nv, (size_t)sd->trees->ntrees, L);
   }
@@ -118,6 +137,8 @@ static int num_proximity_geometries(const teal_plant *p) {
 int teal_step_data_init(teal_step_data *sd, const teal_plant *p) {
   memset(sd, 0, sizeof(*sd));
   int proximity = num_proximity_geometries(p);
+  /* without contact the constraint rows are solved alone (no islands) */
+  sd->nrows_cap = teal_discrete_rows_capacity(p);
   sd->trees = proximity > 0 ? teal_plant_forest(p) : NULL;
   teal_buffer_layout L = {NULL, 0, 0};
   layout_model(sd, p, &L);
@@ -132,6 +153,9 @@ int teal_step_data_init(teal_step_data *sd, const teal_plant *p) {
    * multibody data then keeps no blocks of M, and the contact step fails on
    * them (TEAL_ESIZE) before it needs an island */
   size_t m = sd->trees ? (size_t)sd->trees->max_nv : 0;
+  if (sd->nrows_cap > 0) {
+    m = (size_t)p->nv; /* with contact, constraints may join every tree into one island */
+  }
   int island = m * m <= TEAL_PLANT_DENSE_MAX_BYTES / sizeof(double) ? (int)m : 0;
   if (sd->trees && (teal_step_data_reserve_contacts(sd, 4 * proximity + 8) != TEAL_OK ||
                     teal_step_data_reserve_island(sd, island) != TEAL_OK)) {

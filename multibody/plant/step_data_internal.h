@@ -15,6 +15,7 @@
 #define TEAL_MULTIBODY_PLANT_STEP_DATA_INTERNAL_H
 
 #include "multibody/contact/plant_contact.h"
+#include "multibody/math/spatial.h"
 #include "multibody/tree/forest.h"
 #include "multibody/tree/plant_model.h"
 
@@ -27,6 +28,18 @@ typedef struct teal_step_data {
   double *Wcols;                  /* [nlimits nv] (M + h D)^-1 columns of the active limits */
   double *lambda, *target, *sign; /* [nlimits] each */
   int *active;                    /* [nlimits] indices into the plant's limit dofs */
+  /* bilateral constraint rows at the step's q (discrete_constraints.c):
+   * room for every row of the plant's constraints, nrows of them enabled */
+  int nrows_cap, nrows;
+  double *Gr;                 /* [nrows_cap nv] G, row-major */
+  double *gr, *kr, *cr;       /* [nrows_cap] each: position error, stiffness, damping */
+  double *lambda_r;           /* [nrows_cap] multipliers (impulses / h) of the step */
+  int *island_rows, *row_off; /* [nrows_cap], [ntrees + 1]: rows bucketed by island */
+  double *Yr;                 /* [nrows_cap nv] M^-1 G', by row */
+  double *Wr, *ur;            /* [nrows_cap^2], [nrows_cap]: the rows-only solve */
+  int *pivr;                  /* [nrows_cap] its pivots */
+  teal_transform *Xc;         /* [nb] body poses of the step's q (by body) */
+  teal_spatial_vector *Fc;    /* [nb] a row's body forces */
   /* contact islands (discrete_contact.c); trees is NULL for a plant with
    * no collision geometry, which has none of the arrays below */
   const teal_mb_trees *trees;              /* the plant's forest */
