@@ -141,6 +141,7 @@
 #include "multibody/math/spatial_vector.h"
 #include "multibody/parsing/model_path.h"
 #include "multibody/parsing/urdf.h"
+#include "multibody/parsing/sdf.h"
 #include "multibody/plant/plant_defaults.h"
 #include "multibody/plant/plant_force_contribution.h"
 #include "multibody/plant/plant_instances.h"
