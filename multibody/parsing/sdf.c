@@ -163,8 +163,8 @@ static int include_file(sdf_state *s, urdf_model *doc, urdf_node *node, const ch
     rc = model_file_in(s, doc, node, path);
   }
   if (rc == TEAL_OK && !realpath(path, real)) {
-    rc = urdf_fail(doc, node, TEAL_ENOTFOUND, "include '%.200s': no file '%.200s' (%s)", uri,
-                   path, strerror(errno));
+    rc = urdf_fail(doc, node, TEAL_ENOTFOUND, "include '%.200s': no file '%.200s' (%s)", uri, path,
+                   strerror(errno));
   }
   for (int i = 0; rc == TEAL_OK && i < s->include_stack.n; i++) {
     if (strcmp(((const char **)s->include_stack.data)[i], real) == 0) {
@@ -185,8 +185,8 @@ static int included_model(urdf_model *inc, urdf_node **model) {
 }
 
 /* The <name>, <pose> and <static> overrides of an <include>. */
-static int include_overrides(urdf_model *doc, urdf_node *node, const char **name,
-                             urdf_node **pose, int *is_static) {
+static int include_overrides(urdf_model *doc, urdf_node *node, const char **name, urdf_node **pose,
+                             int *is_static) {
   urdf_node *n, *st;
   int rc = urdf_unique_child(doc, node, "name", &n);
   rc = rc ? rc : urdf_unique_child(doc, node, "pose", pose);
@@ -277,8 +277,8 @@ static int set_default_poses(sdf_state *s, teal_plant *plant, const sdf_instance
   for (int l = 1; l < in->out.links.n; l++) {
     const urdf_link *L = &ULINK(&in->out)[l];
     if (L->parent_joint < 0 && L->massive) {
-      int rc = teal_plant_set_default_free_body_pose(plant, L->body,
-                                                     SFRAME(s)[in->link_frame[l]].X_WF);
+      int rc =
+          teal_plant_set_default_free_body_pose(plant, L->body, SFRAME(s)[in->link_frame[l]].X_WF);
       if (rc) {
         return urdf_fail(s->main, L->node, rc, "%s", teal_plant_error(plant)->message);
       }
@@ -300,9 +300,8 @@ static int build_all(sdf_state *s, teal_plant *plant, sdf_instance *inst, int n)
   return rc ? rc : first;
 }
 
-static int load(teal_plant *plant, const char *buf, size_t len, const char *source,
-                const char *dir, const teal_sdf_options *o, teal_sdf_report *report,
-                teal_error *err) {
+static int load(teal_plant *plant, const char *buf, size_t len, const char *source, const char *dir,
+                const teal_sdf_options *o, teal_sdf_report *report, teal_error *err) {
   sdf_state s;
   memset(&s, 0, sizeof(s));
   s.err = err;

@@ -89,10 +89,10 @@ extern "C" {
 
 /** What a load added, skipped or ignored. */
 typedef struct teal_sdf_report {
-  int num_models;              /**< model instances added */
-  int num_warnings;            /**< all warnings below */
-  int skipped_mesh_collisions; /**< `<collision>` with a `<mesh>` */
-  int ignored_elements;        /**< unsupported elements and attributes */
+  int num_models;                            /**< model instances added */
+  int num_warnings;                          /**< all warnings below */
+  int skipped_mesh_collisions;               /**< `<collision>` with a `<mesh>` */
+  int ignored_elements;                      /**< unsupported elements and attributes */
   char first_warning[TEAL_URDF_WARNING_MAX]; /**< "file:line: <elem>: ..." or "" */
 } teal_sdf_report;
 

@@ -115,15 +115,15 @@ int sdf_convert_model(sdf_state *s, sdf_instance *in) {
   }
   int rc = urdf_add_world(out);
   for (int f = in->top; f < s->frames.n && rc == TEAL_OK; f++) {
-    rc = SFRAME(s)[f].top == in->top && SFRAME(s)[f].kind == SDF_LINK ? add_link(s, in, f)
-                                                                       : TEAL_OK;
+    rc =
+        SFRAME(s)[f].top == in->top && SFRAME(s)[f].kind == SDF_LINK ? add_link(s, in, f) : TEAL_OK;
   }
   for (int f = in->top; f < s->frames.n && rc == TEAL_OK; f++) {
     const sdf_frame *F = &SFRAME(s)[f];
-    rc = F->top != in->top                      ? TEAL_OK
-         : F->kind == SDF_JOINT                 ? sdf_convert_joint(s, f, out)
-         : F->kind == SDF_FRAME                 ? add_frame(s, in, f)
-                                                : TEAL_OK;
+    rc = F->top != in->top      ? TEAL_OK
+         : F->kind == SDF_JOINT ? sdf_convert_joint(s, f, out)
+         : F->kind == SDF_FRAME ? add_frame(s, in, f)
+                                : TEAL_OK;
   }
   if (rc == TEAL_OK && out->links.n == 1) {
     const sdf_frame *M = &SFRAME(s)[in->top];

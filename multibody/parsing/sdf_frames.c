@@ -58,15 +58,15 @@ static int link_references(sdf_state *s, int f) {
   urdf_model *doc = F->pose ? F->pose_doc : F->doc;
   int attached = F->kind == SDF_FRAME && F->attached_to
                      ? sdf_lookup(s, F->scope, F->attached_to, F->doc, F->node, "attached_to")
-                 : F->kind == SDF_JOINT ? sdf_lookup(s, F->scope, F->child, F->doc, F->node,
-                                                     "child")
+                 : F->kind == SDF_JOINT
+                     ? sdf_lookup(s, F->scope, F->child, F->doc, F->node, "child")
                  : F->kind == SDF_MODEL ? canonical_frame(s, f)
                  : F->kind == SDF_LINK  ? f
                                         : F->scope;
-  int rel = attached < 0   ? -1
+  int rel = attached < 0     ? -1
             : F->relative_to ? sdf_lookup(s, F->scope, F->relative_to, doc, at, "relative_to")
             : F->kind == SDF_LINK || F->kind == SDF_MODEL ? F->scope
-                                                         : attached;
+                                                          : attached;
   F = &SFRAME(s)[f];
   F->attached = attached;
   F->rel = rel;
@@ -89,8 +89,7 @@ static int settle(sdf_state *s, int f, int attach) {
     finite = finite && isfinite(F->X_WF.R.m[i]);
   }
   return finite ? TEAL_OK
-                : urdf_fail(F->doc, F->node, TEAL_ENONFINITE, "pose of '%.80s' overflows",
-                            F->name);
+                : urdf_fail(F->doc, F->node, TEAL_ENONFINITE, "pose of '%.80s' overflows", F->name);
 }
 
 /* Follows rel (attach = 0) or attached (attach = 1) from start to a settled
@@ -101,8 +100,7 @@ static int follow(sdf_state *s, int start, int attach, int *path) {
     sdf_frame *F = &SFRAME(s)[f];
     if (F->state == 1) {
       return urdf_fail(F->doc, F->node, TEAL_EINVAL, "cycle of %s through frame '%.80s'",
-                       attach ? "attached_to (or canonical link)" : "relative_to poses",
-                       F->name);
+                       attach ? "attached_to (or canonical link)" : "relative_to poses", F->name);
     }
     F->state = 1;
     path[n++] = f;

@@ -67,50 +67,89 @@ static int mesh_shape(urdf_model *doc, urdf_node *mesh, teal_shape *shape) {
   return rc ? rc : shape_failed(doc, mesh, teal_shape_mesh(path, scale[0], shape, &e), &e);
 }
 
+/* One shape element into *shape (a plane also turns *X_GS). */
+typedef int (*shape_parser)(urdf_model *doc, urdf_node *c, teal_shape *shape, teal_transform *X_GS);
+
+static int box_shape(urdf_model *doc, urdf_node *c, teal_shape *shape, teal_transform *X_GS) {
+  double v[3];
+  teal_error e = {TEAL_OK, ""};
+  int rc = need(doc, c, "size", 3, v);
+  (void)X_GS;
+  return rc ? rc : shape_failed(doc, c, teal_shape_box(v[0], v[1], v[2], shape, &e), &e);
+}
+
+static int sphere_shape(urdf_model *doc, urdf_node *c, teal_shape *shape, teal_transform *X_GS) {
+  double r;
+  teal_error e = {TEAL_OK, ""};
+  int rc = need(doc, c, "radius", 1, &r);
+  (void)X_GS;
+  return rc ? rc : shape_failed(doc, c, teal_shape_sphere(r, shape, &e), &e);
+}
+
+/* <cylinder> and <capsule>: radius and length. */
+static int round_shape(urdf_model *doc, urdf_node *c, teal_shape *shape, teal_transform *X_GS) {
+  double r, len;
+  teal_error e = {TEAL_OK, ""};
+  int rc = need(doc, c, "radius", 1, &r);
+  rc = rc ? rc : need(doc, c, "length", 1, &len);
+  (void)X_GS;
+  if (rc) {
+    return rc;
+  }
+  rc = urdf_is(c, "cylinder") ? teal_shape_cylinder(r, len, shape, &e)
+                              : teal_shape_capsule(r, len, shape, &e);
+  return shape_failed(doc, c, rc, &e);
+}
+
+static int ellipsoid_shape(urdf_model *doc, urdf_node *c, teal_shape *shape, teal_transform *X_GS) {
+  double v[3];
+  teal_error e = {TEAL_OK, ""};
+  int rc = need(doc, c, "radii", 3, v);
+  (void)X_GS;
+  return rc ? rc : shape_failed(doc, c, teal_shape_ellipsoid(v[0], v[1], v[2], shape, &e), &e);
+}
+
+/* <plane><normal>: the half-space below the plane, z of G along the normal. */
+static int plane_shape(urdf_model *doc, urdf_node *c, teal_shape *shape, teal_transform *X_GS) {
+  double v[3] = {0, 0, 1};
+  int present;
+  int rc = sdf_child_numbers(doc, c, "normal", 3, v, &present);
+  teal_vec3 n = teal_vec3_make(v[0], v[1], v[2]);
+  double len = teal_vec3_norm(n);
+  if (rc == TEAL_OK && !(len > 1e-12 && isfinite(len))) {
+    rc = urdf_fail(doc, c, TEAL_EINVAL, "zero plane normal");
+  }
+  if (rc) {
+    return rc;
+  }
+  X_GS->R = z_to(teal_vec3_scale(n, 1.0 / len));
+  return teal_shape_half_space(shape);
+}
+
+static int mesh_element(urdf_model *doc, urdf_node *c, teal_shape *shape, teal_transform *X_GS) {
+  (void)X_GS;
+  return mesh_shape(doc, c, shape);
+}
+
 /* The shape of <geometry>; *X_GS turns a plane's half-space to its normal. */
 static int parse_shape(urdf_model *doc, urdf_node *geometry, teal_shape *shape,
                        teal_transform *X_GS, int *is_mesh) {
+  static const struct {
+    const char *name;
+    shape_parser parse;
+  } shapes[] = {{"box", box_shape},       {"sphere", sphere_shape},       {"cylinder", round_shape},
+                {"capsule", round_shape}, {"ellipsoid", ellipsoid_shape}, {"plane", plane_shape},
+                {"mesh", mesh_element}};
   urdf_node *c = geometry->children;
-  double v[3] = {0, 0, 1}, len = 0;
-  teal_error e = {TEAL_OK, ""};
   *X_GS = teal_transform_identity();
   *is_mesh = c && urdf_is(c, "mesh");
   if (!c || c->next) {
     return urdf_fail(doc, geometry, TEAL_EPARSE, "<geometry> needs exactly one shape");
   }
-  int rc = TEAL_OK;
-  if (urdf_is(c, "box")) {
-    rc = need(doc, c, "size", 3, v);
-    return rc ? rc : shape_failed(doc, c, teal_shape_box(v[0], v[1], v[2], shape, &e), &e);
-  }
-  if (urdf_is(c, "sphere")) {
-    rc = need(doc, c, "radius", 1, v);
-    return rc ? rc : shape_failed(doc, c, teal_shape_sphere(v[0], shape, &e), &e);
-  }
-  if (urdf_is(c, "cylinder") || urdf_is(c, "capsule")) {
-    rc = need(doc, c, "radius", 1, v);
-    rc = rc ? rc : need(doc, c, "length", 1, &len);
-    rc = rc ? rc
-         : urdf_is(c, "cylinder") ? shape_failed(doc, c, teal_shape_cylinder(v[0], len, shape, &e), &e)
-                                  : shape_failed(doc, c, teal_shape_capsule(v[0], len, shape, &e), &e);
-    return rc;
-  }
-  if (urdf_is(c, "ellipsoid")) {
-    rc = need(doc, c, "radii", 3, v);
-    return rc ? rc : shape_failed(doc, c, teal_shape_ellipsoid(v[0], v[1], v[2], shape, &e), &e);
-  }
-  if (urdf_is(c, "plane")) {
-    int present;
-    rc = sdf_child_numbers(doc, c, "normal", 3, v, &present);
-    double n = teal_vec3_norm(teal_vec3_make(v[0], v[1], v[2]));
-    if (rc == TEAL_OK && !(n > 1e-12 && isfinite(n))) {
-      return urdf_fail(doc, c, TEAL_EINVAL, "zero plane normal");
+  for (size_t i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+    if (urdf_is(c, shapes[i].name)) {
+      return shapes[i].parse(doc, c, shape, X_GS);
     }
-    X_GS->R = rc ? X_GS->R : z_to(teal_vec3_scale(teal_vec3_make(v[0], v[1], v[2]), 1.0 / n));
-    return rc ? rc : teal_shape_half_space(shape);
-  }
-  if (urdf_is(c, "mesh")) {
-    return mesh_shape(doc, c, shape);
   }
   return urdf_fail(doc, c, TEAL_EPARSE, "unsupported shape <%s>", c->name);
 }
@@ -134,8 +173,8 @@ static int parse_color(urdf_model *doc, urdf_node *visual, double rgba[4]) {
 }
 
 /* One <drake:...> proximity property, or a warning for an unsupported one. */
-static int proximity_child(urdf_model *doc, urdf_node *c, teal_proximity_properties *p,
-                           double *mus, double *mud) {
+static int proximity_child(urdf_model *doc, urdf_node *c, teal_proximity_properties *p, double *mus,
+                           double *mud) {
   static const char *const names[4] = {"drake:mu_static", "drake:mu_dynamic",
                                        "drake:point_contact_stiffness",
                                        "drake:hunt_crossley_dissipation"};
@@ -192,12 +231,13 @@ static int geometry_pose(sdf_state *s, int f, urdf_model *doc, urdf_node *node,
   int rc = urdf_unique_child(doc, node, "pose", &pose);
   const char *rel = rc || !pose ? NULL : urdf_attr(doc, pose, "relative_to");
   rc = rc ? rc : sdf_parse_pose(doc, pose, &X_RG);
-  int r = rc || !rel || !*rel ? f : sdf_lookup(s, SFRAME(s)[f].scope, rel, doc, pose, "relative_to");
+  int r =
+      rc || !rel || !*rel ? f : sdf_lookup(s, SFRAME(s)[f].scope, rel, doc, pose, "relative_to");
   if (rc || r < 0) {
     return s->err->code;
   }
-  teal_transform X_LR = teal_transform_compose(teal_transform_inverse(SFRAME(s)[f].X_WF),
-                                               SFRAME(s)[r].X_WF);
+  teal_transform X_LR =
+      teal_transform_compose(teal_transform_inverse(SFRAME(s)[f].X_WF), SFRAME(s)[r].X_WF);
   *X_LG = teal_transform_compose(X_LR, X_RG);
   return TEAL_OK;
 }
@@ -226,8 +266,8 @@ static int add_geometry(sdf_state *s, int f, int l, urdf_model *out, urdf_node *
   int skip = (is_mesh && role == TEAL_ROLE_PROXIMITY) ||
              (g.shape.kind == TEAL_SHAPE_HALF_SPACE && role != TEAL_ROLE_PROXIMITY);
   if (skip) {
-    urdf_warn(doc, node, is_mesh ? &doc->report->skipped_mesh_collisions
-                                 : &doc->report->ignored_elements,
+    urdf_warn(doc, node,
+              is_mesh ? &doc->report->skipped_mesh_collisions : &doc->report->ignored_elements,
               is_mesh ? "mesh collision geometry skipped" : "visual plane skipped");
     teal_shape_release(&g.shape);
     return TEAL_OK;

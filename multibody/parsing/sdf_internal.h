@@ -23,24 +23,24 @@ typedef enum sdf_kind { SDF_WORLD_FRAME = 0, SDF_MODEL, SDF_LINK, SDF_JOINT, SDF
 
 /* A frame of the document: the world, a model, a link, a joint or a <frame>. */
 typedef struct sdf_frame {
-  const char *name;       /* scoped from the world ("arm::inner::link"); first for urdf_table */
-  urdf_node *node;        /* the element (NULL for the world); second for urdf_table */
-  urdf_model *doc;        /* the document node lives in */
+  const char *name; /* scoped from the world ("arm::inner::link"); first for urdf_table */
+  urdf_node *node;  /* the element (NULL for the world); second for urdf_table */
+  urdf_model *doc;  /* the document node lives in */
   sdf_kind kind;
-  int scope;              /* the enclosing model's frame, SDF_WORLD at world scope */
-  int top;                /* the top-level model's frame (-1 at world scope) */
-  const char *prefix;     /* the scope's name prefix ("arm::inner::", "" at world scope) */
-  urdf_node *pose;        /* the <pose> element or NULL */
-  urdf_model *pose_doc;   /* its document */
+  int scope;            /* the enclosing model's frame, SDF_WORLD at world scope */
+  int top;              /* the top-level model's frame (-1 at world scope) */
+  const char *prefix;   /* the scope's name prefix ("arm::inner::", "" at world scope) */
+  urdf_node *pose;      /* the <pose> element or NULL */
+  urdf_model *pose_doc; /* its document */
   const char *relative_to, *attached_to; /* as written, NULL for the default */
-  teal_transform X_RF;    /* the pose relative to frame rel */
-  int rel, attached;      /* resolved frame indices */
-  int state;              /* resolution state: 0 new, 1 on the path, 2 done */
-  teal_transform X_WF;    /* resolved */
-  int body_link;          /* the link frame (or SDF_WORLD) carrying this frame */
+  teal_transform X_RF;                   /* the pose relative to frame rel */
+  int rel, attached;                     /* resolved frame indices */
+  int state;                             /* resolution state: 0 new, 1 on the path, 2 done */
+  teal_transform X_WF;                   /* resolved */
+  int body_link;                         /* the link frame (or SDF_WORLD) carrying this frame */
   /* models */
   int is_static;
-  const char *canonical;  /* canonical_link as written, or NULL */
+  const char *canonical; /* canonical_link as written, or NULL */
   /* joints: <parent> and <child> as written */
   const char *parent, *child;
   /* links */
@@ -52,20 +52,20 @@ typedef struct sdf_frame {
 
 /* A top-level model on its way to the plant. */
 typedef struct sdf_instance {
-  int top;          /* its model frame */
-  urdf_model out;   /* the URDF intermediate model */
-  int *link_frame;  /* the frame of each of out's links (teal_alloc'd) */
+  int top;         /* its model frame */
+  urdf_model out;  /* the URDF intermediate model */
+  int *link_frame; /* the frame of each of out's links (teal_alloc'd) */
 } sdf_instance;
 
 typedef struct sdf_state {
   teal_error *err;
-  teal_urdf_report ureport;  /* the warnings of every stage */
+  teal_urdf_report ureport; /* the warnings of every stage */
   teal_sdf_options opts;
-  urdf_model *main;          /* the first document (lists and messages) */
-  urdf_list docs;            /* urdf_model *, owned */
-  urdf_list frames;          /* sdf_frame; SDF_WORLD first */
-  urdf_list include_stack;   /* const char * (resolved paths being included) */
-  urdf_table index;          /* frames by scoped name */
+  urdf_model *main;        /* the first document (lists and messages) */
+  urdf_list docs;          /* urdf_model *, owned */
+  urdf_list frames;        /* sdf_frame; SDF_WORLD first */
+  urdf_list include_stack; /* const char * (resolved paths being included) */
+  urdf_table index;        /* frames by scoped name */
   int has_gravity;
   teal_vec3 gravity;
 } sdf_state;

@@ -14,7 +14,7 @@ static int joint_type(urdf_model *doc, urdf_node *node, urdf_joint_type *type) {
   static const struct {
     const char *name;
     urdf_joint_type type;
-  } types[] = {{"revolute", URDF_REVOLUTE}, {"continuous", URDF_CONTINUOUS},
+  } types[] = {{"revolute", URDF_REVOLUTE},   {"continuous", URDF_CONTINUOUS},
                {"prismatic", URDF_PRISMATIC}, {"ball", URDF_BALL},
                {"universal", URDF_UNIVERSAL}, {"screw", URDF_SCREW},
                {"fixed", URDF_FIXED}};
@@ -33,8 +33,7 @@ static int joint_type(urdf_model *doc, urdf_node *node, urdf_joint_type *type) {
 
 static int is_identity(teal_transform X) {
   static const double I[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
-  return memcmp(X.R.m, I, sizeof(I)) == 0 && X.p.v[0] == 0.0 && X.p.v[1] == 0.0 &&
-         X.p.v[2] == 0.0;
+  return memcmp(X.R.m, I, sizeof(I)) == 0 && X.p.v[0] == 0.0 && X.p.v[1] == 0.0 && X.p.v[2] == 0.0;
 }
 
 /* The parent (a link or the world) or child (a link) of joint f, in its model. */
@@ -71,8 +70,8 @@ static int parse_axis(sdf_state *s, int f, const char *which, teal_vec3 *a, urdf
   if (rc == TEAL_OK && in && *in) {
     int e = sdf_lookup(s, J->scope, in, doc, xyz, "expressed_in");
     rc = e < 0 ? s->err->code : TEAL_OK;
-    R_JE = rc ? R_JE : teal_rotation_mul(teal_rotation_inverse(SFRAME(s)[f].X_WF.R),
-                                         SFRAME(s)[e].X_WF.R);
+    R_JE = rc ? R_JE
+              : teal_rotation_mul(teal_rotation_inverse(SFRAME(s)[f].X_WF.R), SFRAME(s)[e].X_WF.R);
   }
   teal_vec3 u = teal_rotation_apply(R_JE, teal_vec3_make(v[0], v[1], v[2]));
   double n = teal_vec3_norm(u);
@@ -138,8 +137,8 @@ static int universal_frames(sdf_state *s, int f, urdf_joint *j) {
     return rc;
   }
   teal_vec3 a3 = teal_vec3_cross(j->axis, a2);
-  teal_rotation R = {{j->axis.v[0], a2.v[0], a3.v[0], j->axis.v[1], a2.v[1], a3.v[1],
-                      j->axis.v[2], a2.v[2], a3.v[2]}};
+  teal_rotation R = {{j->axis.v[0], a2.v[0], a3.v[0], j->axis.v[1], a2.v[1], a3.v[1], j->axis.v[2],
+                      a2.v[2], a3.v[2]}};
   teal_transform X_JU = teal_transform_make(R, teal_vec3_zero());
   j->X_PJ = teal_transform_compose(j->X_PJ, X_JU);
   j->X_CJ = teal_transform_compose(j->X_CJ, X_JU);

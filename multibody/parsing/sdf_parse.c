@@ -242,8 +242,8 @@ static int parse_frame(sdf_state *s, urdf_model *doc, urdf_node *node, int scope
 
 /* Elements a model or world may hold that Teal does not model (no warning). */
 static int quietly_ignored(const urdf_node *c) {
-  static const char *const names[] = {"pose",  "static", "self_collide", "enable_wind",
-                                      "allow_auto_disable", "gravity"};
+  static const char *const names[] = {
+      "pose", "static", "self_collide", "enable_wind", "allow_auto_disable", "gravity"};
   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
     if (urdf_is(c, names[i])) {
       return 1;

@@ -28,8 +28,9 @@
 
 /* An <inertial> of mass m with its center of mass at (x, 0, 0) and inertia
  * diag(0.1, 0.2, 0.3) about it. */
-#define INERTIAL(m, x)                                                                  \
-  "<inertial><pose>" x " 0 0 0 0 0</pose><mass>" m "</mass><inertia><ixx>0.1</ixx>"    \
+#define INERTIAL(m, x)                             \
+  "<inertial><pose>" x " 0 0 0 0 0</pose><mass>" m \
+  "</mass><inertia><ixx>0.1</ixx>"                 \
   "<iyy>0.2</iyy><izz>0.3</izz><ixy>0</ixy><ixz>0</ixz><iyz>0</iyz></inertia></inertial>"
 
 /* Every joint type; poses relative to the model, to other links
@@ -74,8 +75,8 @@ static teal_transform tr(double x, double y, double z) {
 }
 
 static int body(teal_plant *p, int inst, const char *name, double m, double x) {
-  teal_spatial_inertia M = teal_spatial_inertia_from_central(
-      m, teal_vec3_make(x, 0, 0), teal_mat3_diag(0.1, 0.2, 0.3));
+  teal_spatial_inertia M =
+      teal_spatial_inertia_from_central(m, teal_vec3_make(x, 0, 0), teal_mat3_diag(0.1, 0.2, 0.3));
   int b = teal_plant_add_rigid_body(p, name, inst, &M);
   ck_assert_int_ge(b, 1);
   return teal_plant_body_frame(p, b);
@@ -102,8 +103,7 @@ static teal_plant *joints_by_hand(void) {
   int e = body(p, inst, "e", 0.7, 0.1), f = body(p, inst, "f", 0.6, 0.1);
   int g = body(p, inst, "g", 0.5, 0.1);
   teal_vec3 z = teal_vec3_make(0, 0, 1);
-  joint(p, "j_rev", TEAL_JOINT_REVOLUTE, frame(p, "F1", TEAL_WORLD_FRAME, tr(0, 0, 0.5)), a, z,
-        0);
+  joint(p, "j_rev", TEAL_JOINT_REVOLUTE, frame(p, "F1", TEAL_WORLD_FRAME, tr(0, 0, 0.5)), a, z, 0);
   /* the prismatic joint frame is b's frame raised 0.1; x of the model is -y there */
   joint(p, "j_pri", TEAL_JOINT_PRISMATIC, frame(p, "F2", a, xf(Rz90, 0.5, 0, 0.1)),
         frame(p, "M2", b, tr(0, 0, 0.1)), teal_vec3_make(0, -1, 0), 0);
@@ -188,8 +188,7 @@ static void assert_same_dynamics(teal_plant *a, teal_plant *b, const char *const
   teal_mb_data_free(wb);
 }
 
-static const char *const joint_names[] = {"j_rev", "j_pri", "j_ball", "j_uni", "j_screw",
-                                          "j_cont"};
+static const char *const joint_names[] = {"j_rev", "j_pri", "j_ball", "j_uni", "j_screw", "j_cont"};
 
 START_TEST(every_joint_matches_hand_built_plant) {
   teal_sdf_report r;
@@ -381,9 +380,9 @@ START_TEST(world_with_models) {
   int two = teal_plant_get_model_instance_by_name(p, "two", NULL);
   ck_assert_int_eq(two, one + 1);
   teal_transform X;
-  ck_assert_int_eq(teal_plant_get_default_free_body_pose(
-                       p, teal_plant_get_body_by_name(p, "L", two, NULL), &X),
-                   TEAL_OK);
+  ck_assert_int_eq(
+      teal_plant_get_default_free_body_pose(p, teal_plant_get_body_by_name(p, "L", two, NULL), &X),
+      TEAL_OK);
   ts_urdf_assert_transform_near(X, tr(1, 1, 0), 0.0);
   /* two free bodies (7 + 7) and the static table welded where it stands */
   ck_assert_int_eq(teal_plant_nq(p), 14);
@@ -414,8 +413,7 @@ START_TEST(nested_models) {
   int arm = teal_plant_get_body_by_name(p, "inner::arm", inst, NULL);
   ck_assert_int_ge(arm, 1);
   int b;
-  ts_urdf_assert_transform_near(ts_urdf_frame_pose(p, "inner::tip", inst, &b), tr(0.5, 0, 0),
-                                0.0);
+  ts_urdf_assert_transform_near(ts_urdf_frame_pose(p, "inner::tip", inst, &b), tr(0.5, 0, 0), 0.0);
   ck_assert_int_eq(b, arm);
   /* the hinge sits at the tip, (1.5, 0, 1) from the base */
   ts_urdf_assert_transform_near(ts_urdf_frame_pose(p, "hinge_parent", inst, &b), tr(1.5, 0, 1),
