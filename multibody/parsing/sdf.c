@@ -76,9 +76,9 @@ static int new_document(sdf_state *s, const char *buf, size_t len, const char *s
   if (s->err->code) {
     return s->err->code;
   }
-  teal_urdf_options uo = {s->opts.max_bytes, s->opts.max_attributes};
   *out = d;
-  return urdf_parse_document(d, buf, len, &uo);
+  int rc = urdf_prescan(d, buf, len, s->opts.max_attributes);
+  return rc ? rc : urdf_xml_parse(d, buf, len);
 }
 
 /* Reads the file at path (resolved, absolute or relative to the working
@@ -300,8 +300,27 @@ static int build_all(sdf_state *s, teal_plant *plant, sdf_instance *inst, int n)
   return rc ? rc : first;
 }
 
-static int load(teal_plant *plant, const char *buf, size_t len, const char *source, const char *dir,
+/* The main file is on the include stack, so a file including it is a cycle. */
+static int push_main(sdf_state *s, const char *path) {
+  char real[PATH_MAX];
+  if (!path || !realpath(path, real)) {
+    return TEAL_OK;
+  }
+  char *kept = copy_string(real, strlen(real));
+  const char **top = urdf_push(s->main, &s->include_stack, sizeof(char *));
+  if (!top) {
+    teal_free(kept);
+    return s->err->code;
+  }
+  *top = urdf_keep(s->main, kept);
+  return s->err->code;
+}
+
+/* path: the file read, or NULL for a string. */
+static int load(teal_plant *plant, const char *buf, size_t len, const char *path, const char *dir,
                 const teal_sdf_options *o, teal_sdf_report *report, teal_error *err) {
+  const char *slash = path ? strrchr(path, '/') : NULL;
+  const char *source = !path ? "<string>" : slash ? slash + 1 : path;
   sdf_state s;
   memset(&s, 0, sizeof(s));
   s.err = err;
@@ -310,6 +329,7 @@ static int load(teal_plant *plant, const char *buf, size_t len, const char *sour
   int n = 0;
   int rc = urdf_check_plant(plant, source, err);
   rc = rc ? rc : new_document(&s, buf, len, source, dir, &s.main);
+  rc = rc ? rc : push_main(&s, path);
   rc = rc ? rc : sdf_parse_root(&s, s.main, 0);
   rc = rc ? rc : sdf_resolve_frames(&s);
   rc = rc ? rc : convert_all(&s, plant, &inst, &n);
@@ -353,10 +373,7 @@ int teal_sdf_load_file_opts(teal_plant *plant, const char *path, const teal_sdf_
     return teal_error_set(err, TEAL_EIO, "%s: cannot open (%s)", path, why.message);
   }
   rc = rc ? rc : urdf_file_dir(path, &dir, err);
-  if (rc == TEAL_OK) {
-    const char *slash = strrchr(path, '/');
-    rc = load(plant, buf, len, slash ? slash + 1 : path, dir, &o, report, err);
-  }
+  rc = rc ? rc : load(plant, buf, len, path, dir, &o, report, err);
   teal_free(dir);
   teal_free(buf);
   return rc;
@@ -385,7 +402,7 @@ int teal_sdf_load_string_opts(teal_plant *plant, const char *xml, const teal_sdf
                           "(teal_sdf_options.max_bytes)",
                           o.max_bytes);
   }
-  return load(plant, xml, (size_t)(end - xml), "<string>", NULL, &o, report, err);
+  return load(plant, xml, (size_t)(end - xml), NULL, NULL, &o, report, err);
 }
 
 int teal_sdf_load_file(teal_plant *plant, const char *path, teal_error *err) {

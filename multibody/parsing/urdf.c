@@ -159,7 +159,7 @@ static int check_encoding(urdf_model *m, const char *buf, size_t len) {
  * (comments, PIs, CDATA, quoted values), so on a well-formed prefix it sees
  * exactly the start tags libxml2 parses; libxml2 is stopped at its first
  * error (capture_error), so nothing past a malformation is parsed. */
-static int prescan(urdf_model *m, const char *buf, size_t len, int max) {
+int urdf_prescan(urdf_model *m, const char *buf, size_t len, int max) {
   int rc = check_encoding(m, buf, len);
   for (size_t i = 0; rc == TEAL_OK && i < len;) {
     const char *lt = memchr(buf + i, '<', len - i);
@@ -205,8 +205,8 @@ static int prescan(urdf_model *m, const char *buf, size_t len, int max) {
 /* ---- XML ----------------------------------------------------------------------- */
 
 /* Parses the document after the pre-scan (urdf_xml.c). */
-int urdf_parse_document(urdf_model *m, const char *buf, size_t len, const teal_urdf_options *o) {
-  int rc = prescan(m, buf, len, o->max_attributes);
+static int parse_xml(urdf_model *m, const char *buf, size_t len, const teal_urdf_options *o) {
+  int rc = urdf_prescan(m, buf, len, o->max_attributes);
   return rc ? rc : urdf_xml_parse(m, buf, len);
 }
 
@@ -323,7 +323,7 @@ static int load(teal_plant *plant, const char *buf, size_t len, const char *sour
   m.err = err;
   m.report = report;
   int rc = urdf_check_plant(plant, source, err);
-  rc = rc ? rc : urdf_parse_document(&m, buf, len, o);
+  rc = rc ? rc : parse_xml(&m, buf, len, o);
   rc = rc ? rc : parse_robot(&m);
   rc = rc ? rc : instance_name(&m, given, &inst);
   rc = rc ? rc : urdf_resolve(&m, plant, inst);

@@ -193,15 +193,19 @@ int urdf_xml_parse(urdf_model *m, const char *buf, size_t len);
 /* Releases the tree (a zeroed urdf_xml is empty). */
 void urdf_xml_free(urdf_xml *x);
 
-/* ---- urdf.c (shared with the SDFormat parser) ---- */
+/* ---- urdf.c, shared with the MJCF parser ---- */
 
-/* The pre-scan under the limits o, then urdf_xml_parse. */
-int urdf_parse_document(urdf_model *m, const char *buf, size_t len, const teal_urdf_options *o);
+/* The pre-scan run before urdf_xml_parse: refuses non-UTF-8 documents, a
+ * DTD internal subset and elements with more than max attributes. */
+int urdf_prescan(urdf_model *m, const char *buf, size_t len, int max);
 /* Reads a regular file of at most max bytes into a teal_alloc'd,
  * NUL-terminated buffer. */
 int urdf_read_file(const char *path, size_t max, char **buf, size_t *len, teal_error *err);
 /* The file's directory with a trailing '/' (teal_alloc'd; NULL without '/'). */
 int urdf_file_dir(const char *path, char **dir, teal_error *err);
+
+/* ---- urdf.c, shared with the SDFormat parser ---- */
+
 /* Releases everything m owns (a zeroed model is empty). */
 void urdf_free_model(urdf_model *m);
 /* TEAL_OK when plant is not NULL, not finalized and free of errors. */
