@@ -23,6 +23,7 @@ void teal_sdf_options_init(teal_sdf_options *options) {
     options->max_bytes = TEAL_URDF_DEFAULT_MAX_BYTES;
     options->max_attributes = TEAL_URDF_DEFAULT_MAX_ATTRIBUTES;
     options->max_depth = TEAL_SDF_DEFAULT_MAX_DEPTH;
+    options->instance_name = NULL;
   }
 }
 
@@ -249,11 +250,24 @@ static void free_state(sdf_state *s, sdf_instance *inst, int n) {
   teal_free(s->docs.data);
 }
 
+/* The instance name of a top-level model. */
+static const char *instance_of(const sdf_state *s, const sdf_instance *in) {
+  return s->instance_name ? s->instance_name : SFRAME(s)[in->top].name;
+}
+
 /* The top-level models, converted and checked against the plant and each other. */
 static int convert_all(sdf_state *s, const teal_plant *plant, sdf_instance **out, int *n) {
   int count = 0;
   for (int f = 1; f < s->frames.n; f++) {
     count += SFRAME(s)[f].kind == SDF_MODEL && SFRAME(s)[f].scope == SDF_WORLD;
+  }
+  if (count > 1 && s->instance_name) {
+    return urdf_fail(s->main, s->main->xml.root, TEAL_EINVAL,
+                     "an instance name ('%.80s') for a document of %d models", s->instance_name,
+                     count);
+  }
+  if (s->instance_name && !*s->instance_name) {
+    return urdf_fail(s->main, NULL, TEAL_EINVAL, "empty instance name");
   }
   *out = count ? teal_calloc((size_t)count, sizeof(sdf_instance)) : NULL;
   if (count == 0 || !*out) {
@@ -266,7 +280,7 @@ static int convert_all(sdf_state *s, const teal_plant *plant, sdf_instance **out
       sdf_instance *in = &(*out)[(*n)++];
       in->top = f;
       rc = sdf_convert_model(s, in);
-      rc = rc ? rc : urdf_resolve(&in->out, plant, SFRAME(s)[f].name);
+      rc = rc ? rc : urdf_resolve(&in->out, plant, instance_of(s, in));
     }
   }
   return rc;
@@ -290,7 +304,7 @@ static int set_default_poses(sdf_state *s, teal_plant *plant, const sdf_instance
 static int build_all(sdf_state *s, teal_plant *plant, sdf_instance *inst, int n) {
   int first = -1, rc = TEAL_OK;
   for (int i = 0; i < n && rc == TEAL_OK; i++) {
-    int idx = urdf_build(&inst[i].out, plant, SFRAME(s)[inst[i].top].name);
+    int idx = urdf_build(&inst[i].out, plant, instance_of(s, &inst[i]));
     rc = idx < 0 ? idx : set_default_poses(s, plant, &inst[i]);
     first = first < 0 ? idx : first;
   }
@@ -325,6 +339,7 @@ static int load(teal_plant *plant, const char *buf, size_t len, const char *path
   memset(&s, 0, sizeof(s));
   s.err = err;
   s.opts = *o;
+  s.instance_name = o->instance_name;
   sdf_instance *inst = NULL;
   int n = 0;
   int rc = urdf_check_plant(plant, source, err);
@@ -336,7 +351,8 @@ static int load(teal_plant *plant, const char *buf, size_t len, const char *path
   rc = rc ? rc : build_all(&s, plant, inst, n);
   report->num_models = rc >= 0 ? n : 0;
   report->num_warnings = s.ureport.num_warnings;
-  report->skipped_mesh_collisions = s.ureport.skipped_mesh_collisions;
+  report->mesh_collisions = s.mesh_collisions;
+  report->nonconvex_meshes = s.nonconvex_meshes;
   report->ignored_elements = s.ureport.ignored_elements;
   memcpy(report->first_warning, s.ureport.first_warning, sizeof(report->first_warning));
   free_state(&s, inst, n);
@@ -411,4 +427,34 @@ int teal_sdf_load_file(teal_plant *plant, const char *path, teal_error *err) {
 
 int teal_sdf_load_string(teal_plant *plant, const char *xml, teal_error *err) {
   return teal_sdf_load_string_opts(plant, xml, NULL, NULL, err);
+}
+
+/* ---- the parser's format table ------------------------------------------------------ */
+
+int teal_sdf_parser_load(teal_plant *plant, const char *input, int is_file,
+                         const teal_parser_options *options, int *instances, int cap, int *count,
+                         teal_parser_report *report, teal_error *err) {
+  teal_sdf_options o;
+  teal_sdf_report r;
+  teal_sdf_options_init(&o);
+  o.max_bytes = options->max_bytes;
+  o.max_attributes = options->max_attributes;
+  o.instance_name = options->instance_name;
+  int first = is_file ? teal_sdf_load_file_opts(plant, input, &o, &r, err)
+                      : teal_sdf_load_string_opts(plant, input, &o, &r, err);
+  report->num_warnings += r.num_warnings;
+  report->mesh_collisions += r.mesh_collisions;
+  report->nonconvex_meshes += r.nonconvex_meshes;
+  report->ignored_elements += r.ignored_elements;
+  if (report->first_warning[0] == '\0') {
+    snprintf(report->first_warning, sizeof(report->first_warning), "%s", r.first_warning);
+  }
+  if (first < 0) {
+    return first;
+  }
+  for (int i = 0; i < cap && i < r.num_models; i++) {
+    instances[i] = first + i;
+  }
+  *count = r.num_models;
+  return TEAL_OK;
 }

@@ -18,8 +18,9 @@
  *                <collision> and <visual> with <pose> and <geometry>: <box
  *                size>, <sphere radius>, <cylinder radius length>, <capsule
  *                radius length>, <ellipsoid radii>, <plane normal> (a
- *                half-space), <mesh uri scale> (uniform scale; visual only,
- *                a mesh collision is skipped with a warning); visuals take
+ *                half-space), <mesh uri scale> (uniform scale; a
+ *                collision mesh is its convex hull, with a warning when
+ *                the mesh is far from convex); visuals take
  *                <material><diffuse> as their color.
  *   <joint name type>  revolute, continuous, prismatic, ball, universal,
  *                screw (<screw_thread_pitch>, meters per revolution), fixed;
@@ -80,6 +81,7 @@
 #include <stddef.h>
 
 #include "framework/error.h"
+#include "multibody/parsing/parser.h"
 #include "multibody/parsing/urdf.h"
 #include "multibody/tree/plant_model.h"
 
@@ -89,10 +91,11 @@ extern "C" {
 
 /** What a load added, skipped or ignored. */
 typedef struct teal_sdf_report {
-  int num_models;                            /**< model instances added */
-  int num_warnings;                          /**< all warnings below */
-  int skipped_mesh_collisions;               /**< `<collision>` with a `<mesh>` */
-  int ignored_elements;                      /**< unsupported elements and attributes */
+  int num_models;       /**< model instances added */
+  int num_warnings;     /**< all warnings */
+  int mesh_collisions;  /**< mesh collision geometries added as their convex hull */
+  int nonconvex_meshes; /**< of those, far from convex or not closed (each warned) */
+  int ignored_elements; /**< unsupported elements and attributes */
   char first_warning[TEAL_URDF_WARNING_MAX]; /**< "file:line: <elem>: ..." or "" */
 } teal_sdf_report;
 
@@ -104,10 +107,13 @@ typedef struct teal_sdf_options {
   size_t max_bytes;   /**< longest document, each file of an include too (> 0) */
   int max_attributes; /**< most attributes on one element (> 0) */
   int max_depth;      /**< deepest nesting of models and includes (> 0) */
+  /** The instance name for a document of one top-level model (NULL: the
+   *  model's name); a document of several refuses it (TEAL_EINVAL). */
+  const char *instance_name;
 } teal_sdf_options;
 
-/** Fills options (may be NULL) with the defaults (those of the URDF parser
- *  and TEAL_SDF_DEFAULT_MAX_DEPTH). */
+/** Fills options (may be NULL) with the defaults (the URDF parser's limits,
+ *  TEAL_SDF_DEFAULT_MAX_DEPTH, no instance name). */
 TEAL_API void teal_sdf_options_init(teal_sdf_options *options);
 
 /** Parses the SDFormat file at path (looked up on the model search path
@@ -133,6 +139,15 @@ TEAL_API int teal_sdf_load_file_opts(teal_plant *plant, const char *path,
 TEAL_API int teal_sdf_load_string_opts(teal_plant *plant, const char *xml,
                                        const teal_sdf_options *options, teal_sdf_report *report,
                                        teal_error *err);
+
+/** The SDFormat row of the parser's format table (parser.h,
+ *  teal_parser_load_fn): loads input (a file when is_file, else a
+ *  document) under options' limits and instance name, writes the first cap
+ *  new instances to instances and their number to *count, and adds its
+ *  warnings to report. */
+TEAL_API int teal_sdf_parser_load(teal_plant *plant, const char *input, int is_file,
+                                  const teal_parser_options *options, int *instances, int cap,
+                                  int *count, teal_parser_report *report, teal_error *err);
 
 #ifdef __cplusplus
 }

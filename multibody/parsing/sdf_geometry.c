@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "geometry/shapes/mesh_hull.h"
 #include "multibody/parsing/model_path.h"
 #include "multibody/parsing/sdf_internal.h"
 
@@ -242,6 +243,25 @@ static int geometry_pose(sdf_state *s, int f, urdf_model *doc, urdf_node *node,
   return TEAL_OK;
 }
 
+/* A collision mesh becomes its convex hull (geometry/shapes/mesh_hull.h),
+ * with a warning when the mesh is far from convex or not closed. */
+static int mesh_hull(sdf_state *s, urdf_model *doc, urdf_node *node, teal_shape *shape) {
+  teal_mesh_shapes ms;
+  teal_error e = {TEAL_OK, ""};
+  int rc = teal_mesh_shapes_from_file(shape->filename, shape->size.v[0], &ms, &e);
+  if (rc) {
+    return urdf_fail(doc, node, rc, "collision mesh: %s", e.message);
+  }
+  teal_shape_release(shape);
+  rc = teal_shape_copy(shape, &ms.collision);
+  s->mesh_collisions++;
+  if (rc == TEAL_OK && ms.warning[0]) {
+    urdf_warn(doc, node, &s->nonconvex_meshes, "%s", ms.warning);
+  }
+  teal_mesh_shapes_release(&ms);
+  return rc ? urdf_fail(doc, node, rc, "out of memory") : TEAL_OK;
+}
+
 static int add_geometry(sdf_state *s, int f, int l, urdf_model *out, urdf_node *node,
                         teal_geometry_role role) {
   urdf_model *doc = SFRAME(s)[f].doc;
@@ -263,17 +283,15 @@ static int add_geometry(sdf_state *s, int f, int l, urdf_model *out, urdf_node *
     return rc;
   }
   g.X_LG = teal_transform_compose(g.X_LG, X_GS);
-  int skip = (is_mesh && role == TEAL_ROLE_PROXIMITY) ||
-             (g.shape.kind == TEAL_SHAPE_HALF_SPACE && role != TEAL_ROLE_PROXIMITY);
-  if (skip) {
-    urdf_warn(doc, node,
-              is_mesh ? &doc->report->skipped_mesh_collisions : &doc->report->ignored_elements,
-              is_mesh ? "mesh collision geometry skipped" : "visual plane skipped");
+  if (g.shape.kind == TEAL_SHAPE_HALF_SPACE && role != TEAL_ROLE_PROXIMITY) {
+    urdf_warn(doc, node, &doc->report->ignored_elements, "visual plane skipped");
     teal_shape_release(&g.shape);
     return TEAL_OK;
   }
-  rc = role == TEAL_ROLE_PROXIMITY ? parse_proximity(doc, node, &g.props)
-                                   : parse_color(doc, node, g.rgba);
+  rc = is_mesh && role == TEAL_ROLE_PROXIMITY ? mesh_hull(s, doc, node, &g.shape) : TEAL_OK;
+  rc = rc                            ? rc
+       : role == TEAL_ROLE_PROXIMITY ? parse_proximity(doc, node, &g.props)
+                                     : parse_color(doc, node, g.rgba);
   g.name = rc ? NULL : geometry_name(ULINK(out)[l].name, name);
   urdf_geom *dst = g.name ? urdf_push(out, &out->geoms, sizeof(urdf_geom)) : NULL;
   if (!dst) {

@@ -68,6 +68,8 @@ typedef struct sdf_state {
   urdf_table index;        /* frames by scoped name */
   int has_gravity;
   teal_vec3 gravity;
+  int mesh_collisions, nonconvex_meshes; /* collision meshes, and those warned about */
+  const char *instance_name;             /* for a document of one model, or NULL */
 } sdf_state;
 
 /* ---- sdf.c ---- */

@@ -17,6 +17,7 @@
 #include "multibody/algorithms/crba.h"
 #include "multibody/algorithms/data.h"
 #include "multibody/algorithms/rnea.h"
+#include "multibody/parsing/parser.h"
 #include "multibody/parsing/sdf.h"
 #include "multibody/plant/plant_defaults.h"
 #include "multibody/tree/topology.h"
@@ -318,7 +319,6 @@ START_TEST(geometry_and_proximity) {
       "<capsule><radius>0.1</radius><length>0.4</length></capsule></geometry></collision>"
       "<collision name='ell'><geometry><ellipsoid><radii>0.1 0.2 0.3</radii></ellipsoid>"
       "</geometry></collision>"
-      "<collision name='mesh'><geometry><mesh><uri>m.obj</uri></mesh></geometry></collision>"
       "<visual name='v'><geometry><mesh><uri>m.obj</uri><scale>2 2 2</scale></mesh>"
       "</geometry><material><diffuse>0.1 0.2 0.3 0.5</diffuse></material></visual>"
       "</link>"
@@ -328,9 +328,9 @@ START_TEST(geometry_and_proximity) {
       "</model></sdf>";
   teal_sdf_report r;
   teal_plant *p = load_string(xml, &r);
-  ck_assert_int_eq(r.skipped_mesh_collisions, 1);
+  ck_assert_int_eq(r.mesh_collisions, 0);
   ck_assert_int_eq(r.ignored_elements, 1); /* the hydroelastic modulus */
-  ck_assert_int_eq(r.num_warnings, 2);
+  ck_assert_int_eq(r.num_warnings, 1);
   ck_assert_ptr_nonnull(strstr(r.first_warning, "hydroelastic"));
   const teal_plant_geometry *g = ts_urdf_geometry_named(p, "L::box");
   ck_assert_int_eq(g->shape.kind, TEAL_SHAPE_BOX);
@@ -436,6 +436,12 @@ static void write_file(const char *path, const char *text) {
   fclose(f);
 }
 
+/* A unit cube centred at the origin (OBJ). */
+static const char cube_obj[] =
+    "v -0.5 -0.5 -0.5\nv 0.5 -0.5 -0.5\nv 0.5 0.5 -0.5\nv -0.5 0.5 -0.5\n"
+    "v -0.5 -0.5 0.5\nv 0.5 -0.5 0.5\nv 0.5 0.5 0.5\nv -0.5 0.5 0.5\n"
+    "f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n";
+
 /* <include> through model:// with name, pose and static overrides, twice. */
 START_TEST(includes) {
   char dir[] = "/tmp/teal_sdf_XXXXXX", path[512];
@@ -448,7 +454,10 @@ START_TEST(includes) {
   write_file(path,
              "<sdf version='1.8'><model name='box'><link name='body'>" INERTIAL("3", "0")
              "<visual name='v'><geometry><mesh><uri>model://box/box.obj</uri></mesh></geometry>"
-             "</visual></link></model></sdf>");
+             "</visual><collision name='c'><geometry><mesh><uri>box.obj</uri><scale>2 2 2</scale>"
+             "</mesh></geometry></collision></link></model></sdf>");
+  snprintf(path, sizeof path, "%s/box/box.obj", dir);
+  write_file(path, cube_obj);
   snprintf(path, sizeof path, "%s/scene.sdf", dir);
   write_file(path,
              "<sdf version='1.8'><world name='w'>"
@@ -459,8 +468,12 @@ START_TEST(includes) {
   ck_assert_int_eq(setenv("TEAL_MODEL_PATH", dir, 1), 0);
   teal_plant *p = teal_plant_new(0.0, NULL);
   teal_error e = {TEAL_OK, ""};
-  int first = teal_sdf_load_file(p, path, &e);
+  teal_sdf_report r;
+  int first = teal_sdf_load_file_opts(p, path, NULL, &r, &e);
   ck_assert_msg(first >= 2, "%s", e.message);
+  ck_assert_int_eq(r.num_models, 3);
+  ck_assert_int_eq(r.mesh_collisions, 3); /* the box is included three times */
+  ck_assert_int_eq(r.nonconvex_meshes, 0);
   int b1 = teal_plant_get_model_instance_by_name(p, "b1", NULL);
   int b2 = teal_plant_get_model_instance_by_name(p, "b2", NULL);
   int holder = teal_plant_get_model_instance_by_name(p, "holder", NULL);
@@ -477,10 +490,19 @@ START_TEST(includes) {
   const teal_plant_geometry *g = ts_urdf_geometry_named(p, "body::v");
   snprintf(path, sizeof path, "%s/box/box.obj", dir);
   ck_assert_str_eq(g->shape.filename, path);
+  /* the collision mesh is its hull: the cube's 8 corners, scaled by 2 */
+  g = ts_urdf_geometry_named(p, "body::c");
+  ck_assert_int_eq(g->shape.kind, TEAL_SHAPE_CONVEX);
+  ck_assert_int_eq(g->shape.num_vertices, 8);
+  for (int i = 0; i < 8; i++) {
+    for (int k = 0; k < 3; k++) {
+      ck_assert_double_eq(fabs(g->shape.vertices[i].v[k]), 1.0);
+    }
+  }
   teal_plant_free(p);
   unsetenv("TEAL_MODEL_PATH");
-  const char *files[] = {"box/model.config", "box/box.sdf", "scene.sdf"};
-  for (int i = 0; i < 3; i++) {
+  const char *files[] = {"box/model.config", "box/box.sdf", "box/box.obj", "scene.sdf"};
+  for (int i = 0; i < 4; i++) {
     snprintf(path, sizeof path, "%s/%s", dir, files[i]);
     unlink(path);
   }
@@ -508,6 +530,37 @@ START_TEST(ignored_with_warnings) {
 }
 END_TEST
 
+/* The parser's one entry point picks SDFormat by extension and by root
+ * element, and passes the instance name. */
+START_TEST(parser_entry_point) {
+  char dir[] = "/tmp/teal_sdf_parser_XXXXXX", path[256];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  snprintf(path, sizeof path, "%s/two.world", dir);
+  write_file(path,
+             "<sdf version='1.8'><world name='w'><model name='a'><link name='l'/></model>"
+             "<model name='b'><link name='l'/></model></world></sdf>");
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  teal_error e = {TEAL_OK, ""};
+  int inst[4], count = 0;
+  ck_assert_int_eq(teal_parser_add_models(p, path, NULL, inst, 4, &count, NULL, &e), TEAL_OK);
+  ck_assert_int_eq(count, 2);
+  ck_assert_int_eq(inst[1], inst[0] + 1);
+  ck_assert_int_eq(teal_plant_get_model_instance_by_name(p, "b", NULL), inst[1]);
+  unlink(path);
+  rmdir(dir);
+  teal_parser_options o;
+  teal_parser_options_init(&o);
+  o.instance_name = "renamed";
+  ck_assert_int_eq(
+      teal_parser_add_models_string(p, joints_sdf, NULL, &o, inst, 4, &count, NULL, &e), TEAL_OK);
+  ck_assert_int_eq(count, 1);
+  ck_assert_int_eq(teal_plant_get_model_instance_by_name(p, "renamed", NULL), inst[0]);
+  ck_assert_int_ge(teal_plant_get_body_by_name(p, "g", inst[0], NULL), 1);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  teal_plant_free(p);
+}
+END_TEST
+
 static Suite *sdf_suite(void) {
   Suite *s = suite_create("sdf");
   TCase *tc = tcase_create("core");
@@ -520,6 +573,7 @@ static Suite *sdf_suite(void) {
   tcase_add_test(tc, nested_models);
   tcase_add_test(tc, includes);
   tcase_add_test(tc, ignored_with_warnings);
+  tcase_add_test(tc, parser_entry_point);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -88,19 +88,19 @@ static const bad_case cases[] = {
     {HEAD LINK("a") LINK("b") "<joint name='j' type='revolute'><parent>a</parent><child>b</child>"
                               "<axis><xyz expressed_in='nope'>1 0 0</xyz></axis></joint>" TAIL,
      TEAL_ENOTFOUND, "expressed_in frame 'nope' not found"},
-    {HEAD "<link name='a'><inertial><mass>0</mass></inertial></link>" LINK("b")
-          "<joint name='j' type='revolute'><parent>b</parent><child>a</child></joint>" TAIL,
+    {HEAD "<link name='a'><inertial><mass>0</mass></inertial></link>" LINK(
+         "b") "<joint name='j' type='revolute'><parent>b</parent><child>a</child></joint>" TAIL,
      TEAL_EINVAL, "massless link"},
     /* names */
     {HEAD LINK("a") LINK("a") TAIL, TEAL_EDUPLICATE, "duplicate frame name 'm::a'"},
     {HEAD LINK("a::b") TAIL, TEAL_EINVAL, "'a::b' is not a valid name"},
     {HEAD LINK("__model__") TAIL, TEAL_EINVAL, "'__model__' is not a valid name"},
-    {"<sdf version='1.8'><world name='w'><model name='m'>" LINK("a")
-     "</model><model name='m'>" LINK("a") "</model></world></sdf>",
+    {"<sdf version='1.8'><world name='w'><model name='m'>" LINK(
+         "a") "</model><model name='m'>" LINK("a") "</model></world></sdf>",
      TEAL_EDUPLICATE, "duplicate frame name 'm'"},
-    {"<sdf version='1.8'><world name='w'><model name='p'>" LINK("a")
-     "</model><model name='q'>" LINK("b") "<frame name='f' attached_to='p::a'/></model>"
-     "</world></sdf>",
+    {"<sdf version='1.8'><world name='w'><model name='p'>" LINK(
+         "a") "</model><model name='q'>" LINK("b") "<frame name='f' attached_to='p::a'/></model>"
+                                                   "</world></sdf>",
      TEAL_ENOTFOUND, "attached_to frame 'p::a' not found"},
     /* geometry */
     {HEAD "<link name='a'><collision name='c'/></link>" TAIL, TEAL_EPARSE,
@@ -133,6 +133,12 @@ static const bad_case cases[] = {
     {HEAD "<include><uri>no/such/dir</uri></include>" TAIL, TEAL_ENOTFOUND,
      "include 'no/such/dir': no file"},
     {HEAD "<include/>" TAIL, TEAL_EPARSE, "<include>: missing <uri>"},
+    {HEAD "<link name='a'><collision name='c'><geometry><mesh><uri>/no/such.obj</uri></mesh>"
+          "</geometry></collision></link>" TAIL,
+     TEAL_EIO, "<collision name=\"c\">: collision mesh: "},
+    {HEAD "<link name='a'><visual name='v'><geometry><mesh><uri>m.obj</uri><scale>1 2 1</scale>"
+          "</mesh></geometry></visual></link>" TAIL,
+     TEAL_EINVAL, "only uniform mesh scales are supported"},
 };
 
 /* A plant holding one model already, and its counts. */
@@ -155,9 +161,9 @@ static void assert_untouched(teal_plant *p, const int counts[4]) {
   ck_assert_int_eq(teal_plant_num_joints(p), counts[3]);
   ck_assert_int_eq(teal_plant_error(p)->code, TEAL_OK);
   teal_error e = {TEAL_OK, ""};
-  ck_assert_int_eq(teal_sdf_load_string(p, "<sdf version='1.8'><model name='ok'>" LINK("a") TAIL,
-                                        &e),
-                   counts[0]);
+  ck_assert_int_eq(
+      teal_sdf_load_string(p, "<sdf version='1.8'><model name='ok'>" LINK("a") TAIL, &e),
+      counts[0]);
   ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
 }
 
@@ -197,22 +203,34 @@ START_TEST(bad_arguments) {
   TS_EXPECT_ERROR(teal_sdf_load_file(p, NULL, &e), TEAL_EINVAL, &e, "sdf: NULL path");
   TS_EXPECT_ERROR(teal_sdf_load_file(p, "/no/such/file.sdf", &e), TEAL_EIO, &e, "cannot open");
   o.max_depth = 0;
-  TS_EXPECT_ERROR(teal_sdf_load_string_opts(p, HEAD LINK("a") TAIL, &o, NULL, &e), TEAL_EINVAL,
-                  &e, "max_depth (0)");
+  TS_EXPECT_ERROR(teal_sdf_load_string_opts(p, HEAD LINK("a") TAIL, &o, NULL, &e), TEAL_EINVAL, &e,
+                  "max_depth (0)");
   teal_sdf_options_init(&o);
   o.max_bytes = 10;
-  TS_EXPECT_ERROR(teal_sdf_load_string_opts(p, HEAD LINK("a") TAIL, &o, NULL, &e), TEAL_ESIZE,
-                  &e, "teal_sdf_options.max_bytes");
+  TS_EXPECT_ERROR(teal_sdf_load_string_opts(p, HEAD LINK("a") TAIL, &o, NULL, &e), TEAL_ESIZE, &e,
+                  "teal_sdf_options.max_bytes");
   /* nesting deeper than max_depth */
   teal_sdf_options_init(&o);
   o.max_depth = 2;
   TS_EXPECT_ERROR(teal_sdf_load_string_opts(
                       p,
-                      HEAD LINK("a") "<model name='b'><model name='c'><model name='d'>" LINK("x")
-                                     "</model></model></model>" TAIL,
+                      HEAD LINK("a") "<model name='b'><model name='c'><model name='d'>" LINK(
+                          "x") "</model></model></model>" TAIL,
                       &o, NULL, &e),
                   TEAL_ESIZE, &e, "models nested deeper than 2");
   ck_assert_int_eq(teal_plant_num_model_instances(p), 2);
+  /* an instance name for a world of two models, or an empty one */
+  teal_sdf_options_init(&o);
+  o.instance_name = "x";
+  TS_EXPECT_ERROR(teal_sdf_load_string_opts(p,
+                                            "<sdf version='1.8'><world name='w'><model name='a'>"
+                                            "<link name='l'/></model><model name='b'>"
+                                            "<link name='l'/></model></world></sdf>",
+                                            &o, NULL, &e),
+                  TEAL_EINVAL, &e, "an instance name ('x') for a document of 2 models");
+  o.instance_name = "";
+  TS_EXPECT_ERROR(teal_sdf_load_string_opts(p, HEAD LINK("a") TAIL, &o, NULL, &e), TEAL_EINVAL, &e,
+                  "empty instance name");
   /* an instance name already in the plant */
   ck_assert_int_eq(teal_sdf_load_string(p, HEAD LINK("a") TAIL, &e), 2);
   TS_EXPECT_ERROR(teal_sdf_load_string(p, HEAD LINK("a") TAIL, &e), TEAL_EDUPLICATE, &e, "'m'");
@@ -239,17 +257,18 @@ START_TEST(include_errors) {
   snprintf(b, sizeof b, "%s/b.sdf", dir);
   snprintf(c, sizeof c, "%s/c.sdf", dir);
   write_file(a, HEAD LINK("l") "<include><uri>b.sdf</uri></include>" TAIL);
-  write_file(b, "<sdf version='1.8'><model name='n'>" LINK("l")
-                "<include><uri>a.sdf</uri><name>again</name></include>" TAIL);
+  write_file(b, "<sdf version='1.8'><model name='n'>" LINK(
+                    "l") "<include><uri>a.sdf</uri><name>again</name></include>" TAIL);
   write_file(c, HEAD LINK("l") "<include><uri>broken.sdf</uri></include>" TAIL);
   char broken[256];
   snprintf(broken, sizeof broken, "%s/broken.sdf", dir);
-  write_file(broken, "<sdf version='1.8'><model name='x'>\n<link name='l'><pose>a</pose></link>"
-                     TAIL);
+  write_file(broken,
+             "<sdf version='1.8'><model name='x'>\n<link name='l'><pose>a</pose></link>" TAIL);
   teal_plant *p = teal_plant_new(0.0, NULL);
   teal_error e = {TEAL_OK, ""};
-  TS_EXPECT_ERROR(teal_sdf_load_file(p, a, &e), TEAL_EINVAL, &e, "b.sdf:1: <include>: include "
-                                                                  "cycle");
+  TS_EXPECT_ERROR(teal_sdf_load_file(p, a, &e), TEAL_EINVAL, &e,
+                  "b.sdf:1: <include>: include "
+                  "cycle");
   TS_EXPECT_ERROR(teal_sdf_load_file(p, c, &e), TEAL_EPARSE, &e, "broken.sdf:2: <pose>: ");
   ck_assert_int_eq(teal_plant_num_model_instances(p), 2);
   teal_plant_free(p);

@@ -23,7 +23,7 @@
 #include "support/test_support.h"
 #include "urdf_models.h"
 
-#define INERTIAL                                                                       \
+#define INERTIAL                                                                      \
   "<inertial><pose>0 0 0.1 0 0 0</pose><mass>1</mass><inertia><ixx>0.1</ixx><iyy>0.1" \
   "</iyy><izz>0.1</izz></inertia></inertial>\n"
 
@@ -47,14 +47,16 @@ static const char seed_joints[] =
     "<joint name='j2' type='prismatic'><parent>a</parent><child>b</child>\n"
     "<pose relative_to='f1'>0 0 0 0 0 0</pose><axis><xyz>1 0 0</xyz></axis></joint>\n"
     "<frame name='f1' attached_to='a'><pose degrees='true'>0 0 1 0 90 0</pose></frame>\n"
-    "<link name='c'><pose relative_to='b'>0 0 0.5 0 0 0</pose>" INERTIAL "</link>\n"
+    "<link name='c'><pose relative_to='b'>0 0 0.5 0 0 0</pose>" INERTIAL
+    "</link>\n"
     "<joint name='j3' type='ball'><parent>b</parent><child>c</child></joint>\n"
     "<link name='d'><pose relative_to='c'>0 0 0.5 0 0 0</pose>" INERTIAL
     "<visual name='e'><geometry><ellipsoid><radii>1 2 3</radii></ellipsoid></geometry>\n"
     "</visual></link>\n"
     "<joint name='j4' type='universal'><parent>c</parent><child>d</child>\n"
     "<axis><xyz>1 0 0</xyz></axis><axis2><xyz>0 1 0</xyz></axis2></joint>\n"
-    "<link name='e'><pose relative_to='d'>0 0 0.5 0 0 0</pose>" INERTIAL "</link>\n"
+    "<link name='e'><pose relative_to='d'>0 0 0.5 0 0 0</pose>" INERTIAL
+    "</link>\n"
     "<joint name='j5' type='screw'><parent>d</parent><child>e</child>\n"
     "<screw_thread_pitch>0.01</screw_thread_pitch><drake:mimic joint='j4'/></joint>\n"
     "<link name='f'><pose relative_to='e'>0 0 0.5 0 0 0</pose>" INERTIAL
@@ -73,8 +75,10 @@ static const char seed_world[] =
     "<sdf version='1.8'>\n<world name='w'>\n<gravity>0 0 -9.81</gravity>\n"
     "<frame name='spot'><pose>1 0 0 0 0 0</pose></frame>\n"
     "<model name='one'><pose relative_to='spot'>0 1 0 0 0 0</pose>\n"
-    "<link name='base'>" INERTIAL "</link>\n"
-    "<model name='inner'><pose>0 0 1 0 0 0</pose><link name='arm'>" INERTIAL "</link>\n"
+    "<link name='base'>" INERTIAL
+    "</link>\n"
+    "<model name='inner'><pose>0 0 1 0 0 0</pose><link name='arm'>" INERTIAL
+    "</link>\n"
     "<frame name='tip' attached_to='arm'><pose>0.5 0 0 0 0 0</pose></frame></model>\n"
     "<joint name='hinge' type='revolute'><parent>base</parent><child>inner::arm</child>\n"
     "<pose relative_to='inner::tip'/><axis><xyz>0 1 0</xyz></axis></joint>\n"
@@ -252,11 +256,20 @@ static void swap_values(text *t, unsigned *seed) {
 }
 
 static void poison_value(text *t, unsigned *seed) {
-  static const char *const bad[] = {
-      "nan",   "-inf",    "1e308",     "-1e308", "1e-320", "0",         "-1",     "abc",
-      "",      "1e999",   "   ",       "1 2 3",  "0x1p3",  "1,5",       "-0",     "world",
-      "fixed", "__model__", "a::b",    "m::a",   "inner::tip", "model://fuzz_part.sdf",
-      "doc.sdf", "1e308 1e308 1e308 1e308 1e308 1e308", "true", "1.6", "universal"};
+  static const char *const bad[] = {"nan",        "-inf",
+                                    "1e308",      "-1e308",
+                                    "1e-320",     "0",
+                                    "-1",         "abc",
+                                    "",           "1e999",
+                                    "   ",        "1 2 3",
+                                    "0x1p3",      "1,5",
+                                    "-0",         "world",
+                                    "fixed",      "__model__",
+                                    "a::b",       "m::a",
+                                    "inner::tip", "model://fuzz_part.sdf",
+                                    "doc.sdf",    "1e308 1e308 1e308 1e308 1e308 1e308",
+                                    "true",       "1.6",
+                                    "universal"};
   size_t b, e;
   if (find_value(t, seed, &b, &e)) {
     const char *v = bad[pick(seed, sizeof(bad) / sizeof(bad[0]))];
@@ -348,12 +361,14 @@ START_TEST(hostile_includes) {
     free(t.s);
   }
   /* the part includes the world document that includes it */
-  write_part("<sdf version='1.8'><model name='p'><link name='l'/>"
-             "<include><uri>doc.sdf</uri></include></model></sdf>");
+  write_part(
+      "<sdf version='1.8'><model name='p'><link name='l'/>"
+      "<include><uri>doc.sdf</uri></include></model></sdf>");
   ck_assert_int_eq(load_once(seed_world), 0);
   /* and itself */
-  write_part("<sdf version='1.8'><model name='p'><link name='l'/>"
-             "<include><uri>fuzz_part.sdf</uri><name>q</name></include></model></sdf>");
+  write_part(
+      "<sdf version='1.8'><model name='p'><link name='l'/>"
+      "<include><uri>fuzz_part.sdf</uri><name>q</name></include></model></sdf>");
   ck_assert_int_eq(load_once(seed_world), 0);
   char path[128];
   snprintf(path, sizeof path, "%s/fuzz_part.sdf", dir);
@@ -385,8 +400,8 @@ START_TEST(deep_nesting) {
   ck_assert_int_eq(load_once(xml), 0);
   at = xml + sprintf(xml, "<sdf version='1.8'><model name='m'><link name='l'/>");
   for (int i = 0; i < depth; i++) {
-    at += sprintf(at, "<frame name='f%d'><pose relative_to='%s%d'>0 0 1 0 0 0</pose></frame>",
-                  i, i ? "f" : "l", i ? i - 1 : 0);
+    at += sprintf(at, "<frame name='f%d'><pose relative_to='%s%d'>0 0 1 0 0 0</pose></frame>", i,
+                  i ? "f" : "l", i ? i - 1 : 0);
   }
   sprintf(at, "</model></sdf>");
   ck_assert_int_eq(load_once(xml), 0); /* "l0" is not a frame */
