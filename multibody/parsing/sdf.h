@@ -48,20 +48,20 @@
  * in degrees. A cycle of relative_to or attached_to references is an error.
  *
  * Mapping to the plant: each top-level model is a model instance named
- * after the model (or its <include><name>). Nested models are flattened
+ * after the model (or its `<include><name>`). Nested models are flattened
  * into it with scoped names: link "l" of nested model "inner" is the body
  * "inner::l". A link is a body whose frame is the SDFormat link frame.
- * A joint J becomes a plant joint from the frame "<joint>_parent" (J in
- * the parent link) to "<joint>_child" (J in the child link), so a revolute
- * or prismatic axis is its <xyz> in J. A universal joint's frames are
- * turned so that their x axis is <axis> and their y axis <axis2> (which
+ * A joint J becomes a plant joint from the frame `<joint>_parent` (J in
+ * the parent link) to `<joint>_child` (J in the child link), so a revolute
+ * or prismatic axis is its `<xyz>` in J. A universal joint's frames are
+ * turned so that their x axis is `<axis>` and their y axis `<axis2>` (which
  * must be orthogonal). A joint with an effort limit other than 0 on one
  * degree of freedom gets an actuator named after the joint (a negative
  * limit: unlimited), as Drake's SDFormat parser does. Damping applies to
  * every velocity of the joint; joint friction, springs, `<drake:mimic>`
  * and `<mimic>` are ignored with a warning. Root links of a model are free
  * bodies whose default pose is their pose in the world; in a static model
- * they are welded to the world by a joint "<link>_static_weld".
+ * they are welded to the world by a joint `<link>_static_weld`.
  *
  * Errors: the same codes and limits as the URDF parser (urdf.h), with the
  * source file, line and element in the message, e.g.
