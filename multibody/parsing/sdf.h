@@ -7,9 +7,10 @@
  * required):
  * @code{.unparsed}
  *   <sdf>        one <model> or one <world>.
- *   <world>      <model>, <include>, <frame>, <gravity> (sets the plant's
- *                gravity); other children (physics, scene, light, plugin)
- *                are ignored with a warning.
+ *   <world>      <model>, <include>, <frame> (for poses only: no plant
+ *                frame), <gravity> (sets the plant's gravity); other
+ *                children (physics, scene, light, plugin) are ignored with
+ *                a warning.
  *   <model name> <static>, <pose>, <link>, <joint>, <frame>, nested <model>,
  *                <include>, canonical_link attribute.
  *   <link name>  <pose>, <inertial> (<pose>, <mass>, <inertia> ixx ... izz
@@ -61,7 +62,9 @@
  * every velocity of the joint; joint friction, springs, `<drake:mimic>`
  * and `<mimic>` are ignored with a warning. Root links of a model are free
  * bodies whose default pose is their pose in the world; in a static model
- * they are welded to the world by a joint `<link>_static_weld`.
+ * (or a nested model of one, or one marked static itself) they are welded
+ * to the world by a joint `<link>_static_weld`, as are massless root
+ * links.
  *
  * Errors: the same codes and limits as the URDF parser (urdf.h), with the
  * source file, line and element in the message, e.g.

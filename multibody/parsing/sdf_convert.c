@@ -68,14 +68,16 @@ static int has_parent_joint(const urdf_model *out, const char *name) {
   return 0;
 }
 
-/* Root links are welded to the world where they are: all of a static
- * model's, and massless ones (the plant has no massless bodies). */
+/* Root links are welded to the world where they are: those of static
+ * models, and massless ones (the plant has no massless bodies). */
 static int weld_roots(sdf_state *s, sdf_instance *in) {
   urdf_model *out = &in->out;
-  int links = out->links.n, all = SFRAME(s)[in->top].is_static;
+  int links = out->links.n;
   for (int l = 1; l < links; l++) {
     const urdf_link *L = &ULINK(out)[l];
-    if ((!all && L->massive) || has_parent_joint(out, L->name)) {
+    /* a link is static when its model is (a nested model inherits <static>) */
+    int is_static = SFRAME(s)[SFRAME(s)[in->link_frame[l]].scope].is_static;
+    if ((!is_static && L->massive) || has_parent_joint(out, L->name)) {
       continue;
     }
     size_t n = strlen(L->name);

@@ -277,7 +277,9 @@ START_TEST(relative_to_chains) {
       "<frame name='B' attached_to='A'><pose>1 0 0 0 0 0</pose></frame>"
       "<frame name='C'><pose relative_to='B' degrees='true'>0 0 1 90 0 0</pose></frame>"
       "<frame name='D' attached_to='C'><pose relative_to='__model__'>0 0 0 0 0 0</pose>"
-      "</frame></model></sdf>";
+      "</frame><frame name='W' attached_to='world'><pose relative_to='L'>0 0 1 0 0 0</pose>"
+      "</frame><model name='fixture'><static>true</static><pose relative_to='L'>1 0 0 0 0 0"
+      "</pose><link name='F'/></model></model></sdf>";
   teal_plant *p = load_string(xml, NULL);
   teal_rotation Rz = ts_urdf_rot(0, 0, 1, PI / 2), Rx = ts_urdf_rot(1, 0, 0, PI / 2);
   /* in L: A = (0.5, 0, 0) Rz; B = A (1, 0, 0) = (0.5, 1, 0) Rz; C = B (0, 0, 1) Rx */
@@ -295,6 +297,16 @@ START_TEST(relative_to_chains) {
   teal_transform X_WL;
   ck_assert_int_eq(teal_plant_get_default_free_body_pose(p, L, &X_WL), TEAL_OK);
   ts_urdf_assert_transform_near(X_WL, tr(1, 2, 3), 0.0);
+  /* W is on the world (so scoped with the instance name), 1 above L */
+  ts_urdf_assert_transform_near(ts_urdf_frame_pose(p, "r::W", TEAL_WORLD_MODEL_INSTANCE, &b),
+                                tr(1, 2, 4), 0.0);
+  ck_assert_int_eq(b, TEAL_WORLD_BODY);
+  /* the static nested model's link is welded where it stands, 1 beside L */
+  int weld = teal_plant_get_joint_by_name(p, "fixture::F_static_weld", 2, NULL);
+  ck_assert_int_eq(teal_plant_joint_kind(p, weld), TEAL_JOINT_WELD);
+  double q[7];
+  teal_plant_default_q(p, q);
+  ts_urdf_assert_transform_near(ts_urdf_world_pose(p, "fixture::F", q), tr(2, 2, 3), 1e-15);
   teal_plant_free(p);
 }
 END_TEST
