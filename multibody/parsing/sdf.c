@@ -136,10 +136,13 @@ static int model_file_in(sdf_state *s, urdf_model *doc, urdf_node *node, char *p
   urdf_model *cfg = NULL;
   if (stat(config, &st) == 0) {
     int rc = open_document(s, config, &cfg);
-    urdf_node *sdf = NULL;
-    rc = rc ? rc : urdf_unique_child(cfg, cfg->xml.root, "sdf", &sdf);
     if (rc) {
       return rc;
+    }
+    /* the first <sdf> (a config may list one file per SDFormat version) */
+    urdf_node *sdf = cfg->xml.root ? cfg->xml.root->children : NULL;
+    while (sdf && !urdf_is(sdf, "sdf")) {
+      sdf = sdf->next;
     }
     const char *text = sdf ? urdf_text(cfg, sdf) : NULL;
     file = text && *text ? text : file;
@@ -153,8 +156,8 @@ static int model_file_in(sdf_state *s, urdf_model *doc, urdf_node *node, char *p
   return s->err->code;
 }
 
-/* The canonical path of the included file into real (NULL-free message
- * when it does not exist), refusing an include cycle. */
+/* The canonical path of the included file into real (TEAL_ENOTFOUND when
+ * it does not exist), refusing an include cycle. */
 static int include_file(sdf_state *s, urdf_model *doc, urdf_node *node, const char *uri,
                         char *real) {
   char path[SDF_PATH_MAX];

@@ -36,7 +36,8 @@
  *   <drake:proximity_properties> in a <collision>: <drake:mu_dynamic>,
  *                <drake:mu_static>, <drake:point_contact_stiffness>,
  *                <drake:hunt_crossley_dissipation>; the hydroelastic ones
- *                are ignored with a warning.
+ *                are ignored with a warning; a <collision>'s <surface>
+ *                is ignored with a warning.
  * @endcode
  *
  * Poses follow SDFormat 1.7's frame semantics: a `<pose relative_to="F">`

@@ -197,6 +197,13 @@ static int parse_proximity(urdf_model *doc, urdf_node *col, teal_proximity_prope
   *p = teal_proximity_properties_make(1.0, 1.0);
   double mus = NAN, mud = NAN;
   int rc = urdf_unique_child(doc, col, "drake:proximity_properties", &pp);
+  for (urdf_node *c = col->children; c && rc == TEAL_OK; c = c->next) {
+    if (urdf_is(c, "surface")) {
+      urdf_warn(doc, c, &doc->report->ignored_elements,
+                "<surface> ignored (friction and contact come from "
+                "<drake:proximity_properties>)");
+    }
+  }
   for (urdf_node *c = pp ? pp->children : NULL; c && rc == TEAL_OK; c = c->next) {
     rc = proximity_child(doc, c, p, &mus, &mud);
   }

@@ -69,7 +69,7 @@ int sdf_parse_pose(urdf_model *doc, urdf_node *pose, teal_transform *X) {
 /* ---- frames --------------------------------------------------------------------- */
 
 /* The prefix of the names declared inside model frame `scope` ("" at world scope). */
-static const char *inner_prefix(sdf_state *s, int scope, urdf_model *doc) {
+static const char *inner_prefix(sdf_state *s, int scope) {
   if (scope == SDF_WORLD) {
     return "";
   }
@@ -80,7 +80,6 @@ static const char *inner_prefix(sdf_state *s, int scope, urdf_model *doc) {
     memcpy(p, name, n);
     memcpy(p + n, "::", 3);
   }
-  (void)doc;
   return urdf_keep(s->main, p);
 }
 
@@ -99,7 +98,7 @@ static int check_name(urdf_model *doc, urdf_node *node, const char *name) {
 static int add_frame(sdf_state *s, urdf_model *doc, urdf_node *node, sdf_kind kind, int scope,
                      const char *name) {
   int rc = check_name(doc, node, name);
-  const char *prefix = rc ? NULL : inner_prefix(s, scope, doc);
+  const char *prefix = rc ? NULL : inner_prefix(s, scope);
   char *full = prefix ? teal_alloc(strlen(prefix) + strlen(name) + 1) : NULL;
   if (full) {
     strcpy(full, prefix);
@@ -192,12 +191,32 @@ static int parse_inertial(sdf_state *s, urdf_model *doc, int f) {
   return TEAL_OK;
 }
 
+/* Warns about the children of a link that Teal does not read. */
+static void warn_link_children(sdf_state *s, urdf_model *doc, urdf_node *node) {
+  static const char *const known[] = {
+      "pose",         "inertial",  "collision",         "visual",      "gravity",
+      "self_collide", "kinematic", "must_be_base_link", "enable_wind", "velocity_decay"};
+  for (urdf_node *c = node->children; c; c = c->next) {
+    size_t i = 0;
+    while (i < sizeof(known) / sizeof(known[0]) && !urdf_is(c, known[i])) {
+      i++;
+    }
+    if (i == sizeof(known) / sizeof(known[0])) {
+      urdf_warn(doc, c, &s->ureport.ignored_elements, "unsupported element ignored");
+    }
+  }
+}
+
 static int parse_link(sdf_state *s, urdf_model *doc, urdf_node *node, int scope) {
   const char *name;
   int rc = urdf_attr_required(doc, node, "name", &name);
   int f = rc ? rc : add_frame(s, doc, node, SDF_LINK, scope, name);
   rc = f < 0 ? f : frame_pose(s, f, NULL, NULL);
-  return rc ? rc : parse_inertial(s, doc, f);
+  rc = rc ? rc : parse_inertial(s, doc, f);
+  if (rc == TEAL_OK) {
+    warn_link_children(s, doc, node);
+  }
+  return rc;
 }
 
 /* The text of a required child element. */

@@ -315,7 +315,7 @@ START_TEST(geometry_and_proximity) {
   static const char *xml =
       "<sdf version='1.9' xmlns:drake='http://drake.mit.edu'><model name='g'>"
       "<link name='L'><pose>0 0 1 0 0 0</pose>"
-      "<frame name='unused'/>"
+      "<sensor name='cam' type='camera'/>"
       "<collision name='box'><pose>0 0 -0.5 0 0 0</pose><geometry><box><size>1 2 3</size>"
       "</box></geometry><drake:proximity_properties><drake:mu_dynamic>0.4</drake:mu_dynamic>"
       "<drake:mu_static>0.6</drake:mu_static>"
@@ -324,7 +324,7 @@ START_TEST(geometry_and_proximity) {
       "<drake:hydroelastic_modulus>1e7</drake:hydroelastic_modulus>"
       "</drake:proximity_properties></collision>"
       "<collision name='s'><geometry><sphere><radius>0.2</radius></sphere></geometry>"
-      "</collision>"
+      "<surface><friction><ode><mu>0.3</mu></ode></friction></surface></collision>"
       "<collision name='cyl'><geometry><cylinder><radius>0.1</radius><length>0.5</length>"
       "</cylinder></geometry></collision>"
       "<collision name='cap'><pose relative_to='__model__'>0 0 0 0 0 0</pose><geometry>"
@@ -341,9 +341,10 @@ START_TEST(geometry_and_proximity) {
   teal_sdf_report r;
   teal_plant *p = load_string(xml, &r);
   ck_assert_int_eq(r.mesh_collisions, 0);
-  ck_assert_int_eq(r.ignored_elements, 1); /* the hydroelastic modulus */
-  ck_assert_int_eq(r.num_warnings, 1);
-  ck_assert_ptr_nonnull(strstr(r.first_warning, "hydroelastic"));
+  /* the sensor, the hydroelastic modulus and the <surface> */
+  ck_assert_int_eq(r.ignored_elements, 3);
+  ck_assert_int_eq(r.num_warnings, 3);
+  ck_assert_ptr_nonnull(strstr(r.first_warning, "<sensor name=\"cam\">: unsupported"));
   const teal_plant_geometry *g = ts_urdf_geometry_named(p, "L::box");
   ck_assert_int_eq(g->shape.kind, TEAL_SHAPE_BOX);
   ck_assert_double_eq(g->shape.size.v[1], 2.0);
