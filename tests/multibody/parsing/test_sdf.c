@@ -268,6 +268,55 @@ START_TEST(acrobot_sdf_matches_urdf) {
 }
 END_TEST
 
+/* The 7-dof arm in SDFormat and in URDF: dynamics, limits, damping,
+ * actuators, the flange frame and the collision geometry agree. */
+START_TEST(arm_sdf_matches_urdf) {
+  char path[2048];
+  teal_error e = {TEAL_OK, ""};
+  teal_plant *pu = teal_plant_new(0.0, NULL), *ps = teal_plant_new(0.0, NULL);
+  ck_assert_int_ge(
+      teal_urdf_load_file(pu, urdf_test_model_path("iiwa7_like.urdf", path, sizeof path), NULL, &e),
+      2);
+  ck_assert_msg(
+      teal_sdf_load_file(ps, urdf_test_model_path("iiwa7_like.sdf", path, sizeof path), &e) == 2,
+      "%s", e.message);
+  ck_assert_int_eq(teal_plant_finalize(pu), TEAL_OK);
+  ck_assert_int_eq(teal_plant_finalize(ps), TEAL_OK);
+  const char *names[7];
+  char buf[7][16];
+  for (int i = 0; i < 7; i++) {
+    snprintf(buf[i], sizeof buf[i], "iiwa_joint_%d", i + 1);
+    names[i] = buf[i];
+  }
+  assert_same_dynamics(ps, pu, names, 7, 1e-12);
+  const teal_plant_tree *ts = teal_plant_get_tree(ps), *tu = teal_plant_get_tree(pu);
+  for (int i = 0; i < 7; i++) {
+    ck_assert_double_eq(ts->q_lower[i], tu->q_lower[i]);
+    ck_assert_double_eq(ts->q_upper[i], tu->q_upper[i]);
+    ck_assert_double_eq(ts->v_upper[i], tu->v_upper[i]);
+    ck_assert_double_eq(ts->damping[i], tu->damping[i]);
+    char motor[32];
+    snprintf(motor, sizeof motor, "%s_motor", names[i]);
+    ck_assert_double_eq(ts_urdf_actuator_effort(ps, names[i]), ts_urdf_actuator_effort(pu, motor));
+  }
+  ck_assert_int_eq(teal_plant_num_bodies(ps), teal_plant_num_bodies(pu));
+  ck_assert_int_eq(teal_plant_num_geometries(ps), teal_plant_num_geometries(pu));
+  unsigned seed = 7u;
+  double q[7];
+  for (int trial = 0; trial < 10; trial++) {
+    random_q(ps, &seed, q);
+    ts_urdf_assert_transform_near(ts_urdf_world_pose(ps, "tool0", q),
+                                  ts_urdf_world_pose(pu, "tool0", q), 1e-14);
+  }
+  const teal_plant_geometry *g = ts_urdf_geometry_named(ps, "iiwa_link_7::collision_0");
+  ck_assert_double_eq(g->proximity.static_friction, 0.9);
+  ck_assert_double_eq(g->proximity.dynamic_friction, 0.7);
+  ck_assert_double_eq(g->X_BG.p.v[2], 0.03);
+  teal_plant_free(pu);
+  teal_plant_free(ps);
+}
+END_TEST
+
 /* Frames chained by relative_to, with degrees, against hand-composed poses. */
 START_TEST(relative_to_chains) {
   static const char *xml =
@@ -580,6 +629,7 @@ static Suite *sdf_suite(void) {
   tcase_add_test(tc, every_joint_matches_hand_built_plant);
   tcase_add_test(tc, limits_damping_and_actuators);
   tcase_add_test(tc, acrobot_sdf_matches_urdf);
+  tcase_add_test(tc, arm_sdf_matches_urdf);
   tcase_add_test(tc, relative_to_chains);
   tcase_add_test(tc, geometry_and_proximity);
   tcase_add_test(tc, world_with_models);
