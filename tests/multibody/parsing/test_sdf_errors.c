@@ -128,6 +128,10 @@ static const bad_case cases[] = {
     {HEAD TAIL, TEAL_EPARSE, "model 'm' has no link"},
     {"<sdf version='1.8'><model name='m'>", TEAL_EPARSE, "malformed XML"},
     {"<!DOCTYPE sdf [<!ENTITY a 'aaaa'>]><sdf version='1.8'/>", TEAL_EPARSE, "internal subset"},
+    /* no external entities (XXE): the DTD is not loaded, so the entity is unknown */
+    {"<!DOCTYPE sdf SYSTEM '/etc/passwd'><sdf version='1.8'><model name='m'><link name='a'>"
+     "<pose>&xxe; 0 0 0 0 0</pose></link></model></sdf>",
+     TEAL_EPARSE, "malformed XML: Entity 'xxe' not defined"},
     {HEAD "<include><uri>model://no_such_model_here</uri></include>" TAIL, TEAL_ENOTFOUND,
      "<include>: include: "},
     {HEAD "<include><uri>no/such/dir</uri></include>" TAIL, TEAL_ENOTFOUND,
