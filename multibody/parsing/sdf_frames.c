@@ -51,18 +51,33 @@ static int canonical_frame(sdf_state *s, int model) {
   return nested >= 0 ? nested : SDF_WORLD;
 }
 
-/* The frames a frame's pose is relative to (rel) and that carries it (attached). */
+/* The frame that carries frame f (attached): a <frame>'s attached_to (its
+ * model by default), a joint's child link, a model's canonical link, a
+ * link itself. -1 when the reference is unknown (recorded). */
+static int attached_frame(sdf_state *s, int f) {
+  const sdf_frame *F = &SFRAME(s)[f];
+  switch (F->kind) {
+    case SDF_FRAME:
+      return F->attached_to
+                 ? sdf_lookup(s, F->scope, F->attached_to, F->doc, F->node, "attached_to")
+                 : F->scope;
+    case SDF_JOINT:
+      return sdf_lookup(s, F->scope, F->child, F->doc, F->node, "child");
+    case SDF_MODEL:
+      return canonical_frame(s, f);
+    default:
+      return f;
+  }
+}
+
+/* The frames frame f's pose is relative to (rel) and that carries it
+ * (attached). A pose without relative_to is relative to the enclosing
+ * model for links and models, to the carrying frame for the others. */
 static int link_references(sdf_state *s, int f) {
+  int attached = attached_frame(s, f);
   sdf_frame *F = &SFRAME(s)[f];
   urdf_node *at = F->pose ? F->pose : F->node;
   urdf_model *doc = F->pose ? F->pose_doc : F->doc;
-  int attached = F->kind == SDF_FRAME && F->attached_to
-                     ? sdf_lookup(s, F->scope, F->attached_to, F->doc, F->node, "attached_to")
-                 : F->kind == SDF_JOINT
-                     ? sdf_lookup(s, F->scope, F->child, F->doc, F->node, "child")
-                 : F->kind == SDF_MODEL ? canonical_frame(s, f)
-                 : F->kind == SDF_LINK  ? f
-                                        : F->scope;
   int rel = attached < 0     ? -1
             : F->relative_to ? sdf_lookup(s, F->scope, F->relative_to, doc, at, "relative_to")
             : F->kind == SDF_LINK || F->kind == SDF_MODEL ? F->scope
