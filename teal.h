@@ -143,6 +143,7 @@
 #include "multibody/math/spatial_mat6.h"
 #include "multibody/math/spatial_vector.h"
 #include "multibody/parsing/model_path.h"
+#include "multibody/parsing/package_map.h"
 #include "multibody/parsing/parser.h"
 #include "multibody/parsing/urdf.h"
 #include "multibody/parsing/sdf.h"

@@ -2,6 +2,7 @@
 #include "multibody/parsing/parser.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "framework/alloc.h"
@@ -50,12 +51,14 @@ static void note_warning(teal_parser_report *report, const char *text) {
 static int load_urdf(teal_plant *plant, const char *input, int is_file,
                      const teal_parser_options *options, int *instances, int cap, int *count,
                      teal_parser_report *report, teal_error *err) {
-  teal_urdf_options o = {options->max_bytes, options->max_attributes};
+  teal_urdf_options o = {options->max_bytes, options->max_attributes, options->packages};
   teal_urdf_report r;
   int index = is_file
                   ? teal_urdf_load_file_opts(plant, input, options->instance_name, &o, &r, err)
                   : teal_urdf_load_string_opts(plant, input, options->instance_name, &o, &r, err);
   report->num_warnings += r.num_warnings;
+  report->mesh_collisions += r.mesh_collisions;
+  report->nonconvex_meshes += r.nonconvex_meshes;
   report->ignored_elements += r.ignored_elements;
   note_warning(report, r.first_warning);
   if (index < 0) {
@@ -251,7 +254,20 @@ static int run_loader(const teal_parser_format *f, teal_plant *plant, const char
   report = report ? report : &local_report;
   memset(report, 0, sizeof(*report));
   int count = 0;
-  int rc = f->load(plant, input, is_file, o, instances_out, cap, &count, report, err);
+  teal_parser_options with_map = *o;
+  teal_package_map *env_map = NULL;
+  if (!o->packages && getenv(TEAL_PACKAGE_PATH_ENV)) {
+    /* the packages under the environment's roots, for this load */
+    env_map = teal_package_map_new(err);
+    if (!env_map || teal_package_map_populate_from_environment(env_map, TEAL_PACKAGE_PATH_ENV,
+                                                               err) != TEAL_OK) {
+      teal_package_map_free(env_map);
+      return err->code;
+    }
+    with_map.packages = env_map;
+  }
+  int rc = f->load(plant, input, is_file, &with_map, instances_out, cap, &count, report, err);
+  teal_package_map_free(env_map);
   if (count_out) {
     *count_out = rc == TEAL_OK ? count : 0;
   }

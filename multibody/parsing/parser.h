@@ -35,6 +35,7 @@
 #include "teal_export.h"
 
 #include "framework/error.h"
+#include "multibody/parsing/package_map.h"
 #include "multibody/tree/plant_model.h"
 
 #ifdef __cplusplus
@@ -59,6 +60,10 @@ typedef struct teal_parser_options {
   /** Most attributes on one element (> 0; default 256, as
    *  TEAL_URDF_DEFAULT_MAX_ATTRIBUTES). */
   int max_attributes;
+  /** Where package:// and model:// URIs point (borrowed). NULL: a map
+   *  crawled for the load from the roots in the environment variable
+   *  TEAL_PACKAGE_PATH (package_map.h), when it is set. */
+  const teal_package_map *packages;
 } teal_parser_options;
 
 /** What a load warned about, whatever the format (warning counters instead
@@ -80,9 +85,10 @@ typedef struct teal_parser_report {
  *  options (never NULL, limits valid). It writes the first cap instance
  *  indices to instances (NULL when cap is 0) and the number of models added
  *  to *count, adds its warnings to report (never NULL, zeroed by the
- *  caller), and returns TEAL_OK or a negative status with a message in err
- *  (never NULL) naming the file, line and element. On failure it must leave
- *  the plant as it found it (parse and check everything first, then add). */
+ *  caller), resolves package URIs with teal_package_map_resolve and
+ *  options->packages (which the entry point has filled when it can), and returns TEAL_OK or a
+ * negative status with a message in err (never NULL) naming the file, line and element. On failure
+ * it must leave the plant as it found it (parse and check everything first, then add). */
 typedef int (*teal_parser_load_fn)(teal_plant *plant, const char *input, int is_file,
                                    const teal_parser_options *options, int *instances, int cap,
                                    int *count, teal_parser_report *report, teal_error *err);

@@ -13,6 +13,7 @@
 
 #include "framework/alloc.h"
 #include "multibody/parsing/model_path.h"
+#include "multibody/parsing/package_map.h"
 #include "multibody/parsing/sdf_internal.h"
 #include "multibody/plant/plant_defaults.h"
 
@@ -24,6 +25,7 @@ void teal_sdf_options_init(teal_sdf_options *options) {
     options->max_attributes = TEAL_URDF_DEFAULT_MAX_ATTRIBUTES;
     options->max_depth = TEAL_SDF_DEFAULT_MAX_DEPTH;
     options->instance_name = NULL;
+    options->packages = NULL;
   }
 }
 
@@ -61,6 +63,7 @@ static int new_document(sdf_state *s, const char *buf, size_t len, const char *s
     d->err = s->err;
     d->report = &s->ureport;
     d->source = source;
+    d->packages = s->opts.packages;
   }
   urdf_model **slot = d ? urdf_push(s->main ? s->main : d, &s->docs, sizeof(urdf_model *)) : NULL;
   if (!slot) {
@@ -115,7 +118,7 @@ static int include_target(urdf_model *doc, urdf_node *node, const char *uri, cha
       return urdf_fail(doc, node, TEAL_ESIZE, "include: URI too long");
     }
     teal_error why = {TEAL_OK, ""};
-    int rc = teal_model_path_resolve_package(whole, doc->dir, path, SDF_PATH_MAX, &why);
+    int rc = teal_package_map_resolve(doc->packages, whole, doc->dir, path, SDF_PATH_MAX, &why);
     return rc ? urdf_fail(doc, node, rc == TEAL_ESIZE ? rc : TEAL_ENOTFOUND, "include: %s",
                           why.message)
               : TEAL_OK;
@@ -443,6 +446,7 @@ int teal_sdf_parser_load(teal_plant *plant, const char *input, int is_file,
   o.max_bytes = options->max_bytes;
   o.max_attributes = options->max_attributes;
   o.instance_name = options->instance_name;
+  o.packages = options->packages;
   int first = is_file ? teal_sdf_load_file_opts(plant, input, &o, &r, err)
                       : teal_sdf_load_string_opts(plant, input, &o, &r, err);
   report->num_warnings += r.num_warnings;

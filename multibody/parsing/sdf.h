@@ -30,7 +30,8 @@
  *                effort velocity>, <dynamics damping friction>).
  *   <frame name attached_to>  with <pose>: a plant frame on the body it is
  *                attached to.
- *   <include>    <uri> (model://name, package://name/..., or a path relative
+ *   <include>    <uri> (model://name, package://name/... (through
+ *                teal_sdf_options.packages, package_map.h), or a path relative
  *                to the including file; a directory holds model.config or
  *                model.sdf), <name>, <pose>, <static> overrides.
  *   <drake:proximity_properties> in a <collision>: <drake:mu_dynamic>,
@@ -85,6 +86,7 @@
 #include <stddef.h>
 
 #include "framework/error.h"
+#include "multibody/parsing/package_map.h"
 #include "multibody/parsing/parser.h"
 #include "multibody/parsing/urdf.h"
 #include "multibody/tree/plant_model.h"
@@ -114,10 +116,13 @@ typedef struct teal_sdf_options {
   /** The instance name for a document of one top-level model (NULL: the
    *  model's name); a document of several refuses it (TEAL_EINVAL). */
   const char *instance_name;
+  /** Where package:// and model:// URIs of includes and meshes point
+   *  (borrowed; NULL: the model search path only, see package_map.h). */
+  const teal_package_map *packages;
 } teal_sdf_options;
 
 /** Fills options (may be NULL) with the defaults (the URDF parser's limits,
- *  TEAL_SDF_DEFAULT_MAX_DEPTH, no instance name). */
+ *  TEAL_SDF_DEFAULT_MAX_DEPTH, no instance name, no package map). */
 TEAL_API void teal_sdf_options_init(teal_sdf_options *options);
 
 /** Parses the SDFormat file at path (looked up on the model search path

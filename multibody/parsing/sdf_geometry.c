@@ -6,7 +6,7 @@
 
 #include "framework/alloc.h"
 #include "geometry/shapes/mesh_hull.h"
-#include "multibody/parsing/model_path.h"
+#include "multibody/parsing/package_map.h"
 #include "multibody/parsing/sdf_internal.h"
 
 #define SDF_PI 3.14159265358979323846
@@ -39,8 +39,9 @@ static int need(urdf_model *doc, urdf_node *node, const char *child, int n, doub
   return rc || present ? rc : urdf_fail(doc, node, TEAL_EPARSE, "missing <%s>", child);
 }
 
-/* A mesh file: model:// and package:// through the package search, other
- * relative names from the document's directory. */
+/* A mesh file: model:// and package:// through the package map (an
+ * unresolved URI is an error), other relative names from the document's
+ * directory. */
 static int mesh_shape(urdf_model *doc, urdf_node *mesh, teal_shape *shape) {
   urdf_node *u;
   double scale[3] = {1, 1, 1};
@@ -57,9 +58,9 @@ static int mesh_shape(urdf_model *doc, urdf_node *mesh, teal_shape *shape) {
   char path[SDF_PATH_MAX];
   teal_error e = {TEAL_OK, ""};
   if (rc == TEAL_OK && (strncmp(uri, "model://", 8) == 0 || strncmp(uri, "package://", 10) == 0)) {
-    if (teal_model_path_resolve_package(uri, doc->dir, path, sizeof path, &e) != TEAL_OK) {
-      urdf_warn(doc, mesh, &doc->report->ignored_elements, "%s; kept as written", e.message);
-      snprintf(path, sizeof path, "%s", uri);
+    rc = teal_package_map_resolve(doc->packages, uri, doc->dir, path, sizeof path, &e);
+    if (rc) {
+      return urdf_fail(doc, mesh, rc, "%s", e.message);
     }
   } else if (rc == TEAL_OK) {
     snprintf(path, sizeof path, "%s%s", uri[0] == '/' || !doc->dir ? "" : doc->dir, uri);

@@ -17,10 +17,12 @@
 #include "multibody/algorithms/crba.h"
 #include "multibody/algorithms/data.h"
 #include "multibody/algorithms/rnea.h"
+#include "multibody/parsing/package_map.h"
 #include "multibody/parsing/parser.h"
 #include "multibody/parsing/sdf.h"
 #include "multibody/plant/plant_defaults.h"
 #include "multibody/tree/topology.h"
+#include "support/error_messages.h"
 #include "support/mb_urdf_fixtures.h"
 #include "support/test_support.h"
 #include "urdf_models.h"
@@ -563,6 +565,21 @@ START_TEST(includes) {
   }
   teal_plant_free(p);
   unsetenv("TEAL_MODEL_PATH");
+  /* without the search path, model://box resolves through a package map */
+  p = teal_plant_new(0.0, NULL);
+  snprintf(path, sizeof path, "%s/scene.sdf", dir);
+  TS_EXPECT_ERROR(teal_sdf_load_file(p, path, &e), TEAL_ENOTFOUND, &e, "package 'box'");
+  teal_package_map *map = teal_package_map_new(NULL);
+  snprintf(path, sizeof path, "%s/box", dir);
+  ck_assert_int_eq(teal_package_map_add(map, "box", path, NULL), TEAL_OK);
+  teal_sdf_options o;
+  teal_sdf_options_init(&o);
+  o.packages = map;
+  snprintf(path, sizeof path, "%s/scene.sdf", dir);
+  ck_assert_int_ge(teal_sdf_load_file_opts(p, path, &o, NULL, &e), 2);
+  ck_assert_int_eq(teal_plant_num_model_instances(p), 5);
+  teal_package_map_free(map);
+  teal_plant_free(p);
   const char *files[] = {"box/model.config", "box/box.sdf", "box/box.obj", "scene.sdf"};
   for (int i = 0; i < 4; i++) {
     snprintf(path, sizeof path, "%s/%s", dir, files[i]);

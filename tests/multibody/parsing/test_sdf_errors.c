@@ -140,6 +140,9 @@ static const bad_case cases[] = {
     {HEAD "<link name='a'><collision name='c'><geometry><mesh><uri>/no/such.obj</uri></mesh>"
           "</geometry></collision></link>" TAIL,
      TEAL_EIO, "<collision name=\"c\">: collision mesh: "},
+    {HEAD "<link name='a'><visual name='v'><geometry><mesh><uri>package://no_such_pkg/m.obj"
+          "</uri></mesh></geometry></visual></link>" TAIL,
+     TEAL_ENOTFOUND, "<mesh>: teal_model_path_resolve_package: package 'no_such_pkg'"},
     {HEAD "<link name='a'><visual name='v'><geometry><mesh><uri>m.obj</uri><scale>1 2 1</scale>"
           "</mesh></geometry></visual></link>" TAIL,
      TEAL_EINVAL, "only uniform mesh scales are supported"},

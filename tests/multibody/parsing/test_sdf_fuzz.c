@@ -35,7 +35,7 @@ static const char seed_joints[] =
     "<collision name='c'><geometry><box><size>1 1 1</size></box></geometry>\n"
     "<drake:proximity_properties><drake:mu_static>0.8</drake:mu_static>\n"
     "<drake:mu_dynamic>0.5</drake:mu_dynamic></drake:proximity_properties></collision>\n"
-    "<visual name='v'><geometry><mesh><uri>model://nothing/m.obj</uri></mesh></geometry>\n"
+    "<visual name='v'><geometry><mesh><uri>meshes/m.obj</uri></mesh></geometry>\n"
     "<material><diffuse>0.1 0.2 0.3 1</diffuse></material></visual></link>\n"
     "<joint name='j1' type='revolute'><parent>world</parent><child>a</child>\n"
     "<axis><xyz expressed_in='__model__'>0 0 1</xyz><limit><lower>-1</lower><upper>1</upper>\n"
