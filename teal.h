@@ -154,6 +154,7 @@
 #include "multibody/parsing/package_map.h"
 #include "multibody/parsing/parser.h"
 #include "multibody/parsing/urdf.h"
+#include "multibody/parsing/sdf.h"
 #include "multibody/plant/discrete_constraints.h"
 #include "multibody/plant/plant_defaults.h"
 #include "multibody/plant/plant_force_contribution.h"

@@ -9,6 +9,7 @@
 
 #include "framework/alloc.h"
 #include "multibody/parsing/model_path.h"
+#include "multibody/parsing/sdf.h"
 #include "multibody/parsing/urdf.h"
 
 /* How much of a file is read to find its root element: room for a long
@@ -22,6 +23,7 @@ static int load_urdf(teal_plant *plant, const char *input, int is_file,
 /* One row per format; a new format is one more row (see parser.h). */
 static const teal_parser_format kFormats[] = {
     {"urdf", ".urdf", "robot", load_urdf},
+    {"sdf", ".sdf .world", "sdf", teal_sdf_parser_load},
 };
 
 #define NUM_FORMATS ((int)(sizeof(kFormats) / sizeof(kFormats[0])))

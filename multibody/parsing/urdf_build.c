@@ -146,9 +146,10 @@ static int add_joint(urdf_model *m, teal_plant *plant, urdf_joint *j, const char
   int F = add_frame(m, plant, j->node, P->owner == URDF_WORLD, instance, j->name, "_parent",
                     P->frame, X_PF);
   int M = C->frame;
-  if (F >= 0 && j->type == URDF_PLANAR) {
-    M = add_frame(m, plant, j->node, 0, instance, j->name, "_child", C->frame,
-                  teal_transform_make(R, teal_vec3_zero()));
+  teal_transform X_CM = teal_transform_make(R, teal_vec3_zero());
+  if (F >= 0 && (j->type == URDF_PLANAR || j->has_X_CJ)) {
+    X_CM = j->has_X_CJ ? teal_transform_compose(j->X_CJ, X_CM) : X_CM;
+    M = add_frame(m, plant, j->node, 0, instance, j->name, "_child", C->frame, X_CM);
   }
   if (F < 0 || M < 0) {
     return m->err->code;

@@ -72,7 +72,7 @@ static int claim_frames(urdf_model *m, urdf_list *l, const char *inst) {
     if (J->type != URDF_FIXED || ULINK(m)[J->child].massive) {
       rc = claim_name(m, l, J->node, w, inst, w, J->name, "_parent");
     }
-    if (rc == TEAL_OK && J->type == URDF_PLANAR) {
+    if (rc == TEAL_OK && (J->type == URDF_PLANAR || J->has_X_CJ)) {
       rc = claim_name(m, l, J->node, 0, inst, 0, J->name, "_child");
     }
   }

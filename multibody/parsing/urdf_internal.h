@@ -125,6 +125,8 @@ typedef struct urdf_joint {
   double velocity;      /* > 0 or inf */
   double damping;       /* >= 0 */
   double pitch;         /* screw */
+  int has_X_CJ;         /* SDFormat: the joint frame is not the child link frame */
+  teal_transform X_CJ;  /* then: the joint frame in the child link frame */
   int has_actuator;
   int plant_joint;      /* build: the plant joint, -1 if none */
 } urdf_joint;
@@ -214,7 +216,29 @@ int urdf_xml_parse(urdf_model *m, const char *buf, size_t len);
 /* Releases the tree (a zeroed urdf_xml is empty). */
 void urdf_xml_free(urdf_xml *x);
 
+/* ---- urdf.c, shared with the MJCF parser ---- */
+
+/* The pre-scan run before urdf_xml_parse: refuses non-UTF-8 documents, a
+ * DTD internal subset and elements with more than max attributes. */
+int urdf_prescan(urdf_model *m, const char *buf, size_t len, int max);
+/* Reads a regular file of at most max bytes into a teal_alloc'd,
+ * NUL-terminated buffer. */
+int urdf_read_file(const char *path, size_t max, char **buf, size_t *len, teal_error *err);
+/* The file's directory with a trailing '/' (teal_alloc'd; NULL without '/'). */
+int urdf_file_dir(const char *path, char **dir, teal_error *err);
+
+/* ---- urdf.c, shared with the SDFormat parser ---- */
+
+/* Releases everything m owns (a zeroed model is empty). */
+void urdf_free_model(urdf_model *m);
+/* TEAL_OK when plant is not NULL, not finalized and free of errors. */
+int urdf_check_plant(const teal_plant *plant, const char *source, teal_error *err);
+
 /* ---- urdf_util.c ---- */
+
+/* Exactly n finite numbers separated by white space in s: TEAL_OK,
+ * TEAL_EPARSE (not n numbers) or TEAL_ENONFINITE; records nothing. */
+int urdf_parse_numbers(const char *s, int n, double *out);
 
 /* Appends a zeroed element; NULL (with TEAL_ENOMEM recorded) on failure. */
 void *urdf_push(urdf_model *m, urdf_list *l, size_t elem);

@@ -133,6 +133,9 @@ static int place_link(urdf_model *m, int l) {
   const urdf_link *P = &ULINK(m)[j->parent];
   L->owner = P->owner;
   L->X_OL = teal_transform_compose(P->X_OL, j->X_PJ);
+  if (j->has_X_CJ) { /* SDFormat: the child link frame sits at X_CJ in the joint frame */
+    L->X_OL = teal_transform_compose(L->X_OL, teal_transform_inverse(j->X_CJ));
+  }
   return TEAL_OK;
 }
 

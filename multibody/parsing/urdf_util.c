@@ -289,6 +289,21 @@ static int tokenize(const char *s, int max, const char **tok, size_t *len) {
   return n;
 }
 
+int urdf_parse_numbers(const char *s, int n, double *out) {
+  const char *tok[8];
+  size_t len[8];
+  if (n < 1 || n > 8 || tokenize(s, n, tok, len) != n) {
+    return TEAL_EPARSE;
+  }
+  for (int i = 0; i < n; i++) {
+    int rc = parse_token(tok[i], len[i], &out[i]);
+    if (rc) {
+      return rc;
+    }
+  }
+  return TEAL_OK;
+}
+
 int urdf_attr_numbers(urdf_model *m, urdf_node *node, const char *name, int n, double *out,
                       int *present) {
   const char *s = urdf_attr(m, node, name);
