@@ -139,6 +139,7 @@
 #include "multibody/math/spatial_inertia.h"
 #include "multibody/math/spatial_mat6.h"
 #include "multibody/math/spatial_vector.h"
+#include "multibody/parsing/mjcf.h"
 #include "multibody/parsing/model_path.h"
 #include "multibody/parsing/urdf.h"
 #include "multibody/plant/plant_defaults.h"

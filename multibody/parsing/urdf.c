@@ -159,7 +159,7 @@ static int check_encoding(urdf_model *m, const char *buf, size_t len) {
  * (comments, PIs, CDATA, quoted values), so on a well-formed prefix it sees
  * exactly the start tags libxml2 parses; libxml2 is stopped at its first
  * error (capture_error), so nothing past a malformation is parsed. */
-static int prescan(urdf_model *m, const char *buf, size_t len, int max) {
+int urdf_prescan(urdf_model *m, const char *buf, size_t len, int max) {
   int rc = check_encoding(m, buf, len);
   for (size_t i = 0; rc == TEAL_OK && i < len;) {
     const char *lt = memchr(buf + i, '<', len - i);
@@ -206,7 +206,7 @@ static int prescan(urdf_model *m, const char *buf, size_t len, int max) {
 
 /* Parses the document after the pre-scan (urdf_xml.c). */
 static int parse_xml(urdf_model *m, const char *buf, size_t len, const teal_urdf_options *o) {
-  int rc = prescan(m, buf, len, o->max_attributes);
+  int rc = urdf_prescan(m, buf, len, o->max_attributes);
   return rc ? rc : urdf_xml_parse(m, buf, len);
 }
 
@@ -392,7 +392,7 @@ static int read_all(int fd, const char *path, size_t max, size_t hint, char **ou
 /* Reads the whole file into a teal_alloc'd buffer: a regular file of at
  * most max bytes. Opening does not block (a FIFO without a writer) and
  * nothing is read from what is not a regular file (/dev/zero, a directory). */
-static int read_file(const char *path, size_t max, char **buf, size_t *len, teal_error *err) {
+int urdf_read_file(const char *path, size_t max, char **buf, size_t *len, teal_error *err) {
   int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) {
     return teal_error_set(err, TEAL_EIO, "%s: cannot open: %s", path, strerror(errno));
@@ -415,7 +415,7 @@ static int read_file(const char *path, size_t max, char **buf, size_t *len, teal
 }
 
 /* The file's directory with a trailing '/' (NULL when path has no '/'). */
-static int file_dir(const char *path, char **dir, teal_error *err) {
+int urdf_file_dir(const char *path, char **dir, teal_error *err) {
   const char *slash = strrchr(path, '/');
   *dir = NULL;
   if (!slash) {
@@ -455,11 +455,11 @@ int teal_urdf_load_file_opts(teal_plant *plant, const char *path, const char *in
   if (searched && teal_model_path_find(path, found, sizeof found, &why) == TEAL_OK) {
     path = found;
   }
-  rc = read_file(path, o.max_bytes, &buf, &len, err);
+  rc = urdf_read_file(path, o.max_bytes, &buf, &len, err);
   if (rc == TEAL_EIO && searched && why.code == TEAL_ENOTFOUND) {
     return teal_error_set(err, TEAL_EIO, "%s: cannot open (%s)", path, why.message);
   }
-  rc = rc ? rc : file_dir(path, &dir, err);
+  rc = rc ? rc : urdf_file_dir(path, &dir, err);
   if (rc == TEAL_OK) {
     const char *slash = strrchr(path, '/');
     rc = load(plant, buf, len, slash ? slash + 1 : path, dir, instance_name, &o, report, err);

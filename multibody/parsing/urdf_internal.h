@@ -191,6 +191,17 @@ int urdf_xml_parse(urdf_model *m, const char *buf, size_t len);
 /* Releases the tree (a zeroed urdf_xml is empty). */
 void urdf_xml_free(urdf_xml *x);
 
+/* ---- urdf.c, shared with the MJCF parser ---- */
+
+/* The pre-scan run before urdf_xml_parse: refuses non-UTF-8 documents, a
+ * DTD internal subset and elements with more than max attributes. */
+int urdf_prescan(urdf_model *m, const char *buf, size_t len, int max);
+/* Reads a regular file of at most max bytes into a teal_alloc'd,
+ * NUL-terminated buffer. */
+int urdf_read_file(const char *path, size_t max, char **buf, size_t *len, teal_error *err);
+/* The file's directory with a trailing '/' (teal_alloc'd; NULL without '/'). */
+int urdf_file_dir(const char *path, char **dir, teal_error *err);
+
 /* ---- urdf_util.c ---- */
 
 /* Appends a zeroed element; NULL (with TEAL_ENOMEM recorded) on failure. */
