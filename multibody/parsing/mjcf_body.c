@@ -143,7 +143,9 @@ static int parse_joint(mjcf_model *m, urdf_node *node, int body, int cls, int k)
   static const char *const types[] = {"hinge", "slide", "ball", "free", NULL};
   int type = MJCF_FREE;
   int rc = mjcf_element_class(m, node, cls, &cls);
-  if (rc == TEAL_OK && !urdf_is(node, "freejoint")) {
+  if (urdf_is(node, "freejoint")) {
+    cls = -1; /* a shorthand for a free joint without damping: no defaults */
+  } else if (rc == TEAL_OK) {
     rc = mjcf_keyword(m, node, "joint", cls, "type", types, MJCF_HINGE, &type);
   }
   mjcf_joint *j = rc ? NULL : urdf_push(&m->u, &m->joints, sizeof(mjcf_joint));
@@ -155,10 +157,9 @@ static int parse_joint(mjcf_model *m, urdf_node *node, int body, int cls, int k)
   j->type = (mjcf_joint_type)type;
   j->plant_joint = -1;
   j->name = child_name(m, node, body, "joint", k);
-  const char *kind = type == MJCF_FREE && urdf_is(node, "freejoint") ? "freejoint" : "joint";
   rc = m->u.err->code ? m->u.err->code : joint_axis(m, node, cls, j);
   rc = rc ? rc : joint_limits(m, node, cls, j);
-  rc = rc ? rc : mjcf_double(m, node, kind, cls, "damping", 0.0, &j->damping);
+  rc = rc ? rc : mjcf_double(m, node, "joint", cls, "damping", 0.0, &j->damping);
   if (rc == TEAL_OK && j->damping < 0.0) {
     rc = urdf_fail(&m->u, node, TEAL_EINVAL, "negative damping %g", j->damping);
   }
