@@ -111,6 +111,10 @@ static int check_bodies(mjcf_model *m) {
       return urdf_fail(&m->u, B->node, TEAL_EINVAL,
                        "a moving body needs mass (an <inertial> or geoms with volume)");
     }
+    teal_error e = {TEAL_OK, ""};
+    if (B->M_BBo_B.mass > 0.0 && teal_spatial_inertia_check(&B->M_BBo_B, &e) != TEAL_OK) {
+      return urdf_fail(&m->u, B->node, e.code, "the body's inertia: %s", e.message);
+    }
     for (int k = 0; k < B->num_joints && B->num_joints > 1; k++) {
       const mjcf_joint *j = &MJOINT(m)[B->first_joint + k];
       if (j->type == MJCF_FREE) {
