@@ -10,7 +10,7 @@
  *   <mujoco model>     the instance name unless one is given.
  *   <compiler>         angle (degree, the default, or radian), eulerseq,
  *                      autolimits (default true), inertiafromgeom (auto,
- *                      true, false), boundmass, boundinertia, meshdir.
+ *                      true, false), boundmass.
  *   <option>           gravity (sets the plant's gravity) and timestep
  *                      (reported in teal_mjcf_report.timestep).
  *   <default class>    nested classes inheriting from their parent, with
@@ -21,9 +21,10 @@
  *   <inertial pos mass diaginertia|fullinertia> and its orientation.
  *   <joint> / <freejoint> hinge, slide, ball, free with pos, axis, range,
  *                      limited, damping.
- *   <geom>             sphere, capsule, cylinder, box, ellipsoid, plane, mesh
+ *   <geom>             sphere, capsule, cylinder, box, ellipsoid, plane
  *                      (size or fromto), mass or density, friction, rgba,
- *                      contype / conaffinity.
+ *                      contype / conaffinity; mesh and hfield geoms are
+ *                      skipped with a warning.
  *   <site>             a frame on its body.
  *   <actuator><motor joint gear ctrlrange forcerange>  a joint actuator.
  *   <contact><exclude body1 body2>  a collision filter between the bodies.
@@ -58,6 +59,11 @@
  *   - A motor's gear is not represented: the actuator input is the joint's
  *     generalized force, MuJoCo's gear * ctrl. Its effort limit is the
  *     forcerange, else the ctrlrange times the gear, else infinite.
+ *
+ *   - The model's names (bodies, joints, geoms, sites) must be unique; a
+ *     generated frame name ("<joint>_parent", ...) that clashes with one
+ *     written in the model is reported by the plant during the build (its
+ *     sticky error), not before.
  *
  * Errors (as teal_urdf_load_file, with the same libxml2 options, limits and
  * pre-scan): messages name the source, the line and the element; codes

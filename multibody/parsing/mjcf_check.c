@@ -34,7 +34,7 @@ static int motor_limit(mjcf_model *m, urdf_node *node, int cls, double gear, dou
   return TEAL_OK;
 }
 
-static int parse_motor(mjcf_model *m, urdf_node *node, int k) {
+static int parse_motor(mjcf_model *m, urdf_node *node) {
   int cls, n;
   double gear[6] = {1, 0, 0, 0, 0, 0};
   int rc = mjcf_element_class(m, node, 0, &cls);
@@ -53,7 +53,6 @@ static int parse_motor(mjcf_model *m, urdf_node *node, int k) {
   a->joint = -1;
   const char *name = urdf_attr(&m->u, node, "name");
   a->name = name && *name ? name : joint;
-  (void)k;
   if (gear[0] != 1.0) {
     urdf_warn(&m->u, node, &m->report->ignored_attributes,
               "gear %g not represented: the actuator input is the joint force (gear * ctrl)",
@@ -63,10 +62,10 @@ static int parse_motor(mjcf_model *m, urdf_node *node, int k) {
 }
 
 int mjcf_parse_actuators(mjcf_model *m, urdf_node *node) {
-  int rc = mjcf_ensure_main_class(m), k = 0;
+  int rc = mjcf_ensure_main_class(m);
   for (urdf_node *c = node->children; c && rc == TEAL_OK; c = c->next) {
     if (urdf_is(c, "motor")) {
-      rc = parse_motor(m, c, k++);
+      rc = parse_motor(m, c);
     } else {
       urdf_warn(&m->u, c, &m->report->ignored_elements, "unsupported actuator ignored");
     }

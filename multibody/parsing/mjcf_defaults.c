@@ -267,12 +267,11 @@ int mjcf_parse_compiler(mjcf_model *m, urdf_node *node) {
   int rc = compiler_flags(m, node);
   rc = rc ? rc : parse_eulerseq(m, node);
   rc = rc ? rc : mjcf_double(m, node, "compiler", -1, "boundmass", 0.0, &m->boundmass);
-  rc = rc ? rc : mjcf_double(m, node, "compiler", -1, "boundinertia", 0.0, &m->boundinertia);
-  if (rc == TEAL_OK && (m->boundmass < 0.0 || m->boundinertia < 0.0)) {
-    rc = urdf_fail(&m->u, node, TEAL_EINVAL, "boundmass and boundinertia must be >= 0");
+  if (rc == TEAL_OK && m->boundmass < 0.0) {
+    rc = urdf_fail(&m->u, node, TEAL_EINVAL, "boundmass must be >= 0");
   }
-  static const char *const known[] = {"angle",     "eulerseq",     "autolimits", "inertiafromgeom",
-                                      "boundmass", "boundinertia", "coordinate", NULL};
+  static const char *const known[] = {"angle",     "eulerseq",   "autolimits", "inertiafromgeom",
+                                      "boundmass", "coordinate", NULL};
   for (int i = 0; i < node->nattrs && rc == TEAL_OK; i++) {
     const char *a = node->attrs[i].name;
     int k = 0;

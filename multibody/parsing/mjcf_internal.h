@@ -9,8 +9,9 @@
  *                    lookup through the classes, orientations.
  *   mjcf_body.c      <worldbody>, <body>, <inertial>, <joint>, <site>.
  *   mjcf_geom.c      <geom>: shapes, poses (fromto), MuJoCo's geom inertia.
- *   mjcf_build.c     adding the checked model to the plant, <actuator> and
- *                    <contact>. */
+ *   mjcf_check.c     <actuator> and <contact>, and the checks of the whole
+ *                    model (names, references, inertias) before the build.
+ *   mjcf_build.c     adding the checked model to the plant. */
 #ifndef TEAL_MULTIBODY_PARSING_MJCF_INTERNAL_H
 #define TEAL_MULTIBODY_PARSING_MJCF_INTERNAL_H
 
@@ -95,7 +96,7 @@ typedef struct mjcf_model {
   char eulerseq[4];    /* "xyz" by default */
   int autolimits;      /* 1 by default */
   int inertiafromgeom; /* -1 auto, 0 false, 1 true */
-  double boundmass, boundinertia;
+  double boundmass;    /* the compiler's lower bound on body masses */
   int has_gravity;
   teal_vec3 gravity;
   urdf_list classes, bodies, joints, geoms, sites, motors, excludes;

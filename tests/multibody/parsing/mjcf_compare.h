@@ -27,8 +27,8 @@ static inline teal_plant *mjcf_test_load(const char *name, teal_mjcf_report *rep
   teal_error e = {TEAL_OK, ""};
   teal_plant *p = teal_plant_new(0.0, NULL);
   ck_assert_ptr_nonnull(p);
-  int inst = teal_mjcf_load_file(p, urdf_test_model_path(file, path, sizeof path), NULL, NULL,
-                                 report, &e);
+  int inst =
+      teal_mjcf_load_file(p, urdf_test_model_path(file, path, sizeof path), NULL, NULL, report, &e);
   ck_assert_msg(inst >= 2, "%s: %s", name, e.message);
   ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
   return p;
@@ -60,8 +60,7 @@ static inline void mjcf_test_match_joints(const teal_plant *a, const teal_plant 
 
 /* Copies a's q (qa) or v (va) into b's order. */
 static inline void mjcf_test_map_state(const teal_plant *a, const teal_plant *b, const int *map,
-                                       const double *qa, const double *va, double *qb,
-                                       double *vb) {
+                                       const double *qa, const double *va, double *qb, double *vb) {
   for (int j = 0; j < teal_plant_num_joints(a); j++) {
     const teal_joint_type *t = teal_joint_type_get(teal_plant_joint_kind(a, j));
     memcpy(qb + teal_plant_joint_q_start(b, map[j]), qa + teal_plant_joint_q_start(a, j),

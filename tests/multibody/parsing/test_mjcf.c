@@ -40,8 +40,8 @@ static int joint(teal_plant *p, const char *name, teal_joint_kind kind, int P, t
   snprintf(fn, sizeof fn, "%s_parent", name);
   snprintf(mn, sizeof mn, "%s_child", name);
   int F = kind == TEAL_JOINT_QUATERNION_FLOATING ? TEAL_WORLD_FRAME : frame(p, fn, P, X_PF);
-  int M = kind == TEAL_JOINT_QUATERNION_FLOATING ? teal_plant_body_frame(p, C)
-                                                 : frame(p, mn, C, X_CM);
+  int M =
+      kind == TEAL_JOINT_QUATERNION_FLOATING ? teal_plant_body_frame(p, C) : frame(p, mn, C, X_CM);
   int j = teal_plant_add_joint(p, name, kind, F, M, &axis, 0.0);
   ck_assert_int_ge(j, 0);
   return j;
@@ -93,14 +93,15 @@ static teal_rotation rot(double x, double y, double z, double angle) {
 static teal_plant *acrobot_by_hand(void) {
   teal_plant *p = teal_plant_new(0.0, NULL);
   int inst = teal_plant_add_model_instance(p, "acrobot");
-  teal_spatial_inertia M1 =
-      teal_spatial_inertia_from_central(1.0, teal_vec3_make(0, 0, -0.5), teal_mat3_diag(0.083, 0.083, 0.083));
-  teal_spatial_inertia M2 =
-      teal_spatial_inertia_from_central(1.0, teal_vec3_make(0, 0, -1), teal_mat3_diag(0.33, 0.33, 0.33));
+  teal_spatial_inertia M1 = teal_spatial_inertia_from_central(1.0, teal_vec3_make(0, 0, -0.5),
+                                                              teal_mat3_diag(0.083, 0.083, 0.083));
+  teal_spatial_inertia M2 = teal_spatial_inertia_from_central(1.0, teal_vec3_make(0, 0, -1),
+                                                              teal_mat3_diag(0.33, 0.33, 0.33));
   int b1 = teal_plant_add_rigid_body(p, "link1", inst, &M1);
   int b2 = teal_plant_add_rigid_body(p, "link2", inst, &M2);
   teal_vec3 y = teal_vec3_make(0, 1, 0);
-  int j1 = joint(p, "shoulder", TEAL_JOINT_REVOLUTE, TEAL_WORLD_BODY, at(0, 0, 0), b1, at(0, 0, 0), y);
+  int j1 =
+      joint(p, "shoulder", TEAL_JOINT_REVOLUTE, TEAL_WORLD_BODY, at(0, 0, 0), b1, at(0, 0, 0), y);
   int j2 = joint(p, "elbow", TEAL_JOINT_REVOLUTE, b1, at(0, 0, -1), b2, at(0, 0, 0), y);
   set_damping(p, j1, 0.1);
   set_damping(p, j2, 0.1);
@@ -118,9 +119,9 @@ START_TEST(acrobot_matches_hand_built_and_urdf) {
   mjcf_test_same_dynamics(p, h, 25, 1e-12);
   char path[2048];
   teal_plant *u = teal_plant_new(0.0, NULL);
-  ck_assert_int_ge(teal_urdf_load_file(u, urdf_test_model_path("acrobot.urdf", path, sizeof path),
-                                       NULL, NULL),
-                   0);
+  ck_assert_int_ge(
+      teal_urdf_load_file(u, urdf_test_model_path("acrobot.urdf", path, sizeof path), NULL, NULL),
+      0);
   ck_assert_int_eq(teal_plant_finalize(u), TEAL_OK);
   mjcf_test_same_dynamics(p, u, 25, 1e-12);
   /* the motor, the site, the geometries */
@@ -151,14 +152,15 @@ END_TEST
 static teal_plant *arm_by_hand(void) {
   teal_plant *p = teal_plant_new(0.0, NULL);
   int inst = teal_plant_add_model_instance(p, "arm");
-  teal_spatial_inertia Mb = central(4, teal_vec3_zero(), teal_rotation_identity(), 0.02, 0.02, 0.03);
-  teal_spatial_inertia M1 = central(2, teal_vec3_make(0.01, 0, 0.1), rot(0.2, 0.3, 1, 0.4), 0.03,
-                                    0.031, 0.01);
+  teal_spatial_inertia Mb =
+      central(4, teal_vec3_zero(), teal_rotation_identity(), 0.02, 0.02, 0.03);
+  teal_spatial_inertia M1 =
+      central(2, teal_vec3_make(0.01, 0, 0.1), rot(0.2, 0.3, 1, 0.4), 0.03, 0.031, 0.01);
   /* quat (0.8, 0, 0.6, 0): a turn about y by 2 atan2(0.6, 0.8) */
-  teal_spatial_inertia M2 = central(1.5, teal_vec3_make(0.15, 0, 0), rot(0, 1, 0, 2 * atan2(0.6, 0.8)),
-                                    0.02, 0.021, 0.004);
-  teal_spatial_inertia M3 = central(0.5, teal_vec3_make(0, 0, 0.05), teal_rotation_identity(), 0.001,
-                                    0.001, 0.0005);
+  teal_spatial_inertia M2 = central(1.5, teal_vec3_make(0.15, 0, 0),
+                                    rot(0, 1, 0, 2 * atan2(0.6, 0.8)), 0.02, 0.021, 0.004);
+  teal_spatial_inertia M3 =
+      central(0.5, teal_vec3_make(0, 0, 0.05), teal_rotation_identity(), 0.001, 0.001, 0.0005);
   int base = teal_plant_add_rigid_body(p, "base", inst, &Mb);
   int l1 = teal_plant_add_rigid_body(p, "link1", inst, &M1);
   int l2 = teal_plant_add_rigid_body(p, "link2", inst, &M2);
@@ -219,9 +221,9 @@ static teal_spatial_inertia forearm_inertia(void) {
       placed(teal_spatial_inertia_solid_cylinder(mc, 0.03, 0.25), at(0, 0, -0.125));
   double a = 0.05, b = 0.04, c = 0.03, me = 800 * 4.0 / 3.0 * PI * a * b * c;
   /* xyaxes (0 1 0, -1 0 0): a quarter turn about z */
-  teal_spatial_inertia ell = central(me, teal_vec3_make(0, 0, -0.3), rot(0, 0, 1, PI / 2),
-                                     me * (b * b + c * c) / 5, me * (a * a + c * c) / 5,
-                                     me * (a * a + b * b) / 5);
+  teal_spatial_inertia ell =
+      central(me, teal_vec3_make(0, 0, -0.3), rot(0, 0, 1, PI / 2), me * (b * b + c * c) / 5,
+              me * (a * a + c * c) / 5, me * (a * a + b * b) / 5);
   return teal_spatial_inertia_add(&cyl, &ell);
 }
 
@@ -238,15 +240,17 @@ static void mixed_bodies(teal_plant *p, int inst, int *b) {
   teal_spatial_inertia point =
       teal_spatial_inertia_make(TEAL_SPATIAL_INERTIA_MIN_MASS, teal_vec3_zero(), teal_mat3_zero());
   teal_spatial_inertia Mt = torso_inertia(), Ma = arm_inertia(), Mf = forearm_inertia();
-  teal_spatial_inertia Mh = central(1.3, teal_vec3_make(0, 0.01, 0.05),
-                                    teal_rotation_from_quaternion(teal_quaternion_make(1, 0.2, 0, 0.1)),
-                                    0.01, 0.012, 0.008);
+  teal_spatial_inertia Mh = central(
+      1.3, teal_vec3_make(0, 0.01, 0.05),
+      teal_rotation_from_quaternion(teal_quaternion_make(1, 0.2, 0, 0.1)), 0.01, 0.012, 0.008);
   /* euler (5, -10, 20) in the intrinsic sequence zyx */
-  teal_rotation Rl = teal_rotation_mul(teal_rotation_mul(rot(0, 0, 1, 5 * DEG), rot(0, 1, 0, -10 * DEG)),
-                                       rot(1, 0, 0, 20 * DEG));
-  teal_spatial_inertia Ml = central(0.8, teal_vec3_make(0.01, 0.02, -0.03), Rl, 0.004, 0.005, 0.006);
+  teal_rotation Rl = teal_rotation_mul(
+      teal_rotation_mul(rot(0, 0, 1, 5 * DEG), rot(0, 1, 0, -10 * DEG)), rot(1, 0, 0, 20 * DEG));
+  teal_spatial_inertia Ml =
+      central(0.8, teal_vec3_make(0.01, 0.02, -0.03), Rl, 0.004, 0.005, 0.006);
   teal_spatial_inertia Mp = teal_spatial_inertia_solid_box(0.3, 0.1, 0.1, 0.02);
-  const char *names[8] = {"torso", "arm_dof0", "arm_dof1", "arm", "forearm", "head", "lift", "plate"};
+  const char *names[8] = {"torso",   "arm_dof0", "arm_dof1", "arm",
+                          "forearm", "head",     "lift",     "plate"};
   const teal_spatial_inertia *M[8] = {&Mt, &point, &point, &Ma, &Mf, &Mh, &Ml, &Mp};
   for (int i = 0; i < 8; i++) {
     b[i] = teal_plant_add_rigid_body(p, names[i], inst, M[i]);
@@ -261,19 +265,21 @@ static teal_plant *mixed_by_hand(void) {
   teal_vec3 x = teal_vec3_make(1, 0, 0), y = teal_vec3_make(0, 1, 0), z = teal_vec3_make(0, 0, 1);
   teal_transform I = at(0, 0, 0);
   joint(p, "root", TEAL_JOINT_QUATERNION_FLOATING, 0, I, b[0], I, x);
-  int sx = joint(p, "shoulder_x", TEAL_JOINT_REVOLUTE, b[0], at(0.18, 0, 0.1), b[1], at(-0.02, 0, 0), x);
+  int sx =
+      joint(p, "shoulder_x", TEAL_JOINT_REVOLUTE, b[0], at(0.18, 0, 0.1), b[1], at(-0.02, 0, 0), x);
   int sy = joint(p, "shoulder_y", TEAL_JOINT_REVOLUTE, b[1], I, b[2], I, y);
   int sz = joint(p, "shoulder_z", TEAL_JOINT_REVOLUTE, b[2], I, b[3], I, z);
-  int el = joint(p, "elbow", TEAL_JOINT_REVOLUTE, b[3], xf(rot(0, 0, 1, 30 * DEG), 0.3, 0.05, -0.09),
-                 b[4], at(0, 0, 0.01), x);
+  int el = joint(p, "elbow", TEAL_JOINT_REVOLUTE, b[3],
+                 xf(rot(0, 0, 1, 30 * DEG), 0.3, 0.05, -0.09), b[4], at(0, 0, 0.01), x);
   /* euler (0, 0, 15) in zyx: a turn about x; the ball's anchor 0.05 below */
   teal_transform X_TH = xf(rot(1, 0, 0, 15 * DEG), 0, 0, 0.45);
-  int nk = joint(p, "neck", TEAL_JOINT_BALL, b[0], teal_transform_compose(X_TH, at(0, 0, -0.05)), b[5],
-                 at(0, 0, -0.05), x);
+  int nk = joint(p, "neck", TEAL_JOINT_BALL, b[0], teal_transform_compose(X_TH, at(0, 0, -0.05)),
+                 b[5], at(0, 0, -0.05), x);
   int lz = joint(p, "lift_z", TEAL_JOINT_PRISMATIC, b[0], at(0, 0.2, -0.1), b[6], I, z);
   int wf = frame(p, "plate_weld", b[6], at(0, 0.05, 0));
   ck_assert_int_ge(teal_plant_add_joint(p, "plate", TEAL_JOINT_WELD, wf,
-                                        teal_plant_body_frame(p, b[7]), NULL, 0.0), 0);
+                                        teal_plant_body_frame(p, b[7]), NULL, 0.0),
+                   0);
   int damped[6] = {sx, sz, nk, lz, sy, el};
   for (int i = 0; i < 6; i++) {
     set_damping(p, damped[i], i < 4 ? 0.05 : 0.4);

@@ -105,7 +105,8 @@ START_TEST(degrees_and_radians) {
       "<geom type='box' size='0.1 0.2 0.05'/></body></body></worldbody></mujoco>";
   char deg[1024], rad[1024];
   snprintf(deg, sizeof deg, fmt, "degree", "30 45 -60", "-90 45", "90", "120");
-  snprintf(rad, sizeof rad, fmt, "radian", "0.52359877559829882 0.78539816339744828 -1.0471975511965976",
+  snprintf(rad, sizeof rad, fmt, "radian",
+           "0.52359877559829882 0.78539816339744828 -1.0471975511965976",
            "-1.5707963267948966 0.78539816339744828", "1.5707963267948966", "2.0943951023931953");
   teal_plant *pd = mjcf_test_load_string(deg, NULL), *pr = mjcf_test_load_string(rad, NULL);
   mjcf_test_same_dynamics(pd, pr, 10, 1e-12);
@@ -227,7 +228,8 @@ START_TEST(option_values) {
   teal_mjcf_report r;
   teal_plant *p = teal_plant_new(0.0, NULL);
   teal_plant_set_gravity(p, teal_vec3_make(0, 0, -1));
-  ck_assert_int_ge(teal_mjcf_load_string(p, "<mujoco><worldbody/></mujoco>", "m", NULL, &r, NULL), 0);
+  ck_assert_int_ge(teal_mjcf_load_string(p, "<mujoco><worldbody/></mujoco>", "m", NULL, &r, NULL),
+                   0);
   ck_assert_double_eq(r.timestep, 0.002);
   ck_assert_double_eq(teal_plant_gravity(p).v[2], -1.0);
   ck_assert_int_ge(teal_mjcf_load_string(

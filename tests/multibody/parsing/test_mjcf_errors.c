@@ -44,11 +44,12 @@ static teal_plant *loaded_plant(void) {
   teal_plant *p = teal_plant_new(0.0, NULL);
   ck_assert_ptr_nonnull(p);
   teal_error e = {TEAL_OK, ""};
-  int rc = teal_mjcf_load_string(p,
-                                 "<mujoco model='first'><worldbody><geom type='plane' size='1 1 1'/>"
-                                 "<body name='b'><joint name='j'/><geom size='0.1'/></body>"
-                                 "</worldbody><actuator><motor joint='j'/></actuator></mujoco>",
-                                 NULL, NULL, NULL, &e);
+  int rc =
+      teal_mjcf_load_string(p,
+                            "<mujoco model='first'><worldbody><geom type='plane' size='1 1 1'/>"
+                            "<body name='b'><joint name='j'/><geom size='0.1'/></body>"
+                            "</worldbody><actuator><motor joint='j'/></actuator></mujoco>",
+                            NULL, NULL, NULL, &e);
   ck_assert_msg(rc >= 0, "%s", e.message);
   return p;
 }
@@ -119,9 +120,10 @@ START_TEST(body_and_joint_errors) {
                  "y axis parallel to x");
   expect_failure(HEAD "<body name='b' pos='1 2'/>" TAIL, TEAL_EPARSE, "pos needs 3 numbers");
   expect_failure(HEAD "<body name='b'/><body name='b'/>" TAIL, TEAL_EDUPLICATE, "b");
-  expect_failure("<mujoco><default><default class='a'/><default class='a'/></default>"
-                 "<worldbody/></mujoco>",
-                 TEAL_EDUPLICATE, "duplicate default class 'a'");
+  expect_failure(
+      "<mujoco><default><default class='a'/><default class='a'/></default>"
+      "<worldbody/></mujoco>",
+      TEAL_EDUPLICATE, "duplicate default class 'a'");
 }
 END_TEST
 
@@ -137,15 +139,16 @@ START_TEST(geom_and_reference_errors) {
   expect_failure(BODY("<geom type='plane' size='1 1 1'/>"), TEAL_EINVAL,
                  "a plane geom is allowed only in <worldbody>");
   expect_failure(BODY("<geom type='torus' size='1'/>"), TEAL_EPARSE, "unknown type 'torus'");
-  expect_failure(BODY_AND("<joint name='k'/><geom size='1'/>", "<actuator><motor joint='x'/></actuator>"),
-                 TEAL_ENOTFOUND, "unknown joint 'x'");
+  expect_failure(
+      BODY_AND("<joint name='k'/><geom size='1'/>", "<actuator><motor joint='x'/></actuator>"),
+      TEAL_ENOTFOUND, "unknown joint 'x'");
   expect_failure(BODY_AND("<joint name='k' type='ball'/><geom size='1'/>",
                           "<actuator><motor joint='k'/></actuator>"),
                  TEAL_EINVAL, "a motor on a ball or free joint");
   expect_failure(BODY_AND("<geom size='1'/>", "<contact><exclude body1='b' body2='z'/></contact>"),
                  TEAL_ENOTFOUND, "unknown body 'z'");
-  expect_failure(BODY_AND("<geom size='1'/>", "<contact><exclude body1='b'/></contact>"), TEAL_EPARSE,
-                 "missing attribute 'body2'");
+  expect_failure(BODY_AND("<geom size='1'/>", "<contact><exclude body1='b'/></contact>"),
+                 TEAL_EPARSE, "missing attribute 'body2'");
 }
 END_TEST
 
@@ -153,12 +156,14 @@ END_TEST
  * (billion laughs, external entities) are refused, as are documents over
  * the limits. */
 START_TEST(hostile_documents) {
-  expect_failure("<!DOCTYPE mujoco [<!ENTITY a 'aaaa'><!ENTITY b '&a;&a;&a;'>]>"
-                 "<mujoco model='&b;'><worldbody/></mujoco>",
-                 TEAL_EPARSE, "internal subset");
-  expect_failure("<!DOCTYPE mujoco SYSTEM 'file:///etc/passwd'><mujoco model='&xxe;'>"
-                 "<worldbody/></mujoco>",
-                 TEAL_EPARSE, "");
+  expect_failure(
+      "<!DOCTYPE mujoco [<!ENTITY a 'aaaa'><!ENTITY b '&a;&a;&a;'>]>"
+      "<mujoco model='&b;'><worldbody/></mujoco>",
+      TEAL_EPARSE, "internal subset");
+  expect_failure(
+      "<!DOCTYPE mujoco SYSTEM 'file:///etc/passwd'><mujoco model='&xxe;'>"
+      "<worldbody/></mujoco>",
+      TEAL_EPARSE, "");
   char many[4096] = "<mujoco><worldbody><body name='b'";
   for (int i = 0; i < 300; i++) {
     snprintf(many + strlen(many), sizeof many - strlen(many), " a%d='1'", i);
@@ -187,8 +192,7 @@ START_TEST(argument_and_file_errors) {
   teal_plant *p = teal_plant_new(0.0, NULL);
   TS_EXPECT_ERROR(teal_mjcf_load_string(p, NULL, NULL, NULL, NULL, &e), TEAL_EINVAL, &e,
                   "NULL document");
-  TS_EXPECT_ERROR(teal_mjcf_load_file(p, NULL, NULL, NULL, NULL, &e), TEAL_EINVAL, &e,
-                  "NULL path");
+  TS_EXPECT_ERROR(teal_mjcf_load_file(p, NULL, NULL, NULL, NULL, &e), TEAL_EINVAL, &e, "NULL path");
   TS_EXPECT_ERROR(teal_mjcf_load_string(p, HEAD TAIL, "", NULL, NULL, &e), TEAL_EINVAL, &e,
                   "empty instance name");
   TS_EXPECT_ERROR(teal_mjcf_load_file(p, "/nonexistent/robot.xml", NULL, NULL, NULL, &e), TEAL_EIO,
@@ -199,8 +203,9 @@ START_TEST(argument_and_file_errors) {
   char path[] = "/tmp/teal_mjcf_errors_XXXXXX";
   int fd = mkstemp(path);
   ck_assert_int_ge(fd, 0);
-  const char *text = "<mujoco>\n<worldbody>\n<body name='b'><joint name='j' type='x'/>\n"
-                     "</body></worldbody></mujoco>\n";
+  const char *text =
+      "<mujoco>\n<worldbody>\n<body name='b'><joint name='j' type='x'/>\n"
+      "</body></worldbody></mujoco>\n";
   ck_assert_int_eq(write(fd, text, strlen(text)), (int)strlen(text));
   close(fd);
   const char *base = strrchr(path, '/') + 1;

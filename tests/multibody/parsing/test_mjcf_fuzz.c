@@ -79,8 +79,9 @@ static int load_once(const char *xml) {
   teal_plant *p = teal_plant_new(0.0, NULL);
   ck_assert_ptr_nonnull(p);
   teal_error e = {TEAL_OK, ""};
-  ck_assert_int_ge(teal_mjcf_load_string(p, "<mujoco model='first'><worldbody><body name='b'>"
-                                            "<joint/><geom size='0.1'/></body></worldbody></mujoco>",
+  ck_assert_int_ge(teal_mjcf_load_string(p,
+                                         "<mujoco model='first'><worldbody><body name='b'>"
+                                         "<joint/><geom size='0.1'/></body></worldbody></mujoco>",
                                          NULL, NULL, NULL, &e),
                    0);
   int bodies = teal_plant_num_bodies(p), frames = teal_plant_num_frames(p);
@@ -227,9 +228,22 @@ static void swap_values(text *t, unsigned *seed) {
 }
 
 static void odd_value(text *t, unsigned *seed) {
-  static const char *const odd[] = {"1e308 1e308 1e308", "-1e308", "nan", "inf", "-0",
-                                    "1e-320", "0 0 0 0", "1 2 3 4 5 6 7", "", "x",
-                                    "1e400", "-1", "0", "main", "free", "b"};
+  static const char *const odd[] = {"1e308 1e308 1e308",
+                                    "-1e308",
+                                    "nan",
+                                    "inf",
+                                    "-0",
+                                    "1e-320",
+                                    "0 0 0 0",
+                                    "1 2 3 4 5 6 7",
+                                    "",
+                                    "x",
+                                    "1e400",
+                                    "-1",
+                                    "0",
+                                    "main",
+                                    "free",
+                                    "b"};
   size_t b, e;
   if (find_value(t, seed, &b, &e)) {
     const char *v = odd[pick(seed, sizeof(odd) / sizeof(odd[0]))];
