@@ -83,6 +83,7 @@ static int parse_mujoco(mjcf_model *m) {
     rc = urdf_is(c, "default") ? mjcf_parse_defaults(m, c) : TEAL_OK;
   }
   rc = rc ? rc : mjcf_ensure_main_class(m);
+  rc = rc ? rc : mjcf_index_classes(m);
   for (urdf_node *c = root->children; c && !rc; c = c->next) {
     rc = parse_top(m, c);
   }
@@ -104,7 +105,8 @@ static void free_model(mjcf_model *m) {
   for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
     teal_free(lists[i]->data);
   }
-  urdf_table *tables[] = {&m->body_index, &m->joint_index, &m->geom_index, &m->site_index};
+  urdf_table *tables[] = {&m->class_index, &m->body_index, &m->joint_index, &m->geom_index,
+                          &m->site_index};
   for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
     urdf_table_free(tables[i]);
   }

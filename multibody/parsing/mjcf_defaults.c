@@ -12,11 +12,14 @@
 
 /* ---- attributes through the classes ---------------------------------------- */
 
-/* The first child of a <default> element named kind, or NULL. */
+static const char *const class_kinds[MJCF_CLASS_KINDS] = {"joint", "geom", "site", "motor"};
+
+/* The class's element of that kind, or NULL (found when the class was
+ * parsed: a class element may hold thousands of nested classes). */
 static urdf_node *class_element(const mjcf_class *c, const char *kind) {
-  for (urdf_node *e = c->node ? c->node->children : NULL; e; e = e->next) {
-    if (urdf_is(e, kind)) {
-      return e;
+  for (int k = 0; k < MJCF_CLASS_KINDS; k++) {
+    if (strcmp(kind, class_kinds[k]) == 0) {
+      return c->element[k];
     }
   }
   return NULL;
@@ -313,11 +316,6 @@ int mjcf_parse_option(mjcf_model *m, urdf_node *node) {
 /* ---- <default> ------------------------------------------------------------------- */
 
 static int add_class(mjcf_model *m, urdf_node *node, const char *name, int parent) {
-  for (int i = 0; i < m->classes.n; i++) {
-    if (strcmp(MCLASS(m)[i].name, name) == 0) {
-      return urdf_fail(&m->u, node, TEAL_EDUPLICATE, "duplicate default class '%.80s'", name);
-    }
-  }
   mjcf_class *c = urdf_push(&m->u, &m->classes, sizeof(mjcf_class));
   if (!c) {
     return m->u.err->code;
@@ -325,6 +323,14 @@ static int add_class(mjcf_model *m, urdf_node *node, const char *name, int paren
   c->name = name;
   c->node = node;
   c->parent = parent;
+  /* the first element of each kind, as MuJoCo reads it */
+  for (urdf_node *e = node ? node->children : NULL; e; e = e->next) {
+    for (int k = 0; k < MJCF_CLASS_KINDS; k++) {
+      if (!c->element[k] && urdf_is(e, class_kinds[k])) {
+        c->element[k] = e;
+      }
+    }
+  }
   return TEAL_OK;
 }
 
@@ -356,14 +362,17 @@ int mjcf_ensure_main_class(mjcf_model *m) {
   return m->classes.n > 0 ? TEAL_OK : add_class(m, NULL, "main", -1);
 }
 
+int mjcf_index_classes(mjcf_model *m) {
+  return urdf_index_names(&m->u, &m->classes, sizeof(mjcf_class), &m->class_index, "default class");
+}
+
 int mjcf_class_named(mjcf_model *m, urdf_node *node, const char *name, int *cls) {
-  for (int i = 0; i < m->classes.n; i++) {
-    if (strcmp(MCLASS(m)[i].name, name) == 0) {
-      *cls = i;
-      return TEAL_OK;
-    }
+  int c = urdf_index_find(&m->class_index, &m->classes, sizeof(mjcf_class), name);
+  if (c < 0) {
+    return urdf_fail(&m->u, node, TEAL_ENOTFOUND, "unknown class '%.80s'", name);
   }
-  return urdf_fail(&m->u, node, TEAL_ENOTFOUND, "unknown class '%.80s'", name);
+  *cls = c;
+  return TEAL_OK;
 }
 
 int mjcf_element_class(mjcf_model *m, urdf_node *node, int fallback, int *cls) {

@@ -21,10 +21,14 @@
 /* The world body's index. */
 #define MJCF_WORLD 0
 
+/* The element kinds a default class holds. */
+#define MJCF_CLASS_KINDS 4
+
 typedef struct mjcf_class {
   const char *name;
-  urdf_node *node; /* the <default> element */
-  int parent;      /* -1 for main */
+  urdf_node *node;                      /* the <default> element */
+  int parent;                           /* -1 for main */
+  urdf_node *element[MJCF_CLASS_KINDS]; /* joint, geom, site, motor (or NULL) */
 } mjcf_class;
 
 typedef enum mjcf_joint_type { MJCF_HINGE = 0, MJCF_SLIDE, MJCF_BALL, MJCF_FREE } mjcf_joint_type;
@@ -100,7 +104,7 @@ typedef struct mjcf_model {
   int has_gravity;
   teal_vec3 gravity;
   urdf_list classes, bodies, joints, geoms, sites, motors, excludes;
-  urdf_table body_index, joint_index, geom_index, site_index;
+  urdf_table class_index, body_index, joint_index, geom_index, site_index;
 } mjcf_model;
 
 #define MCLASS(m) ((mjcf_class *)(m)->classes.data)
@@ -119,6 +123,8 @@ int mjcf_parse_option(mjcf_model *m, urdf_node *node);
 int mjcf_parse_defaults(mjcf_model *m, urdf_node *node);
 /* Adds class main when the document has no <default>. */
 int mjcf_ensure_main_class(mjcf_model *m);
+/* Indexes the class names once all are parsed (duplicates are errors). */
+int mjcf_index_classes(mjcf_model *m);
 /* The index of the class called name (TEAL_ENOTFOUND at node if none). */
 int mjcf_class_named(mjcf_model *m, urdf_node *node, const char *name, int *cls);
 /* The class index named by node's class attribute, else fallback. */

@@ -123,7 +123,7 @@ START_TEST(body_and_joint_errors) {
   expect_failure(
       "<mujoco><default><default class='a'/><default class='a'/></default>"
       "<worldbody/></mujoco>",
-      TEAL_EDUPLICATE, "duplicate default class 'a'");
+      TEAL_EDUPLICATE, "duplicate default class name 'a'");
 }
 END_TEST
 

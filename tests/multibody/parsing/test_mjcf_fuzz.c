@@ -340,6 +340,31 @@ START_TEST(deep_nesting) {
 }
 END_TEST
 
+/* Many classes and bodies: names are found through hash tables, so a wide
+ * document loads in linear time (20,000 of each: a fraction of a second). */
+START_TEST(wide_documents) {
+  int n = 20000;
+  size_t cap = (size_t)n * 160 + 256, at = 0;
+  char *s = malloc(cap);
+  ck_assert_ptr_nonnull(s);
+  at += (size_t)snprintf(s, cap, "<mujoco><default>");
+  for (int i = 0; i < n; i++) {
+    at += (size_t)snprintf(s + at, cap - at, "<default class='c%d'><joint damping='1'/></default>",
+                           i);
+  }
+  at += (size_t)snprintf(s + at, cap - at, "</default><worldbody>");
+  for (int i = 0; i < n; i++) {
+    at += (size_t)snprintf(s + at, cap - at,
+                           "<body name='b%d' pos='%d 0 0'><joint class='c%d'/><geom size='0.1'/>"
+                           "</body>",
+                           i, i, n - 1 - i);
+  }
+  snprintf(s + at, cap - at, "</worldbody></mujoco>");
+  ck_assert_int_eq(load_once(s), 1);
+  free(s);
+}
+END_TEST
+
 START_TEST(missing_files) {
   teal_plant *p = teal_plant_new(0.0, NULL);
   teal_error e;
@@ -360,6 +385,7 @@ int main(void) {
   tcase_add_test(tc, truncated_prefixes);
   tcase_add_test(tc, random_mutations);
   tcase_add_test(tc, deep_nesting);
+  tcase_add_test(tc, wide_documents);
   tcase_add_test(tc, missing_files);
   suite_add_tcase(s, tc);
   return ts_run_suite(s);
