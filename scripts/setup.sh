@@ -8,8 +8,10 @@ set -euo pipefail
 # (optional in CMake, TEAL_WITH_IPOPT, but CI builds and tests with it);
 # libjs-three and libjs-dygraphs: the replay pages inline three.js and
 # dygraphs from them; chromium: the browser test of the replay pages
-# (tests/browser).
-packages=(cmake pkg-config libgsl-dev libopenblas-dev liblapacke-dev libxml2-dev check doxygen
+# (tests/browser); libassimp-dev and libqhull-dev: mesh files and their convex
+# hulls (geometry/shapes/mesh_*.h).
+packages=(cmake pkg-config libgsl-dev libopenblas-dev liblapacke-dev libxml2-dev libassimp-dev
+  libqhull-dev check doxygen
   graphviz coinor-libipopt-dev libjs-three libjs-dygraphs chromium
   # the Python package (python/) for /usr/bin/python3: cffi builds it, numpy
   # carries its arrays, pytest runs its tests, setuptools installs it offline

@@ -28,6 +28,7 @@ void teal_urdf_options_init(teal_urdf_options *options) {
   if (options) {
     options->max_bytes = TEAL_URDF_DEFAULT_MAX_BYTES;
     options->max_attributes = TEAL_URDF_DEFAULT_MAX_ATTRIBUTES;
+    options->packages = NULL;
   }
 }
 
@@ -322,6 +323,7 @@ static int load(teal_plant *plant, const char *buf, size_t len, const char *sour
   m.dir = dir;
   m.err = err;
   m.report = report;
+  m.packages = o->packages;
   int rc = check_plant(plant, source, err);
   rc = rc ? rc : parse_xml(&m, buf, len, o);
   rc = rc ? rc : parse_robot(&m);

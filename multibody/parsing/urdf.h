@@ -30,11 +30,16 @@
  *   geometry: <box size>, <sphere radius>, <cylinder radius length>,
  *             <capsule radius length> and <drake:capsule ...> (length between
  *             the cap centres), <drake:ellipsoid a b c>, <mesh filename
- *             scale> (uniform scale; visual only: a mesh collision is
- *             skipped with a warning). Relative mesh file names read from a
- *             file are prefixed with the file's directory; package:// and
- *             model:// names are resolved by teal_model_path_resolve_package
- *             (kept as written, with a warning, when no package matches).
+ *             scale> (uniform scale). A visual mesh is kept as a named
+ *             mesh (file and scale, read when drawn); a collision mesh is
+ *             read (geometry/shapes/mesh_file.h: STL, OBJ, ...) and
+ *             collides as its convex hull, with a warning when the mesh is
+ *             far from convex or not closed (mesh_hull.h). Relative mesh
+ *             file names read from a file are prefixed with the file's
+ *             directory; package:// and model:// names are resolved by
+ *             teal_package_map_resolve (package_map.h) with the map of the
+ *             options; an unresolved one is an error (TEAL_ENOTFOUND)
+ *             naming the URI and the places searched.
  *   <drake:proximity_properties> in a <collision>: <drake:mu_static value>,
  *             <drake:mu_dynamic value> (one given alone sets both),
  *             <drake:point_contact_stiffness value> and
@@ -82,7 +87,10 @@
  * or Inf number; TEAL_EINVAL a physically invalid value (negative mass,
  * non-physical inertia, zero axis, lower > upper, bad color), a massless
  * moving link, a link with two parent joints or a kinematic loop;
- * TEAL_ENOTFOUND a reference to an unknown link, joint or material;
+ * TEAL_ENOTFOUND a reference to an unknown link, joint or material, or an
+ * unresolved package URI; errors of a collision mesh's file as
+ * teal_mesh_load_file gives them (TEAL_EIO unreadable, TEAL_EPARSE not a
+ * mesh, ...);
  * TEAL_EDUPLICATE a repeated name or an existing instance name; TEAL_EIO an
  * unreadable file or one that is not a regular file (a directory, a device
  * such as /dev/zero, a pipe); TEAL_ESIZE an input over a limit below;
@@ -131,6 +139,7 @@
 #include <stddef.h>
 
 #include "framework/error.h"
+#include "multibody/parsing/package_map.h"
 #include "multibody/tree/plant_model.h"
 
 #ifdef __cplusplus
@@ -140,10 +149,12 @@ extern "C" {
 /** Longest warning text kept in a report, including the terminator. */
 #define TEAL_URDF_WARNING_MAX 256
 
-/** What a load skipped or ignored (warning counters instead of log spam). */
+/** What a load converted, skipped or ignored (warning counters instead of
+ *  log spam). */
 typedef struct teal_urdf_report {
-  int num_warnings;            /**< all warnings below */
-  int skipped_mesh_collisions; /**< `<collision>` with a `<mesh>` */
+  int num_warnings;            /**< all warnings */
+  int mesh_collisions;         /**< `<collision>` meshes added as their convex hull (no warning) */
+  int nonconvex_meshes;        /**< of those, far from convex or not closed (each warned) */
   int skipped_transmissions;   /**< not SimpleTransmission, or effort limit 0 */
   int ignored_elements;        /**< unsupported elements and attributes */
   char first_warning[TEAL_URDF_WARNING_MAX]; /**< "file:line: <elem>: ..." or "" */
@@ -163,6 +174,9 @@ typedef struct teal_urdf_options {
   size_t max_bytes;
   /** Most attributes on one element, namespace declarations included (> 0). */
   int max_attributes;
+  /** Where package:// and model:// mesh names point (borrowed; NULL: the
+   *  model search path only, see package_map.h). */
+  const teal_package_map *packages;
 } teal_urdf_options;
 
 /** Fills options (may be NULL) with the defaults. */

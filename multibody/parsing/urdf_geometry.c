@@ -5,7 +5,8 @@
 #include <string.h>
 
 #include "framework/alloc.h"
-#include "multibody/parsing/model_path.h"
+#include "geometry/shapes/mesh_hull.h"
+#include "multibody/parsing/package_map.h"
 #include "multibody/parsing/urdf_internal.h"
 
 /* ---- materials ------------------------------------------------------------ */
@@ -93,15 +94,16 @@ int urdf_parse_material(urdf_model *m, urdf_node *node, int top_level, double rg
 
 /* ---- shapes ---------------------------------------------------------------- */
 
-/* A package URI (package:// or model://) resolved through the model search
- * path and the folders holding the file (model_path.h); kept as it is, with
- * a warning, when no package matches. */
+/* A package URI (package:// or model://) resolved through the options'
+ * package map, the model search path and the folders holding the file
+ * (package_map.h); NULL (error recorded) when no package matches. */
 static const char *package_path(urdf_model *m, const urdf_node *s, const char *uri) {
   char resolved[4096];
   teal_error why = {TEAL_OK, ""};
-  if (teal_model_path_resolve_package(uri, m->dir, resolved, sizeof resolved, &why) != TEAL_OK) {
-    urdf_warn(m, s, NULL, "mesh '%s' kept unresolved: %s", uri, why.message);
-    return uri;
+  int rc = teal_package_map_resolve(m->packages, uri, m->dir, resolved, sizeof resolved, &why);
+  if (rc != TEAL_OK) {
+    urdf_fail(m, s, rc, "%s", why.message);
+    return NULL;
   }
   char *path = teal_strdup(resolved);
   return urdf_keep(m, path);
@@ -128,7 +130,25 @@ static const char *mesh_path(urdf_model *m, const urdf_node *s, const char *file
   return urdf_keep(m, path);
 }
 
-static int parse_mesh(urdf_model *m, urdf_node *s, teal_shape *out, teal_error *serr) {
+/* A collision mesh: the file read now, its convex hull the shape. */
+static int collision_mesh(urdf_model *m, urdf_node *s, const char *path, double scale,
+                          teal_shape *out, teal_error *serr) {
+  teal_mesh_shapes shapes;
+  int rc = teal_mesh_shapes_from_file(path, scale, &shapes, serr);
+  if (rc) {
+    return urdf_fail(m, s, rc, "%s", serr->message);
+  }
+  *out = shapes.collision;
+  teal_shape_release(&shapes.visual);
+  if (shapes.warning[0]) {
+    urdf_warn(m, s, &m->report->nonconvex_meshes, "%s", shapes.warning);
+  }
+  m->report->mesh_collisions++;
+  return TEAL_OK;
+}
+
+static int parse_mesh(urdf_model *m, urdf_node *s, teal_geometry_role role, teal_shape *out,
+                      teal_error *serr) {
   const char *filename;
   double scale[3] = {1, 1, 1};
   int present;
@@ -145,12 +165,17 @@ static int parse_mesh(urdf_model *m, urdf_node *s, teal_shape *out, teal_error *
   if (!path) {
     return m->err->code;
   }
+  if (role == TEAL_ROLE_PROXIMITY) {
+    return collision_mesh(m, s, path, scale[0], out, serr);
+  }
   rc = teal_shape_mesh(path, scale[0], out, serr);
   return rc ? urdf_fail(m, s, rc, "%s", serr->message) : TEAL_OK;
 }
 
-/* The shape element s; numbers are read from its attributes. */
-static int parse_shape_element(urdf_model *m, urdf_node *s, teal_shape *out) {
+/* The shape element s of a geometry of the role; numbers are read from its
+ * attributes. */
+static int parse_shape_element(urdf_model *m, urdf_node *s, teal_geometry_role role,
+                               teal_shape *out) {
   teal_error serr = {TEAL_OK, ""};
   double v[3] = {0, 0, 0};
   int rc;
@@ -173,19 +198,16 @@ static int parse_shape_element(urdf_model *m, urdf_node *s, teal_shape *out) {
     rc = rc ? rc : urdf_attr_double(m, s, "c", 1, 0.0, &v[2]);
     rc = rc ? rc : teal_shape_ellipsoid(v[0], v[1], v[2], out, &serr);
   } else if (urdf_is(s, "mesh")) {
-    return parse_mesh(m, s, out, &serr);
+    return parse_mesh(m, s, role, out, &serr);
   } else {
     return urdf_fail(m, s, TEAL_EPARSE, "unknown geometry");
   }
   return rc && m->err->code == TEAL_OK ? urdf_fail(m, s, rc, "%s", serr.message) : rc;
 }
 
-/* The single shape inside the <geometry> of node. A mesh in a collision is
- * skipped (*skip = 1) with a warning. */
-static int parse_shape(urdf_model *m, urdf_node *node, teal_geometry_role role, teal_shape *out,
-                       int *skip) {
+/* The single shape inside the <geometry> of node. */
+static int parse_shape(urdf_model *m, urdf_node *node, teal_geometry_role role, teal_shape *out) {
   urdf_node *g;
-  *skip = 0;
   int rc = urdf_unique_child(m, node, "geometry", &g);
   if (rc) {
     return rc;
@@ -197,12 +219,7 @@ static int parse_shape(urdf_model *m, urdf_node *node, teal_geometry_role role, 
   if (!s || s->next) {
     return urdf_fail(m, g, TEAL_EPARSE, "<geometry> needs exactly one shape");
   }
-  if (role == TEAL_ROLE_PROXIMITY && urdf_is(s, "mesh")) {
-    urdf_warn(m, s, &m->report->skipped_mesh_collisions, "mesh collision geometry skipped");
-    *skip = 1;
-    return TEAL_OK;
-  }
-  return parse_shape_element(m, s, out);
+  return parse_shape_element(m, s, role, out);
 }
 
 /* ---- proximity properties ----------------------------------------------------- */
@@ -293,11 +310,10 @@ int urdf_parse_visual(urdf_model *m, int link, urdf_node *node, int k) {
                  {TEAL_SHAPE_SPHERE, 0, 0, {{0, 0, 0}}, 0, NULL, NULL},
                  {0.7, 0.7, 0.7, 1.0}, {0, 0, 0, 0}};
   urdf_node *mat;
-  int skip;
   int rc = urdf_origin(m, node, &g.X_LG);
   rc = rc ? rc : urdf_unique_child(m, node, "material", &mat);
   rc = rc || !mat ? rc : urdf_parse_material(m, mat, 0, g.rgba);
-  rc = rc ? rc : parse_shape(m, node, g.role, &g.shape, &skip);
+  rc = rc ? rc : parse_shape(m, node, g.role, &g.shape);
   if (rc) {
     return rc;
   }
@@ -306,14 +322,18 @@ int urdf_parse_visual(urdf_model *m, int link, urdf_node *node, int k) {
 }
 
 int urdf_parse_collision(urdf_model *m, int link, urdf_node *node, int k) {
-  urdf_geom g = {link, node, TEAL_ROLE_PROXIMITY, NULL, teal_transform_identity(),
+  urdf_geom g = {link,
+                 node,
+                 TEAL_ROLE_PROXIMITY,
+                 NULL,
+                 teal_transform_identity(),
                  {TEAL_SHAPE_SPHERE, 0, 0, {{0, 0, 0}}, 0, NULL, NULL},
-                 {0.7, 0.7, 0.7, 1.0}, {0, 0, 0, 0}};
-  int skip = 0;
+                 {0.7, 0.7, 0.7, 1.0},
+                 {0, 0, 0, 0}};
   int rc = urdf_origin(m, node, &g.X_LG);
   rc = rc ? rc : parse_proximity(m, node, &g.props);
-  rc = rc ? rc : parse_shape(m, node, g.role, &g.shape, &skip);
-  if (rc || skip) {
+  rc = rc ? rc : parse_shape(m, node, g.role, &g.shape);
+  if (rc) {
     return rc;
   }
   g.name = geometry_name(m, link, node, "collision", k);

@@ -167,6 +167,7 @@ typedef struct urdf_model {
   const char *dir;    /* the file's directory with a trailing '/', or NULL */
   teal_error *err;
   teal_urdf_report *report;
+  const teal_package_map *packages; /* package URIs (may be NULL) */
   urdf_xml xml;
   const char *robot_name;
   urdf_list links, joints, geoms, materials, actuators, frames;

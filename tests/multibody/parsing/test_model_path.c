@@ -171,8 +171,10 @@ START_TEST(urdf_loads_by_name) {
 }
 END_TEST
 
+static teal_error g_mesh_err;
+
 /* A URDF's package:// mesh resolves through the path; an unknown package
- * is kept with a warning that names it. */
+ * is an error that names it and the places searched. */
 static int load_with_mesh(const char *uri, teal_urdf_report *report) {
   char path[600];
   snprintf(path, sizeof path, "%s/c/robot/urdf/r.urdf", tmp);
@@ -186,8 +188,7 @@ static int load_with_mesh(const char *uri, teal_urdf_report *report) {
           uri);
   fclose(f);
   teal_plant *p = teal_plant_new(0.0, NULL);
-  teal_error err;
-  int rc = teal_urdf_load_file_ex(p, path, NULL, report, &err);
+  int rc = teal_urdf_load_file_ex(p, path, NULL, report, &g_mesh_err);
   teal_plant_free(p);
   return rc;
 }
@@ -201,9 +202,10 @@ START_TEST(urdf_mesh_package_uris) {
   /* the package holding the file itself */
   ck_assert_int_ge(load_with_mesh("package://robot/meshes/m.stl", &report), 0);
   ck_assert_int_eq(report.num_warnings, 0);
-  ck_assert_int_ge(load_with_mesh("package://nope/m.stl", &report), 0);
-  ck_assert_int_eq(report.num_warnings, 1);
-  ck_assert_ptr_nonnull(strstr(report.first_warning, "package://nope/m.stl"));
+  ck_assert_int_eq(load_with_mesh("package://nope/m.stl", &report), TEAL_ENOTFOUND);
+  ck_assert_ptr_nonnull(strstr(g_mesh_err.message, "r.urdf:1: <mesh>: "));
+  ck_assert_ptr_nonnull(strstr(g_mesh_err.message, "package://nope/m.stl"));
+  ck_assert_ptr_nonnull(strstr(g_mesh_err.message, TEAL_MODEL_PATH_ENV));
   unsetenv(TEAL_MODEL_PATH_ENV);
   remove_tree();
 }

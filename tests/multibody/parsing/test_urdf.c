@@ -93,7 +93,6 @@ START_TEST(files) {
              "<robot name=\"meshy\"><link name=\"a\">" MASS
              "<visual><geometry><mesh filename=\"meshes/a.obj\"/></geometry></visual>"
              "<visual><geometry><mesh filename=\"file:///abs/b.obj\"/></geometry></visual>"
-             "<visual><geometry><mesh filename=\"package://pkg/c.obj\"/></geometry></visual>"
              "</link></robot>",
              good, sizeof(good));
   ck_assert_int_ge(teal_urdf_load_file(p, good, NULL, &e), 2);
@@ -101,7 +100,15 @@ START_TEST(files) {
   snprintf(expect, sizeof(expect), "%s/meshes/a.obj", dir);
   ck_assert_str_eq(ts_urdf_geometry_named(p, "a_visual_0")->shape.filename, expect);
   ck_assert_str_eq(ts_urdf_geometry_named(p, "a_visual_1")->shape.filename, "/abs/b.obj");
-  ck_assert_str_eq(ts_urdf_geometry_named(p, "a_visual_2")->shape.filename, "package://pkg/c.obj");
+  /* an unresolved package URI is an error naming it */
+  write_file(dir, "pkgy.urdf",
+             "<robot name=\"pkgy\"><link name=\"a\">" MASS
+             "<visual><geometry><mesh filename=\"package://nopkg/c.obj\"/></geometry></visual>"
+             "</link></robot>",
+             bad, sizeof(bad));
+  ck_assert_int_eq(teal_urdf_load_file(p, bad, NULL, &e), TEAL_ENOTFOUND);
+  ck_assert_ptr_nonnull(strstr(e.message, "pkgy.urdf:1: <mesh>: "));
+  ck_assert_ptr_nonnull(strstr(e.message, "package 'nopkg' of 'package://nopkg/c.obj'"));
   remove(bad);
   remove(good);
   rmdir(dir);

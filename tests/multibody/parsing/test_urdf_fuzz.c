@@ -14,16 +14,20 @@
  * / odd numbers, duplicated lines. Each load must return an instance or a
  * negative status with a non-empty message; the plant is then finalized
  * (whatever the result) and freed, and every teal_alloc must have been
- * freed. Run it under ASan/UBSan (TEAL_SANITIZE) for memory errors and
- * leaks. The work is bounded by counts, never by time. */
+ * freed. The corpus's collision mesh (meshes/tool.obj) is written to a
+ * fresh working folder first. Run it under ASan/UBSan (TEAL_SANITIZE) for
+ * memory errors and leaks. The work is bounded by counts, never by time. */
 #define _XOPEN_SOURCE 700 /* strdup, strndup */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "multibody/parsing/urdf.h"
 #include "multibody/tree/topology.h"
+#include "support/mesh_fixtures.h"
 #include "support/test_support.h"
 #include "urdf_models.h"
 
@@ -523,7 +527,28 @@ static unsigned long long fnv1a(unsigned long long h, const char *s, size_t n) {
   return h;
 }
 
+/* The corpus's collision mesh, meshes/tool.obj (a cube), in a fresh working
+ * folder; the previous working folder into cwd. */
+static void enter_mesh_folder(char *dir, char *cwd, size_t cap) {
+  ck_assert_ptr_nonnull(getcwd(cwd, cap));
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  ck_assert_int_eq(chdir(dir), 0);
+  ck_assert_int_eq(mkdir("meshes", 0700), 0);
+  teal_mesh cube = ts_mesh_box(0.05, 0.05, 0.05);
+  ck_assert_int_eq(ts_mesh_write_obj("meshes/tool.obj", &cube), 0);
+  teal_mesh_release(&cube);
+}
+
+static void leave_mesh_folder(const char *dir, const char *cwd) {
+  unlink("meshes/tool.obj");
+  rmdir("meshes");
+  ck_assert_int_eq(chdir(cwd), 0);
+  rmdir(dir);
+}
+
 START_TEST(fixed_corpus) {
+  char mesh_dir[] = "/tmp/teal_urdf_fuzz_XXXXXX", cwd[4096];
+  enter_mesh_folder(mesh_dir, cwd, sizeof cwd);
   ts_alloc_install();
   char *text_of[NUM_SEEDS];
   size_t len_of[NUM_SEEDS];
@@ -566,6 +591,7 @@ START_TEST(fixed_corpus) {
                 hash, (unsigned long long)CORPUS_HASH);
   ck_assert_uint_eq(ts_alloc_allocs(), ts_alloc_frees());
   ts_alloc_uninstall();
+  leave_mesh_folder(mesh_dir, cwd);
 }
 END_TEST
 
