@@ -82,6 +82,10 @@ static int parse_mujoco(mjcf_model *m) {
   for (urdf_node *c = root->children; c && !rc; c = c->next) {
     rc = urdf_is(c, "default") ? mjcf_parse_defaults(m, c) : TEAL_OK;
   }
+  for (urdf_node *c = root->children; c && !rc; c = c->next) {
+    rc = urdf_is(c, "asset") ? mjcf_parse_asset(m, c) : TEAL_OK;
+  }
+  rc = rc ? rc : mjcf_index_meshes(m);
   rc = rc ? rc : mjcf_ensure_main_class(m);
   rc = rc ? rc : mjcf_index_classes(m);
   for (urdf_node *c = root->children; c && !rc; c = c->next) {
@@ -97,16 +101,17 @@ static int parse_mujoco(mjcf_model *m) {
 
 static void free_model(mjcf_model *m) {
   mjcf_free_geoms(m);
+  mjcf_free_meshes(m);
   for (int i = 0; i < m->u.strings.n; i++) {
     teal_free(((char **)m->u.strings.data)[i]);
   }
-  urdf_list *lists[] = {&m->u.strings, &m->classes, &m->bodies, &m->joints,
-                        &m->geoms,     &m->sites,   &m->motors, &m->excludes};
+  urdf_list *lists[] = {&m->u.strings, &m->classes, &m->bodies,   &m->joints, &m->geoms,
+                        &m->sites,     &m->motors,  &m->excludes, &m->meshes};
   for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
     teal_free(lists[i]->data);
   }
-  urdf_table *tables[] = {&m->class_index, &m->body_index, &m->joint_index, &m->geom_index,
-                          &m->site_index};
+  urdf_table *tables[] = {&m->class_index, &m->body_index, &m->joint_index,
+                          &m->geom_index,  &m->site_index, &m->mesh_index};
   for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
     urdf_table_free(tables[i]);
   }
@@ -239,4 +244,31 @@ int teal_mjcf_load_string(teal_plant *plant, const char *xml, const char *instan
                           o.max_bytes);
   }
   return load(plant, xml, (size_t)(end - xml), "<string>", NULL, instance_name, &o, report, err);
+}
+
+/* ---- the parser's format table ------------------------------------------------------ */
+
+int teal_mjcf_parser_load(teal_plant *plant, const char *input, int is_file,
+                          const teal_parser_options *options, int *instances, int cap, int *count,
+                          teal_parser_report *report, teal_error *err) {
+  teal_mjcf_options o;
+  teal_mjcf_options_init(&o);
+  o.max_bytes = options->max_bytes;
+  o.max_attributes = options->max_attributes;
+  teal_mjcf_report r;
+  const char *name = options->instance_name;
+  int index = is_file ? teal_mjcf_load_file(plant, input, name, &o, &r, err)
+                      : teal_mjcf_load_string(plant, input, name, &o, &r, err);
+  report->num_warnings += r.num_warnings;
+  report->mesh_collisions += r.mesh_collisions;
+  report->nonconvex_meshes += r.nonconvex_meshes;
+  report->ignored_elements += r.ignored_elements + r.ignored_attributes + r.skipped_geoms;
+  if (report->first_warning[0] == '\0') {
+    snprintf(report->first_warning, sizeof(report->first_warning), "%s", r.first_warning);
+  }
+  *count = index >= 0;
+  if (index >= 0 && cap > 0) {
+    instances[0] = index;
+  }
+  return index < 0 ? index : TEAL_OK;
 }

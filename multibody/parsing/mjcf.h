@@ -10,7 +10,7 @@
  *   <mujoco model>     the instance name unless one is given.
  *   <compiler>         angle (degree, the default, or radian), eulerseq,
  *                      autolimits (default true), inertiafromgeom (auto,
- *                      true, false), boundmass.
+ *                      true, false), boundmass, meshdir (else assetdir).
  *   <option>           gravity (sets the plant's gravity) and timestep
  *                      (reported in teal_mjcf_report.timestep).
  *   <default class>    nested classes inheriting from their parent, with
@@ -22,9 +22,12 @@
  *   <joint> / <freejoint> hinge, slide, ball, free with pos, axis, range,
  *                      limited, damping.
  *   <geom>             sphere, capsule, cylinder, box, ellipsoid, plane
- *                      (size or fromto), mass or density, friction, rgba,
- *                      contype / conaffinity; mesh and hfield geoms are
- *                      skipped with a warning.
+ *                      (size or fromto), mesh; mass or density, friction,
+ *                      rgba, contype / conaffinity; hfield is skipped with a
+ *                      warning.
+ *   <asset><mesh name file scale>  a mesh file (STL, OBJ, ... through
+ *                      geometry/shapes/mesh_hull.h) under meshdir, relative
+ *                      to the model file's directory; uniform scales only.
  *   <site>             a frame on its body.
  *   <actuator><motor joint gear ctrlrange forcerange>  a joint actuator.
  *   <contact><exclude body1 body2>  a collision filter between the bodies.
@@ -54,7 +57,12 @@
  *     quaternion) in MuJoCo.
  *   - Geometries are collision geometries (unless contype and conaffinity
  *     are both 0) and visual geometries ("<name>_visual"); unnamed geoms are
- *     "<body>_geom_<k>". Friction is the sliding coefficient (static and
+ *     "<body>_geom<k>" (k counts the body's geoms). A mesh geom collides as
+ *     its convex hull (warned when far from convex or open), its visual is
+ *     the mesh, and its solid (a closed mesh: TEAL_EINVAL otherwise, when
+ *     the body's inertia comes from its geoms) gives its mass and inertia,
+ *     as MuJoCo computes them exactly (exactmeshinertia; MuJoCo 2.2's
+ *     legacy approximation is not modelled). Friction is the sliding coefficient (static and
  *     dynamic); torsional and rolling friction are ignored.
  *   - A motor's gear is not represented: the actuator input is the joint's
  *     generalized force, MuJoCo's gear * ctrl. Its effort limit is the
@@ -80,6 +88,7 @@
 #include <stddef.h>
 
 #include "framework/error.h"
+#include "multibody/parsing/parser.h"
 #include "multibody/tree/plant_model.h"
 
 #ifdef __cplusplus
@@ -91,11 +100,13 @@ extern "C" {
 
 /** What a load skipped or ignored, and the model's option values. */
 typedef struct teal_mjcf_report {
-  int num_warnings;                          /**< all warnings below */
-  int ignored_elements;                      /**< unsupported elements (equality, tendon, ...) */
-  int ignored_attributes;                    /**< unsupported attributes with no effect here */
-  int skipped_geoms;                         /**< geoms left out (meshes) */
-  double timestep;                           /**< `<option timestep>` (MuJoCo's default 0.002) */
+  int num_warnings;       /**< all warnings below */
+  int ignored_elements;   /**< unsupported elements (equality, tendon, ...) */
+  int ignored_attributes; /**< unsupported attributes with no effect here */
+  int skipped_geoms;      /**< geoms left out (height fields) */
+  int mesh_collisions;    /**< mesh geoms colliding as their convex hull */
+  int nonconvex_meshes;   /**< meshes far from convex or not closed (each warned) */
+  double timestep;        /**< `<option timestep>` (MuJoCo's default 0.002) */
   char first_warning[TEAL_MJCF_WARNING_MAX]; /**< "file:line: <elem>: ..." or "" */
 } teal_mjcf_report;
 
@@ -122,6 +133,16 @@ TEAL_API int teal_mjcf_load_file(teal_plant *plant, const char *path, const char
 TEAL_API int teal_mjcf_load_string(teal_plant *plant, const char *xml, const char *instance_name,
                                    const teal_mjcf_options *options, teal_mjcf_report *report,
                                    teal_error *err);
+
+/** The MJCF row of the parser's format table (teal_parser_load_fn, see
+ *  parser.h): loads input (a file path when is_file, else a document) as
+ *  teal_mjcf_load_file / _string do under options' limits and instance
+ *  name, writes the one instance to instances[0] (when cap > 0) and 1 to
+ *  *count, and adds its warnings to report (ignored_elements counts the
+ *  ignored elements and attributes and the skipped geoms). */
+TEAL_API int teal_mjcf_parser_load(teal_plant *plant, const char *input, int is_file,
+                                   const teal_parser_options *options, int *instances, int cap,
+                                   int *count, teal_parser_report *report, teal_error *err);
 
 #ifdef __cplusplus
 }

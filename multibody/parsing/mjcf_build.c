@@ -156,7 +156,8 @@ static int add_geometry(mjcf_model *m, teal_plant *plant, const char *instance,
     rc = teal_plant_register_collision_geometry(plant, B->body, X, &g->shape, name, &props);
   }
   if (rc >= 0 && g->shape.kind != TEAL_SHAPE_HALF_SPACE) {
-    rc = teal_plant_register_visual_geometry(plant, B->body, X, &g->shape, vname, g->rgba);
+    const teal_shape *visual = g->has_visual ? &g->visual : &g->shape;
+    rc = teal_plant_register_visual_geometry(plant, B->body, X, visual, vname, g->rgba);
   }
   teal_free(name);
   teal_free(vname);

@@ -266,15 +266,31 @@ static int compiler_flags(mjcf_model *m, urdf_node *node) {
   return rc;
 }
 
+/* meshdir, else assetdir (MuJoCo's fallback for every asset kind). */
+static void mesh_dir(mjcf_model *m, urdf_node *node) {
+  const char *md = urdf_attr(&m->u, node, "meshdir");
+  m->meshdir = md ? md : urdf_attr(&m->u, node, "assetdir");
+}
+
 int mjcf_parse_compiler(mjcf_model *m, urdf_node *node) {
-  int rc = compiler_flags(m, node);
+  mesh_dir(m, node);
+  int rc = m->u.err->code ? m->u.err->code : compiler_flags(m, node);
+  static const char *const bools[] = {"false", "true", NULL};
+  int exact = 1;
+  rc = rc ? rc : mjcf_keyword(m, node, "compiler", -1, "exactmeshinertia", bools, 1, &exact);
+  if (rc == TEAL_OK && !exact) {
+    urdf_warn(&m->u, node, &m->report->ignored_attributes,
+              "exactmeshinertia='false' ignored: mesh inertias are exact (MuJoCo 2.2's legacy "
+              "approximation is not modelled)");
+  }
   rc = rc ? rc : parse_eulerseq(m, node);
   rc = rc ? rc : mjcf_double(m, node, "compiler", -1, "boundmass", 0.0, &m->boundmass);
   if (rc == TEAL_OK && m->boundmass < 0.0) {
     rc = urdf_fail(&m->u, node, TEAL_EINVAL, "boundmass must be >= 0");
   }
-  static const char *const known[] = {"angle",     "eulerseq",   "autolimits", "inertiafromgeom",
-                                      "boundmass", "coordinate", NULL};
+  static const char *const known[] = {
+      "angle",     "eulerseq",   "autolimits",       "inertiafromgeom",
+      "boundmass", "coordinate", "exactmeshinertia", NULL};
   for (int i = 0; i < node->nattrs && rc == TEAL_OK; i++) {
     const char *a = node->attrs[i].name;
     int k = 0;

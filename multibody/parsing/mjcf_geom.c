@@ -154,9 +154,11 @@ static int make_shape(mjcf_model *m, urdf_node *node, int type, const double s[3
   return rc ? urdf_fail(&m->u, node, rc, "%s", e.message) : TEAL_OK;
 }
 
-/* Adds the geom's solid to M_BBo_B (the body's inertia about its origin). */
+/* Adds the geom's solid (a primitive, or the mesh's when mesh is given) to
+ * M_BBo_B, the body's inertia about its origin. */
 static int add_solid(mjcf_model *m, urdf_node *node, int cls, int type, const double s[3],
-                     const teal_transform *X_BG, teal_spatial_inertia *M_BBo_B) {
+                     const mjcf_mesh *mesh, const teal_transform *X_BG,
+                     teal_spatial_inertia *M_BBo_B) {
   double density, mass;
   int n = 0;
   int rc = mjcf_double(m, node, "geom", cls, "density", 1000.0, &density);
@@ -167,15 +169,18 @@ static int add_solid(mjcf_model *m, urdf_node *node, int cls, int type, const do
   if (density < 0.0 || (n && mass < 0.0)) {
     return urdf_fail(&m->u, node, TEAL_EINVAL, "negative mass or density");
   }
-  double volume = solid_volume(type, s);
+  double volume = mesh ? mesh->solid.volume : solid_volume(type, s);
   mass = n ? mass : density * volume;
   if (!(volume > 0.0) || !(mass > 0.0)) {
     return TEAL_OK;
   }
   teal_vec3 d = solid_moments(type, s, mass);
-  teal_mat3 I = teal_mat3_mul(teal_mat3_mul(X_BG->R, teal_mat3_diag(d.v[0], d.v[1], d.v[2])),
-                              teal_mat3_transpose(X_BG->R));
-  teal_spatial_inertia Mg = teal_spatial_inertia_from_central(mass, X_BG->p, I);
+  teal_mat3 I_G = mesh ? teal_mat3_scale(mesh->solid.unit_inertia, mass)
+                       : teal_mat3_diag(d.v[0], d.v[1], d.v[2]);
+  teal_vec3 c_G = mesh ? mesh->solid.center_of_mass : teal_vec3_zero();
+  teal_mat3 I = teal_mat3_mul(teal_mat3_mul(X_BG->R, I_G), teal_mat3_transpose(X_BG->R));
+  teal_spatial_inertia Mg =
+      teal_spatial_inertia_from_central(mass, teal_transform_apply(*X_BG, c_G), I);
   *M_BBo_B = teal_spatial_inertia_add(M_BBo_B, &Mg);
   return TEAL_OK;
 }
@@ -243,17 +248,25 @@ int mjcf_parse_geom(mjcf_model *m, urdf_node *node, int body, int cls, int k, in
   g->X_BG = X;
   g->name = geom_name(m, node, body, k);
   rc = m->u.err->code ? m->u.err->code : contact_values(m, node, cls, g);
-  rc = rc ? rc : make_shape(m, node, type, s, g);
+  const mjcf_mesh *mesh = NULL;
+  if (rc == TEAL_OK && type == G_MESH) {
+    rc = mjcf_mesh_geom(m, node, cls, add_inertia, g, &mesh);
+  } else {
+    rc = rc ? rc : make_shape(m, node, type, s, g);
+  }
   if (rc == TEAL_OK && type == G_PLANE && body != MJCF_WORLD) {
     rc = urdf_fail(&m->u, node, TEAL_EINVAL, "a plane geom is allowed only in <worldbody>");
   }
-  return rc || !add_inertia ? rc : add_solid(m, node, cls, type, s, &X, M_BBo_B);
+  return rc || !add_inertia ? rc : add_solid(m, node, cls, type, s, mesh, &X, M_BBo_B);
 }
 
 void mjcf_free_geoms(mjcf_model *m) {
   for (int i = 0; i < m->geoms.n; i++) {
     if (MGEOM(m)[i].has_shape) {
       teal_shape_release(&MGEOM(m)[i].shape);
+    }
+    if (MGEOM(m)[i].has_visual) {
+      teal_shape_release(&MGEOM(m)[i].visual);
     }
   }
 }

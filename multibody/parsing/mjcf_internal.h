@@ -9,12 +9,16 @@
  *                    lookup through the classes, orientations.
  *   mjcf_body.c      <worldbody>, <body>, <inertial>, <joint>, <site>.
  *   mjcf_geom.c      <geom>: shapes, poses (fromto), MuJoCo's geom inertia.
+ *   mjcf_mesh.c      <asset><mesh>: files through meshdir, hulls, solids.
  *   mjcf_check.c     <actuator> and <contact>, and the checks of the whole
  *                    model (names, references, inertias) before the build.
  *   mjcf_build.c     adding the checked model to the plant. */
 #ifndef TEAL_MULTIBODY_PARSING_MJCF_INTERNAL_H
 #define TEAL_MULTIBODY_PARSING_MJCF_INTERNAL_H
 
+#include "geometry/shapes/mesh_file.h"
+#include "geometry/shapes/mesh_hull.h"
+#include "geometry/shapes/mesh_properties.h"
 #include "multibody/parsing/mjcf.h"
 #include "multibody/parsing/urdf_internal.h"
 
@@ -64,12 +68,24 @@ typedef struct mjcf_geom {
   urdf_node *node;
   int body;
   teal_transform X_BG;
-  teal_shape shape;
-  int has_shape; /* 0: skipped (a mesh) */
+  teal_shape shape;  /* the collision shape (a mesh's convex hull) */
+  int has_shape;     /* 0: skipped (a height field) */
+  teal_shape visual; /* a mesh geom's visual, the mesh itself */
+  int has_visual;    /* 0: the visual is shape */
   int collide;
   double rgba[4];
   double friction;
 } mjcf_geom;
+
+typedef struct mjcf_mesh {
+  const char *name;
+  urdf_node *node;
+  const char *path; /* resolved through meshdir */
+  double scale;
+  int loaded, has_solid; /* the file read; the solid's properties known */
+  teal_mesh_shapes shapes;
+  teal_mesh_mass_properties solid;
+} mjcf_mesh;
 
 typedef struct mjcf_site {
   const char *name;
@@ -101,10 +117,11 @@ typedef struct mjcf_model {
   int autolimits;      /* 1 by default */
   int inertiafromgeom; /* -1 auto, 0 false, 1 true */
   double boundmass;    /* the compiler's lower bound on body masses */
+  const char *meshdir; /* or NULL */
   int has_gravity;
   teal_vec3 gravity;
-  urdf_list classes, bodies, joints, geoms, sites, motors, excludes;
-  urdf_table class_index, body_index, joint_index, geom_index, site_index;
+  urdf_list classes, bodies, joints, geoms, sites, motors, excludes, meshes;
+  urdf_table class_index, body_index, joint_index, geom_index, site_index, mesh_index;
 } mjcf_model;
 
 #define MCLASS(m) ((mjcf_class *)(m)->classes.data)
@@ -159,6 +176,18 @@ int mjcf_parse_worldbody(mjcf_model *m, urdf_node *node);
 int mjcf_parse_geom(mjcf_model *m, urdf_node *node, int body, int cls, int k, int add_inertia,
                     teal_spatial_inertia *M_BBo_B);
 void mjcf_free_geoms(mjcf_model *m);
+
+/* ---- mjcf_mesh.c ---- */
+
+/* The <mesh> elements of an <asset>. */
+int mjcf_parse_asset(mjcf_model *m, urdf_node *node);
+/* Indexes the mesh names (duplicates are errors). */
+int mjcf_index_meshes(mjcf_model *m);
+/* The mesh of a mesh geom (read on first use; its solid too when solid):
+ * copies the hull and the visual into g and returns the mesh in *out. */
+int mjcf_mesh_geom(mjcf_model *m, urdf_node *node, int cls, int solid, mjcf_geom *g,
+                   const mjcf_mesh **out);
+void mjcf_free_meshes(mjcf_model *m);
 
 /* ---- mjcf_build.c ---- */
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "multibody/parsing/mjcf.h"
 #include "multibody/parsing/model_path.h"
 #include "multibody/parsing/urdf.h"
 
@@ -20,6 +21,7 @@ static int load_urdf(teal_plant *plant, const char *input, int is_file,
 /* One row per format; a new format is one more row (see parser.h). */
 static const teal_parser_format kFormats[] = {
     {"urdf", ".urdf", "robot", load_urdf},
+    {"mjcf", ".mjcf", "mujoco", teal_mjcf_parser_load},
 };
 
 #define NUM_FORMATS ((int)(sizeof(kFormats) / sizeof(kFormats[0])))

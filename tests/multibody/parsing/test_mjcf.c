@@ -13,6 +13,7 @@
 #include "mjcf_compare.h"
 #include "multibody/contact/plant_geometry.h"
 #include "multibody/math/spatial_inertia.h"
+#include "multibody/parsing/parser.h"
 #include "multibody/parsing/urdf.h"
 #include "support/mb_urdf_fixtures.h"
 
@@ -341,6 +342,104 @@ START_TEST(full_inertia_kept_exactly) {
 }
 END_TEST
 
+/* ---- meshes ------------------------------------------------------------------ */
+
+static const teal_spatial_inertia *inertia_of(const teal_plant *p, const char *body) {
+  int b = teal_plant_get_body_by_name(p, body, -1, NULL);
+  ck_assert_int_ge(b, 0);
+  return &teal_plant_get_tree(p)->M_BBo_B[teal_plant_body_node(p, b)];
+}
+
+static void assert_inertia_near(const teal_spatial_inertia *a, const teal_spatial_inertia *b,
+                                double tol) {
+  ck_assert_double_eq_tol(a->mass, b->mass, tol * b->mass);
+  ts_urdf_assert_vec3_near(a->p_PScm_E, b->p_PScm_E, tol);
+  for (int i = 0; i < 9; i++) {
+    ck_assert_double_eq_tol(a->I_SP_E.m[i], b->I_SP_E.m[i], tol);
+  }
+}
+
+/* A right triangular prism of density rho: legs a (along x) and b (along
+ * y) from the corner c, height h along z. About its centroid the section
+ * has the second moments a b^3 / 36, a^3 b / 36 and the product
+ * -a^2 b^2 / 72 (textbook values for a right triangle). */
+static teal_spatial_inertia prism(double rho, teal_vec3 c, double a, double b, double h) {
+  double m = rho * a * b / 2 * h;
+  double ixx = rho * h * a * b * b * b / 36 + m * h * h / 12;
+  double iyy = rho * h * a * a * a * b / 36 + m * h * h / 12;
+  double izz = rho * h * (a * b * b * b + a * a * a * b) / 36, ixy = rho * h * a * a * b * b / 72;
+  teal_mat3 I = {{ixx, ixy, 0, ixy, iyy, 0, 0, 0, izz}};
+  return teal_spatial_inertia_from_central(m, teal_vec3_add(c, teal_vec3_make(a / 3, b / 3, h / 2)),
+                                           I);
+}
+
+/* models/mjcf/meshes.xml: the solids of the scaled STL meshes against the
+ * prism and box formulas; hulls collide, the meshes are the visuals. */
+START_TEST(meshes_give_solid_inertias) {
+  teal_mjcf_report r;
+  teal_plant *p = mjcf_test_load("meshes.xml", &r);
+  ck_assert_int_eq(r.num_warnings, 0);
+  ck_assert_int_eq(r.mesh_collisions, 3);
+  double s = 1.5;
+  teal_spatial_inertia wedge =
+      prism(500, teal_vec3_make(s * 0.0625, 0, 0), s * 0.1875, s * 0.125, s * 0.0625);
+  teal_spatial_inertia ball = placed(
+      teal_spatial_inertia_solid_sphere(500 * 4.0 / 3.0 * PI * 0.027e-3, 0.03), at(0, 0, -0.2));
+  teal_spatial_inertia arm = placed(wedge, at(0.02, 0.01, -0.03));
+  arm = teal_spatial_inertia_add(&arm, &ball);
+  assert_inertia_near(inertia_of(p, "arm"), &arm, 1e-15);
+  teal_spatial_inertia slab =
+      placed(teal_spatial_inertia_solid_box(500 * s * s * s * 0.125 * 0.25 * 0.0625, s * 0.125,
+                                            s * 0.25, s * 0.0625),
+             at(s * 0.125, s * 0.125, s * 0.03125));
+  assert_inertia_near(inertia_of(p, "puck"), &slab, 1e-15);
+  /* the free block: the wedge turned by the normalized quaternion */
+  teal_rotation R = teal_rotation_from_quaternion(teal_quaternion_make(0.7, 0.1, 0.7, 0.1));
+  teal_spatial_inertia block = placed(wedge, xf(R, 0, 0, 0));
+  assert_inertia_near(inertia_of(p, "block"), &block, 1e-15);
+  const teal_plant_geometry *g = ts_urdf_geometry_named(p, "puck_geom0");
+  ck_assert_int_eq(g->shape.kind, TEAL_SHAPE_CONVEX);
+  ck_assert_int_eq(g->shape.num_vertices, 8);
+  g = ts_urdf_geometry_named(p, "puck_geom0_visual");
+  ck_assert_int_eq(g->shape.kind, TEAL_SHAPE_MESH);
+  ck_assert_ptr_nonnull(strstr(g->shape.filename, "models/mjcf/meshes/slab.stl"));
+  ck_assert_double_eq(g->shape.size.v[0], 1.5);
+  teal_plant_free(p);
+}
+END_TEST
+
+/* The one entry point picks MJCF from the root element of a .xml file. */
+START_TEST(parser_entry_point_loads_mjcf) {
+  char path[2048];
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  int inst = -1, count = 0;
+  teal_parser_report report;
+  teal_error e = {TEAL_OK, ""};
+  urdf_test_model_path("mjcf/mixed_joints.xml", path, sizeof path);
+  ck_assert_str_eq(teal_parser_format_of_file(path, NULL)->name, "mjcf");
+  ck_assert_msg(teal_parser_add_models(p, path, NULL, &inst, 1, &count, &report, &e) == TEAL_OK,
+                "%s", e.message);
+  ck_assert_int_eq(count, 1);
+  ck_assert_int_eq(inst, teal_plant_get_model_instance_by_name(p, "mixed_joints", NULL));
+  ck_assert_int_eq(report.num_warnings, 0);
+  teal_parser_options o;
+  teal_parser_options_init(&o);
+  o.instance_name = "again";
+  ck_assert_int_eq(teal_parser_add_models(p, path, &o, &inst, 1, &count, &report, &e), TEAL_OK);
+  ck_assert_int_eq(inst, teal_plant_get_model_instance_by_name(p, "again", NULL));
+  ck_assert_int_eq(teal_parser_add_models_string(p,
+                                                 "<mujoco><worldbody><body><joint "
+                                                 "armature='1'/><geom size='1'/></body>"
+                                                 "</worldbody></mujoco>",
+                                                 NULL, NULL, &inst, 1, &count, &report, &e),
+                   TEAL_OK);
+  ck_assert_int_eq(report.ignored_elements, 1);
+  ck_assert_ptr_nonnull(strstr(report.first_warning, "armature"));
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  teal_plant_free(p);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("mjcf");
   TCase *tc = tcase_create("models");
@@ -348,6 +447,8 @@ int main(void) {
   tcase_add_test(tc, arm_matches_hand_built);
   tcase_add_test(tc, mixed_joints_match_hand_built);
   tcase_add_test(tc, full_inertia_kept_exactly);
+  tcase_add_test(tc, meshes_give_solid_inertias);
+  tcase_add_test(tc, parser_entry_point_loads_mjcf);
   suite_add_tcase(s, tc);
   return ts_run_suite(s);
 }

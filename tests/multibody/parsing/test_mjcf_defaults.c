@@ -247,7 +247,7 @@ START_TEST(warnings) {
   teal_mjcf_report r;
   teal_plant *p = mjcf_test_load_string(
       "<mujoco><worldbody><body name='b'><joint name='j' armature='0.1'/>"
-      "<geom size='0.1' condim='3'/><geom type='mesh' mesh='m'/></body></worldbody>"
+      "<geom size='0.1' condim='3'/><geom type='hfield'/></body></worldbody>"
       "<equality><weld body1='b'/></equality>"
       "<actuator><motor joint='j' gear='2'/><position joint='j'/></actuator></mujoco>",
       &r);

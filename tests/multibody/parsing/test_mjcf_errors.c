@@ -139,6 +139,18 @@ START_TEST(geom_and_reference_errors) {
   expect_failure(BODY("<geom type='plane' size='1 1 1'/>"), TEAL_EINVAL,
                  "a plane geom is allowed only in <worldbody>");
   expect_failure(BODY("<geom type='torus' size='1'/>"), TEAL_EPARSE, "unknown type 'torus'");
+  expect_failure(BODY("<geom type='mesh'/>"), TEAL_EPARSE, "a mesh geom needs a mesh");
+  expect_failure(BODY("<geom type='mesh' mesh='m'/>"), TEAL_ENOTFOUND, "unknown mesh 'm'");
+  expect_failure(
+      "<mujoco><asset><mesh file='/nonexistent/m.stl'/></asset>"
+      "<worldbody><body name='b'><geom type='mesh' mesh='m'/></body></worldbody></mujoco>",
+      TEAL_EIO, "<geom>");
+  expect_failure("<mujoco><asset><mesh file='a.stl' scale='1 2 1'/></asset><worldbody/></mujoco>",
+                 TEAL_EINVAL, "only uniform positive mesh scales");
+  expect_failure(
+      "<mujoco><asset><mesh file='a.stl'/><mesh file='b/a.obj'/></asset><worldbody/>"
+      "</mujoco>",
+      TEAL_EDUPLICATE, "duplicate mesh name 'a'");
   expect_failure(
       BODY_AND("<joint name='k'/><geom size='1'/>", "<actuator><motor joint='x'/></actuator>"),
       TEAL_ENOTFOUND, "unknown joint 'x'");

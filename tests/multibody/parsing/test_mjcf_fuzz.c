@@ -4,7 +4,9 @@
  * deleted tags, swapped attribute values, huge / NaN / odd numbers,
  * duplicated lines) from fixed seeds; then deep nesting (bodies and
  * default classes, beyond libxml2's depth limit too) and missing files.
- * Each load must return an instance or a negative status with a non-empty
+ * The embedded seed reads models/mjcf/meshes/ (TEAL_MODELS_DIR), so mutated
+ * mesh names and paths exercise missing and unreadable mesh files. Each
+ * load must return an instance or a negative status with a non-empty
  * message; a failed load leaves the plant's counts as they were; the plant
  * is then finalized (whatever the result) and freed, and every teal_alloc
  * must have been freed. Run it under ASan/UBSan (TEAL_SANITIZE) for memory
@@ -30,9 +32,11 @@ static const char *const models[] = {"mjcf/acrobot.xml", "mjcf/mixed_joints.xml"
 static const char *const seed_all =
     "<mujoco model=\"all\">\n"
     "  <compiler angle=\"radian\" eulerseq=\"XYZ\" autolimits=\"true\" boundmass=\"0.01\"\n"
-    "            inertiafromgeom=\"auto\" meshdir=\"meshes\"/>\n"
+    "            inertiafromgeom=\"auto\" meshdir=\"" TEAL_MODELS_DIR
+    "/mjcf/meshes\"/>\n"
     "  <option timestep=\"0.005\" gravity=\"0 0 -9.8\" integrator=\"RK4\"/>\n"
-    "  <asset><mesh name=\"m\" file=\"m.stl\"/></asset>\n"
+    "  <asset><mesh name=\"m\" file=\"wedge.stl\" scale=\"2 2 2\"/><mesh file=\"slab.stl\"/>"
+    "</asset>\n"
     "  <default>\n"
     "    <joint damping=\"0.1\" armature=\"0.01\"/>\n"
     "    <geom friction=\"0.8 0.01 0.001\" rgba=\"0.1 0.2 0.3 1\" condim=\"4\"/>\n"
