@@ -50,6 +50,8 @@
  *     bodies; the mass is 1e-100 kg, below anything double arithmetic sees).
  *   - A joint-less body with mass is welded to its parent; a massless one
  *     becomes a frame on its parent's body.
+ *   - A free joint's default positions are the body's pose in the model
+ *     (MuJoCo's qpos0); other joints default to zero.
  *   - Ball and free joints: Teal's quaternion joints take the angular
  *     velocity in the parent frame, MuJoCo's in the body frame (w_F = R_FM
  *     w_M); the positions are the same quaternion (w, x, y, z), a free

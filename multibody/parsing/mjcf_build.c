@@ -8,6 +8,7 @@
 #include "framework/alloc.h"
 #include "multibody/contact/plant_geometry.h"
 #include "multibody/parsing/mjcf_internal.h"
+#include "multibody/plant/plant_defaults.h"
 
 /* Turns a plant failure (index < 0) into the model's error at node. */
 static int plant_failed(mjcf_model *m, const teal_plant *plant, const urdf_node *node, int rc) {
@@ -57,6 +58,12 @@ static int add_joint(mjcf_model *m, teal_plant *plant, const char *inst, mjcf_jo
   }
   j->plant_joint = teal_plant_add_joint(plant, j->name, plant_kind(j->type), F, M, &j->axis, 0.0);
   int pj = j->plant_joint, rc = pj < 0 ? pj : TEAL_OK;
+  if (rc == TEAL_OK && j->type == MJCF_FREE) {
+    /* MuJoCo's qpos0 of a free joint: the body's pose in the model */
+    teal_quaternion qr = teal_rotation_to_quaternion(X_PJ0.R);
+    double q[7] = {qr.w, qr.x, qr.y, qr.z, X_PJ0.p.v[0], X_PJ0.p.v[1], X_PJ0.p.v[2]};
+    rc = teal_plant_set_joint_default_positions(plant, pj, q, 7);
+  }
   double d[TEAL_JOINT_MAX_NV];
   for (int i = 0; i < TEAL_JOINT_MAX_NV; i++) {
     d[i] = j->damping;

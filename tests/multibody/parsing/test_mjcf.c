@@ -15,6 +15,7 @@
 #include "multibody/math/spatial_inertia.h"
 #include "multibody/parsing/parser.h"
 #include "multibody/parsing/urdf.h"
+#include "multibody/plant/plant_defaults.h"
 #include "support/mb_urdf_fixtures.h"
 
 #define PI 3.14159265358979323846
@@ -308,6 +309,16 @@ START_TEST(mixed_joints_match_hand_built) {
   ck_assert_double_eq(ts_urdf_actuator_effort(p, "shoulder_motor"), 20.0);
   ck_assert_double_eq(ts_urdf_actuator_effort(p, "elbow"), 5.0);
   ck_assert(isinf(ts_urdf_actuator_effort(p, "lift_z")));
+  /* the free joint starts at the torso's pose (MuJoCo's qpos0): euler
+   * (10, 20, 30) degrees in the intrinsic sequence zyx */
+  double q0[7];
+  int root = teal_plant_get_joint_by_name(p, "root", -1, NULL);
+  ck_assert_int_eq(teal_plant_get_joint_default_positions(p, root, q0, 7), TEAL_OK);
+  teal_rotation Rt = teal_rotation_mul(
+      teal_rotation_mul(rot(0, 0, 1, 10 * DEG), rot(0, 1, 0, 20 * DEG)), rot(1, 0, 0, 30 * DEG));
+  teal_rotation R0 =
+      teal_rotation_from_quaternion(teal_quaternion_make(q0[0], q0[1], q0[2], q0[3]));
+  ts_urdf_assert_transform_near(xf(R0, q0[4], q0[5], q0[6]), xf(Rt, 0.1, -0.2, 1.5), 1e-15);
   /* the site imu: pos and the normalized quaternion */
   int body;
   teal_transform X = ts_urdf_frame_pose(p, "imu", -1, &body);
