@@ -70,10 +70,12 @@
  *     generalized force, MuJoCo's gear * ctrl. Its effort limit is the
  *     forcerange, else the ctrlrange times the gear, else infinite.
  *
- *   - The model's names (bodies, joints, geoms, sites) must be unique; a
- *     generated frame name ("<joint>_parent", ...) that clashes with one
- *     written in the model is reported by the plant during the build (its
- *     sticky error), not before.
+ *   - The model's names (bodies, joints, geoms, sites, meshes) must be
+ *     unique per kind, and the plant's frames (bodies, sites, massless
+ *     bodies and the generated "<joint>_parent", "<joint>_child",
+ *     "<body>_dof<k>", "<body>_weld") per model instance: a clash, e.g. a
+ *     site named like a body, is TEAL_EDUPLICATE before the plant is
+ *     touched.
  *
  * Errors (as teal_urdf_load_file, with the same libxml2 options, limits and
  * pre-scan): messages name the source, the line and the element; codes

@@ -130,12 +130,14 @@ static int joint_axis(mjcf_model *m, urdf_node *node, int cls, mjcf_joint *j) {
     a[2] = 1.0;
   }
   j->pos = teal_vec3_make(p[0], p[1], p[2]);
-  j->axis = teal_vec3_make(a[0], a[1], a[2]);
-  double norm = teal_vec3_norm(j->axis);
-  if (rc == TEAL_OK && !(norm > 1e-12)) {
+  /* scaled by its largest component first: (1e300, 1e300, 0) has no finite norm */
+  double big = fmax(fabs(a[0]), fmax(fabs(a[1]), fabs(a[2])));
+  teal_vec3 u = teal_vec3_make(a[0] / big, a[1] / big, a[2] / big);
+  double norm = teal_vec3_norm(u);
+  if (rc == TEAL_OK && !(big * norm > 1e-12)) {
     rc = urdf_fail(&m->u, node, TEAL_EINVAL, "zero joint axis");
   }
-  j->axis = teal_vec3_scale(j->axis, 1.0 / norm);
+  j->axis = rc ? teal_vec3_make(0, 0, 1) : teal_vec3_scale(u, 1.0 / norm);
   return rc;
 }
 

@@ -157,5 +157,5 @@ int mjcf_check(mjcf_model *m, const teal_plant *plant, const char *instance) {
     rc = urdf_fail(&m->u, m->u.xml.root, TEAL_EDUPLICATE, "the plant already has an instance '%s'",
                    instance);
   }
-  return rc;
+  return rc ? rc : mjcf_check_names(m, plant, instance);
 }

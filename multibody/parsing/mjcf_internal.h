@@ -12,6 +12,7 @@
  *   mjcf_mesh.c      <asset><mesh>: files through meshdir, hulls, solids.
  *   mjcf_check.c     <actuator> and <contact>, and the checks of the whole
  *                    model (names, references, inertias) before the build.
+ *   mjcf_claims.c    the frame and joint names the build will create.
  *   mjcf_build.c     adding the checked model to the plant. */
 #ifndef TEAL_MULTIBODY_PARSING_MJCF_INTERNAL_H
 #define TEAL_MULTIBODY_PARSING_MJCF_INTERNAL_H
@@ -195,6 +196,11 @@ int mjcf_parse_actuators(mjcf_model *m, urdf_node *node);
 int mjcf_parse_contact(mjcf_model *m, urdf_node *node);
 /* Resolves names and checks what the plant would refuse (before any add). */
 int mjcf_check(mjcf_model *m, const teal_plant *plant, const char *instance);
+/* ---- mjcf_claims.c ---- */
+
+/* The frame and joint names the build will create are unique and free. */
+int mjcf_check_names(mjcf_model *m, const teal_plant *plant, const char *instance);
+
 /* Adds the checked model as instance; returns its index or an error. */
 int mjcf_build(mjcf_model *m, teal_plant *plant, const char *instance);
 

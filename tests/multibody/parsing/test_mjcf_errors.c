@@ -120,6 +120,19 @@ START_TEST(body_and_joint_errors) {
                  "y axis parallel to x");
   expect_failure(HEAD "<body name='b' pos='1 2'/>" TAIL, TEAL_EPARSE, "pos needs 3 numbers");
   expect_failure(HEAD "<body name='b'/><body name='b'/>" TAIL, TEAL_EDUPLICATE, "b");
+  expect_failure(HEAD "<body name='a/b'/>" TAIL, TEAL_EINVAL,
+                 "<body name=\"a/b\">: name 'm::a/b' contains '/'");
+  expect_failure("<mujoco model='x/y'><worldbody/></mujoco>", TEAL_EINVAL,
+                 "model instance name 'x/y'");
+  /* MJCF names are unique per kind; the plant's frames per instance */
+  expect_failure(BODY("<joint/><geom size='1'/><site name='b'/>"), TEAL_EDUPLICATE,
+                 "<site name=\"b\">: duplicate frame name 'b'");
+  expect_failure(BODY("<joint name='j'/><geom size='1'/><site name='j_child'/>"), TEAL_EDUPLICATE,
+                 "duplicate frame name 'j_child'");
+  expect_failure(HEAD
+                 "<body name='w'><geom size='1'/></body><body name='x'><joint name='w'/>"
+                 "<geom size='1'/></body>" TAIL,
+                 TEAL_EDUPLICATE, "duplicate joint name 'w'");
   expect_failure(
       "<mujoco><default><default class='a'/><default class='a'/></default>"
       "<worldbody/></mujoco>",
@@ -157,6 +170,9 @@ START_TEST(geom_and_reference_errors) {
   expect_failure(BODY_AND("<joint name='k' type='ball'/><geom size='1'/>",
                           "<actuator><motor joint='k'/></actuator>"),
                  TEAL_EINVAL, "a motor on a ball or free joint");
+  expect_failure(BODY_AND("<joint name='k'/><geom size='1'/>",
+                          "<actuator><motor joint='k'/><motor joint='k'/></actuator>"),
+                 TEAL_EDUPLICATE, "duplicate actuator name 'k'");
   expect_failure(BODY_AND("<geom size='1'/>", "<contact><exclude body1='b' body2='z'/></contact>"),
                  TEAL_ENOTFOUND, "unknown body 'z'");
   expect_failure(BODY_AND("<geom size='1'/>", "<contact><exclude body1='b'/></contact>"),
@@ -193,6 +209,21 @@ START_TEST(hostile_documents) {
   TS_EXPECT_ERROR(teal_mjcf_load_string(p, HEAD TAIL, NULL, &o, NULL, &e), TEAL_EINVAL, &e,
                   "must be positive");
   ck_assert_int_eq(teal_plant_num_model_instances(p), 2);
+  teal_plant_free(p);
+}
+END_TEST
+
+/* A frame another caller put on the world under the instance's prefix. */
+START_TEST(world_frame_taken) {
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  ck_assert_int_ge(teal_plant_add_frame(p, "m::s", TEAL_WORLD_FRAME, teal_transform_identity()), 0);
+  int frames = teal_plant_num_frames(p);
+  teal_error e;
+  TS_EXPECT_ERROR(teal_mjcf_load_string(p, HEAD "<site name='s'/>" TAIL, NULL, NULL, NULL, &e),
+                  TEAL_EDUPLICATE, &e, "<site name=\"s\">: the plant already has a frame 'm::s'");
+  ck_assert_int_eq(teal_plant_num_frames(p), frames);
+  ck_assert_int_eq(teal_plant_num_model_instances(p), 2);
+  ck_assert_int_eq(teal_plant_error(p)->code, TEAL_OK);
   teal_plant_free(p);
 }
 END_TEST
@@ -240,6 +271,7 @@ int main(void) {
   tcase_add_test(tc, body_and_joint_errors);
   tcase_add_test(tc, geom_and_reference_errors);
   tcase_add_test(tc, hostile_documents);
+  tcase_add_test(tc, world_frame_taken);
   tcase_add_test(tc, argument_and_file_errors);
   suite_add_tcase(s, tc);
   return ts_run_suite(s);
