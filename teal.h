@@ -150,6 +150,7 @@
 #include "multibody/math/spatial_vector.h"
 #include "multibody/constraints/constraint_projection.h"
 #include "multibody/constraints/rank_revealing_solve.h"
+#include "multibody/parsing/mjcf.h"
 #include "multibody/parsing/model_path.h"
 #include "multibody/parsing/package_map.h"
 #include "multibody/parsing/parser.h"

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include "framework/alloc.h"
+#include "multibody/parsing/mjcf.h"
 #include "multibody/parsing/model_path.h"
 #include "multibody/parsing/sdf.h"
 #include "multibody/parsing/urdf.h"
@@ -24,6 +25,7 @@ static int load_urdf(teal_plant *plant, const char *input, int is_file,
 static const teal_parser_format kFormats[] = {
     {"urdf", ".urdf", "robot", load_urdf},
     {"sdf", ".sdf .world", "sdf", teal_sdf_parser_load},
+    {"mjcf", ".mjcf", "mujoco", teal_mjcf_parser_load},
 };
 
 #define NUM_FORMATS ((int)(sizeof(kFormats) / sizeof(kFormats[0])))

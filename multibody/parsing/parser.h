@@ -10,11 +10,11 @@
  * @code{.unparsed}
  *   name   extensions       root element   loader
  *   urdf   .urdf            <robot>        teal_urdf_load_file_opts (urdf.h)
+ *   mjcf   .mjcf            <mujoco>       teal_mjcf_parser_load (mjcf.h)
  * @endcode
- * SDFormat ("sdf": .sdf .world, root `sdf`) and MJCF ("mjcf": .mjcf, root
- * `mujoco`) loaders join as rows of the table kFormats in parser.c, one
- * line each, with a loader of type teal_parser_load_fn; nothing else
- * changes.
+ * The SDFormat loader ("sdf": .sdf .world, root `sdf`) joins as a row of
+ * the table kFormats in parser.c, one line with a loader of type
+ * teal_parser_load_fn; nothing else changes.
  *
  * Errors: the loaders', which name the file, the line and the element:
  * @code{.unparsed}

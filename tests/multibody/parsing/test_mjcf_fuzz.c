@@ -1,0 +1,396 @@
+/* Fuzz-style robustness of the MJCF parser, in the style of the URDF one:
+ * the models in models/mjcf/ and an embedded seed using every element are
+ * fed truncated (prefixes at a stride) and randomly mutated (byte flips,
+ * deleted tags, swapped attribute values, huge / NaN / odd numbers,
+ * duplicated lines) from fixed seeds; then deep nesting (bodies and
+ * default classes, beyond libxml2's depth limit too) and missing files.
+ * The embedded seed reads models/mjcf/meshes/ (TEAL_MODELS_DIR), so mutated
+ * mesh names and paths exercise missing and unreadable mesh files. Each
+ * load must return an instance or a negative status with a non-empty
+ * message; a failed load leaves the plant's counts as they were and its
+ * error record clear (nothing failed inside the plant); the plant is then
+ * finalized (whatever the result) and freed, and every teal_alloc
+ * must have been freed. Run it under ASan/UBSan (TEAL_SANITIZE) for memory
+ * errors and leaks. TEAL_MJCF_FUZZ_TRIALS (per seed, default 1500) runs
+ * longer campaigns. The work is bounded by counts, never by time. */
+#define _XOPEN_SOURCE 700 /* strndup */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "multibody/contact/plant_geometry.h"
+#include "multibody/parsing/mjcf.h"
+#include "multibody/tree/topology.h"
+#include "support/test_support.h"
+#include "urdf_models.h"
+
+static const char *const models[] = {"mjcf/acrobot.xml", "mjcf/mixed_joints.xml", "mjcf/arm.xml",
+                                     "mjcf/full_inertia.xml"};
+#define NUM_MODELS ((int)(sizeof(models) / sizeof(models[0])))
+
+/* Every element and attribute the parser reads, in one document. */
+static const char *const seed_all =
+    "<mujoco model=\"all\">\n"
+    "  <compiler angle=\"radian\" eulerseq=\"XYZ\" autolimits=\"true\" boundmass=\"0.01\"\n"
+    "            inertiafromgeom=\"auto\" meshdir=\"" TEAL_MODELS_DIR
+    "/mjcf/meshes\"/>\n"
+    "  <option timestep=\"0.005\" gravity=\"0 0 -9.8\" integrator=\"RK4\"/>\n"
+    "  <asset><mesh name=\"m\" file=\"wedge.stl\" scale=\"2 2 2\"/><mesh file=\"slab.stl\"/>"
+    "</asset>\n"
+    "  <default>\n"
+    "    <joint damping=\"0.1\" armature=\"0.01\"/>\n"
+    "    <geom friction=\"0.8 0.01 0.001\" rgba=\"0.1 0.2 0.3 1\" condim=\"4\"/>\n"
+    "    <motor ctrlrange=\"-1 1\"/>\n"
+    "    <default class=\"c\"><joint axis=\"0 1 0\" range=\"-1 1\"/>\n"
+    "      <default class=\"d\"><geom type=\"capsule\" size=\"0.02 0.1\"/></default>\n"
+    "    </default>\n"
+    "  </default>\n"
+    "  <worldbody>\n"
+    "    <geom name=\"floor\" type=\"plane\" size=\"2 2 0.1\"/>\n"
+    "    <light pos=\"0 0 3\"/>\n"
+    "    <body name=\"base\" pos=\"0 0 1\" quat=\"1 0 0 0\">\n"
+    "      <freejoint name=\"free\"/>\n"
+    "      <geom type=\"box\" size=\"0.1 0.2 0.05\"/>\n"
+    "      <site name=\"s0\" pos=\"0 0 0.1\" zaxis=\"1 0 0\"/>\n"
+    "      <body name=\"l1\" childclass=\"c\" euler=\"0.1 0.2 0.3\">\n"
+    "        <joint name=\"h1\"/><joint name=\"s1\" type=\"slide\" axis=\"1 0 0\"/>\n"
+    "        <geom class=\"d\" fromto=\"0 0 0 0 0 -0.3\"/>\n"
+    "        <geom type=\"ellipsoid\" size=\"0.03 0.02 0.01\" xyaxes=\"0 1 0 -1 0 0\"/>\n"
+    "        <geom type=\"mesh\" mesh=\"m\"/>\n"
+    "        <body name=\"l2\" pos=\"0 0 -0.3\" axisangle=\"0 0 1 0.5\">\n"
+    "          <joint name=\"b2\" type=\"ball\" pos=\"0 0 0.01\"/>\n"
+    "          <inertial pos=\"0 0 -0.1\" mass=\"0.5\" fullinertia=\"0.01 0.01 0.005 0 0 0\"/>\n"
+    "          <geom type=\"cylinder\" size=\"0.02 0.1\" mass=\"0.2\"/>\n"
+    "        </body>\n"
+    "      </body>\n"
+    "      <body name=\"empty\" pos=\"0.2 0 0\"><site name=\"s1\"/></body>\n"
+    "    </body>\n"
+    "  </worldbody>\n"
+    "  <contact><exclude body1=\"base\" body2=\"l1\"/><pair geom1=\"floor\" geom2=\"floor\"/>"
+    "</contact>\n"
+    "  <equality><connect body1=\"base\" body2=\"l2\" anchor=\"0 0 0\"/></equality>\n"
+    "  <actuator><motor name=\"m1\" joint=\"h1\" gear=\"2\"/><motor joint=\"s1\" "
+    "forcerange=\"-3 3\"/>\n"
+    "    <position joint=\"h1\"/></actuator>\n"
+    "</mujoco>\n";
+
+/* The failure codes seen (bit -code). */
+static unsigned codes_seen;
+
+/* Loads xml into a plant holding another model and checks the contract;
+ * returns 1 if the load succeeded. */
+static int load_once(const char *xml) {
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  ck_assert_ptr_nonnull(p);
+  teal_error e = {TEAL_OK, ""};
+  ck_assert_int_ge(teal_mjcf_load_string(p,
+                                         "<mujoco model='first'><worldbody><body name='b'>"
+                                         "<joint/><geom size='0.1'/></body></worldbody></mujoco>",
+                                         NULL, NULL, NULL, &e),
+                   0);
+  int bodies = teal_plant_num_bodies(p), frames = teal_plant_num_frames(p);
+  int geometries = teal_plant_num_geometries(p);
+  teal_mjcf_report r;
+  int rc = teal_mjcf_load_string(p, xml, NULL, NULL, &r, &e);
+  if (rc < 0) {
+    ck_assert_msg(e.message[0] != '\0', "rc %d without a message", rc);
+    ck_assert_int_eq(e.code, rc);
+    codes_seen |= rc > -32 ? 1u << -rc : 1u;
+    ck_assert_msg(teal_plant_error(p)->code == TEAL_OK, "plant error after: %s", e.message);
+    ck_assert_int_eq(teal_plant_num_bodies(p), bodies);
+    ck_assert_int_eq(teal_plant_num_frames(p), frames);
+    ck_assert_int_eq(teal_plant_num_geometries(p), geometries);
+  } else {
+    ck_assert_int_ge(rc, 3);
+    ck_assert_int_ge(r.num_warnings, 0);
+  }
+  teal_plant_finalize(p);
+  teal_plant_free(p);
+  return rc >= 0;
+}
+
+static char *read_model(int i, size_t *len) {
+  char path[2048];
+  char *xml = urdf_test_read(urdf_test_model_path(models[i], path, sizeof(path)), len);
+  ck_assert_msg(xml != NULL, "cannot read %s", path);
+  return xml;
+}
+
+/* Seed k: a model file, or the embedded document (k == NUM_MODELS). */
+static char *seed_text(int k, size_t *len) {
+  if (k < NUM_MODELS) {
+    return read_model(k, len);
+  }
+  *len = strlen(seed_all);
+  char *s = malloc(*len + 1);
+  ck_assert_ptr_nonnull(s);
+  memcpy(s, seed_all, *len + 1);
+  return s;
+}
+
+START_TEST(seeds_load) {
+  for (int k = 0; k <= NUM_MODELS; k++) {
+    size_t len;
+    char *xml = seed_text(k, &len);
+    ck_assert_msg(load_once(xml), "seed %d does not load", k);
+    free(xml);
+  }
+}
+END_TEST
+
+START_TEST(truncated_prefixes) {
+  ts_alloc_install();
+  for (int k = 0; k <= NUM_MODELS; k++) {
+    size_t len;
+    char *xml = seed_text(k, &len);
+    char *buf = malloc(len + 1);
+    ck_assert_ptr_nonnull(buf);
+    for (size_t n = 0; n <= len; n += (n % 5) + 1) {
+      memcpy(buf, xml, n);
+      buf[n] = '\0';
+      load_once(buf);
+    }
+    free(buf);
+    free(xml);
+  }
+  ck_assert_uint_eq(ts_alloc_allocs(), ts_alloc_frees());
+  ts_alloc_uninstall();
+}
+END_TEST
+
+/* ---- mutations ----------------------------------------------------------------- */
+
+typedef struct text {
+  char *s;
+  size_t n;
+} text;
+
+static void text_replace(text *t, size_t at, size_t del, const char *ins, size_t nins) {
+  char *s = malloc(t->n - del + nins + 1);
+  ck_assert_ptr_nonnull(s);
+  memcpy(s, t->s, at);
+  memcpy(s + at, ins, nins);
+  memcpy(s + at + nins, t->s + at + del, t->n - at - del);
+  t->n = t->n - del + nins;
+  s[t->n] = '\0';
+  free(t->s);
+  t->s = s;
+}
+
+static unsigned next_rand(unsigned *state) {
+  unsigned x = *state;
+  x ^= x << 13;
+  x ^= x >> 17;
+  x ^= x << 5;
+  *state = x;
+  return x;
+}
+
+static size_t pick(unsigned *seed, size_t n) {
+  return n ? next_rand(seed) % n : 0;
+}
+
+static void flip_byte(text *t, unsigned *seed) {
+  if (t->n) {
+    t->s[pick(seed, t->n)] = (char)(1 + next_rand(seed) % 255);
+  }
+}
+
+static void delete_tag(text *t, unsigned *seed) {
+  char *lt = strchr(t->s + pick(seed, t->n), '<');
+  char *gt = lt ? strchr(lt, '>') : NULL;
+  if (gt) {
+    text_replace(t, (size_t)(lt - t->s), (size_t)(gt - lt) + 1, "", 0);
+  }
+}
+
+/* The quoted value (either quote) at or after a random position. */
+static int find_value(const text *t, unsigned *seed, size_t *b, size_t *e) {
+  const char *s = t->s + pick(seed, t->n);
+  const char *q1 = strpbrk(s, "\"'");
+  const char *q2 = q1 ? strchr(q1 + 1, *q1) : NULL;
+  if (!q2) {
+    return 0;
+  }
+  *b = (size_t)(q1 + 1 - t->s);
+  *e = (size_t)(q2 - t->s);
+  return 1;
+}
+
+static void swap_values(text *t, unsigned *seed) {
+  size_t b1, e1, b2, e2;
+  if (!find_value(t, seed, &b1, &e1) || !find_value(t, seed, &b2, &e2) || e1 >= b2) {
+    return;
+  }
+  char *v1 = strndup(t->s + b1, e1 - b1), *v2 = strndup(t->s + b2, e2 - b2);
+  ck_assert(v1 && v2);
+  text_replace(t, b2, e2 - b2, v1, strlen(v1));
+  text_replace(t, b1, e1 - b1, v2, strlen(v2));
+  free(v1);
+  free(v2);
+}
+
+static void odd_value(text *t, unsigned *seed) {
+  static const char *const odd[] = {"1e308 1e308 1e308",
+                                    "-1e308",
+                                    "nan",
+                                    "inf",
+                                    "-0",
+                                    "1e-320",
+                                    "0 0 0 0",
+                                    "1 2 3 4 5 6 7",
+                                    "",
+                                    "x",
+                                    "1e400",
+                                    "-1",
+                                    "0",
+                                    "main",
+                                    "free",
+                                    "b"};
+  size_t b, e;
+  if (find_value(t, seed, &b, &e)) {
+    const char *v = odd[pick(seed, sizeof(odd) / sizeof(odd[0]))];
+    text_replace(t, b, e - b, v, strlen(v));
+  }
+}
+
+static void duplicate_line(text *t, unsigned *seed) {
+  char *start = strchr(t->s + pick(seed, t->n), '\n');
+  char *end = start ? strchr(start + 1, '\n') : NULL;
+  if (end) {
+    char *line = strndup(start, (size_t)(end - start));
+    ck_assert_ptr_nonnull(line);
+    text_replace(t, (size_t)(end - t->s), 0, line, strlen(line));
+    free(line);
+  }
+}
+
+static int trials(void) {
+  const char *s = getenv("TEAL_MJCF_FUZZ_TRIALS");
+  int n = s ? atoi(s) : 0;
+  return n > 0 ? n : 1500;
+}
+
+START_TEST(random_mutations) {
+  void (*const mutators[])(text *, unsigned *) = {flip_byte, delete_tag, swap_values, odd_value,
+                                                  duplicate_line};
+  ts_alloc_install();
+  int ok = 0, total = 0;
+  for (int k = 0; k <= NUM_MODELS; k++) {
+    size_t len;
+    char *xml = seed_text(k, &len);
+    unsigned seed = 0x9e3779b9u + (unsigned)k;
+    for (int trial = 0; trial < trials(); trial++) {
+      text t = {malloc(len + 1), len};
+      ck_assert_ptr_nonnull(t.s);
+      memcpy(t.s, xml, len + 1);
+      int n = 1 + (int)pick(&seed, 3);
+      for (int i = 0; i < n; i++) {
+        mutators[pick(&seed, 5)](&t, &seed);
+      }
+      ok += load_once(t.s);
+      total++;
+      free(t.s);
+    }
+    free(xml);
+  }
+  ck_assert_uint_eq(ts_alloc_allocs(), ts_alloc_frees());
+  ts_alloc_uninstall();
+  /* the campaign reaches both outcomes and several failure codes */
+  ck_assert_int_gt(ok, total / 20);
+  ck_assert_int_lt(ok, total);
+  ck_assert_int_ge(__builtin_popcount(codes_seen), 4);
+}
+END_TEST
+
+/* ---- deep nesting and missing files ------------------------------------------------- */
+
+/* n nested bodies (each with a hinge and a sphere) or default classes. */
+static char *nested(int n, int classes) {
+  size_t cap = (size_t)n * 120 + 256, at = 0;
+  char *s = malloc(cap);
+  ck_assert_ptr_nonnull(s);
+  at += (size_t)snprintf(s, cap, "<mujoco>%s", classes ? "<default>" : "<worldbody>");
+  for (int i = 0; i < n; i++) {
+    at += (size_t)snprintf(s + at, cap - at,
+                           classes ? "<default class='c%d'><joint damping='%d'/>"
+                                   : "<body name='b%d' pos='0 0 -0.1'><joint/><geom size='0.%d1'/>",
+                           i, i % 9);
+  }
+  for (int i = 0; i < n; i++) {
+    at += (size_t)snprintf(s + at, cap - at, classes ? "</default>" : "</body>");
+  }
+  snprintf(s + at, cap - at, "%s",
+           classes ? "</default><worldbody><body><joint class='c7'/><geom size='1'/></body>"
+                     "</worldbody></mujoco>"
+                   : "</worldbody></mujoco>");
+  return s;
+}
+
+START_TEST(deep_nesting) {
+  ts_alloc_install();
+  /* 200 levels load; libxml2 refuses documents nested deeper than 256 */
+  for (int classes = 0; classes < 2; classes++) {
+    char *s = nested(200, classes);
+    ck_assert_int_eq(load_once(s), 1);
+    free(s);
+    s = nested(2000, classes);
+    ck_assert_int_eq(load_once(s), 0);
+    free(s);
+  }
+  ck_assert_uint_eq(ts_alloc_allocs(), ts_alloc_frees());
+  ts_alloc_uninstall();
+}
+END_TEST
+
+/* Many classes and bodies: names are found through hash tables, so a wide
+ * document loads in linear time (20,000 of each: a fraction of a second). */
+START_TEST(wide_documents) {
+  int n = 20000;
+  size_t cap = (size_t)n * 160 + 256, at = 0;
+  char *s = malloc(cap);
+  ck_assert_ptr_nonnull(s);
+  at += (size_t)snprintf(s, cap, "<mujoco><default>");
+  for (int i = 0; i < n; i++) {
+    at += (size_t)snprintf(s + at, cap - at, "<default class='c%d'><joint damping='1'/></default>",
+                           i);
+  }
+  at += (size_t)snprintf(s + at, cap - at, "</default><worldbody>");
+  for (int i = 0; i < n; i++) {
+    at += (size_t)snprintf(s + at, cap - at,
+                           "<body name='b%d' pos='%d 0 0'><joint class='c%d'/><geom size='0.1'/>"
+                           "</body>",
+                           i, i, n - 1 - i);
+  }
+  snprintf(s + at, cap - at, "</worldbody></mujoco>");
+  ck_assert_int_eq(load_once(s), 1);
+  free(s);
+}
+END_TEST
+
+START_TEST(missing_files) {
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  teal_error e;
+  ck_assert_int_eq(teal_mjcf_load_file(p, "no/such/model.xml", NULL, NULL, NULL, &e), TEAL_EIO);
+  ck_assert_ptr_nonnull(strstr(e.message, "cannot open"));
+  ck_assert_int_eq(teal_mjcf_load_file(p, "/dev/zero", NULL, NULL, NULL, &e), TEAL_EIO);
+  ck_assert_int_eq(teal_plant_num_model_instances(p), 2);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  teal_plant_free(p);
+}
+END_TEST
+
+int main(void) {
+  Suite *s = suite_create("mjcf_fuzz");
+  TCase *tc = tcase_create("fuzz");
+  tcase_set_timeout(tc, 600);
+  tcase_add_test(tc, seeds_load);
+  tcase_add_test(tc, truncated_prefixes);
+  tcase_add_test(tc, random_mutations);
+  tcase_add_test(tc, deep_nesting);
+  tcase_add_test(tc, wide_documents);
+  tcase_add_test(tc, missing_files);
+  suite_add_tcase(s, tc);
+  return ts_run_suite(s);
+}
