@@ -9,9 +9,12 @@ set -euo pipefail
 # libjs-three and libjs-dygraphs: the replay pages inline three.js and
 # dygraphs from them; chromium: the browser test of the replay pages
 # (tests/browser); libassimp-dev and libqhull-dev: mesh files and their convex
-# hulls (geometry/shapes/mesh_*.h).
+# hulls (geometry/shapes/mesh_*.h); libmujoco-dev: MuJoCo, never linked into
+# the library, is the peer the benches measure against and an independent
+# reference in the tests (bench_mjcf_mujoco compares M(q) and bias forces of
+# every MJCF test model with MuJoCo's; bench_constraints runs as a bench only).
 packages=(cmake pkg-config libgsl-dev libopenblas-dev liblapacke-dev libxml2-dev libassimp-dev
-  libqhull-dev check doxygen
+  libqhull-dev libmujoco-dev check doxygen
   graphviz coinor-libipopt-dev libjs-three libjs-dygraphs chromium
   # the Python package (python/) for /usr/bin/python3: cffi builds it, numpy
   # carries its arrays, pytest runs its tests, setuptools installs it offline
