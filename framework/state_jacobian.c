@@ -17,9 +17,9 @@
 #include "framework/system_dynamics.h"
 #include "framework/system_internal.h"
 
-/* An output the walk differentiates: leaf (index in the root's leaves) and
- * port, where its rows (ny x n) are kept during one calc, and whether they
- * are there yet. */
+/* An output the walk differentiates: leaf (index among the leaves of the
+ * context's subtree) and port, where its rows (ny x n) are kept during one
+ * calc, and whether they are there yet. */
 typedef struct sj_memo {
   int leaf, port;
   size_t offset;
@@ -151,10 +151,13 @@ static int hookless_output(sj_walk *w, const teal_context *leaf, int port) {
 static sj_memo *find_memo(sj_walk *w, const teal_context *leaf, int port, int *added) {
   teal_state_jacobian *sj = w->sj;
   const teal_context_root *root = w->ctx->root;
-  int k = 0;
-  while (k < root->nleaves && root->leaves[k] != leaf) {
+  /* relative to ctx's subtree: the workspace serves any context of sj->sys,
+   * a root context or a subcontext of a larger diagram alike */
+  int k = w->ctx->leaf_begin;
+  while (k < w->ctx->leaf_end && root->leaves[k] != leaf) {
     k++;
   }
+  k -= w->ctx->leaf_begin;
   *added = 0;
   for (int i = 0; i < sj->nmemo; i++) {
     if (sj->memo[i].leaf == k && sj->memo[i].port == port) {

@@ -30,6 +30,7 @@
 #include "multibody/algorithms/kinematics.h"
 #include "multibody/algorithms/operators.h"
 #include "multibody/forces/force_elements.h"
+#include "multibody/plant/held_dofs_internal.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/tree/topology.h"
 
@@ -56,6 +57,8 @@ static int check_supported(const teal_system *sys, const teal_context *ctx, cons
     why = "the geometry query is connected (contact)";
   } else if (constraints_enabled(p, ctx)) {
     why = "constraints are enabled";
+  } else if (teal_plant_num_held(p, ctx) > 0) { /* their vdot is held, not the free one */
+    why = "joints are locked or prescribed";
   } else if (input_port >= 0 && input_port != s->in_u && input_port != s->in_tau) {
     why = "the input is neither 'actuation' nor 'applied_generalized_force'";
   } else if (output_port >= 0 && output_port != s->out_state) {

@@ -207,7 +207,7 @@ int teal_plant_calc_motion_errors(const teal_plant *plant, const teal_context *c
     return teal_plant_bad_call(plant, ctx, fn);
   }
   if (!err || n != plant->nv || level < 0 || level > 2) {
-    return teal_context_report_error(ctx, err && n == plant->nv ? TEAL_EINVAL : TEAL_ESIZE,
+    return teal_context_report_error(ctx, err && n != plant->nv ? TEAL_ESIZE : TEAL_EINVAL,
                                      "%s: level %d (0, 1 or 2), err %s, n = %d (nv = %d)", fn,
                                      level, err ? "given" : "NULL", n, plant->nv);
   }

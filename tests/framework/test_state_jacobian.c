@@ -314,6 +314,32 @@ START_TEST(test_calc_allocates_nothing) {
 }
 END_TEST
 
+/* "Any context of the same system": a workspace made on the loop's own
+ * root context serves the loop's subcontext inside a larger diagram, where
+ * the loop's leaves sit after another leaf in the root's leaf list. */
+START_TEST(test_subcontext_of_larger_diagram) {
+  teal_system *loop = loop_new(_i);
+  teal_context *own = teal_context_new(loop, NULL);
+  teal_state_jacobian *sj = teal_state_jacobian_new(own, NULL);
+  ck_assert_ptr_nonnull(sj);
+  teal_builder *b = teal_builder_new("outer");
+  teal_builder_add(b, teal_gain_new("first", 2.0, 1, NULL));
+  teal_builder_add(b, loop);
+  teal_system *outer = ts_sim_build(b);
+  teal_context *octx = teal_context_new(outer, NULL);
+  const teal_context *sub = teal_context_subcontext(octx, loop);
+  ck_assert_ptr_nonnull(sub);
+  double J[25], ref[25];
+  closed_form(ref);
+  ck_assert_int_eq(teal_state_jacobian_calc(sj, sub, J), TEAL_OK);
+  ck_assert_double_le(max_diff(J, ref, 25), 1e-14);
+  teal_state_jacobian_free(sj);
+  teal_context_free(own);
+  teal_context_free(octx);
+  teal_system_free(outer);
+}
+END_TEST
+
 static Suite *state_jacobian_suite(void) {
   Suite *s = suite_create("state_jacobian");
   TCase *tc = tcase_create("compose");
@@ -324,6 +350,7 @@ static Suite *state_jacobian_suite(void) {
   tcase_add_test(tc, test_declining_hook_reports_unsupported);
   tcase_add_test(tc, test_bad_input);
   tcase_add_test(tc, test_calc_allocates_nothing);
+  tcase_add_loop_test(tc, test_subcontext_of_larger_diagram, 0, 2);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -386,6 +386,37 @@ START_TEST(projected_steps_allocate_nothing) {
 }
 END_TEST
 
+/* The projection writes q and v in place: what the context caches from
+ * the state before or during it must not survive. The time derivatives
+ * after a projection equal those of a fresh context given the same
+ * state. */
+START_TEST(projection_leaves_no_stale_cache) {
+  teal_plant *p = four_bar();
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  const teal_system *sys = teal_plant_system(p);
+  teal_context *ctx = teal_context_new(sys, NULL), *fresh = teal_context_new(sys, NULL);
+  double q[3], v[3] = {0.3, -0.2, 0.5}, x[6], xd[6], xd_fresh[6];
+  assemble(0.7, q);
+  q[0] += 1e-3;
+  set_q(p, ctx, q);
+  ck_assert_int_eq(teal_plant_set_velocities(p, ctx, v, 3), TEAL_OK);
+  ck_assert_int_eq(teal_calc_time_derivatives(sys, ctx, xd), TEAL_OK); /* fills the caches */
+  ck_assert_int_eq(teal_context_set_accuracy(ctx, 1e-12), TEAL_OK);
+  ck_assert_int_eq(teal_project_continuous_state(sys, ctx), TEAL_OK);
+  ck_assert_int_eq(teal_calc_time_derivatives(sys, ctx, xd), TEAL_OK);
+  teal_context_get_continuous_state(ctx, x, 6);
+  ck_assert_double_gt(fabs(x[3] - v[0]) + fabs(x[4] - v[1]) + fabs(x[5] - v[2]), 1e-6);
+  teal_context_set_continuous_state(fresh, x, 6);
+  ck_assert_int_eq(teal_calc_time_derivatives(sys, fresh, xd_fresh), TEAL_OK);
+  for (int i = 0; i < 6; i++) {
+    ck_assert_double_eq_tol(xd[i], xd_fresh[i], 1e-12);
+  }
+  teal_context_free(ctx);
+  teal_context_free(fresh);
+  teal_plant_free(p);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("plant_projection");
   TCase *tc = tcase_create("core");
@@ -398,6 +429,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, prescribed_crank_drives_the_loop);
   tcase_add_test(tc, locked_crank_holds_the_loop);
   tcase_add_test(tc, projected_steps_allocate_nothing);
+  tcase_add_test(tc, projection_leaves_no_stale_cache);
   suite_add_tcase(s, tc);
   return s;
 }

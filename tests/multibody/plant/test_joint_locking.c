@@ -9,6 +9,7 @@
 
 #include "framework/context.h"
 #include "framework/context_access.h"
+#include "framework/system_dynamics.h"
 #include "math/rotation.h"
 #include "math/transform.h"
 #include "multibody/plant/joint_locking.h"
@@ -290,6 +291,42 @@ START_TEST(bad_calls_are_reported) {
 }
 END_TEST
 
+/* A locked dof's acceleration is held at zero, so the free dynamics'
+ * analytic Jacobian is not df/dx: the plant's hook declines (callers fall
+ * back to differences) while a joint is locked, and serves again once it
+ * is unlocked, matching central differences of the time derivatives. */
+START_TEST(analytic_jacobian_declines_while_locked) {
+  teal_plant *p = double_pendulum(0.0, NAN);
+  const teal_system *sys = teal_plant_system(p);
+  teal_context *ctx = teal_context_new(sys, NULL);
+  double x[4] = {0.5, -1.1, 0.3, -0.2}, A[16], fp[4], fm[4];
+  teal_context_set_continuous_state(ctx, x, 4);
+  teal_jacobian jac = {4, 0, 0, A, NULL, NULL, NULL};
+  ck_assert_int_eq(teal_plant_lock_joint(p, ctx, 1), TEAL_OK);
+  ts_stale_context(ctx);
+  TS_EXPECT_ERROR(teal_calc_jacobian(sys, ctx, -1, -1, &jac), TEAL_EUNSUPPORTED,
+                  teal_context_error(ctx), "locked or prescribed");
+  ck_assert_int_eq(teal_plant_unlock_joint(p, ctx, 1), TEAL_OK);
+  ck_assert_int_eq(teal_calc_jacobian(sys, ctx, -1, -1, &jac), TEAL_OK);
+  teal_context_get_continuous_state(ctx, x, 4);
+  for (int j = 0; j < 4; j++) {
+    double xj = x[j], h = 1e-6;
+    x[j] = xj + h;
+    teal_context_set_continuous_state(ctx, x, 4);
+    ck_assert_int_eq(teal_calc_time_derivatives(sys, ctx, fp), TEAL_OK);
+    x[j] = xj - h;
+    teal_context_set_continuous_state(ctx, x, 4);
+    ck_assert_int_eq(teal_calc_time_derivatives(sys, ctx, fm), TEAL_OK);
+    x[j] = xj;
+    for (int i = 0; i < 4; i++) {
+      ck_assert_double_eq_tol(A[i * 4 + j], (fp[i] - fm[i]) / (2 * h), 1e-6);
+    }
+  }
+  teal_context_free(ctx);
+  teal_plant_free(p);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("joint_locking");
   TCase *tc = tcase_create("core");
@@ -302,6 +339,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, locked_steps_allocate_nothing);
   tcase_add_test(tc, locked_free_body_does_not_fall);
   tcase_add_test(tc, bad_calls_are_reported);
+  tcase_add_test(tc, analytic_jacobian_declines_while_locked);
   suite_add_tcase(s, tc);
   return s;
 }

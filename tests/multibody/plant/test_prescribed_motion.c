@@ -281,6 +281,11 @@ START_TEST(bad_declarations_are_reported) {
                   teal_context_error(ctx), "level 3 (0, 1 or 2)");
   TS_EXPECT_ERROR(teal_plant_calc_motion_power(p, ctx, NULL), TEAL_EINVAL, teal_context_error(ctx),
                   "power is NULL");
+  /* as documented: NULL err is TEAL_EINVAL, a wrong n TEAL_ESIZE */
+  TS_EXPECT_ERROR(teal_plant_calc_motion_errors(p, ctx, 0, NULL, 1), TEAL_EINVAL,
+                  teal_context_error(ctx), "err NULL");
+  TS_EXPECT_ERROR(teal_plant_calc_motion_errors(p, ctx, 0, tau, 2), TEAL_ESIZE,
+                  teal_context_error(ctx), "n = 2 (nv = 1)");
   teal_context_free(ctx);
   teal_plant_free(p);
 }
