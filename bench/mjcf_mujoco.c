@@ -327,6 +327,7 @@ int main(int argc, char **argv) {
                 {"mixed_joints.xml", TOLERANCE, ""},
                 {"arm.xml", TOLERANCE, ""},
                 {"meshes.xml", TOLERANCE, ""},
+                {"armature.xml", TOLERANCE, ""},
                 {"full_inertia.xml", 1e-7, "  (MuJoCo's compiled fullinertia: 1e-7)"}};
   printf("dynamics against MuJoCo (%d random states, tolerance %.0e)\n", NUM_STATES, TOLERANCE);
   for (int i = 1; i < argc; i++) {

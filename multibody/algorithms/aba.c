@@ -172,9 +172,13 @@ static int factor_node(teal_mb_data *data, const teal_plant_tree *t, int k, cons
   int n = t->nv[k], pk = t->parent[k];
   double *Ud = data->Ud + 6 * t->v_start[k], *Dinv = data->Dinv + data->d_start[k];
   const double *P = data->P[k].m, *S = teal_mb_data_S(data, t, k);
-  const double *add = data->added_diagonal ? data->added_diagonal + t->v_start[k] : NULL;
+  double add[TEAL_JOINT_MAX_NV]; /* reflected inertia and any added diagonal */
+  for (int i = 0; i < n; i++) {
+    int v = t->v_start[k] + i;
+    add[i] = data->reflected[v] + (data->added_diagonal ? data->added_diagonal[v] : 0.0);
+  }
   double U[6 * TEAL_JOINT_MAX_NV];
-  int bad = n == 1  ? factor_one(P, S, add ? add[0] : 0.0, Ud, Dinv, U)
+  int bad = n == 1  ? factor_one(P, S, add[0], Ud, Dinv, U)
             : n > 1 ? factor_multi(P, S, n, add, Ud, Dinv, U)
                     : 0;
   if (bad) {

@@ -45,6 +45,7 @@ static void crba_column(const teal_mb_data *data, const teal_plant_tree *t, int 
   for (int i = 0; i < n; i++) {
     *sink_at(out, t->v_start[k] + i, col) = teal_mb_s_dot(S + 6 * i, F);
   }
+  *sink_at(out, col, col) += data->reflected[col]; /* the actuators' reflected inertia */
   for (int a = t->parent[k]; a > 0; a = t->parent[a]) {
     const double *Sa = teal_mb_data_S(data, t, a);
     for (int i = 0; i < t->nv[a]; i++) {

@@ -87,6 +87,7 @@ static void fill_constants(teal_mb_data *data, const teal_plant_tree *t) {
   }
   data->M_BBo_B = t->M_BBo_B;
   data->I_Bcm = data->own_I_Bcm;
+  data->reflected = t->reflected_inertia;
   data->X[0] = teal_transform_identity();
   data->O[0] = teal_vec3_zero();
   data->V[0] = data->c[0] = data->pb[0] = teal_spatial_vector_zero();
@@ -195,6 +196,10 @@ void teal_mb_data_use_inertias(teal_mb_data *data, const teal_spatial_inertia *M
                                const teal_mat3 *I_Bcm) {
   data->M_BBo_B = M_BBo_B;
   data->I_Bcm = I_Bcm;
+}
+
+void teal_mb_data_use_reflected_inertia(teal_mb_data *data, const double *r) {
+  data->reflected = r;
 }
 
 void teal_mb_data_stage_by_owner(teal_mb_data *data) {

@@ -13,7 +13,11 @@
  * teal_mb_data_set_gravity), tau_applied a generalized applied force, F_app
  * the applied spatial forces and tau the generalized actuation. Joint
  * damping, joint limits and force elements are NOT included by any
- * algorithm (callers add them to tau_applied / tau).
+ * algorithm (callers add them to tau_applied / tau). M includes the
+ * actuators' default reflected inertias rho^2 I_r on its diagonal
+ * (multibody/tree/actuator_rotor.h) in every algorithm: the mass matrix,
+ * forward and inverse dynamics, M v, the kinetic energy and the
+ * derivatives.
  *
  * Applied spatial forces. F_app_Bo_W is an array of num_bodies spatial forces
  * indexed by BODY index (not tree node): F_app_Bo_W[b] = [torque; force] acts

@@ -88,6 +88,9 @@ struct teal_mb_data {
    * Mb (the discrete plant's implicit joint damping h D; see
    * teal_mb_data_set_added_diagonal) */
   const double *added_diagonal;
+  /* [nv] the actuators' reflected inertias rho^2 I_r, part of M's diagonal
+   * everywhere (the model's unless the owner lends its context's) */
+  const double *reflected;
   /* by body, in W at body origins: Jacobians and momentum */
   teal_transform *X_WB;      /* [nb] */
   teal_spatial_vector *V_WB; /* [nb] */
@@ -242,6 +245,11 @@ void teal_mb_data_use_gravity(teal_mb_data *data, const double *g_W);
  *  The owner drops the position stage when they change (data.c). */
 void teal_mb_data_use_inertias(teal_mb_data *data, const teal_spatial_inertia *M_BBo_B,
                                const teal_mat3 *I_Bcm);
+
+/** Points data's reflected inertias at r (nv values >= 0, outliving their
+ *  use): the plant system lends its context's parameter this way. The owner
+ *  drops the position stage when they change (data.c). */
+void teal_mb_data_use_reflected_inertia(teal_mb_data *data, const double *r);
 
 /** The world's spatial acceleration: [0; -g] with gravity, else zero. */
 static inline teal_spatial_vector teal_mb_world_acceleration(const teal_mb_data *data,

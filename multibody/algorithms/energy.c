@@ -16,6 +16,9 @@ int teal_mb_kinetic_energy(const teal_plant *plant, teal_mb_data *data, const do
   for (int k = 1; k < t->num_nodes; k++) {
     e += teal_spatial_vector_dot(data->V[k], teal_mb_inertia_apply(&data->I[k], data->V[k]));
   }
+  for (int i = 0; i < data->nv; i++) {
+    e += data->reflected[i] * v[i] * v[i]; /* the rotors' energy */
+  }
   *ke = 0.5 * e;
   return TEAL_OK;
 }

@@ -65,6 +65,13 @@ static int stages(teal_mb_data *data, const teal_plant_tree *t, const double *q,
 
 /* ---- public ------------------------------------------------------------------------ */
 
+/* tau += diag(reflected) x: the rotors' part of M x. */
+static void add_reflected(const teal_mb_data *data, const double *x, double *tau) {
+  for (int i = 0; i < data->nv; i++) {
+    tau[i] += data->reflected[i] * x[i];
+  }
+}
+
 /* Inverse dynamics under the name fn. */
 static int inverse_dynamics(const char *fn, const teal_plant *plant, teal_mb_data *data,
                             const double *q, const double *v, const double *vdot,
@@ -85,6 +92,7 @@ static int inverse_dynamics(const char *fn, const teal_plant *plant, teal_mb_dat
   }
   rnea_outward(data, t, teal_mb_world_acceleration(data, 1), vdot, 1, F_app);
   rnea_inward(data, t, tau_applied, tau);
+  add_reflected(data, vdot, tau);
   return TEAL_OK;
 }
 
@@ -142,6 +150,7 @@ int teal_mb_mass_matrix_times(const teal_plant *plant, teal_mb_data *data, const
   }
   rnea_outward(data, t, teal_spatial_vector_zero(), v, 0, NULL);
   rnea_inward(data, t, NULL, Mv);
+  add_reflected(data, v, Mv);
   return TEAL_OK;
 }
 

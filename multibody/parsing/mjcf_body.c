@@ -165,7 +165,12 @@ static int parse_joint(mjcf_model *m, urdf_node *node, int body, int cls, int k)
   if (rc == TEAL_OK && j->damping < 0.0) {
     rc = urdf_fail(&m->u, node, TEAL_EINVAL, "negative damping %g", j->damping);
   }
-  static const char *const skipped[] = {"armature", "stiffness", "frictionloss", "ref", NULL};
+  j->armature_motor = -1;
+  rc = rc ? rc : mjcf_double(m, node, "joint", cls, "armature", 0.0, &j->armature);
+  if (rc == TEAL_OK && j->armature < 0.0) {
+    rc = urdf_fail(&m->u, node, TEAL_EINVAL, "negative armature %g", j->armature);
+  }
+  static const char *const skipped[] = {"stiffness", "frictionloss", "ref", NULL};
   for (int i = 0; skipped[i] && rc == TEAL_OK; i++) {
     rc = unmodelled(m, node, cls, skipped[i]);
   }

@@ -9,6 +9,7 @@
 #include "multibody/contact/plant_geometry.h"
 #include "multibody/parsing/mjcf_internal.h"
 #include "multibody/plant/plant_defaults.h"
+#include "multibody/tree/actuator_rotor.h"
 
 /* Turns a plant failure (index < 0) into the model's error at node. */
 static int plant_failed(mjcf_model *m, const teal_plant *plant, const urdf_node *node, int rc) {
@@ -193,8 +194,11 @@ static int add_sites_and_geoms(mjcf_model *m, teal_plant *plant, const char *ins
 static int add_motors_and_filters(mjcf_model *m, teal_plant *plant) {
   for (int i = 0; i < m->motors.n; i++) {
     const mjcf_motor *a = &MMOTOR(m)[i];
-    int rc =
-        teal_plant_add_joint_actuator(plant, a->name, MJOINT(m)[a->joint].plant_joint, a->limit);
+    const mjcf_joint *j = &MJOINT(m)[a->joint];
+    int rc = teal_plant_add_joint_actuator(plant, a->name, j->plant_joint, a->limit);
+    if (rc >= 0 && j->armature_motor == i) { /* MuJoCo's armature: rho = 1 */
+      rc = teal_plant_set_actuator_default_rotor_inertia(plant, rc, j->armature);
+    }
     if (rc < 0) {
       return plant_failed(m, plant, a->node, rc);
     }

@@ -46,6 +46,8 @@ typedef struct mjcf_joint {
   teal_vec3 pos, axis; /* in the body frame */
   double lower, upper; /* -inf, inf when not limited */
   double damping;
+  double armature;    /* MuJoCo's rotor inertia: the first motor's rotor inertia */
+  int armature_motor; /* that motor, -1 if none (mjcf_check.c) */
   int plant_joint;
 } mjcf_joint;
 

@@ -168,12 +168,22 @@ static void warn_ignored(urdf_model *doc, urdf_node *node, urdf_node *axis) {
   }
 }
 
-static int add_actuator(urdf_model *out, const urdf_joint *j) {
-  urdf_actuator *a = urdf_push(out, &out->actuators, sizeof(urdf_actuator));
-  if (!a) {
-    return out->err->code;
+/* The actuator of joint j, with Drake's <drake:rotor_inertia> (>= 0) and
+ * <drake:gear_ratio> (nonzero) children of the joint element. */
+static int add_actuator(urdf_model *doc, urdf_model *out, const urdf_joint *j) {
+  double rotor_inertia, gear_ratio;
+  int rc = number(doc, j->node, "drake:rotor_inertia", 0.0, &rotor_inertia);
+  rc = rc ? rc : number(doc, j->node, "drake:gear_ratio", 1.0, &gear_ratio);
+  if (rc == TEAL_OK && (rotor_inertia < 0.0 || gear_ratio == 0.0)) {
+    rc = urdf_fail(
+        doc, j->node, TEAL_EINVAL, "joint '%s': %s", j->name,
+        rotor_inertia < 0.0 ? "negative <drake:rotor_inertia>" : "zero <drake:gear_ratio>");
   }
-  *a = (urdf_actuator){j->name, j->node, j->name, -1};
+  urdf_actuator *a = rc ? NULL : urdf_push(out, &out->actuators, sizeof(urdf_actuator));
+  if (!a) {
+    return rc ? rc : out->err->code;
+  }
+  *a = (urdf_actuator){j->name, j->node, j->name, -1, rotor_inertia, gear_ratio};
   return TEAL_OK;
 }
 
@@ -213,5 +223,5 @@ int sdf_convert_joint(sdf_state *s, int f, urdf_model *out) {
     return s->err->code;
   }
   *dst = j;
-  return urdf_joint_type_nv(j.type) == 1 && j.effort != 0.0 ? add_actuator(out, dst) : TEAL_OK;
+  return urdf_joint_type_nv(j.type) == 1 && j.effort != 0.0 ? add_actuator(doc, out, dst) : TEAL_OK;
 }

@@ -6,6 +6,7 @@
 
 #include "framework/alloc.h"
 #include "multibody/parsing/urdf_internal.h"
+#include "multibody/tree/actuator_rotor.h"
 #include "multibody/contact/plant_geometry.h"
 
 #define URDF_PI 3.14159265358979323846
@@ -210,6 +211,11 @@ static int add_actuators(urdf_model *m, teal_plant *plant) {
     }
     const urdf_joint *j = &UJOINT(m)[a->joint];
     int rc = teal_plant_add_joint_actuator(plant, a->name, j->plant_joint, j->effort);
+    if (rc >= 0) {
+      int index = rc;
+      rc = teal_plant_set_actuator_default_rotor_inertia(plant, index, a->rotor_inertia);
+      rc = rc ? rc : teal_plant_set_actuator_default_gear_ratio(plant, index, a->gear_ratio);
+    }
     if (rc < 0) {
       return plant_failed(m, plant, a->node, rc);
     }

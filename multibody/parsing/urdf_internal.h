@@ -154,6 +154,7 @@ typedef struct urdf_actuator {
   urdf_node *node;
   const char *joint_name;
   int joint;
+  double rotor_inertia, gear_ratio; /* <drake:rotor_inertia>, <drake:gear_ratio>: 0, 1 */
 } urdf_actuator;
 
 typedef struct urdf_frame {

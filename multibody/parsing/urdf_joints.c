@@ -228,6 +228,22 @@ static int transmission_type(urdf_model *m, urdf_node *node, const char **type) 
   return rc;
 }
 
+/* The optional value of the <tag value=".."/> child of the actuator node an
+ * into *out (kept when absent); it must be >= 0 (inertia) or nonzero. */
+static int actuator_value(urdf_model *m, urdf_node *an, const char *tag, int nonzero, double *out) {
+  urdf_node *n;
+  int rc = an ? urdf_unique_child(m, an, tag, &n) : TEAL_OK;
+  if (rc || !an || !n) {
+    return rc;
+  }
+  rc = urdf_attr_double(m, n, "value", 1, 0.0, out);
+  if (rc == TEAL_OK && (nonzero ? *out == 0.0 : *out < 0.0)) {
+    rc = urdf_fail(m, n, TEAL_EPARSE, "<%s> value %g must be %s", tag, *out,
+                   nonzero ? "nonzero" : ">= 0");
+  }
+  return rc;
+}
+
 int urdf_parse_transmission(urdf_model *m, urdf_node *node) {
   const char *type, *joint, *name = urdf_attr(m, node, "name");
   urdf_node *jn, *an;
@@ -249,10 +265,13 @@ int urdf_parse_transmission(urdf_model *m, urdf_node *node) {
   if (rc == TEAL_OK && (!act || !*act)) {
     rc = urdf_fail(m, node, TEAL_EPARSE, "missing actuator name");
   }
+  double rotor_inertia = 0.0, gear_ratio = 1.0; /* Drake's reflected inertia extension */
+  rc = rc ? rc : actuator_value(m, an, "drake:rotor_inertia", 0, &rotor_inertia);
+  rc = rc ? rc : actuator_value(m, an, "drake:gear_ratio", 1, &gear_ratio);
   urdf_actuator *a = rc ? NULL : urdf_push(m, &m->actuators, sizeof(urdf_actuator));
   if (!a) {
     return m->err->code;
   }
-  *a = (urdf_actuator){act, node, joint, -1};
+  *a = (urdf_actuator){act, node, joint, -1, rotor_inertia, gear_ratio};
   return TEAL_OK;
 }

@@ -77,6 +77,12 @@ const teal_mat3 *teal_plant_central_inertias(const teal_plant *p, const teal_con
  * computation reads damping through this accessor. */
 const double *teal_plant_damping(const teal_plant *p, const teal_context *ctx);
 
+/* The actuators' rotor parameter (actuator_parameters.c): declared on the
+ * plant's leaf with the model's defaults (its index, or a negative code),
+ * and the context's reflected inertias by v index. */
+int teal_plant_declare_rotor_parameter(struct teal_system *sys, const teal_plant *p);
+const double *teal_plant_reflected_inertias(const teal_plant *p, const teal_context *ctx);
+
 /* Reports that ctx holds no multibody data for the plant (TEAL_ENOMEM). */
 int teal_plant_no_scratch(const teal_context *ctx);
 

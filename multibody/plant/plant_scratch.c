@@ -73,6 +73,7 @@ teal_plant_scratch *teal_plant_get_scratch(const teal_plant *p, const teal_conte
   teal_mb_data_use_gravity(s->data, g);
   teal_mb_data_use_inertias(s->data, teal_plant_inertias(p, ctx),
                             teal_plant_central_inertias(p, ctx));
+  teal_mb_data_use_reflected_inertia(s->data, teal_plant_reflected_inertias(p, ctx));
   return s;
 }
 

@@ -195,6 +195,7 @@ static void declare_state(teal_system *sys, teal_plant *p, double *x0) {
   memset(x0, 0, (size_t)p->nv * sizeof(double)); /* no joint starts locked */
   s->param_locks = teal_leaf_declare_numeric_parameter(sys, p->nv, x0);
   s->param_constraints = teal_plant_declare_constraint_parameter(sys, p);
+  s->param_rotor = teal_plant_declare_rotor_parameter(sys, p);
   teal_plant_scratch model;
   memset(&model, 0, sizeof(model));
   model.plant = p;

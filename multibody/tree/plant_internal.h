@@ -90,6 +90,7 @@ typedef struct actuator_rec {
   int instance;
   int joint;
   double effort_limit;
+  double rotor_inertia, gear_ratio; /* defaults (actuator_rotor.c): 0 and 1 */
 } actuator_rec;
 
 /* a force element; name is a user element's name, NULL for the built-ins */
@@ -175,6 +176,7 @@ typedef struct plant_sys {
   int param_locks;   /* 1 per locked dof (multibody/plant/joint_locking.c) */
   int param_constraints; /* constraint enabled flags (1 or 0) by constraint */
   int out_multipliers;   /* the constraint multipliers, one per row */
+  int param_rotor; /* rotor inertias, gear ratios, reflected inertia (actuator_parameters.c) */
   teal_value_type forces_type;
   /* per instance: actuators, q and v indices (offsets into the arrays below) */
   int *inst_act_start, *inst_act_count, *act_list;
@@ -256,6 +258,11 @@ int teal_plant_find_name(const teal_plant_list *l, size_t elem, const char *name
  * dropped again (n--) only before. Without memory for the index the new
  * records stay unindexed, and lookups scan them. */
 void teal_plant_list_index(teal_plant_list *l, size_t elem);
+/* reflected[v] = the sum of rho^2 I_r over the actuators of dof v, from the
+ * actuators' rotor inertias and gear ratios (by actuator; NULL: the model's
+ * defaults; nv values out; finalized plant; actuator_rotor.c). */
+void teal_plant_reflected_inertia(const teal_plant *p, const double *rotor_inertia,
+                                  const double *gear_ratio, double *reflected);
 /* Frees l's records' names, the records and the index. */
 void teal_plant_list_free(teal_plant_list *l, size_t elem);
 /* Why name cannot name a plant element (NULL, empty, or with a '/', the

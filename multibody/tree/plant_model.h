@@ -220,6 +220,9 @@ typedef struct teal_plant_tree {
   const double *v_lower, *v_upper;
   /** @} */
   const double *effort_limit; /**< [nv] */
+  /** [nv] the default reflected inertia rho^2 I_r of the actuators on each
+   *  dof, added to M's diagonal (actuator_rotor.h) */
+  const double *reflected_inertia;
 } teal_plant_tree;
 
 #ifdef __cplusplus

@@ -142,7 +142,7 @@ static int alloc_tree(teal_plant *p, int nbodies, int nq_, int nv_) {
   teal_joint_params *params = block(p, nb, sizeof(teal_joint_params));
   const teal_joint_type **type = block(p, nb, sizeof(*type));
   teal_spatial_inertia *M = block(p, nb, sizeof(teal_spatial_inertia));
-  double *d = block(p, 4 * nv + 2 * nq, sizeof(double));
+  double *d = block(p, 5 * nv + 2 * nq, sizeof(double));
   p->body_node = block(p, nb, sizeof(int));
   p->node_body = block(p, nb, sizeof(int));
   if (p->nblocks != 10 || !p->blocks[9]) {
@@ -168,7 +168,8 @@ static int alloc_tree(teal_plant *p, int nbodies, int nq_, int nv_) {
                          d + nv + nq,
                          d + nv + 2 * nq,
                          d + 2 * nv + 2 * nq,
-                         d + 3 * nv + 2 * nq};
+                         d + 3 * nv + 2 * nq,
+                         d + 4 * nv + 2 * nq};
   return TEAL_OK;
 }
 
@@ -293,6 +294,7 @@ int teal_plant_finalize(teal_plant *p) {
     fill_node(p, k, &qs, &vs);
   }
   p->nu = p->actuators.n;
+  teal_plant_reflected_inertia(p, NULL, NULL, (double *)p->tree.reflected_inertia);
   warn_ignored_limits(p);
   p->finalized = 1;
   teal_error ferr = {0, ""};
