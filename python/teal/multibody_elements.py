@@ -80,12 +80,19 @@ class _Element:
         return hash((type(self), id(self._plant_obj), self._index))
 
 
+    def _name(self, fn, kind):
+        name = fn(self._plant_obj._plant(), self._index)
+        if name == ffi.NULL:
+            raise _core.TealNotFoundError(-5, f"{kind} {self._index}: no such {kind} in the plant")
+        return ffi.string(name).decode()
+
+
 class RigidBody(_Element):
     """A body of a plant (Drake's RigidBody)."""
 
     def name(self):
         """The body's name."""
-        return ffi.string(lib.teal_plant_body_name(self._plant_obj._plant(), self._index)).decode()
+        return self._name(lib.teal_plant_body_name, "body")
 
 
 class Joint(_Element):
@@ -93,8 +100,7 @@ class Joint(_Element):
 
     def name(self):
         """The joint's name."""
-        return ffi.string(lib.teal_plant_joint_name(self._plant_obj._plant(),
-                                                    self._index)).decode()
+        return self._name(lib.teal_plant_joint_name, "joint")
 
     def _call(self, fn, context, *args):
         ctx = context._ptr()
@@ -251,7 +257,7 @@ class PlantElementsMixin:
     def num_constraint_rows(self):
         """Teal: the multipliers' size m (after Finalize)."""
         return self._plant_check(lib.teal_plant_num_constraint_rows(self._plant()),
-                                 "num_constraint_rows")
+                                 "num_constraint_rows: call Finalize() first")
 
     def GetConstraintActiveStatus(self, context, id):
         """True when constraint id is enabled in context."""

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from teal import (MultibodyPlant, Parser, PiecewisePolynomial, ResetIntegratorFromFlags,
-                  RigidTransform, Simulator, TealError, TealInvalidArgumentError,
+                  RigidBody, RigidTransform, Simulator, TealError, TealInvalidArgumentError,
                   TealNonFiniteError, TealNotFoundError, TealSizeError, TealStateError)
 
 G = 9.81
@@ -232,3 +232,18 @@ def test_prescribed_joint_follows_its_trajectory():
     with pytest.raises(TealError) as info:
         discrete.PrescribeJointTrajectory(0, PiecewisePolynomial.FirstOrderHold([0, 1], [[0, 1]]))
     assert info.value.code == -14 and "continuous plant" in str(info.value)
+
+
+def test_elements_keep_their_plant_alive(acrobot_urdf):
+    plant = acrobot_plant(acrobot_urdf)
+    with pytest.raises(TealStateError, match="Finalize"):
+        plant.num_constraint_rows()
+    plant.Finalize()
+    context = plant.CreateDefaultContext()
+    joint, body = plant.GetJointByName("elbow"), plant.GetBodyByName("link2")
+    assert joint == plant.GetJointByName("elbow") and len({joint, body}) == 2
+    del plant
+    joint.Lock(context)
+    assert joint.is_locked(context) and joint.name() == "elbow" and body.name() == "link2"
+    with pytest.raises(TealNotFoundError, match="body 99"):
+        RigidBody(joint._plant_obj, 99).name()
