@@ -515,3 +515,5 @@ int teal_plant_prescribe_joint_trajectory(teal_plant *plant, int joint,
 int teal_plant_joint_is_prescribed(const teal_plant *plant, int joint);
 int teal_plant_calc_motion_errors(const teal_plant *plant, const teal_context *ctx, int level,
                                   double *err, int n);
+int teal_package_map_resolve(const teal_package_map *map, const char *uri, const char *base_dir,
+                             char *path, size_t cap, teal_error *err);

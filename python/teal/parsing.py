@@ -8,6 +8,7 @@ from teal._core import _Handle, check, cstr, ffi, lib
 # More model instances than one document holds in practice; a larger count
 # is still reported (the list then holds the first ones).
 _MAX_INSTANCES = 1024
+_MAX_PATH = 4096
 
 
 class PackageMap:
@@ -114,6 +115,20 @@ class Parser:
         TEAL_MODEL_PATH); returns the list of model instances added."""
         return self._load(lib.teal_parser_add_models, os.fspath(file_name), None,
                           "AddModels failed")
+
+    def AddModelsFromUrl(self, url):
+        """Loads the models of the file a package://name/... or
+        model://name/... URL names (resolved with the parser's package map,
+        or, without one, with the roots in TEAL_PACKAGE_PATH, then the
+        model search path)."""
+        packages = self._packages
+        if packages is None:
+            packages = PackageMap()
+            packages.PopulateFromEnvironment("TEAL_PACKAGE_PATH")
+        err, path = _core.new_error(), ffi.new("char[]", _MAX_PATH)
+        check(lib.teal_package_map_resolve(packages._ptr(), cstr(url), ffi.NULL, path, _MAX_PATH,
+                                           err), err)
+        return self.AddModels(ffi.string(path).decode())
 
     def AddModelsFromString(self, file_contents, file_type):
         """Loads the models of a document in memory; file_type is "urdf",

@@ -115,3 +115,20 @@ def test_package_map_bad_input(tmp_path):
         packages.AddPackageXml(tmp_path / "nothing.xml")
     with pytest.raises(LookupError, match="nope"):
         packages.GetPath("nope")
+
+
+def test_add_models_from_url(tmp_path, monkeypatch, acrobot_urdf):
+    root = make_package(tmp_path / "pkgs" / "robot", "robot_pkg")
+    (root / "acrobot.urdf").write_text(open(acrobot_urdf).read())
+    parser = Parser(MultibodyPlant(0.0))
+    parser.package_map().Add("robot_pkg", root)
+    assert len(parser.AddModelsFromUrl("package://robot_pkg/acrobot.urdf")) == 1
+    monkeypatch.setenv("TEAL_PACKAGE_PATH", str(tmp_path / "pkgs"))
+    plant = MultibodyPlant(0.0)
+    Parser(plant).AddModelsFromUrl("package://robot_pkg/acrobot.urdf")
+    plant.Finalize()
+    assert plant.num_positions() == 2
+    with pytest.raises(TealInvalidArgumentError):
+        Parser(MultibodyPlant(0.0)).AddModelsFromUrl("http://example.com/acrobot.urdf")
+    with pytest.raises(TealNotFoundError, match="no_pkg"):
+        Parser(MultibodyPlant(0.0)).AddModelsFromUrl("package://no_pkg/acrobot.urdf")
