@@ -23,8 +23,11 @@ from teal.framework import (Context, Diagram, DiagramBuilder, InputPort, Mutable
                             OutputPort, System, VectorView)
 from teal.leaf import (BasicVector, DiscreteUpdateEvent, EventStatus, LeafSystem, PublishEvent,
                        WitnessFunction, WitnessFunctionDirection)
+from teal.lqg import LinearQuadraticGaussianController
 from teal.multibody import (AddMultibodyPlantSceneGraph, ContactResults, InverseDynamicsController,
-                             MultibodyPlant, Parser, PointPairContactInfo, SceneGraph)
+                             MultibodyPlant, PointPairContactInfo, SceneGraph)
+from teal.multibody_elements import Joint, RigidBody, RigidTransform
+from teal.parsing import PackageMap, Parser
 from teal.primitives import (Adder, ConstantVectorSource, Demultiplexer, FirstOrderLowPassFilter,
                              Gain, Integrator, LinearSystem, MatrixGain, Multiplexer,
                              PassThrough, PidController, PiecewisePolynomial, Saturation,
@@ -60,7 +63,9 @@ __all__ = [
     "Integrator",
     "IntegratorBase",
     "InverseDynamicsController",
+    "Joint",
     "LeafSystem",
+    "LinearQuadraticGaussianController",
     "LinearQuadraticRegulator",
     "LinearSystem",
     "Linearize",
@@ -73,6 +78,7 @@ __all__ = [
     "MutableNumericParameter",
     "NO_PORT",
     "OutputPort",
+    "PackageMap",
     "Parser",
     "PassThrough",
     "PidController",
@@ -83,6 +89,8 @@ __all__ = [
     "RandomDistribution",
     "RandomSource",
     "ResetIntegratorFromFlags",
+    "RigidBody",
+    "RigidTransform",
     "Saturation",
     "SceneGraph",
     "Simulator",

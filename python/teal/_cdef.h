@@ -418,3 +418,102 @@ teal_system *teal_random_source_new(const char *name, teal_noise_kind kind, int 
                                     uint64_t seed, teal_error *err);
 teal_system *teal_discrete_derivative_new_ex(const char *name, int n, double period,
                                              int suppress_initial_transient, teal_error *err);
+
+/* multibody elements, constraints, joint locking and settings
+ * (multibody/tree/plant_model.h, multibody/constraints, multibody/plant) */
+typedef struct teal_mat3 { double m[9]; } teal_mat3;
+typedef teal_mat3 teal_rotation;
+typedef struct teal_transform { teal_rotation R; teal_vec3 p; } teal_transform;
+void teal_free(void *p);
+int teal_plant_get_body_by_name(const teal_plant *plant, const char *name, int instance,
+                                teal_error *err);
+int teal_plant_get_joint_by_name(const teal_plant *plant, const char *name, int instance,
+                                 teal_error *err);
+int teal_plant_get_model_instance_by_name(const teal_plant *plant, const char *name,
+                                          teal_error *err);
+int teal_plant_num_bodies(const teal_plant *plant);
+int teal_plant_num_joints(const teal_plant *plant);
+const char *teal_plant_body_name(const teal_plant *plant, int body);
+const char *teal_plant_joint_name(const teal_plant *plant, int joint);
+int teal_plant_eval_mass_matrix(const teal_plant *plant, const teal_context *ctx,
+                                const double **M);
+char *teal_plant_summary_string(const teal_plant *plant, teal_error *err);
+int teal_plant_add_coupler_constraint(teal_plant *plant, int joint0, int joint1,
+                                      double gear_ratio, double offset);
+int teal_plant_add_distance_constraint(teal_plant *plant, int body_A, teal_vec3 p_AP,
+                                       int body_B, teal_vec3 p_BQ, double distance,
+                                       double stiffness, double damping);
+int teal_plant_add_ball_constraint(teal_plant *plant, int body_A, teal_vec3 p_AP, int body_B,
+                                   teal_vec3 p_BQ);
+int teal_plant_add_weld_constraint(teal_plant *plant, int body_A, teal_transform X_AP,
+                                   int body_B, teal_transform X_BQ);
+int teal_plant_add_point_in_plane_constraint(teal_plant *plant, int body_A, teal_vec3 normal_A,
+                                             double height, int body_B, teal_vec3 p_BS);
+int teal_plant_add_point_on_line_constraint(teal_plant *plant, int body_A,
+                                            teal_vec3 direction_A, teal_vec3 p_AL, int body_B,
+                                            teal_vec3 p_BS);
+int teal_plant_add_constant_angle_constraint(teal_plant *plant, int body_A, teal_vec3 a_A,
+                                             int body_B, teal_vec3 b_B, double angle);
+int teal_plant_num_constraints(const teal_plant *plant);
+int teal_plant_constraint_kind(const teal_plant *plant, int c);
+int teal_plant_constraint_num_rows(const teal_plant *plant, int c);
+int teal_plant_constraint_row_start(const teal_plant *plant, int c);
+int teal_plant_num_constraint_rows(const teal_plant *plant);
+int teal_plant_set_constraint_default_enabled(teal_plant *plant, int c, int enabled);
+int teal_plant_set_constraint_enabled(const teal_plant *plant, teal_context *ctx, int c,
+                                      int enabled);
+int teal_plant_constraint_enabled(const teal_plant *plant, const teal_context *ctx, int c);
+int teal_plant_get_constraint_multipliers(const teal_plant *plant, const teal_context *ctx,
+                                          double *lambda);
+int teal_plant_constraint_multipliers_output_port(const teal_plant *plant);
+int teal_plant_lock_joint(const teal_plant *plant, teal_context *ctx, int joint);
+int teal_plant_unlock_joint(const teal_plant *plant, teal_context *ctx, int joint);
+int teal_plant_joint_is_locked(const teal_plant *plant, const teal_context *ctx, int joint,
+                               int *locked);
+int teal_plant_set_baumgarte_stabilization(teal_plant *plant, double alpha, double beta);
+int teal_plant_set_constraint_projection(teal_plant *plant, int enabled);
+
+/* the parser entry point and package maps (multibody/parsing) */
+typedef struct teal_package_map teal_package_map;
+typedef struct teal_parser_options {
+  const char *format; const char *instance_name; size_t max_bytes; int max_attributes;
+  const teal_package_map *packages;
+} teal_parser_options;
+typedef struct teal_parser_report {
+  int num_warnings; int mesh_collisions; int nonconvex_meshes; int ignored_elements;
+  char first_warning[...];
+} teal_parser_report;
+void teal_parser_options_init(teal_parser_options *options);
+int teal_parser_add_models(teal_plant *plant, const char *path,
+                           const teal_parser_options *options, int *instances_out, int cap,
+                           int *count_out, teal_parser_report *report, teal_error *err);
+int teal_parser_add_models_string(teal_plant *plant, const char *text, const char *format,
+                                  const teal_parser_options *options, int *instances_out,
+                                  int cap, int *count_out, teal_parser_report *report,
+                                  teal_error *err);
+teal_package_map *teal_package_map_new(teal_error *err);
+void teal_package_map_free(teal_package_map *map);
+int teal_package_map_add(teal_package_map *map, const char *name, const char *dir,
+                         teal_error *err);
+int teal_package_map_crawl(teal_package_map *map, const char *root, int *added,
+                           teal_error *err);
+int teal_package_map_populate_from_environment(teal_package_map *map, const char *env_var,
+                                               teal_error *err);
+int teal_package_map_size(const teal_package_map *map);
+const char *teal_package_map_get(const teal_package_map *map, const char *name);
+
+/* the LQG compensator and the implicit integrators' Jacobian setting */
+teal_system *teal_lqg_controller_from_system(const char *name, const teal_system *sys,
+                                             const teal_context *ctx, int input_port,
+                                             int output_port, const double *Q, const double *R,
+                                             const double *W, const double *V, double *K,
+                                             double *L, teal_error *err);
+int teal_simulator_set_analytic_jacobian(teal_simulator *sim, int on);
+int teal_simulator_uses_analytic_jacobian(const teal_simulator *sim);
+int teal_plant_prescribe_joint_trajectory(teal_plant *plant, int joint,
+                                          const teal_piecewise_polynomial *pp);
+int teal_plant_joint_is_prescribed(const teal_plant *plant, int joint);
+int teal_plant_calc_motion_errors(const teal_plant *plant, const teal_context *ctx, int level,
+                                  double *err, int n);
+int teal_package_map_resolve(const teal_package_map *map, const char *uri, const char *base_dir,
+                             char *path, size_t cap, teal_error *err);

@@ -77,6 +77,17 @@ class Simulator:
         """Paces the run to rate times real time (0: as fast as possible)."""
         self._set(lib.teal_simulator_set_target_realtime_rate, float(rate))
 
+    def set_analytic_jacobian(self, on):
+        """Teal: implicit integrators build their Newton matrix from the
+        analytic Jacobian composed from the systems' hooks (the default when
+        it composes; TealError naming the reason when it does not) or, with
+        on False, by forward differences (Drake's kForwardDifference)."""
+        self._set(lib.teal_simulator_set_analytic_jacobian, int(bool(on)))
+
+    def uses_analytic_jacobian(self):
+        """Teal: True when implicit integrators will use the analytic Jacobian."""
+        return bool(lib.teal_simulator_uses_analytic_jacobian(self._h.get()))
+
     def set_publish_every_time_step(self, publish):
         """Runs the forced publishes after every step (Drake's flag)."""
         self._set(lib.teal_simulator_set_publish_every_step, int(bool(publish)))

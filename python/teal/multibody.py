@@ -1,14 +1,15 @@
-"""MultibodyPlant, Parser and AddMultibodyPlantSceneGraph (pydrake.multibody)."""
-import os
-
+"""MultibodyPlant and AddMultibodyPlantSceneGraph (pydrake.multibody); Parser
+lives in teal.parsing, bodies, joints and constraints in teal.multibody_elements."""
 import numpy as np
 
 from teal import _core
 from teal._core import _Handle, check, cstr, dptr, ffi, lib
 from teal.framework import OutputPort, System, auto_name, new_owned_system
+from teal.multibody_elements import PlantElementsMixin
+from teal.parsing import PackageMap, Parser  # noqa: F401 (teal.multibody.Parser)
 
 
-class MultibodyPlant(System):
+class MultibodyPlant(PlantElementsMixin, System):
     """A multibody plant (Drake's MultibodyPlant); time_step 0 is continuous."""
 
     def __init__(self, time_step):
@@ -237,35 +238,6 @@ class SceneGraph:
 
     def __init__(self, handle):
         self._h = handle
-
-
-class Parser:
-    """Loads models into a plant (Drake's Parser); URDF only so far."""
-
-    def __init__(self, plant):
-        self._plant = plant
-
-    def _load(self, fn, source, what):
-        err = _core.new_error()
-        rc = fn(self._plant._plant(), cstr(source), ffi.NULL, err)
-        if rc < 0:
-            raise _core.error_from(err, rc, what)
-        return [rc]
-
-    def AddModels(self, file_name):
-        """Loads a URDF file (absolute, relative, or found on TEAL_MODEL_PATH);
-        returns the list of model instances added."""
-        if not str(file_name).endswith(".urdf"):
-            raise _core.TealInvalidArgumentError(
-                -1, f"Parser.AddModels: {file_name}: only .urdf files are supported")
-        return self._load(lib.teal_urdf_load_file, os.fspath(file_name), "AddModels failed")
-
-    def AddModelsFromString(self, file_contents, file_type):
-        """Loads a model from text; file_type must be "urdf"."""
-        if file_type != "urdf":
-            raise _core.TealInvalidArgumentError(
-                -1, f"Parser.AddModelsFromString: unsupported file type '{file_type}'")
-        return self._load(lib.teal_urdf_load_string, file_contents, "AddModelsFromString failed")
 
 
 def AddMultibodyPlantSceneGraph(builder, time_step=0.0, plant=None):

@@ -81,5 +81,5 @@ def test_malformed_and_missing_urdf_raise(tmp_path):
     assert "bad.urdf" in str(info.value)
     with pytest.raises(TealError):
         Parser(MultibodyPlant(0.0)).AddModels(str(tmp_path / "missing.urdf"))
-    with pytest.raises(TealError, match="urdf"):
+    with pytest.raises(TealError, match="model.sdf.*not found"):  # every format now
         Parser(MultibodyPlant(0.0)).AddModels("model.sdf")
