@@ -16,7 +16,8 @@
  * error tolerance, so a row with weight 100 is held 100 times tighter than
  * the accuracy. All default to 1 and must be finite and > 0. The weights
  * are context parameters: contexts of one plant weight independently, and
- * resetting the context's parameters restores the unit weights. Errors are
+ * resetting the context's parameters restores the unit weights. Only a
+ * continuous plant projects; a discrete plant keeps but does not use them. Errors are
  * reported on ctx: TEAL_EINVAL (NULL arguments, a context without the
  * plant, a weight <= 0), TEAL_ESIZE (n not nv or m), TEAL_ENONFINITE. */
 #ifndef TEAL_MULTIBODY_PLANT_ERROR_WEIGHTS_H
