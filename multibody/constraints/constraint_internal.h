@@ -29,6 +29,7 @@ typedef struct teal_constraint_work {
   double *active; /* [m] 1 for the rows of enabled constraints, else 0 */
   int *perm;
   const double *enabled; /* the context's flags, [nc], set by the staging */
+  long velocity_stagings; /* passes of the velocity kinematics (X, V, A) so far */
 } teal_constraint_work;
 
 /* The working memory for plant p (NULL when p has no constraint rows, or

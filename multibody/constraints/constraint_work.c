@@ -142,6 +142,7 @@ teal_constraint_work *teal_constraint_stage(const teal_plant *p, const teal_cont
     return NULL;
   }
   teal_constraint_work *w = s->cwork;
+  w->velocity_stagings++;
   *rc = teal_mb_body_accelerations(p, qq, vv, w->zero_nv, w->X, w->V, w->A);
   if (*rc) {
     *rc = teal_context_report_error(ctx, *rc, "%s: the body kinematics failed", fn);

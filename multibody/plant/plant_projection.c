@@ -1,8 +1,9 @@
 /* The continuous plant's projection of its constraint rows after every
  * accepted step (Simbody's projectQ then projectU, constraint_projection.h):
  * the rows are the enabled rigid constraints' (constraint_operators.h),
- * evaluated at the state being projected, with unit velocity weights on
- * the free dofs and zero on the held ones (locked or prescribed, already
+ * evaluated at the state being projected and weighted by the context's
+ * error weights (error_weights.h), with zero velocity weights on
+ * the held dofs (locked or prescribed, already
  * set by prescribeQ/prescribeU). The tolerance is the context's accuracy,
  * which teal_simulator_set_accuracy sets to the integrator's, so the
  * constraint error after every step stays within what the integrator is
@@ -16,6 +17,7 @@
 #include "framework/context_access.h"
 #include "multibody/constraints/constraint_operators.h"
 #include "multibody/constraints/constraint_projection.h"
+#include "multibody/plant/error_weights_internal.h"
 #include "multibody/tree/topology.h"
 
 /* The tolerance when the context's accuracy is unset (a simulator sets it
@@ -24,23 +26,35 @@
 #define TEAL_PLANT_DEFAULT_PROJECTION_TOL 1e-4
 
 /* What the row callbacks need: the plant, the context whose q is projected
- * in place, and the scratch's work. */
+ * in place, the scratch's work and the rows' weights (error_weights.h: the
+ * qerr weights while projecting q, the uerr weights while projecting v). */
 typedef struct proj_user {
   const teal_plant *p;
   teal_context *ctx;
-  double *qdot; /* nq */
+  double *qdot;        /* nq */
+  const double *row_w; /* m */
 } proj_user;
 
 static int rows_errors(const double *q, double *perr, void *user) {
   const proj_user *u = user;
   (void)q; /* the context's own q */
-  return teal_plant_calc_constraint_position_errors(u->p, u->ctx, perr);
+  int rc = teal_plant_calc_constraint_position_errors(u->p, u->ctx, perr);
+  for (int i = 0; rc == TEAL_OK && i < u->p->nc_rows; i++) {
+    perr[i] *= u->row_w[i];
+  }
+  return rc;
 }
 
 static int rows_jacobian(const double *q, double *P, void *user) {
   const proj_user *u = user;
   (void)q;
-  return teal_plant_calc_constraint_jacobian(u->p, u->ctx, P);
+  int rc = teal_plant_calc_constraint_jacobian(u->p, u->ctx, P);
+  for (int i = 0; rc == TEAL_OK && i < u->p->nc_rows; i++) {
+    for (int k = 0; k < u->p->nv; k++) {
+      P[(size_t)i * (size_t)u->p->nv + (size_t)k] *= u->row_w[i];
+    }
+  }
+  return rc;
 }
 
 /* q += N(q) dv, quaternions renormalized; the q stamp moves so the
@@ -72,11 +86,12 @@ int teal_plant_projection_reserve(teal_plant_scratch *s, const teal_plant *p) {
   return s->proj_work ? TEAL_OK : TEAL_ENOMEM;
 }
 
-/* Unit weights, zero on the held dofs. */
+/* W_u^-2 from the context's u weights, zero on the held dofs. */
 static void held_weights(const teal_plant *p, const teal_context *ctx, double *w) {
   const double *locks = teal_context_numeric_parameter(ctx, p->sys.param_locks);
+  const double *wu = teal_plant_error_weights(p, ctx);
   for (int i = 0; i < p->nv; i++) {
-    w[i] = locks[i] != 0.0 ? 0.0 : 1.0;
+    w[i] = locks[i] != 0.0 ? 0.0 : 1.0 / (wu[i] * wu[i]);
   }
   for (int j = 0; j < p->joints.n; j++) {
     if (JOINT(p)[j].motion) {
@@ -99,7 +114,8 @@ int teal_plant_project_constraints(const teal_plant *p, const teal_context *ctx,
   double *work = s->proj_work, *qdot = work + teal_projection_work_doubles(p->nc_rows, p->nv);
   double *w = qdot + p->nq;
   held_weights(p, ctx, w);
-  proj_user u = {p, own, qdot};
+  const double *row_w = teal_plant_error_weights(p, ctx) + p->nv;
+  proj_user u = {p, own, qdot, row_w};
   teal_projection_rows rows = {p->nc_rows,    p->nq,        p->nv, rows_errors,
                                rows_jacobian, rows_advance, &u};
   double accuracy = teal_context_accuracy(ctx);
@@ -109,6 +125,7 @@ int teal_plant_project_constraints(const teal_plant *p, const teal_context *ctx,
   int rc = teal_project_positions(&rows, &opt, x->q, work, NULL, &err);
   if (rc == TEAL_OK) {
     teal_context_v_mut(own); /* v changes below */
+    u.row_w = row_w + p->nc_rows;
     rc = teal_project_velocities(&rows, &opt, x->q, NULL, x->v, work, &err);
   }
   return rc ? teal_context_report_error(ctx, rc, "plant: constraint projection at t = %g: %s",

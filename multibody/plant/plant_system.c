@@ -12,6 +12,7 @@
 #include "framework/leaf_util.h"
 #include "multibody/constraints/constraint_internal.h"
 #include "multibody/contact/contact_internal.h"
+#include "multibody/plant/error_weights_internal.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/tree/topology.h"
 
@@ -196,6 +197,7 @@ static void declare_state(teal_system *sys, teal_plant *p, double *x0) {
   s->param_locks = teal_leaf_declare_numeric_parameter(sys, p->nv, x0);
   s->param_constraints = teal_plant_declare_constraint_parameter(sys, p);
   s->param_rotor = teal_plant_declare_rotor_parameter(sys, p);
+  s->param_weights = teal_plant_declare_error_weight_parameter(sys, p);
   teal_plant_scratch model;
   memset(&model, 0, sizeof(model));
   model.plant = p;

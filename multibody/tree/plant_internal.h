@@ -175,6 +175,7 @@ typedef struct plant_sys {
   int param_contact; /* the contact settings version a context's caches saw */
   int param_locks;   /* 1 per locked dof (multibody/plant/joint_locking.c) */
   int param_constraints; /* constraint enabled flags (1 or 0) by constraint */
+  int param_weights;     /* projection error weights (multibody/plant/error_weights.c) */
   int out_multipliers;   /* the constraint multipliers, one per row */
   int param_rotor; /* rotor inertias, gear ratios, reflected inertia (actuator_parameters.c) */
   teal_value_type forces_type;
