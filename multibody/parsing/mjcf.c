@@ -59,9 +59,11 @@ static int parse_top(mjcf_model *m, urdf_node *c) {
   if (urdf_is(c, "option")) {
     return mjcf_parse_option(m, c);
   }
+  if (urdf_is(c, "equality")) {
+    return mjcf_parse_equality(m, c);
+  }
   if (!harmless_top(c) && !urdf_is(c, "compiler") && !urdf_is(c, "default")) {
-    urdf_warn(&m->u, c, &m->report->ignored_elements, "unsupported element ignored%s",
-              urdf_is(c, "equality") ? " (equality constraints are not supported yet)" : "");
+    urdf_warn(&m->u, c, &m->report->ignored_elements, "unsupported element ignored");
   }
   return TEAL_OK;
 }
@@ -110,6 +112,7 @@ static void free_model(mjcf_model *m) {
   for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
     teal_free(lists[i]->data);
   }
+  teal_free(m->equalities.data);
   urdf_table *tables[] = {&m->class_index, &m->body_index, &m->joint_index,
                           &m->geom_index,  &m->site_index, &m->mesh_index};
   for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
