@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 
 #include "framework/alloc.h"
-#include "multibody/parsing/model_path.h"
 #include "multibody/parsing/package_map.h"
 #include "multibody/parsing/sdf_internal.h"
+#include "multibody/parsing/xml_load_internal.h"
 #include "multibody/plant/plant_defaults.h"
 
 #define SDF_PATH_MAX 4096
@@ -380,24 +380,12 @@ int teal_sdf_load_file_opts(teal_plant *plant, const char *path, const teal_sdf_
   if (rc != TEAL_OK) {
     return rc;
   }
-  if (!path) {
-    return teal_error_set(err, TEAL_EINVAL, "sdf: NULL path");
+  xml_file f;
+  rc = xml_load_read_file(&f, "sdf", path, o.max_bytes, err);
+  if (rc == TEAL_OK) {
+    rc = load(plant, f.buf, f.len, f.path, f.dir, &o, report, err);
+    xml_load_free_file(&f);
   }
-  char *buf = NULL, *dir = NULL, found[SDF_PATH_MAX];
-  size_t len = 0;
-  teal_error why = {TEAL_OK, ""};
-  int searched = path[0] != '/';
-  if (searched && teal_model_path_find(path, found, sizeof found, &why) == TEAL_OK) {
-    path = found;
-  }
-  rc = urdf_read_file(path, o.max_bytes, &buf, &len, err);
-  if (rc == TEAL_EIO && searched && why.code == TEAL_ENOTFOUND) {
-    return teal_error_set(err, TEAL_EIO, "%s: cannot open (%s)", path, why.message);
-  }
-  rc = rc ? rc : urdf_file_dir(path, &dir, err);
-  rc = rc ? rc : load(plant, buf, len, path, dir, &o, report, err);
-  teal_free(dir);
-  teal_free(buf);
   return rc;
 }
 
@@ -414,17 +402,9 @@ int teal_sdf_load_string_opts(teal_plant *plant, const char *xml, const teal_sdf
   if (rc != TEAL_OK) {
     return rc;
   }
-  if (!xml) {
-    return teal_error_set(err, TEAL_EINVAL, "sdf: NULL document");
-  }
-  const char *end = memchr(xml, '\0', o.max_bytes + 1);
-  if (!end) {
-    return teal_error_set(err, TEAL_ESIZE,
-                          "<string>: longer than the limit of %zu bytes "
-                          "(teal_sdf_options.max_bytes)",
-                          o.max_bytes);
-  }
-  return load(plant, xml, (size_t)(end - xml), NULL, NULL, &o, report, err);
+  size_t len = 0;
+  rc = xml_load_string_length("sdf", xml, o.max_bytes, &len, err);
+  return rc ? rc : load(plant, xml, len, NULL, NULL, &o, report, err);
 }
 
 int teal_sdf_load_file(teal_plant *plant, const char *path, teal_error *err) {
