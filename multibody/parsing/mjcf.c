@@ -158,48 +158,37 @@ static int load(teal_plant *plant, const char *buf, size_t len, const char *sour
 
 /* ---- entry points ----------------------------------------------------------------------- */
 
-/* Zeroes the report, clears the error and resolves the options. */
-static int start(const teal_mjcf_options *options, teal_mjcf_options *o, teal_mjcf_report *report,
-                 teal_error *err) {
+/* The entry points' work: input is a path (is_file) or a document. */
+static int load_input(teal_plant *plant, const char *input, int is_file, const char *instance_name,
+                      const teal_mjcf_options *options, teal_mjcf_report *report, teal_error *err) {
+  teal_mjcf_report local_report;
+  teal_error local_err;
+  report = report ? report : &local_report;
+  err = err ? err : &local_err;
   memset(report, 0, sizeof(*report));
   report->timestep = 0.002;
   teal_error_clear(err);
-  return resolve_options(options, o, err);
-}
-
-int teal_mjcf_load_file(teal_plant *plant, const char *path, const char *instance_name,
-                        const teal_mjcf_options *options, teal_mjcf_report *report,
-                        teal_error *err) {
-  teal_mjcf_report local_report;
-  teal_error local_err;
   teal_mjcf_options o;
-  report = report ? report : &local_report;
-  err = err ? err : &local_err;
-  int rc = start(options, &o, report, err);
-  if (rc) {
-    return rc;
-  }
   xml_file f;
-  rc = xml_load_read_file(&f, "mjcf", path, o.max_bytes, err);
+  int rc = resolve_options(options, &o, err);
+  rc = rc ? rc : xml_load_input(&f, "mjcf", input, is_file, o.max_bytes, err);
   if (rc == TEAL_OK) {
-    rc = load(plant, f.buf, f.len, f.base, f.dir, instance_name, &o, report, err);
+    rc = load(plant, f.text, f.len, f.base, f.dir, instance_name, &o, report, err);
     xml_load_free_file(&f);
   }
   return rc;
 }
 
+int teal_mjcf_load_file(teal_plant *plant, const char *path, const char *instance_name,
+                        const teal_mjcf_options *options, teal_mjcf_report *report,
+                        teal_error *err) {
+  return load_input(plant, path, 1, instance_name, options, report, err);
+}
+
 int teal_mjcf_load_string(teal_plant *plant, const char *xml, const char *instance_name,
                           const teal_mjcf_options *options, teal_mjcf_report *report,
                           teal_error *err) {
-  teal_mjcf_report local_report;
-  teal_error local_err;
-  teal_mjcf_options o;
-  report = report ? report : &local_report;
-  err = err ? err : &local_err;
-  int rc = start(options, &o, report, err);
-  size_t len = 0;
-  rc = rc ? rc : xml_load_string_length("mjcf", xml, o.max_bytes, &len, err);
-  return rc ? rc : load(plant, xml, len, "<string>", NULL, instance_name, &o, report, err);
+  return load_input(plant, xml, 0, instance_name, options, report, err);
 }
 
 /* ---- the parser's format table ------------------------------------------------------ */

@@ -367,8 +367,9 @@ static int load(teal_plant *plant, const char *buf, size_t len, const char *path
 
 /* ---- entry points ------------------------------------------------------------------ */
 
-int teal_sdf_load_file_opts(teal_plant *plant, const char *path, const teal_sdf_options *options,
-                            teal_sdf_report *report, teal_error *err) {
+/* The entry points' work: input is a path (is_file) or a document. */
+static int load_input(teal_plant *plant, const char *input, int is_file,
+                      const teal_sdf_options *options, teal_sdf_report *report, teal_error *err) {
   teal_sdf_report local_report;
   teal_error local_err;
   report = report ? report : &local_report;
@@ -376,35 +377,24 @@ int teal_sdf_load_file_opts(teal_plant *plant, const char *path, const teal_sdf_
   memset(report, 0, sizeof(*report));
   teal_error_clear(err);
   teal_sdf_options o;
-  int rc = resolve_options(options, &o, err);
-  if (rc != TEAL_OK) {
-    return rc;
-  }
   xml_file f;
-  rc = xml_load_read_file(&f, "sdf", path, o.max_bytes, err);
+  int rc = resolve_options(options, &o, err);
+  rc = rc ? rc : xml_load_input(&f, "sdf", input, is_file, o.max_bytes, err);
   if (rc == TEAL_OK) {
-    rc = load(plant, f.buf, f.len, f.path, f.dir, &o, report, err);
+    rc = load(plant, f.text, f.len, f.path, f.dir, &o, report, err);
     xml_load_free_file(&f);
   }
   return rc;
 }
 
+int teal_sdf_load_file_opts(teal_plant *plant, const char *path, const teal_sdf_options *options,
+                            teal_sdf_report *report, teal_error *err) {
+  return load_input(plant, path, 1, options, report, err);
+}
+
 int teal_sdf_load_string_opts(teal_plant *plant, const char *xml, const teal_sdf_options *options,
                               teal_sdf_report *report, teal_error *err) {
-  teal_sdf_report local_report;
-  teal_error local_err;
-  report = report ? report : &local_report;
-  err = err ? err : &local_err;
-  memset(report, 0, sizeof(*report));
-  teal_error_clear(err);
-  teal_sdf_options o;
-  int rc = resolve_options(options, &o, err);
-  if (rc != TEAL_OK) {
-    return rc;
-  }
-  size_t len = 0;
-  rc = xml_load_string_length("sdf", xml, o.max_bytes, &len, err);
-  return rc ? rc : load(plant, xml, len, NULL, NULL, &o, report, err);
+  return load_input(plant, xml, 0, options, report, err);
 }
 
 int teal_sdf_load_file(teal_plant *plant, const char *path, teal_error *err) {

@@ -428,9 +428,9 @@ int urdf_file_dir(const char *path, char **dir, teal_error *err) {
   return TEAL_OK;
 }
 
-int teal_urdf_load_file_opts(teal_plant *plant, const char *path, const char *instance_name,
-                             const teal_urdf_options *options, teal_urdf_report *report,
-                             teal_error *err) {
+/* The entry points' work: input is a path (is_file) or a document. */
+static int load_input(teal_plant *plant, const char *input, int is_file, const char *instance_name,
+                      const teal_urdf_options *options, teal_urdf_report *report, teal_error *err) {
   teal_urdf_report local_report;
   teal_error local_err;
   report = report ? report : &local_report;
@@ -438,36 +438,26 @@ int teal_urdf_load_file_opts(teal_plant *plant, const char *path, const char *in
   memset(report, 0, sizeof(*report));
   teal_error_clear(err);
   teal_urdf_options o;
-  int rc = resolve_options(options, &o, err);
-  if (rc != TEAL_OK) {
-    return rc;
-  }
   xml_file f;
-  rc = xml_load_read_file(&f, "urdf", path, o.max_bytes, err);
+  int rc = resolve_options(options, &o, err);
+  rc = rc ? rc : xml_load_input(&f, "urdf", input, is_file, o.max_bytes, err);
   if (rc == TEAL_OK) {
-    rc = load(plant, f.buf, f.len, f.base, f.dir, instance_name, &o, report, err);
+    rc = load(plant, f.text, f.len, f.base, f.dir, instance_name, &o, report, err);
     xml_load_free_file(&f);
   }
   return rc;
 }
 
+int teal_urdf_load_file_opts(teal_plant *plant, const char *path, const char *instance_name,
+                             const teal_urdf_options *options, teal_urdf_report *report,
+                             teal_error *err) {
+  return load_input(plant, path, 1, instance_name, options, report, err);
+}
+
 int teal_urdf_load_string_opts(teal_plant *plant, const char *xml, const char *instance_name,
                                const teal_urdf_options *options, teal_urdf_report *report,
                                teal_error *err) {
-  teal_urdf_report local_report;
-  teal_error local_err;
-  report = report ? report : &local_report;
-  err = err ? err : &local_err;
-  memset(report, 0, sizeof(*report));
-  teal_error_clear(err);
-  teal_urdf_options o;
-  int rc = resolve_options(options, &o, err);
-  if (rc != TEAL_OK) {
-    return rc;
-  }
-  size_t len = 0;
-  rc = xml_load_string_length("urdf", xml, o.max_bytes, &len, err);
-  return rc ? rc : load(plant, xml, len, "<string>", NULL, instance_name, &o, report, err);
+  return load_input(plant, xml, 0, instance_name, options, report, err);
 }
 
 int teal_urdf_load_file_ex(teal_plant *plant, const char *path, const char *instance_name,

@@ -43,6 +43,7 @@ int xml_load_read_file(xml_file *f, const char *format, const char *path, size_t
     return rc;
   }
   const char *slash = strrchr(path, '/');
+  f->text = f->buf;
   f->path = path;
   f->base = slash ? slash + 1 : path;
   return TEAL_OK;
@@ -69,4 +70,15 @@ int xml_load_string_length(const char *format, const char *xml, size_t max_bytes
   }
   *len = (size_t)(end - xml);
   return TEAL_OK;
+}
+
+int xml_load_input(xml_file *f, const char *format, const char *input, int is_file,
+                   size_t max_bytes, teal_error *err) {
+  if (is_file) {
+    return xml_load_read_file(f, format, input, max_bytes, err);
+  }
+  memset(f, 0, sizeof(*f));
+  f->text = input;
+  f->base = "<string>";
+  return xml_load_string_length(format, input, max_bytes, &f->len, err);
 }

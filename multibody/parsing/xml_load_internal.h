@@ -13,13 +13,14 @@
 /* Longest path the model search path may give. */
 #define XML_LOAD_PATH_MAX 4096
 
-/* A model file read into memory. */
+/* A document to parse: a model file read into memory, or the caller's string. */
 typedef struct xml_file {
-  char *buf; /* the bytes (teal_alloc'd) */
+  const char *text; /* the document (buf, or the caller's string) */
   size_t len;
-  char *dir;        /* its directory with a trailing '/', or NULL */
-  const char *path; /* the path read: the given one or found */
-  const char *base; /* path's last component (the messages' source) */
+  char *buf;        /* a file's bytes (teal_alloc'd), NULL for a string */
+  char *dir;        /* a file's directory with a trailing '/', or NULL */
+  const char *path; /* the file read (the given path or found), NULL for a string */
+  const char *base; /* the messages' source: path's last component, or "<string>" */
   char found[XML_LOAD_PATH_MAX];
 } xml_file;
 
@@ -33,6 +34,10 @@ int xml_load_check_limits(const char *format, size_t *max_bytes, int max_attribu
 int xml_load_read_file(xml_file *f, const char *format, const char *path, size_t max_bytes,
                        teal_error *err);
 void xml_load_free_file(xml_file *f);
+/* A document from input: the file it names (is_file) or the string it
+ * is, as xml_load_read_file and xml_load_string_length. */
+int xml_load_input(xml_file *f, const char *format, const char *input, int is_file,
+                   size_t max_bytes, teal_error *err);
 /* The length of a NUL-terminated document (NULL: "<format>: NULL
  * document"), read no further than max_bytes + 1 bytes; longer is
  * TEAL_ESIZE naming teal_<format>_options.max_bytes. */
