@@ -3,13 +3,12 @@
  * -> build sequence (see mjcf_internal.h). */
 #include "multibody/parsing/mjcf.h"
 
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "framework/alloc.h"
 #include "multibody/parsing/mjcf_internal.h"
-#include "multibody/parsing/model_path.h"
+#include "multibody/parsing/xml_load_internal.h"
 #include "multibody/tree/topology.h"
 
 void teal_mjcf_options_init(teal_mjcf_options *options) {
@@ -24,13 +23,7 @@ static int resolve_options(const teal_mjcf_options *given, teal_mjcf_options *o,
   if (given) {
     *o = *given;
   }
-  if (o->max_bytes == 0 || o->max_attributes < 1) {
-    return teal_error_set(err, TEAL_EINVAL,
-                          "mjcf: options: max_bytes (%zu) and max_attributes (%d) must be positive",
-                          o->max_bytes, o->max_attributes);
-  }
-  o->max_bytes = o->max_bytes < (size_t)INT_MAX ? o->max_bytes : (size_t)INT_MAX;
-  return TEAL_OK;
+  return xml_load_check_limits("mjcf", &o->max_bytes, o->max_attributes, err);
 }
 
 /* ---- <mujoco> ------------------------------------------------------------------------ */
@@ -59,9 +52,11 @@ static int parse_top(mjcf_model *m, urdf_node *c) {
   if (urdf_is(c, "option")) {
     return mjcf_parse_option(m, c);
   }
+  if (urdf_is(c, "equality")) {
+    return mjcf_parse_equality(m, c);
+  }
   if (!harmless_top(c) && !urdf_is(c, "compiler") && !urdf_is(c, "default")) {
-    urdf_warn(&m->u, c, &m->report->ignored_elements, "unsupported element ignored%s",
-              urdf_is(c, "equality") ? " (equality constraints are not supported yet)" : "");
+    urdf_warn(&m->u, c, &m->report->ignored_elements, "unsupported element ignored");
   }
   return TEAL_OK;
 }
@@ -110,26 +105,13 @@ static void free_model(mjcf_model *m) {
   for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
     teal_free(lists[i]->data);
   }
+  teal_free(m->equalities.data);
   urdf_table *tables[] = {&m->class_index, &m->body_index, &m->joint_index,
                           &m->geom_index,  &m->site_index, &m->mesh_index};
   for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
     urdf_table_free(tables[i]);
   }
   urdf_xml_free(&m->u.xml);
-}
-
-static int check_plant(const teal_plant *plant, const char *source, teal_error *err) {
-  if (!plant) {
-    return teal_error_set(err, TEAL_EINVAL, "%s: NULL plant", source);
-  }
-  if (teal_plant_is_finalized(plant)) {
-    return teal_error_set(err, TEAL_ESTATE, "%s: the plant is already finalized", source);
-  }
-  const teal_error *pe = teal_plant_error(plant);
-  if (pe->code != TEAL_OK) {
-    return teal_error_set(err, pe->code, "%s: the plant already failed: %s", source, pe->message);
-  }
-  return TEAL_OK;
 }
 
 static int instance_name(mjcf_model *m, const char *given, const char **name) {
@@ -161,7 +143,7 @@ static int load(teal_plant *plant, const char *buf, size_t len, const char *sour
   mjcf_model m;
   const char *inst = NULL;
   init_model(&m, source, dir, err, report);
-  int rc = check_plant(plant, source, err);
+  int rc = urdf_check_plant(plant, source, err);
   rc = rc ? rc : urdf_prescan(&m.u, buf, len, o->max_attributes);
   rc = rc ? rc : urdf_xml_parse(&m.u, buf, len);
   rc = rc ? rc : parse_mujoco(&m);
@@ -176,74 +158,37 @@ static int load(teal_plant *plant, const char *buf, size_t len, const char *sour
 
 /* ---- entry points ----------------------------------------------------------------------- */
 
-/* Zeroes the report, clears the error and resolves the options. */
-static int start(const teal_mjcf_options *options, teal_mjcf_options *o, teal_mjcf_report *report,
-                 teal_error *err) {
+/* The entry points' work: input is a path (is_file) or a document. */
+static int load_input(teal_plant *plant, const char *input, int is_file, const char *instance_name,
+                      const teal_mjcf_options *options, teal_mjcf_report *report, teal_error *err) {
+  teal_mjcf_report local_report;
+  teal_error local_err;
+  report = report ? report : &local_report;
+  err = err ? err : &local_err;
   memset(report, 0, sizeof(*report));
   report->timestep = 0.002;
   teal_error_clear(err);
-  return resolve_options(options, o, err);
+  teal_mjcf_options o;
+  xml_file f;
+  int rc = resolve_options(options, &o, err);
+  rc = rc ? rc : xml_load_input(&f, "mjcf", input, is_file, o.max_bytes, err);
+  if (rc == TEAL_OK) {
+    rc = load(plant, f.text, f.len, f.base, f.dir, instance_name, &o, report, err);
+    xml_load_free_file(&f);
+  }
+  return rc;
 }
 
 int teal_mjcf_load_file(teal_plant *plant, const char *path, const char *instance_name,
                         const teal_mjcf_options *options, teal_mjcf_report *report,
                         teal_error *err) {
-  teal_mjcf_report local_report;
-  teal_error local_err;
-  teal_mjcf_options o;
-  report = report ? report : &local_report;
-  err = err ? err : &local_err;
-  int rc = start(options, &o, report, err);
-  if (rc == TEAL_OK && !path) {
-    rc = teal_error_set(err, TEAL_EINVAL, "mjcf: NULL path");
-  }
-  if (rc) {
-    return rc;
-  }
-  char *buf = NULL, *dir = NULL, found[4096];
-  size_t len = 0;
-  teal_error why = {TEAL_OK, ""};
-  int searched = path[0] != '/';
-  if (searched && teal_model_path_find(path, found, sizeof found, &why) == TEAL_OK) {
-    path = found;
-  }
-  rc = urdf_read_file(path, o.max_bytes, &buf, &len, err);
-  if (rc == TEAL_EIO && searched && why.code == TEAL_ENOTFOUND) {
-    return teal_error_set(err, TEAL_EIO, "%s: cannot open (%s)", path, why.message);
-  }
-  rc = rc ? rc : urdf_file_dir(path, &dir, err);
-  if (rc == TEAL_OK) {
-    const char *slash = strrchr(path, '/');
-    rc = load(plant, buf, len, slash ? slash + 1 : path, dir, instance_name, &o, report, err);
-  }
-  teal_free(dir);
-  teal_free(buf);
-  return rc;
+  return load_input(plant, path, 1, instance_name, options, report, err);
 }
 
 int teal_mjcf_load_string(teal_plant *plant, const char *xml, const char *instance_name,
                           const teal_mjcf_options *options, teal_mjcf_report *report,
                           teal_error *err) {
-  teal_mjcf_report local_report;
-  teal_error local_err;
-  teal_mjcf_options o;
-  report = report ? report : &local_report;
-  err = err ? err : &local_err;
-  int rc = start(options, &o, report, err);
-  if (rc == TEAL_OK && !xml) {
-    rc = teal_error_set(err, TEAL_EINVAL, "mjcf: NULL document");
-  }
-  if (rc) {
-    return rc;
-  }
-  const char *end = memchr(xml, '\0', o.max_bytes + 1);
-  if (!end) {
-    return teal_error_set(err, TEAL_ESIZE,
-                          "<string>: longer than the limit of %zu bytes "
-                          "(teal_mjcf_options.max_bytes)",
-                          o.max_bytes);
-  }
-  return load(plant, xml, (size_t)(end - xml), "<string>", NULL, instance_name, &o, report, err);
+  return load_input(plant, xml, 0, instance_name, options, report, err);
 }
 
 /* ---- the parser's format table ------------------------------------------------------ */

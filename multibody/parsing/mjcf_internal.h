@@ -13,6 +13,7 @@
  *   mjcf_check.c     <actuator> and <contact>, and the checks of the whole
  *                    model (names, references, inertias) before the build.
  *   mjcf_claims.c    the frame and joint names the build will create.
+ *   mjcf_equality.c  <equality>: connect, weld and joint as constraints.
  *   mjcf_build.c     adding the checked model to the plant. */
 #ifndef TEAL_MULTIBODY_PARSING_MJCF_INTERNAL_H
 #define TEAL_MULTIBODY_PARSING_MJCF_INTERNAL_H
@@ -110,6 +111,19 @@ typedef struct mjcf_exclude {
   const char *body1, *body2;
 } mjcf_exclude;
 
+typedef enum mjcf_equality_kind { MJCF_EQ_CONNECT, MJCF_EQ_WELD, MJCF_EQ_JOINT } mjcf_equality_kind;
+
+typedef struct mjcf_equality {
+  urdf_node *node;
+  mjcf_equality_kind kind;
+  const char *name1, *name2; /* body1, body2 (NULL: the world) or joint1, joint2 */
+  double data[7];            /* connect: anchor; weld: relpose; joint: polycoef */
+  int has_relpose;           /* weld: 0 uses the reference pose */
+  int active;
+  int i1, i2;              /* check: the bodies or joints */
+  teal_transform X_1, X_2; /* check: the frames (points) in body1 and body2 */
+} mjcf_equality;
+
 typedef struct mjcf_model {
   urdf_model u; /* the document, the error, the string pool */
   teal_urdf_report scratch;
@@ -124,6 +138,7 @@ typedef struct mjcf_model {
   int has_gravity;
   teal_vec3 gravity;
   urdf_list classes, bodies, joints, geoms, sites, motors, excludes, meshes;
+  urdf_list equalities;
   urdf_table class_index, body_index, joint_index, geom_index, site_index, mesh_index;
 } mjcf_model;
 
@@ -202,6 +217,15 @@ int mjcf_check(mjcf_model *m, const teal_plant *plant, const char *instance);
 
 /* The frame and joint names the build will create are unique and free. */
 int mjcf_check_names(mjcf_model *m, const teal_plant *plant, const char *instance);
+
+/* ---- mjcf_equality.c ---- */
+
+/* The <equality> element's connect, weld and joint children. */
+int mjcf_parse_equality(mjcf_model *m, urdf_node *node);
+/* Resolves their bodies and joints and computes their frames. */
+int mjcf_check_equalities(mjcf_model *m);
+/* Adds them as constraints (after the joints). */
+int mjcf_build_equalities(mjcf_model *m, teal_plant *plant);
 
 /* Adds the checked model as instance; returns its index or an error. */
 int mjcf_build(mjcf_model *m, teal_plant *plant, const char *instance);

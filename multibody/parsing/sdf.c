@@ -12,9 +12,9 @@
 #include <sys/stat.h>
 
 #include "framework/alloc.h"
-#include "multibody/parsing/model_path.h"
 #include "multibody/parsing/package_map.h"
 #include "multibody/parsing/sdf_internal.h"
+#include "multibody/parsing/xml_load_internal.h"
 #include "multibody/plant/plant_defaults.h"
 
 #define SDF_PATH_MAX 4096
@@ -367,8 +367,9 @@ static int load(teal_plant *plant, const char *buf, size_t len, const char *path
 
 /* ---- entry points ------------------------------------------------------------------ */
 
-int teal_sdf_load_file_opts(teal_plant *plant, const char *path, const teal_sdf_options *options,
-                            teal_sdf_report *report, teal_error *err) {
+/* The entry points' work: input is a path (is_file) or a document. */
+static int load_input(teal_plant *plant, const char *input, int is_file,
+                      const teal_sdf_options *options, teal_sdf_report *report, teal_error *err) {
   teal_sdf_report local_report;
   teal_error local_err;
   report = report ? report : &local_report;
@@ -376,55 +377,24 @@ int teal_sdf_load_file_opts(teal_plant *plant, const char *path, const teal_sdf_
   memset(report, 0, sizeof(*report));
   teal_error_clear(err);
   teal_sdf_options o;
+  xml_file f;
   int rc = resolve_options(options, &o, err);
-  if (rc != TEAL_OK) {
-    return rc;
+  rc = rc ? rc : xml_load_input(&f, "sdf", input, is_file, o.max_bytes, err);
+  if (rc == TEAL_OK) {
+    rc = load(plant, f.text, f.len, f.path, f.dir, &o, report, err);
+    xml_load_free_file(&f);
   }
-  if (!path) {
-    return teal_error_set(err, TEAL_EINVAL, "sdf: NULL path");
-  }
-  char *buf = NULL, *dir = NULL, found[SDF_PATH_MAX];
-  size_t len = 0;
-  teal_error why = {TEAL_OK, ""};
-  int searched = path[0] != '/';
-  if (searched && teal_model_path_find(path, found, sizeof found, &why) == TEAL_OK) {
-    path = found;
-  }
-  rc = urdf_read_file(path, o.max_bytes, &buf, &len, err);
-  if (rc == TEAL_EIO && searched && why.code == TEAL_ENOTFOUND) {
-    return teal_error_set(err, TEAL_EIO, "%s: cannot open (%s)", path, why.message);
-  }
-  rc = rc ? rc : urdf_file_dir(path, &dir, err);
-  rc = rc ? rc : load(plant, buf, len, path, dir, &o, report, err);
-  teal_free(dir);
-  teal_free(buf);
   return rc;
+}
+
+int teal_sdf_load_file_opts(teal_plant *plant, const char *path, const teal_sdf_options *options,
+                            teal_sdf_report *report, teal_error *err) {
+  return load_input(plant, path, 1, options, report, err);
 }
 
 int teal_sdf_load_string_opts(teal_plant *plant, const char *xml, const teal_sdf_options *options,
                               teal_sdf_report *report, teal_error *err) {
-  teal_sdf_report local_report;
-  teal_error local_err;
-  report = report ? report : &local_report;
-  err = err ? err : &local_err;
-  memset(report, 0, sizeof(*report));
-  teal_error_clear(err);
-  teal_sdf_options o;
-  int rc = resolve_options(options, &o, err);
-  if (rc != TEAL_OK) {
-    return rc;
-  }
-  if (!xml) {
-    return teal_error_set(err, TEAL_EINVAL, "sdf: NULL document");
-  }
-  const char *end = memchr(xml, '\0', o.max_bytes + 1);
-  if (!end) {
-    return teal_error_set(err, TEAL_ESIZE,
-                          "<string>: longer than the limit of %zu bytes "
-                          "(teal_sdf_options.max_bytes)",
-                          o.max_bytes);
-  }
-  return load(plant, xml, (size_t)(end - xml), NULL, NULL, &o, report, err);
+  return load_input(plant, xml, 0, options, report, err);
 }
 
 int teal_sdf_load_file(teal_plant *plant, const char *path, teal_error *err) {

@@ -61,8 +61,9 @@
  * must be orthogonal). A joint with an effort limit other than 0 on one
  * degree of freedom gets an actuator named after the joint (a negative
  * limit: unlimited), as Drake's SDFormat parser does. Damping applies to
- * every velocity of the joint; joint friction, springs, `<drake:mimic>`
- * and `<mimic>` are ignored with a warning. Root links of a model are free
+ * every velocity of the joint; joint friction and springs are ignored
+ * with a warning. `<axis><mimic>` (SDFormat 1.11) and `<drake:mimic>`
+ * make a coupler constraint, as URDF's `<mimic>`. Root links of a model are free
  * bodies whose default pose is their pose in the world; in a static model
  * (or a nested model of one, or one marked static itself) they are welded
  * to the world by a joint `<link>_static_weld`, as are massless root

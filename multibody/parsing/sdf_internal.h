@@ -9,7 +9,7 @@
  * which urdf_resolve checks and urdf_build adds to the plant.
  *
  * Stages: sdf.c (entry points, documents, includes), sdf_parse.c,
- * sdf_frames.c, sdf_convert.c, sdf_joints.c, sdf_geometry.c. */
+ * sdf_frames.c, sdf_convert.c, sdf_joints.c, sdf_mimic.c, sdf_geometry.c. */
 #ifndef TEAL_MULTIBODY_PARSING_SDF_INTERNAL_H
 #define TEAL_MULTIBODY_PARSING_SDF_INTERNAL_H
 
@@ -111,6 +111,12 @@ const char *sdf_local_name(const sdf_state *s, int f);
 
 /* Adds the joint frame f (and its actuator) to out. */
 int sdf_convert_joint(sdf_state *s, int f, urdf_model *out);
+
+/* ---- sdf_mimic.c ---- */
+
+/* The <axis><mimic> or <drake:mimic> of joint f (axis: its <axis> or NULL)
+ * as a coupler constraint of out. */
+int sdf_convert_mimic(sdf_state *s, int f, urdf_node *axis, urdf_model *out);
 
 /* ---- sdf_geometry.c ---- */
 

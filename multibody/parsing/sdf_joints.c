@@ -155,15 +155,11 @@ static int screw_pitch(urdf_model *doc, urdf_node *node, urdf_joint *j) {
 }
 
 /* Warns about the children understood but not modeled. */
-static void warn_ignored(urdf_model *doc, urdf_node *node, urdf_node *axis) {
+static void warn_ignored(urdf_model *doc, urdf_node *node) {
   for (urdf_node *c = node->children; c; c = c->next) {
-    if (urdf_is_drake(c) || urdf_is(c, "physics") || urdf_is(c, "sensor")) {
+    int drake = urdf_is_drake(c) && !urdf_is(c, "drake:mimic"); /* sdf_mimic.c */
+    if (drake || urdf_is(c, "physics") || urdf_is(c, "sensor")) {
       urdf_warn(doc, c, &doc->report->ignored_elements, "unsupported element ignored");
-    }
-  }
-  for (urdf_node *c = axis ? axis->children : NULL; c; c = c->next) {
-    if (urdf_is(c, "mimic")) {
-      urdf_warn(doc, c, &doc->report->ignored_elements, "<mimic> is not modeled; ignored");
     }
   }
 }
@@ -217,7 +213,11 @@ int sdf_convert_joint(sdf_state *s, int f, urdf_model *out) {
     return rc;
   }
   j.has_X_CJ = !is_identity(j.X_CJ);
-  warn_ignored(doc, J->node, axis);
+  warn_ignored(doc, J->node);
+  rc = sdf_convert_mimic(s, f, axis, out);
+  if (rc) {
+    return rc;
+  }
   urdf_joint *dst = urdf_push(out, &out->joints, sizeof(urdf_joint));
   if (!dst) {
     return s->err->code;

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -18,8 +17,8 @@
 
 #include "framework/alloc.h"
 #include "framework/growable.h"
-#include "multibody/parsing/model_path.h"
 #include "multibody/parsing/urdf_internal.h"
+#include "multibody/parsing/xml_load_internal.h"
 #include "multibody/tree/topology.h"
 
 /* ---- limits ------------------------------------------------------------------- */
@@ -39,13 +38,7 @@ static int resolve_options(const teal_urdf_options *given, teal_urdf_options *o,
   if (given) {
     *o = *given;
   }
-  if (o->max_bytes == 0 || o->max_attributes < 1) {
-    return teal_error_set(err, TEAL_EINVAL,
-                          "urdf: options: max_bytes (%zu) and max_attributes (%d) must be positive",
-                          o->max_bytes, o->max_attributes);
-  }
-  o->max_bytes = o->max_bytes < (size_t)INT_MAX ? o->max_bytes : (size_t)INT_MAX;
-  return TEAL_OK;
+  return xml_load_check_limits("urdf", &o->max_bytes, o->max_attributes, err);
 }
 
 /* ---- the pre-scan ------------------------------------------------------------------ */
@@ -435,9 +428,9 @@ int urdf_file_dir(const char *path, char **dir, teal_error *err) {
   return TEAL_OK;
 }
 
-int teal_urdf_load_file_opts(teal_plant *plant, const char *path, const char *instance_name,
-                             const teal_urdf_options *options, teal_urdf_report *report,
-                             teal_error *err) {
+/* The entry points' work: input is a path (is_file) or a document. */
+static int load_input(teal_plant *plant, const char *input, int is_file, const char *instance_name,
+                      const teal_urdf_options *options, teal_urdf_report *report, teal_error *err) {
   teal_urdf_report local_report;
   teal_error local_err;
   report = report ? report : &local_report;
@@ -445,61 +438,26 @@ int teal_urdf_load_file_opts(teal_plant *plant, const char *path, const char *in
   memset(report, 0, sizeof(*report));
   teal_error_clear(err);
   teal_urdf_options o;
+  xml_file f;
   int rc = resolve_options(options, &o, err);
-  if (rc != TEAL_OK) {
-    return rc;
-  }
-  if (!path) {
-    return teal_error_set(err, TEAL_EINVAL, "urdf: NULL path");
-  }
-  char *buf = NULL, *dir = NULL, found[4096];
-  size_t len = 0;
-  teal_error why = {TEAL_OK, ""};
-  int searched = path[0] != '/';
-  /* a relative name that is not in the working directory: the search path */
-  if (searched && teal_model_path_find(path, found, sizeof found, &why) == TEAL_OK) {
-    path = found;
-  }
-  rc = urdf_read_file(path, o.max_bytes, &buf, &len, err);
-  if (rc == TEAL_EIO && searched && why.code == TEAL_ENOTFOUND) {
-    return teal_error_set(err, TEAL_EIO, "%s: cannot open (%s)", path, why.message);
-  }
-  rc = rc ? rc : urdf_file_dir(path, &dir, err);
+  rc = rc ? rc : xml_load_input(&f, "urdf", input, is_file, o.max_bytes, err);
   if (rc == TEAL_OK) {
-    const char *slash = strrchr(path, '/');
-    rc = load(plant, buf, len, slash ? slash + 1 : path, dir, instance_name, &o, report, err);
+    rc = load(plant, f.text, f.len, f.base, f.dir, instance_name, &o, report, err);
+    xml_load_free_file(&f);
   }
-  teal_free(dir);
-  teal_free(buf);
   return rc;
+}
+
+int teal_urdf_load_file_opts(teal_plant *plant, const char *path, const char *instance_name,
+                             const teal_urdf_options *options, teal_urdf_report *report,
+                             teal_error *err) {
+  return load_input(plant, path, 1, instance_name, options, report, err);
 }
 
 int teal_urdf_load_string_opts(teal_plant *plant, const char *xml, const char *instance_name,
                                const teal_urdf_options *options, teal_urdf_report *report,
                                teal_error *err) {
-  teal_urdf_report local_report;
-  teal_error local_err;
-  report = report ? report : &local_report;
-  err = err ? err : &local_err;
-  memset(report, 0, sizeof(*report));
-  teal_error_clear(err);
-  teal_urdf_options o;
-  int rc = resolve_options(options, &o, err);
-  if (rc != TEAL_OK) {
-    return rc;
-  }
-  if (!xml) {
-    return teal_error_set(err, TEAL_EINVAL, "urdf: NULL document");
-  }
-  /* memchr stops at the terminator: a longer string is never read past the limit */
-  const char *end = memchr(xml, '\0', o.max_bytes + 1);
-  if (!end) {
-    return teal_error_set(err, TEAL_ESIZE,
-                          "<string>: longer than the limit of %zu bytes "
-                          "(teal_urdf_options.max_bytes)",
-                          o.max_bytes);
-  }
-  return load(plant, xml, (size_t)(end - xml), "<string>", NULL, instance_name, &o, report, err);
+  return load_input(plant, xml, 0, instance_name, options, report, err);
 }
 
 int teal_urdf_load_file_ex(teal_plant *plant, const char *path, const char *instance_name,

@@ -248,14 +248,14 @@ START_TEST(warnings) {
   teal_plant *p = mjcf_test_load_string(
       "<mujoco><worldbody><body name='b'><joint name='j' armature='0.1'/>"
       "<geom size='0.1' condim='3'/><geom type='hfield'/></body></worldbody>"
-      "<equality><weld body1='b'/></equality>"
+      "<equality><tendon tendon1='t'/></equality>"
       "<actuator><motor joint='j' gear='2'/><position joint='j'/></actuator></mujoco>",
       &r);
   /* the armature is the motor's rotor inertia (test_rotor_parsing.c), not a warning */
   ck_assert_int_eq(r.num_warnings, 5);
   ck_assert_int_eq(r.ignored_attributes, 2); /* condim, gear */
   ck_assert_int_eq(r.skipped_geoms, 1);
-  ck_assert_int_eq(r.ignored_elements, 2); /* equality, position */
+  ck_assert_int_eq(r.ignored_elements, 2); /* equality tendon, position */
   ck_assert_msg(strstr(r.first_warning, "<string>:1: <geom>: attribute 'condim'"), "%s",
                 r.first_warning);
   teal_plant_free(p);

@@ -591,13 +591,13 @@ START_TEST(includes) {
 }
 END_TEST
 
-/* Joint friction, springs, mimic and Drake joint extensions warn. */
+/* Joint friction, springs and unknown Drake joint extensions warn. */
 START_TEST(ignored_with_warnings) {
   static const char *xml =
       "<sdf version='1.9' xmlns:drake='http://drake.mit.edu'><model name='w'>"
       "<link name='a'/><link name='b'/>"
       "<joint name='j' type='revolute'><parent>a</parent><child>b</child>"
-      "<drake:mimic joint='k' multiplier='2'/><axis><xyz>1 0 0</xyz>"
+      "<drake:unknown_extension/><axis><xyz>1 0 0</xyz>"
       "<dynamics><friction>0.3</friction></dynamics></axis></joint>"
       "<plugin name='x' filename='y'/></model></sdf>";
   teal_sdf_report r;

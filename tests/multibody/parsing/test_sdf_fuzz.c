@@ -58,7 +58,7 @@ static const char seed_joints[] =
     "<link name='e'><pose relative_to='d'>0 0 0.5 0 0 0</pose>" INERTIAL
     "</link>\n"
     "<joint name='j5' type='screw'><parent>d</parent><child>e</child>\n"
-    "<screw_thread_pitch>0.01</screw_thread_pitch><drake:mimic joint='j4'/></joint>\n"
+    "<screw_thread_pitch>0.01</screw_thread_pitch><drake:mimic joint='j2'/></joint>\n"
     "<link name='f'><pose relative_to='e'>0 0 0.5 0 0 0</pose>" INERTIAL
     "<collision name='p'><geometry><plane><normal>0 0 1</normal></plane></geometry>\n"
     "</collision><collision name='cap'><geometry><capsule><radius>0.1</radius>\n"
