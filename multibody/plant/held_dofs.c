@@ -6,7 +6,7 @@
  * a, and vdot = vdot0 - Y lambda: one solve, so held dofs and constraints
  * act on each other. The columns of Y come from the factorization the
  * forward dynamics leaves behind, O(n) each, and redundant rows are
- * dropped by teal_rr_cholesky_solve. Baumgarte's feedback, when set, moves
+ * dropped by the pivoted solve teal_dense_psd_factor_solve. Baumgarte's feedback, when set, moves
  * every target by -2 alpha edot - beta^2 e. A discrete step applies the
  * unit rows alone to its velocity v* with the target v+ = 0 and M + h D for
  * M (its constraints are the discrete step's own). */
@@ -17,8 +17,8 @@
 #include "framework/alloc.h"
 #include "multibody/algorithms/mass_inverse.h"
 #include "multibody/constraints/constraint_operators.h"
-#include "multibody/constraints/rank_revealing_solve.h"
 #include "multibody/tree/joints.h"
+#include "solvers/dense_psd.h"
 
 int teal_plant_num_prescribed(const teal_plant *p) {
   int n = 0;
@@ -48,11 +48,12 @@ typedef struct held_work {
   double *idx; /* k: the held dofs' v indices */
   double *a;   /* n: the targets */
   double *e;   /* 2 m: position and velocity errors */
+  double *f;   /* 2 n: the PSD solve's work */
 } held_work;
 
 static size_t held_doubles(const teal_plant *p, int k) {
   size_t m = (size_t)constraint_rows(p, k), n = (size_t)k + m, nv = (size_t)p->nv;
-  return m * nv + n * nv + n * n + 3 * n + 2 * m + nv;
+  return m * nv + n * nv + n * n + 5 * n + 2 * m + nv;
 }
 
 static held_work split(const teal_plant *p, double *w, int k, int m) {
@@ -65,6 +66,7 @@ static held_work split(const teal_plant *p, double *w, int k, int m) {
   h.idx = h.r + n;
   h.a = h.idx + n;
   h.e = h.a + n;
+  h.f = h.e + 2 * (size_t)m;
   return h;
 }
 
@@ -195,7 +197,7 @@ static int solve_rows(const teal_plant *p, const held_work *h, int k, int n, con
           row_dot(p, h, k, i, h->Y + (size_t)l * (size_t)p->nv);
     }
   }
-  return teal_rr_cholesky_solve(h->S, n, h->r, 0.0, NULL);
+  return teal_dense_psd_factor_solve(h->S, n, h->r, 0.0, h->f, NULL, NULL);
 }
 
 /* The rows and their targets, or a negative status reported on ctx. */
