@@ -148,6 +148,9 @@ int teal_plant_calc_constrained_accelerations_stage(const teal_system *sys, cons
   if (p->sys.discrete || m == 0) {
     return TEAL_OK; /* the discrete step solves its own constraints */
   }
+  if (teal_plant_uses_held_solve(p, ctx)) { /* the multipliers of the solve the plant runs */
+    return teal_plant_calc_held_vdot(sys, ctx, p, out + m, out);
+  }
   int rc = teal_plant_calc_free_vdot(sys, ctx, p, out + m);
   teal_plant_scratch *s = NULL;
   const double *q = NULL;

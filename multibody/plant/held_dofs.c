@@ -258,6 +258,15 @@ int teal_plant_hold_dofs(const teal_plant *p, const teal_context *ctx, teal_plan
   return TEAL_OK;
 }
 
+void teal_plant_held_constraint_multipliers(const teal_plant *p, const teal_context *ctx,
+                                            const teal_plant_scratch *s, double *lambda) {
+  int k = teal_plant_num_held(p, ctx), m = constraint_rows(p, k);
+  memset(lambda, 0, (size_t)p->nc_rows * sizeof(double));
+  if (m > 0) {
+    memcpy(lambda, split(p, s->held_work, k, m).r + k, (size_t)m * sizeof(double));
+  }
+}
+
 double teal_plant_held_power(const teal_plant *p, const teal_context *ctx,
                              const teal_plant_scratch *s) {
   int k = teal_plant_num_held(p, ctx);

@@ -114,6 +114,15 @@ int teal_plant_calc_vdot(const teal_system *sys, const teal_context *ctx, double
  * M^-1 f, leaving M's factorization in the data (plant_calc.c). */
 int teal_plant_calc_free_vdot(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
                               double *vdot);
+/* Whether a continuous plant's accelerations come from the held dofs'
+ * solve (held dofs, or constraint rows with Baumgarte's feedback) rather
+ * than the constraints' own solve (plant_calc.c). */
+int teal_plant_uses_held_solve(const teal_plant *p, const teal_context *ctx);
+/* The held dofs' solve at ctx's state: vdot (nv) and, when the plant has
+ * constraint rows, their multipliers lambda (nc_rows, may be NULL) from
+ * the same solve, so they agree with vdot (plant_calc.c). */
+int teal_plant_calc_held_vdot(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
+                              double *vdot, double *lambda);
 /* The analytic Jacobian hook (plant_jacobian.c). */
 int teal_plant_jacobian(const teal_system *sys, const teal_context *ctx, int input_port,
                         int output_port, teal_jacobian *jac, void *user);
