@@ -288,7 +288,9 @@ int teal_plant_calc_applied_forces(const teal_system *sys, const teal_context *c
   }
   if (rc == TEAL_OK && p->forces.n) {
     teal_error err = {0};
-    rc = teal_plant_calc_force_elements(p, q, v, X, V, F, tau, &err);
+    rc = teal_plant_calc_force_elements_filtered(
+        p, q, v, X, V, F, tau, teal_plant_skip_disabled_compliance,
+        teal_context_numeric_parameter(ctx, p->sys.param_constraints), &err);
     if (rc) {
       return teal_context_report_error(ctx, rc, "plant: %s", err.message);
     }
@@ -332,6 +334,16 @@ int teal_plant_calc_held_vdot(const teal_system *sys, const teal_context *ctx, c
     teal_plant_held_constraint_multipliers(p, ctx, s, lambda);
   }
   return rc ? rc : teal_plant_check_finite(ctx, vdot, p->nv, "generalized acceleration");
+}
+
+int teal_plant_skip_disabled_compliance(const teal_plant *p, int i, const void *flags) {
+  const double *enabled = flags;
+  for (int c = 0; enabled && c < p->constraints.n; c++) {
+    if (CONSTRAINT(p)[c].force_element == i) {
+      return enabled[c] == 0.0;
+    }
+  }
+  return 0;
 }
 
 int teal_plant_uses_held_solve(const teal_plant *p, const teal_context *ctx) {

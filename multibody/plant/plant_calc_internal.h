@@ -114,6 +114,10 @@ int teal_plant_calc_vdot(const teal_system *sys, const teal_context *ctx, double
  * M^-1 f, leaving M's factorization in the data (plant_calc.c). */
 int teal_plant_calc_free_vdot(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
                               double *vdot);
+/* The force-element filter of a context (teal_force_element_filter, user:
+ * the context's constraint flags, may be NULL): element i is left out when
+ * it is the spring-damper of a compliant constraint disabled there. */
+int teal_plant_skip_disabled_compliance(const teal_plant *p, int i, const void *flags);
 /* Whether a continuous plant's accelerations come from the held dofs'
  * solve (held dofs, or constraint rows with Baumgarte's feedback) rather
  * than the constraints' own solve (plant_calc.c). */
