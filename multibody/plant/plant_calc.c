@@ -264,6 +264,19 @@ int teal_plant_calc_actuation(const teal_system *sys, const teal_context *ctx, d
   return add_actuation(sys, ctx, p, out);
 }
 
+/* A discrete plant's filter: every compliant distance's spring-damper is
+ * left out, since the step applies it implicitly as a row
+ * (discrete_constraints.c). */
+static int skip_any_compliance(const teal_plant *p, int i, const void *flags) {
+  (void)flags;
+  for (int c = 0; c < p->constraints.n; c++) {
+    if (CONSTRAINT(p)[c].force_element == i) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
 int teal_plant_calc_applied_forces(const teal_system *sys, const teal_context *ctx, void *out,
                                    void *user) {
   const teal_plant *p = user;
@@ -289,7 +302,8 @@ int teal_plant_calc_applied_forces(const teal_system *sys, const teal_context *c
   if (rc == TEAL_OK && p->forces.n) {
     teal_error err = {0};
     rc = teal_plant_calc_force_elements_filtered(
-        p, q, v, X, V, F, tau, teal_plant_skip_disabled_compliance,
+        p, q, v, X, V, F, tau,
+        p->sys.discrete ? skip_any_compliance : teal_plant_skip_disabled_compliance,
         teal_context_numeric_parameter(ctx, p->sys.param_constraints), &err);
     if (rc) {
       return teal_context_report_error(ctx, rc, "plant: %s", err.message);
