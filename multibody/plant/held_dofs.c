@@ -8,8 +8,9 @@
  * forward dynamics leaves behind, O(n) each, and redundant rows are
  * dropped by the pivoted solve teal_dense_psd_factor_solve. Baumgarte's feedback, when set, moves
  * every target by -2 alpha edot - beta^2 e. A discrete step applies the
- * unit rows alone to its velocity v* with the target v+ = 0 and M + h D for
- * M (its constraints are the discrete step's own). */
+ * unit rows alone to its velocity v* with the target v+ = 0 (locked) or
+ * qdot_p(t + h) (prescribed) and M + h D for M (its constraints are the
+ * discrete step's own); lambda is then the impulse on each held dof. */
 #include "multibody/plant/held_dofs_internal.h"
 
 #include <string.h>
@@ -113,15 +114,15 @@ static int held_targets(const teal_plant *p, const teal_context *ctx, double *id
   int k = 0;
   for (int j = 0; j < p->joints.n; j++) {
     const joint_rec *J = &JOINT(p)[j];
-    if (J->motion) {
-      double m[3];
-      int rc = teal_plant_motion_at(p, ctx, j, teal_context_time(ctx), m);
+    if (J->motion) { /* a discrete step's target is v+ = qdot_p(t + h) */
+      double m[3], t = teal_context_time(ctx) + (p->sys.discrete ? p->time_step : 0.0);
+      int rc = teal_plant_motion_at(p, ctx, j, t, m);
       if (rc) {
         return rc;
       }
       double e = q[J->q_start] - m[0], edot = v[J->v_start] - m[1];
       idx[k] = J->v_start;
-      a[k++] = m[2] - 2.0 * al * edot - be * be * e;
+      a[k++] = p->sys.discrete ? m[1] : m[2] - 2.0 * al * edot - be * be * e;
       continue;
     }
     for (int d = 0; d < joint_nv(J); d++) {

@@ -134,6 +134,11 @@ int teal_plant_calc_accelerations(const teal_system *sys, const teal_context *ct
                                   void *user);
 int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ctx, double *out,
                                   void *user);
+/* The discrete step's cache value at own's state (the plant's own context):
+ * the next q, v, then the constraints' multipliers (nc_rows) and the held
+ * dofs' forces (nv) (plant_discrete.c). */
+int teal_plant_eval_discrete_step(const teal_plant *p, const teal_context *own,
+                                  const double **next);
 
 /* outputs */
 int teal_plant_output_state(const teal_system *sys, const teal_context *ctx, double *out,
