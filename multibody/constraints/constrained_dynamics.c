@@ -46,7 +46,9 @@ static int form_w(const teal_plant *p, teal_constraint_work *w, teal_mb_data *da
 static int solve(const teal_plant *p, teal_constraint_work *w, const teal_context *ctx,
                  const char *fn, const double *r, double *x) {
   int bad = -1;
-  int rc = teal_constraint_pivoted_solve(w->m, w->W, r, w->active, w->L, w->perm, w->r3, x, &bad);
+  double bad_residual = 0.0;
+  int rc = teal_constraint_pivoted_solve(w->m, w->W, r, w->active, w->L, w->perm, w->psd_work, x,
+                                         &bad, &bad_residual);
   if (rc == TEAL_OK) {
     return TEAL_OK;
   }
@@ -58,7 +60,7 @@ static int solve(const teal_plant *p, teal_constraint_work *w, const teal_contex
       ctx, TEAL_ESINGULAR,
       "%s: conflicting redundant constraints at t = %g: row %d (constraint %d) depends on "
       "others but asks for another acceleration (residual %g)",
-      fn, teal_context_time(ctx), bad, c, bad >= 0 ? w->r3[bad] : 0.0);
+      fn, teal_context_time(ctx), bad, c, bad_residual);
 }
 
 /* Reports a failed algorithm call with the data's message. */
@@ -145,6 +147,9 @@ int teal_plant_calc_constrained_accelerations_stage(const teal_system *sys, cons
   memset(out, 0, (size_t)(m + p->nv) * sizeof(double));
   if (p->sys.discrete || m == 0) {
     return TEAL_OK; /* the discrete step solves its own constraints */
+  }
+  if (teal_plant_uses_held_solve(p, ctx)) { /* the multipliers of the solve the plant runs */
+    return teal_plant_calc_held_vdot(sys, ctx, p, out + m, out);
   }
   int rc = teal_plant_calc_free_vdot(sys, ctx, p, out + m);
   teal_plant_scratch *s = NULL;

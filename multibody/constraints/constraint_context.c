@@ -37,12 +37,6 @@ int teal_plant_set_constraint_enabled(const teal_plant *p, teal_context *ctx, in
   if (!own) {
     return rc;
   }
-  if (CONSTRAINT(p)[c].force_element >= 0 && !enabled) {
-    return teal_context_report_error(ctx, TEAL_EUNSUPPORTED,
-                                     "%s: constraint %d is a compliant distance (force element "
-                                     "%d): it cannot be disabled",
-                                     fn, c, CONSTRAINT(p)[c].force_element);
-  }
   double *flags = teal_context_numeric_parameter_mut(own, p->sys.param_constraints);
   flags[c] = enabled ? 1.0 : 0.0;
   return TEAL_OK;

@@ -30,8 +30,9 @@ extern "C" {
 #endif
 
 /** Enables (enabled nonzero) or disables constraint c in ctx (Simbody's
- *  setConstraintIsDisabled, with the opposite flag). A compliant distance
- *  constraint cannot be disabled (TEAL_EUNSUPPORTED). */
+ *  setConstraintIsDisabled, with the opposite flag). Disabling a compliant
+ *  distance constraint removes its spring-damper's force (and energy) from
+ *  that context. */
 TEAL_API int teal_plant_set_constraint_enabled(const teal_plant *plant, teal_context *ctx, int c,
                                                int enabled);
 

@@ -25,9 +25,10 @@ typedef struct teal_constraint_work {
   teal_spatial_vector *V, *A, *Vu, *F;
   double *zero_nv, *tmp_nv, *tmp_nv2;
   double *G, *Y, *W, *L;
+  double *psd_work; /* [2 m] the pivoted solve's pivot order and vector */
   double *r1, *r2, *r3;
   double *active; /* [m] 1 for the rows of enabled constraints, else 0 */
-  int *perm;
+  int *perm;      /* [m] the solve's active rows */
   const double *enabled; /* the context's flags, [nc], set by the staging */
   long velocity_stagings; /* passes of the velocity kinematics (X, V, A) so far */
 } teal_constraint_work;
@@ -104,14 +105,18 @@ void teal_constraint_kernel_forces(const teal_plant *p, const constraint_rec *c,
 
 /* ---- the pivoted solve (constraint_solve.c) -------------------------------- */
 
-/* Solves the m x m symmetric positive semidefinite W x = r by Cholesky with
- * diagonal pivoting, rows with active[i] == 0 left out (x[i] = 0), pivots
- * below 1e-10 of W's largest diagonal dropped (x = 0 there). L (m x m) and
- * perm (m) are working memory, res (m) the residual W x - r. Returns
- * TEAL_OK, or TEAL_ESINGULAR with *bad_row set when a dropped row's
- * residual exceeds 1e-8 of the problem's scale (a conflicting redundant
- * set). */
+/* Relative pivot tolerance of the constraint rows' solves: pivots below
+ * 1e-10 of the system's largest diagonal mark redundant rows. */
+#define CONSTRAINT_PIVOT_TOLERANCE 1e-10
+
+/* Solves the m x m symmetric positive semidefinite W x = r with
+ * teal_dense_psd_factor_solve, rows with active[i] == 0 left out (x[i] = 0),
+ * redundant rows x = 0. L (m x m), idx (m ints) and work (2 m) are working
+ * memory; *bad_residual receives row *bad_row's residual. Returns TEAL_OK, or
+ * TEAL_ESINGULAR with *bad_row set when an active row's residual exceeds
+ * 1e-8 of the problem's scale (a conflicting redundant set). */
 int teal_constraint_pivoted_solve(int m, const double *W, const double *r, const double *active,
-                                  double *L, int *perm, double *res, double *x, int *bad_row);
+                                  double *L, int *idx, double *work, double *x, int *bad_row,
+                                  double *bad_residual);
 
 #endif

@@ -5,7 +5,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "multibody/constraints/rank_revealing_solve.h"
+#include "solvers/dense_psd.h"
 
 #define DEFAULT_ITERATIONS 10
 
@@ -16,6 +16,7 @@ typedef struct proj_work {
   double *r;  /* m: residual, then the multipliers */
   double *dv; /* nv */
   double *pv; /* m: P v */
+  double *f;  /* 2 m: the PSD solve's work */
 } proj_work;
 
 static proj_work split_work(double *work, int m, int nv) {
@@ -25,6 +26,7 @@ static proj_work split_work(double *work, int m, int nv) {
   w.r = w.S + (size_t)m * (size_t)m;
   w.pv = w.r + m;
   w.dv = w.pv + m;
+  w.f = w.dv + nv;
   return w;
 }
 
@@ -32,7 +34,7 @@ size_t teal_projection_work_doubles(int m, int nv) {
   if (m < 0 || nv < 0) {
     return 0;
   }
-  return (size_t)m * (size_t)nv + (size_t)m * (size_t)m + 2 * (size_t)m + 2 * (size_t)nv;
+  return (size_t)m * (size_t)nv + (size_t)m * (size_t)m + 4 * (size_t)m + 2 * (size_t)nv;
 }
 
 static double weight(const teal_projection_options *opt, int j) {
@@ -95,7 +97,7 @@ static int min_norm_step(const teal_projection_rows *rows, const teal_projection
       w->S[(size_t)i * (size_t)m + (size_t)k] = w->S[(size_t)k * (size_t)m + (size_t)i] = acc;
     }
   }
-  int rc = teal_rr_cholesky_solve(w->S, m, w->r, 0.0, NULL);
+  int rc = teal_dense_psd_factor_solve(w->S, m, w->r, 0.0, w->f, NULL, NULL);
   for (int j = 0; rc == TEAL_OK && j < nv; j++) {
     double acc = 0.0;
     for (int i = 0; i < m; i++) {

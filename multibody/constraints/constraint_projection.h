@@ -8,8 +8,8 @@
  * W = W_u^-2 is the diagonal velocity weighting: 1 by default (Simbody's
  * unit weights), 0 for a velocity the projection may not change (prescribed
  * or locked dofs, whose columns the theory manual removes). The m x m
- * systems are solved by teal_rr_cholesky_solve, so redundant rows are
- * allowed. The constraints are given as callbacks, so the same code serves
+ * systems are solved by the pivoted teal_dense_psd_factor_solve, so
+ * redundant rows are allowed. The constraints are given as callbacks, so the same code serves
  * any set of holonomic rows; nothing is allocated. */
 #ifndef TEAL_MULTIBODY_CONSTRAINTS_CONSTRAINT_PROJECTION_H
 #define TEAL_MULTIBODY_CONSTRAINTS_CONSTRAINT_PROJECTION_H
@@ -54,7 +54,7 @@ typedef struct teal_projection_options {
 } teal_projection_options;
 
 /** Doubles of the work array the projection functions need for m rows
- *  and nv velocities: m nv + m m + 2 m + 2 nv. */
+ *  and nv velocities: m nv + m m + 4 m + 2 nv. */
 TEAL_API size_t teal_projection_work_doubles(int m, int nv);
 
 /** projectQ: moves q (nq values, in place) until every |p_i(q)| <= the

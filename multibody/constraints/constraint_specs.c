@@ -353,12 +353,6 @@ int teal_plant_set_constraint_default_enabled(teal_plant *p, int c, int enabled)
                 p->constraints.n);
   }
   constraint_rec *r = &CONSTRAINT(p)[c];
-  if (r->force_element >= 0 && !enabled) {
-    return fail(p, TEAL_EUNSUPPORTED,
-                "plant: constraint %d is a compliant distance (a force element): it cannot be "
-                "disabled",
-                c);
-  }
   r->default_enabled = enabled != 0;
   return TEAL_OK;
 }

@@ -74,8 +74,8 @@ TEAL_API int teal_plant_add_coupler_constraint(teal_plant *plant, int joint0, in
  *  rigid (one row). With a finite stiffness > 0 and damping >= 0 it is
  *  compliant, as Drake allows: a spring-damper force along P-Q, tension
  *  stiffness (l - distance) + damping ldot, added as a linear spring-damper
- *  force element (force_elements.h), and no row; a context cannot disable
- *  it. Returns the constraint index. */
+ *  force element (force_elements.h), and no row; disabling it in a context
+ *  removes that force there. Returns the constraint index. */
 TEAL_API int teal_plant_add_distance_constraint(teal_plant *plant, int body_A, teal_vec3 p_AP,
                                                 int body_B, teal_vec3 p_BQ, double distance,
                                                 double stiffness, double damping);
@@ -145,8 +145,8 @@ TEAL_API int teal_plant_constraint_force_element(const teal_plant *plant, int c)
 
 /** Sets the default enabled flag of constraint c (nonzero: enabled, the
  *  initial value) that new contexts start with; before finalize only
- *  (TEAL_ESTATE after). A compliant distance constraint cannot be
- *  disabled (TEAL_EUNSUPPORTED). */
+ *  (TEAL_ESTATE after). A compliant distance constraint disabled by
+ *  default exerts no force until a context enables it. */
 TEAL_API int teal_plant_set_constraint_default_enabled(teal_plant *plant, int c, int enabled);
 
 /** 1 if constraint c is enabled by default, 0 if not; errors as

@@ -21,14 +21,14 @@ void teal_constraint_work_free(teal_constraint_work *w) {
 }
 
 /* The vectors in three allocations: body kinematics, nv- and m-sized
- * doubles, and the m x nv and m x m matrices. */
+ * doubles, and the m x nv and m x m matrices (with the solve's 2 m). */
 static int work_alloc(teal_constraint_work *w) {
   size_t nb = (size_t)w->nb, nv = (size_t)w->nv, m = (size_t)w->m;
   w->X = teal_alloc(nb * sizeof(teal_transform));
   w->V = teal_alloc(4 * nb * sizeof(teal_spatial_vector));
   w->zero_nv = teal_calloc(3 * nv + 4 * m + 1, sizeof(double));
   w->G = teal_calloc(2 * m * nv + 1, sizeof(double));
-  w->W = teal_calloc(2 * m * m + 1, sizeof(double));
+  w->W = teal_calloc(2 * m * m + 2 * m + 1, sizeof(double));
   w->perm = teal_calloc(m + 1, sizeof(int));
   if (!w->X || !w->V || !w->zero_nv || !w->G || !w->W || !w->perm) {
     return TEAL_ENOMEM;
@@ -44,6 +44,7 @@ static int work_alloc(teal_constraint_work *w) {
   w->active = w->r3 + m;
   w->Y = w->G + m * nv;
   w->L = w->W + m * m;
+  w->psd_work = w->L + m * m;
   return TEAL_OK;
 }
 

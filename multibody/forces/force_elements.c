@@ -299,12 +299,24 @@ static int element_forces(const teal_plant *p, int i, const teal_force_element_s
 int teal_plant_calc_force_elements(const teal_plant *p, const double *q, const double *v,
                                    const teal_transform *X_WB, const teal_spatial_vector *V_WB,
                                    teal_spatial_vector *F_Bo_W, double *tau, teal_error *err) {
+  return teal_plant_calc_force_elements_filtered(p, q, v, X_WB, V_WB, F_Bo_W, tau, NULL, NULL, err);
+}
+
+int teal_plant_calc_force_elements_filtered(const teal_plant *p, const double *q, const double *v,
+                                            const teal_transform *X_WB,
+                                            const teal_spatial_vector *V_WB,
+                                            teal_spatial_vector *F_Bo_W, double *tau,
+                                            teal_force_element_filter skip, const void *user,
+                                            teal_error *err) {
   if (!p || !p->finalized || !q || !v || !X_WB || !V_WB || !F_Bo_W || !tau) {
     return teal_error_set(err, p && !p->finalized ? TEAL_ESTATE : TEAL_EINVAL,
                           "plant force elements: NULL argument or plant not finalized");
   }
   const teal_force_element_state s = {q, v, X_WB, V_WB};
   for (int i = 0; i < p->forces.n; i++) {
+    if (skip && skip(p, i, user)) {
+      continue;
+    }
     int rc = element_forces(p, i, &s, F_Bo_W, tau, err);
     if (rc) {
       return rc;
@@ -338,6 +350,13 @@ static double element_energy(const teal_plant *p, const force_rec *f, const doub
 int teal_plant_force_elements_potential_energy(const teal_plant *p, const double *q,
                                                const teal_transform *X_WB, double *pe,
                                                teal_error *err) {
+  return teal_plant_force_elements_potential_energy_filtered(p, q, X_WB, pe, NULL, NULL, err);
+}
+
+int teal_plant_force_elements_potential_energy_filtered(const teal_plant *p, const double *q,
+                                                        const teal_transform *X_WB, double *pe,
+                                                        teal_force_element_filter skip,
+                                                        const void *user, teal_error *err) {
   if (!p || !p->finalized || !q || !X_WB || !pe) {
     return teal_error_set(err, p && !p->finalized ? TEAL_ESTATE : TEAL_EINVAL,
                           "plant force elements potential energy: NULL argument or plant not "
@@ -347,6 +366,9 @@ int teal_plant_force_elements_potential_energy(const teal_plant *p, const double
   double e = 0.0;
   for (int i = 0; i < p->forces.n; i++) {
     double ei = 0.0;
+    if (skip && skip(p, i, user)) {
+      continue;
+    }
     if (FORCE(p)[i].kind != TEAL_FORCE_USER) {
       ei = element_energy(p, &FORCE(p)[i], q, X_WB);
     } else {

@@ -117,6 +117,19 @@ TEAL_API int teal_plant_calc_force_elements(const struct teal_plant *plant, cons
                                             teal_spatial_vector *F_Bo_W, double *tau,
                                             teal_error *err);
 
+/** Says whether force element i is left out of a filtered evaluation
+ *  (nonzero: left out); user is the pointer given with it. */
+typedef int (*teal_force_element_filter)(const struct teal_plant *plant, int i, const void *user);
+
+/** teal_plant_calc_force_elements without the elements for which skip
+ *  returns nonzero (skip NULL: none is left out). The plant uses it to leave
+ *  out the spring-damper of a compliant constraint disabled in a context.
+ *  Arguments and errors as teal_plant_calc_force_elements. */
+TEAL_API int teal_plant_calc_force_elements_filtered(
+    const struct teal_plant *plant, const double *q, const double *v, const teal_transform *X_WB,
+    const teal_spatial_vector *V_WB, teal_spatial_vector *F_Bo_W, double *tau,
+    teal_force_element_filter skip, const void *user, teal_error *err);
+
 /** Writes the energy stored in the elements' springs at q with body poses
  *  X_WB into *pe (Drake's ForceElement::CalcPotentialEnergy summed over
  *  the elements). TEAL_EINVAL for a NULL argument, TEAL_ESTATE before
@@ -124,6 +137,12 @@ TEAL_API int teal_plant_calc_force_elements(const struct teal_plant *plant, cons
 TEAL_API int teal_plant_force_elements_potential_energy(const struct teal_plant *plant,
                                                         const double *q, const teal_transform *X_WB,
                                                         double *pe, teal_error *err);
+
+/** teal_plant_force_elements_potential_energy without the elements for
+ *  which skip returns nonzero (skip NULL: none is left out). */
+TEAL_API int teal_plant_force_elements_potential_energy_filtered(
+    const struct teal_plant *plant, const double *q, const teal_transform *X_WB, double *pe,
+    teal_force_element_filter skip, const void *user, teal_error *err);
 
 /** Writes the power of the elements' forces at (q, v) with body poses X_WB
  *  and velocities V_WB, split as Drake's ForceElement::CalcConservativePower

@@ -26,7 +26,11 @@
 /* ---- rows at the step's q --------------------------------------------------------- */
 
 int teal_discrete_rows_capacity(const teal_plant *p) {
-  return p->nc_rows;
+  int n = p->nc_rows;
+  for (int i = 0; i < p->constraints.n; i++) {
+    n += CONSTRAINT(p)[i].force_element >= 0; /* a compliant distance's row */
+  }
+  return n;
 }
 
 /* The body poses by body index (the world's the identity) from the
@@ -93,17 +97,30 @@ int teal_discrete_rows_fill(const teal_plant *p, teal_plant_scratch *s, const te
   memset(s->step.Gr, 0, (size_t)m * (size_t)p->nv * sizeof(double));
   memset(s->step.gr, 0, (size_t)m * sizeof(double));
   gather_poses(s);
-  /* a disabled constraint keeps zero rows (no force); every row is rigid
-   * (a compliant distance has no rows: it is a force element) */
-  for (int i = 0; i < p->constraints.n; i++) {
-    const constraint_rec *c = &CONSTRAINT(p)[i];
-    if (c->rows > 0 && enabled[i] != 0.0) {
-      constraint_rows(p, s, c, q);
-    }
-  }
   for (int i = 0; i < m; i++) {
     s->step.kr[i] = INFINITY;
     s->step.cr[i] = 0.0;
+  }
+  /* a disabled constraint keeps zero rows (no force); a compliant distance,
+   * a force element in a continuous plant, gets one row after the rigid
+   * ones with its spring's stiffness and damping */
+  int extra = p->nc_rows;
+  for (int i = 0; i < p->constraints.n; i++) {
+    const constraint_rec *c = &CONSTRAINT(p)[i];
+    if (c->force_element < 0) {
+      if (c->rows > 0 && enabled[i] != 0.0) {
+        constraint_rows(p, s, c, q);
+      }
+      continue;
+    }
+    constraint_rec row = *c;
+    row.rows = 1;
+    row.row_start = extra++;
+    if (enabled[i] != 0.0) {
+      constraint_rows(p, s, &row, q);
+      s->step.kr[row.row_start] = FORCE(p)[c->force_element].k;
+      s->step.cr[row.row_start] = FORCE(p)[c->force_element].d;
+    }
   }
   s->step.nrows = m;
   return TEAL_OK;

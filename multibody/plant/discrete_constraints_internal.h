@@ -11,7 +11,11 @@
  * regime, 1 / (h^2 R) with R = beta^2 / (4 pi^2) w_i and w_i = G_i M^-1 G_i'
  * (beta = 1): the stiffest the step resolves. A compliant row keeps its own
  * stiffness and damping unless they are stiffer than that, where they are
- * clamped to it with their ratio kept. */
+ * clamped to it with their ratio kept. A compliant distance constraint,
+ * which a continuous plant applies as a spring-damper force element, is
+ * such a compliant row here (after the rigid rows, in the order of the
+ * constraints), and its force element is left out of the step's explicit
+ * forces: implicit, a stiff one stays stable at any step. */
 #ifndef TEAL_MULTIBODY_PLANT_DISCRETE_CONSTRAINTS_INTERNAL_H
 #define TEAL_MULTIBODY_PLANT_DISCRETE_CONSTRAINTS_INTERNAL_H
 
@@ -26,13 +30,14 @@ static inline int teal_island_find(int *uf, int t) {
   return t;
 }
 
-/* Rows of all of p's constraints: the room the step data keeps (0 without
- * constraints). */
+/* Rows of all of p's constraints, a compliant distance's one included: the
+ * room the step data keeps (0 without constraints). */
 int teal_discrete_rows_capacity(const teal_plant *p);
 
 /* Fills s->step's rows at q for the constraints enabled in ctx (the plant's
  * own context): G, the position errors g, and every row rigid (k =
- * INFINITY, c = 0) for now; a disabled constraint's rows are zero. Call
+ * INFINITY, c = 0) for now but a compliant distance's (its spring's k and
+ * c); a disabled constraint's rows are zero. Call
  * after the free motion: G comes from the body poses and motion subspaces
  * of its position stage in s->data, by the constraints' own kernels. */
 int teal_discrete_rows_fill(const teal_plant *p, teal_plant_scratch *s, const teal_context *ctx,

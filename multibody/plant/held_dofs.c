@@ -6,10 +6,11 @@
  * a, and vdot = vdot0 - Y lambda: one solve, so held dofs and constraints
  * act on each other. The columns of Y come from the factorization the
  * forward dynamics leaves behind, O(n) each, and redundant rows are
- * dropped by teal_rr_cholesky_solve. Baumgarte's feedback, when set, moves
+ * dropped by the pivoted solve teal_dense_psd_factor_solve. Baumgarte's feedback, when set, moves
  * every target by -2 alpha edot - beta^2 e. A discrete step applies the
- * unit rows alone to its velocity v* with the target v+ = 0 and M + h D for
- * M (its constraints are the discrete step's own). */
+ * unit rows alone to its velocity v* with the target v+ = 0 (locked) or
+ * qdot_p(t + h) (prescribed) and M + h D for M (its constraints are the
+ * discrete step's own); lambda is then the impulse on each held dof. */
 #include "multibody/plant/held_dofs_internal.h"
 
 #include <string.h>
@@ -17,8 +18,8 @@
 #include "framework/alloc.h"
 #include "multibody/algorithms/mass_inverse.h"
 #include "multibody/constraints/constraint_operators.h"
-#include "multibody/constraints/rank_revealing_solve.h"
 #include "multibody/tree/joints.h"
+#include "solvers/dense_psd.h"
 
 int teal_plant_num_prescribed(const teal_plant *p) {
   int n = 0;
@@ -48,11 +49,12 @@ typedef struct held_work {
   double *idx; /* k: the held dofs' v indices */
   double *a;   /* n: the targets */
   double *e;   /* 2 m: position and velocity errors */
+  double *f;   /* 2 n: the PSD solve's work */
 } held_work;
 
 static size_t held_doubles(const teal_plant *p, int k) {
   size_t m = (size_t)constraint_rows(p, k), n = (size_t)k + m, nv = (size_t)p->nv;
-  return m * nv + n * nv + n * n + 3 * n + 2 * m + nv;
+  return m * nv + n * nv + n * n + 5 * n + 2 * m + nv;
 }
 
 static held_work split(const teal_plant *p, double *w, int k, int m) {
@@ -65,6 +67,7 @@ static held_work split(const teal_plant *p, double *w, int k, int m) {
   h.idx = h.r + n;
   h.a = h.idx + n;
   h.e = h.a + n;
+  h.f = h.e + 2 * (size_t)m;
   return h;
 }
 
@@ -111,15 +114,15 @@ static int held_targets(const teal_plant *p, const teal_context *ctx, double *id
   int k = 0;
   for (int j = 0; j < p->joints.n; j++) {
     const joint_rec *J = &JOINT(p)[j];
-    if (J->motion) {
-      double m[3];
-      int rc = teal_plant_motion_at(p, ctx, j, teal_context_time(ctx), m);
+    if (J->motion) { /* a discrete step's target is v+ = qdot_p(t + h) */
+      double m[3], t = teal_context_time(ctx) + (p->sys.discrete ? p->time_step : 0.0);
+      int rc = teal_plant_motion_at(p, ctx, j, t, m);
       if (rc) {
         return rc;
       }
       double e = q[J->q_start] - m[0], edot = v[J->v_start] - m[1];
       idx[k] = J->v_start;
-      a[k++] = m[2] - 2.0 * al * edot - be * be * e;
+      a[k++] = p->sys.discrete ? m[1] : m[2] - 2.0 * al * edot - be * be * e;
       continue;
     }
     for (int d = 0; d < joint_nv(J); d++) {
@@ -195,7 +198,7 @@ static int solve_rows(const teal_plant *p, const held_work *h, int k, int n, con
           row_dot(p, h, k, i, h->Y + (size_t)l * (size_t)p->nv);
     }
   }
-  return teal_rr_cholesky_solve(h->S, n, h->r, 0.0, NULL);
+  return teal_dense_psd_factor_solve(h->S, n, h->r, 0.0, h->f, NULL, NULL);
 }
 
 /* The rows and their targets, or a negative status reported on ctx. */
@@ -254,6 +257,15 @@ int teal_plant_hold_dofs(const teal_plant *p, const teal_context *ctx, teal_plan
     }
   }
   return TEAL_OK;
+}
+
+void teal_plant_held_constraint_multipliers(const teal_plant *p, const teal_context *ctx,
+                                            const teal_plant_scratch *s, double *lambda) {
+  int k = teal_plant_num_held(p, ctx), m = constraint_rows(p, k);
+  memset(lambda, 0, (size_t)p->nc_rows * sizeof(double));
+  if (m > 0) {
+    memcpy(lambda, split(p, s->held_work, k, m).r + k, (size_t)m * sizeof(double));
+  }
 }
 
 double teal_plant_held_power(const teal_plant *p, const teal_context *ctx,

@@ -31,6 +31,12 @@ int teal_plant_num_held(const teal_plant *p, const teal_context *ctx);
 int teal_plant_hold_dofs(const teal_plant *p, const teal_context *ctx, teal_plant_scratch *s,
                          double *vdot, double *lambda);
 
+/* The constraint rows' multipliers (nc_rows values) of the latest
+ * teal_plant_hold_dofs in s's work (same state): 0 when that solve had no
+ * constraint rows (a discrete plant). */
+void teal_plant_held_constraint_multipliers(const teal_plant *p, const teal_context *ctx,
+                                            const teal_plant_scratch *s, double *lambda);
+
 /* sum_i tau_i v_i over the held dofs of ctx, from the multipliers the
  * latest teal_plant_hold_dofs left in s's work (same state). */
 double teal_plant_held_power(const teal_plant *p, const teal_context *ctx,

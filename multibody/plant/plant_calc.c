@@ -264,6 +264,19 @@ int teal_plant_calc_actuation(const teal_system *sys, const teal_context *ctx, d
   return add_actuation(sys, ctx, p, out);
 }
 
+/* A discrete plant's filter: every compliant distance's spring-damper is
+ * left out, since the step applies it implicitly as a row
+ * (discrete_constraints.c). */
+static int skip_any_compliance(const teal_plant *p, int i, const void *flags) {
+  (void)flags;
+  for (int c = 0; c < p->constraints.n; c++) {
+    if (CONSTRAINT(p)[c].force_element == i) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
 int teal_plant_calc_applied_forces(const teal_system *sys, const teal_context *ctx, void *out,
                                    void *user) {
   const teal_plant *p = user;
@@ -288,7 +301,10 @@ int teal_plant_calc_applied_forces(const teal_system *sys, const teal_context *c
   }
   if (rc == TEAL_OK && p->forces.n) {
     teal_error err = {0};
-    rc = teal_plant_calc_force_elements(p, q, v, X, V, F, tau, &err);
+    rc = teal_plant_calc_force_elements_filtered(
+        p, q, v, X, V, F, tau,
+        p->sys.discrete ? skip_any_compliance : teal_plant_skip_disabled_compliance,
+        teal_context_numeric_parameter(ctx, p->sys.param_constraints), &err);
     if (rc) {
       return teal_context_report_error(ctx, rc, "plant: %s", err.message);
     }
@@ -323,27 +339,42 @@ int teal_plant_calc_free_vdot(const teal_system *sys, const teal_context *ctx, c
   return teal_plant_check_finite(ctx, vdot, p->nv, "generalized acceleration");
 }
 
-/* The free accelerations with the held dofs' rows (locked, prescribed)
- * and the constraint rows solved together (held_dofs.c). */
-static int held_vdot(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
-                     double *vdot) {
+int teal_plant_calc_held_vdot(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
+                              double *vdot, double *lambda) {
   int rc = teal_plant_calc_free_vdot(sys, ctx, p, vdot);
   teal_plant_scratch *s = rc ? NULL : teal_plant_get_scratch(p, ctx);
   rc = rc ? rc : teal_plant_hold_dofs(p, ctx, s, vdot, NULL);
+  if (rc == TEAL_OK && lambda) {
+    teal_plant_held_constraint_multipliers(p, ctx, s, lambda);
+  }
   return rc ? rc : teal_plant_check_finite(ctx, vdot, p->nv, "generalized acceleration");
 }
 
-/* The accelerations of a continuous plant: with its constraints' stage
- * when it has constraint rows, with the held dofs' solve when it has held
- * dofs or Baumgarte's feedback. */
+int teal_plant_skip_disabled_compliance(const teal_plant *p, int i, const void *flags) {
+  const double *enabled = flags;
+  for (int c = 0; enabled && c < p->constraints.n; c++) {
+    if (CONSTRAINT(p)[c].force_element == i) {
+      return enabled[c] == 0.0;
+    }
+  }
+  return 0;
+}
+
+int teal_plant_uses_held_solve(const teal_plant *p, const teal_context *ctx) {
+  return !p->sys.discrete &&
+         (teal_plant_num_held(p, ctx) > 0 ||
+          (p->nc_rows > 0 && (p->baumgarte_alpha > 0.0 || p->baumgarte_beta > 0.0)));
+}
+
+/* The accelerations of a continuous plant: a plant with constraint rows
+ * takes them from its constrained-accelerations stage (which runs the held
+ * dofs' solve when that applies, so its multipliers match), one without
+ * from the held dofs' solve or the free dynamics. */
 static int continuous_vdot(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
                            double *vdot) {
-  if (teal_plant_num_held(p, ctx) > 0 ||
-      (p->nc_rows > 0 && (p->baumgarte_alpha > 0.0 || p->baumgarte_beta > 0.0))) {
-    return held_vdot(sys, ctx, p, vdot);
-  }
   if (p->nc_rows == 0) {
-    return teal_plant_calc_free_vdot(sys, ctx, p, vdot);
+    return teal_plant_num_held(p, ctx) > 0 ? teal_plant_calc_held_vdot(sys, ctx, p, vdot, NULL)
+                                           : teal_plant_calc_free_vdot(sys, ctx, p, vdot);
   }
   const double *stage;
   int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_lambda, (const void **)&stage);

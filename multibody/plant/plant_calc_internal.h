@@ -120,6 +120,19 @@ int teal_plant_calc_vdot(const teal_system *sys, const teal_context *ctx, double
  * M^-1 f, leaving M's factorization in the data (plant_calc.c). */
 int teal_plant_calc_free_vdot(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
                               double *vdot);
+/* The force-element filter of a context (teal_force_element_filter, user:
+ * the context's constraint flags, may be NULL): element i is left out when
+ * it is the spring-damper of a compliant constraint disabled there. */
+int teal_plant_skip_disabled_compliance(const teal_plant *p, int i, const void *flags);
+/* Whether a continuous plant's accelerations come from the held dofs'
+ * solve (held dofs, or constraint rows with Baumgarte's feedback) rather
+ * than the constraints' own solve (plant_calc.c). */
+int teal_plant_uses_held_solve(const teal_plant *p, const teal_context *ctx);
+/* The held dofs' solve at ctx's state: vdot (nv) and, when the plant has
+ * constraint rows, their multipliers lambda (nc_rows, may be NULL) from
+ * the same solve, so they agree with vdot (plant_calc.c). */
+int teal_plant_calc_held_vdot(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
+                              double *vdot, double *lambda);
 /* The analytic Jacobian hook (plant_jacobian.c). */
 int teal_plant_jacobian(const teal_system *sys, const teal_context *ctx, int input_port,
                         int output_port, teal_jacobian *jac, void *user);
@@ -127,6 +140,11 @@ int teal_plant_calc_accelerations(const teal_system *sys, const teal_context *ct
                                   void *user);
 int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ctx, double *out,
                                   void *user);
+/* The discrete step's cache value at own's state (the plant's own context):
+ * the next q, v, then the constraints' multipliers (nc_rows) and the held
+ * dofs' forces (nv) (plant_discrete.c). */
+int teal_plant_eval_discrete_step(const teal_plant *p, const teal_context *own,
+                                  const double **next);
 
 /* outputs */
 int teal_plant_output_state(const teal_system *sys, const teal_context *ctx, double *out,

@@ -174,9 +174,31 @@ static int contact_and_constraints(const teal_plant *p, teal_plant_scratch *s,
   return rc;
 }
 
-/* v+ into vnext: free motion, contact and constraints, limits. */
+/* The held dofs' velocities set to their targets in x (v* or v+), their
+ * impulses added to held (nv). */
+static int hold(const teal_plant *p, const teal_context *ctx, teal_plant_scratch *s, double *x,
+                double *held) {
+  int k = teal_plant_num_held(p, ctx);
+  if (k == 0) {
+    return teal_plant_hold_dofs(p, ctx, s, x, NULL);
+  }
+  /* the work is made when locking; a copied context gets it here, once */
+  if (teal_plant_held_reserve(s, p, k) != TEAL_OK) {
+    return teal_context_report_error(ctx, TEAL_ENOMEM, "plant: no memory for %d held dofs", k);
+  }
+  double *impulse = teal_plant_held_vdot_scratch(p, s);
+  int rc = teal_plant_hold_dofs(p, ctx, s, x, impulse);
+  for (int i = 0; rc == TEAL_OK && i < p->nv; i++) {
+    held[i] += impulse[i];
+  }
+  return rc;
+}
+
+/* v+ into vnext: free motion, contact and constraints, limits; the held
+ * dofs' forces (their impulses over h) into held (nv). */
 static int next_velocity(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
-                         teal_plant_scratch *s, const double *q, const double *v, double *vnext) {
+                         teal_plant_scratch *s, const double *q, const double *v, double *vnext,
+                         double *held) {
   const double *forces;
   const teal_point_pair_list *pairs = NULL;
   int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_forces, (const void **)&forces);
@@ -186,7 +208,8 @@ static int next_velocity(const teal_system *sys, const teal_context *ctx, const 
   add_implicit_damping(p, s, ctx);
   rc = free_motion(p, s, q, v, forces);
   if (rc == TEAL_OK) { /* locked joints: v* = 0 on their dofs before contact sees it */
-    rc = teal_plant_hold_dofs(p, ctx, s, s->step.vstar, NULL);
+    memset(held, 0, (size_t)p->nv * sizeof(double));
+    rc = hold(p, ctx, s, s->step.vstar, held);
   }
   if (rc == TEAL_OK && s->step.nrows_cap > 0) {
     rc = teal_discrete_rows_fill(p, s, ctx, q);
@@ -199,7 +222,7 @@ static int next_velocity(const teal_system *sys, const teal_context *ctx, const 
     rc = enforce_limits(p, s, q, s->step.vstar, vnext);
   }
   if (rc == TEAL_OK) { /* and exactly 0 after the contact and limit impulses */
-    rc = teal_plant_hold_dofs(p, ctx, s, vnext, NULL);
+    rc = hold(p, ctx, s, vnext, held);
   }
   if (rc) {
     return teal_context_report_error(ctx, rc, "plant: discrete step at t = %g: %s",
@@ -221,7 +244,8 @@ int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ct
   }
   int nq = p->nq;
   double h = p->time_step;
-  rc = next_velocity(sys, ctx, p, s, q, v, out + nq);
+  double *held = out + nq + p->nv + p->nc_rows;
+  rc = next_velocity(sys, ctx, p, s, q, v, out + nq, held);
   /* the data's other users (the continuous stages) factor M itself */
   teal_mb_data_set_added_diagonal(s->data, NULL);
   if (rc) {
@@ -233,12 +257,22 @@ int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ct
   for (int i = 0; i < nq; i++) {
     out[i] = q[i] + h * out[i];
   }
-  /* the constraints' multipliers follow the next state (the step's value) */
+  /* the constraints' multipliers and the held dofs' forces follow the next
+   * state (the step's values) */
   memcpy(out + nq + p->nv, s->step.lambda_r, (size_t)p->nc_rows * sizeof(double));
+  for (int i = 0; i < p->nv; i++) {
+    held[i] /= h;
+  }
   rc = teal_plant_normalize_q(p, out);
   return rc ? teal_context_report_error(ctx, rc, "plant: a quaternion became degenerate in the "
                                         "discrete step at t = %g", teal_context_time(ctx))
             : TEAL_OK;
+}
+
+int teal_plant_eval_discrete_step(const teal_plant *p, const teal_context *own,
+                                  const double **next) {
+  int rc = teal_plant_sync_contact_settings(p, own);
+  return rc ? rc : teal_eval_cache_entry(p->system, own, p->sys.ce_step, (const void **)next);
 }
 
 int teal_plant_discrete_update(const teal_system *sys, const teal_context *ctx, double *xd_next,

@@ -76,6 +76,8 @@ int teal_plant_calc_force_elements_contribution(const teal_plant *p, const teal_
   add_gravity(p, own, X, F_Bo_W);
   add_damping(p, own, v, tau);
   teal_error err = {0, ""};
-  rc = teal_plant_calc_force_elements(p, q, v, X, V, F_Bo_W, tau, &err);
+  rc = teal_plant_calc_force_elements_filtered(
+      p, q, v, X, V, F_Bo_W, tau, teal_plant_skip_disabled_compliance,
+      teal_context_numeric_parameter(own, p->sys.param_constraints), &err);
   return rc ? teal_context_report_error(ctx, rc, "%s: %s", fn, err.message) : TEAL_OK;
 }

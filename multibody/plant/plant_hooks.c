@@ -158,7 +158,9 @@ int teal_plant_potential_energy_cb(const teal_system *sys, const teal_context *c
     rc = teal_plant_eval_poses(sys, ctx, p, &X);
   }
   teal_error err = {0, ""};
-  if (rc == TEAL_OK && teal_plant_force_elements_potential_energy(p, q, X, &e_springs, &err)) {
+  if (rc == TEAL_OK && teal_plant_force_elements_potential_energy_filtered(
+                           p, q, X, &e_springs, teal_plant_skip_disabled_compliance,
+                           teal_context_numeric_parameter(ctx, p->sys.param_constraints), &err)) {
     return teal_context_report_error(ctx, err.code, "plant: %s", err.message);
   }
   *pe = e_gravity + e_springs;

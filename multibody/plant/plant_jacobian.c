@@ -34,11 +34,13 @@
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/tree/topology.h"
 
-/* Nonzero when a rigid constraint (one with rows) is enabled in ctx. */
+/* Nonzero when a rigid constraint (one with rows) is enabled in ctx, or a
+ * compliant one disabled (the elements' differences below count every
+ * element). */
 static int constraints_enabled(const teal_plant *p, const teal_context *ctx) {
   const double *flags = teal_context_numeric_parameter(ctx, p->sys.param_constraints);
   for (int i = 0; flags && i < p->constraints.n; i++) {
-    if (CONSTRAINT(p)[i].rows > 0 && flags[i] != 0.0) {
+    if ((CONSTRAINT(p)[i].rows > 0) == (flags[i] != 0.0)) {
       return 1;
     }
   }
@@ -56,7 +58,7 @@ static int check_supported(const teal_system *sys, const teal_context *ctx, cons
   } else if (teal_input_has_value(sys, ctx, s->in_query) > 0) {
     why = "the geometry query is connected (contact)";
   } else if (constraints_enabled(p, ctx)) {
-    why = "constraints are enabled";
+    why = "rigid constraints are enabled or compliant ones disabled";
   } else if (teal_plant_num_held(p, ctx) > 0) { /* their vdot is held, not the free one */
     why = "joints are locked or prescribed";
   } else if (input_port >= 0 && input_port != s->in_u && input_port != s->in_tau) {

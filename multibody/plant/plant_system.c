@@ -262,9 +262,10 @@ static int mass_matrix_calc(const teal_system *sys, const teal_context *ctx, dou
       "use teal_mb_mass_matrix with a buffer of your own",
       p->bodies.n, p->nv, p->nv, p->nv, mib, (int)(TEAL_PLANT_DENSE_MAX_BYTES >> 20));
 }
-/* the next state, then the constraints' multipliers (discrete_constraints.h) */
+/* the next state, the constraints' multipliers (discrete_constraints.h),
+ * the held dofs' forces (plant_discrete.c) */
 static int step_size(const teal_plant *p) {
-  return p->nq + p->nv + p->nc_rows;
+  return p->nq + p->nv + p->nc_rows + p->nv;
 }
 static int nv_size(const teal_plant *p) {
   return p->nv;

@@ -34,11 +34,6 @@ static joint_rec *motion_joint(teal_plant *p, int joint, int given, const char *
                     "plant prescribe_joint_motion: joint \"%s\": the %s is "
                     "NULL",
                     J->name, what);
-  } else if (p->time_step > 0.0) {
-    teal_plant_fail(p, TEAL_EUNSUPPORTED,
-                    "plant prescribe_joint_motion: joint \"%s\": "
-                    "prescribed motion needs a continuous plant (time_step 0)%s",
-                    J->name, "");
   } else if (t->nq != 1 || t->nv != 1) {
     teal_plant_fail(p, TEAL_EINVAL,
                     "plant prescribe_joint_motion: joint \"%s\" is %s; only "
@@ -159,11 +154,13 @@ int teal_plant_calc_motion_forces(const teal_plant *plant, const teal_context *c
                                      "plant has nv = %d)",
                                      fn, tau ? "has the wrong size" : "is NULL", plant->nv);
   }
-  if (plant->sys.discrete) {
-    return teal_context_report_error(ctx, TEAL_EUNSUPPORTED,
-                                     "%s: the plant is discrete; held "
-                                     "dofs are a continuous plant's",
-                                     fn);
+  if (plant->sys.discrete) { /* the step's impulses over h, kept with its next state */
+    const double *next;
+    int rc = teal_plant_eval_discrete_step(plant, own, &next);
+    if (rc == TEAL_OK) {
+      memcpy(tau, next + plant->nq + plant->nv + plant->nc_rows, (size_t)n * sizeof(double));
+    }
+    return rc;
   }
   memset(tau, 0, (size_t)n * sizeof(double));
   return held_solve(plant, ctx, own, tau);

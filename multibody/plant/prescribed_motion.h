@@ -34,8 +34,9 @@ typedef int (*teal_joint_motion_fn)(double t, double *q, double *qdot, double *q
 /** Prescribes the motion of 1-dof joint (revolute or prismatic) by fn
  *  (user is passed on and must outlive the plant). Sticky plant errors:
  *  TEAL_EINVAL for a NULL fn, an unknown joint, a joint of another kind or
- *  one already prescribed; TEAL_EUNSUPPORTED for a discrete plant;
- *  TEAL_ESTATE after finalize. */
+ *  one already prescribed; TEAL_ESTATE after finalize. In a discrete plant
+ *  each step sets the joint's next velocity to qdot_p(t + h) (held like a
+ *  locked joint's), so q follows q_p to first order in h. */
 TEAL_API int teal_plant_prescribe_joint_motion(teal_plant *plant, int joint,
                                                teal_joint_motion_fn fn, void *user);
 
@@ -54,9 +55,11 @@ TEAL_API int teal_plant_joint_is_prescribed(const teal_plant *plant, int joint);
  *  on each held dof that, applied with everything else, gives its
  *  prescribed acceleration; 0 on the other dofs. For a plant whose only
  *  held dof is prescribed this equals the inverse dynamics' tau at the
- *  plant's accelerations minus the applied forces on that dof. Reported on
- *  ctx: TEAL_EINVAL (NULL, a context without the plant), TEAL_ESIZE
- *  (n != nv), TEAL_EUNSUPPORTED (discrete plant), evaluation errors. */
+ *  plant's accelerations minus the applied forces on that dof. In a
+ *  discrete plant: the impulses of the step from ctx's state on the held
+ *  dofs, divided by h (the step's cache value, as for the discrete
+ *  constraint multipliers). Reported on ctx: TEAL_EINVAL (NULL, a context
+ *  without the plant), TEAL_ESIZE (n != nv), evaluation errors. */
 TEAL_API int teal_plant_calc_motion_forces(const teal_plant *plant, const teal_context *ctx,
                                            double *tau, int n);
 
@@ -70,7 +73,8 @@ TEAL_API int teal_plant_calc_motion_errors(const teal_plant *plant, const teal_c
                                            int level, double *err, int n);
 
 /** The power the held dofs' motion forces deliver, sum_i tau_i v_i
- *  (Simbody's calcMotionPower); errors as teal_plant_calc_motion_forces. */
+ *  (Simbody's calcMotionPower); errors as teal_plant_calc_motion_forces,
+ *  and TEAL_EUNSUPPORTED for a discrete plant. */
 TEAL_API int teal_plant_calc_motion_power(const teal_plant *plant, const teal_context *ctx,
                                           double *power);
 

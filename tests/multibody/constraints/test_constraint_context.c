@@ -1,8 +1,10 @@
 /* A context's constraint state (multibody/constraints/constraint_context.h):
  * per-context enabling (defaults from the model, contexts independent),
  * disabled rows reading 0 and disabled constraints leaving the motion
- * free, the multipliers port, the analytic Jacobian declining while
- * constraints are enabled, and bad calls on the context with their codes
+ * free, a disabled compliant distance exerting no force (against its
+ * spring's analytic force and energy and a free fall), the multipliers
+ * port, the analytic Jacobian declining while constraints are enabled, and
+ * bad calls on the context with their codes
  * and messages. */
 #include <check.h>
 #include <math.h>
@@ -14,6 +16,7 @@
 #include "multibody/constraints/constraint_context.h"
 #include "multibody/constraints/constraint_operators.h"
 #include "multibody/constraints/constraint_specs.h"
+#include "multibody/plant/plant_force_contribution.h"
 #include "multibody/plant/plant_state.h"
 #include "multibody/plant/plant_system.h"
 #include "multibody/tree/topology.h"
@@ -143,6 +146,51 @@ START_TEST(multipliers_port_and_jacobian_fallback) {
 }
 END_TEST
 
+/* The spring's force on the second body (x component of its F_Bo_W), the
+ * potential energy and that body's generalized acceleration. */
+static void spring_state(teal_plant *p, teal_context *ctx, double *fx, double *pe,
+                         double vdot_other[6]) {
+  double tau[12];
+  teal_spatial_vector F[3];
+  const double *vdot;
+  ck_assert_int_eq(teal_plant_calc_force_elements_contribution(p, ctx, tau, 12, F, 3), TEAL_OK);
+  *fx = F[2].v[3];
+  ck_assert_int_eq(teal_calc_potential_energy(teal_plant_system(p), ctx, pe), TEAL_OK);
+  ck_assert_int_eq(teal_plant_eval_generalized_acceleration(p, ctx, &vdot), TEAL_OK);
+  memcpy(vdot_other, vdot + teal_plant_joint_v_start(p, teal_plant_num_joints(p) - 1),
+         6 * sizeof(double));
+}
+
+START_TEST(disabling_a_compliant_distance_removes_its_force) {
+  teal_plant *p = model();
+  teal_context *ctx = teal_context_new(teal_plant_system(p), NULL);
+  /* the second body 1.5 m from the bob: the spring (k = 50, rest 1) pulls
+   * it back with 50 * 0.5 = 25 N and stores 50 * 0.5^2 / 2 = 6.25 J */
+  teal_transform X = {teal_rotation_identity(), teal_vec3_make(1.5, 0, 0)};
+  ck_assert_int_eq(teal_plant_set_free_body_pose(p, ctx, 2, X), TEAL_OK);
+  double fx_on, pe_on, fx_off, pe_off, a_on[6], a_off[6];
+  spring_state(p, ctx, &fx_on, &pe_on, a_on);
+  ck_assert_int_eq(teal_plant_set_constraint_enabled(p, ctx, 1, 0), TEAL_OK);
+  ck_assert_int_eq(teal_plant_constraint_enabled(p, ctx, 1), 0);
+  spring_state(p, ctx, &fx_off, &pe_off, a_off);
+  ck_assert_double_eq_tol(fx_on, -25.0, 1e-12);
+  ck_assert_double_eq(fx_off, 0.0);
+  ck_assert_double_eq_tol(pe_on - pe_off, 6.25, 1e-12);
+  ck_assert(fabs(a_on[3]) > 1.0);
+  /* disabled, the second body falls freely (the weld is off by default) */
+  const double free_fall[6] = {0, 0, 0, 0, 0, -g};
+  for (int i = 0; i < 6; i++) {
+    ck_assert_double_eq_tol(a_off[i], free_fall[i], 1e-12);
+  }
+  /* and enabling it again restores the force */
+  ck_assert_int_eq(teal_plant_set_constraint_enabled(p, ctx, 1, 1), TEAL_OK);
+  spring_state(p, ctx, &fx_off, &pe_off, a_off);
+  ck_assert_double_eq(fx_off, fx_on);
+  teal_context_free(ctx);
+  teal_plant_free(p);
+}
+END_TEST
+
 START_TEST(bad_calls_report_on_the_context) {
   teal_plant *p = model();
   teal_context *ctx = placed_context(p);
@@ -153,8 +201,6 @@ START_TEST(bad_calls_report_on_the_context) {
                   "unknown constraint 3");
   TS_EXPECT_ERROR(teal_plant_constraint_enabled(p, ctx, -1), TEAL_ENOTFOUND, err,
                   "unknown constraint -1");
-  TS_EXPECT_ERROR(teal_plant_set_constraint_enabled(p, ctx, 1, 0), TEAL_EUNSUPPORTED, err,
-                  "compliant distance");
   TS_EXPECT_ERROR(teal_plant_calc_constraint_position_errors(p, ctx, NULL), TEAL_EINVAL, err,
                   "perr is NULL");
   TS_EXPECT_ERROR(teal_plant_multiply_by_constraint_jacobian(p, ctx, NULL, x), TEAL_EINVAL, err,
@@ -217,6 +263,7 @@ static Suite *constraint_context_suite(void) {
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, contexts_enable_and_disable_independently);
   tcase_add_test(tc, multipliers_port_and_jacobian_fallback);
+  tcase_add_test(tc, disabling_a_compliant_distance_removes_its_force);
   tcase_add_test(tc, bad_calls_report_on_the_context);
   tcase_add_test(tc, discrete_plant_operators_and_zero_multipliers);
   suite_add_tcase(s, tc);

@@ -144,7 +144,7 @@ START_TEST(bad_arguments_are_reported) {
   TS_EXPECT_ERROR(teal_project_positions(&rows, &opt, bad, work, NULL, &err), TEAL_ENONFINITE, &err,
                   "a constraint error is not finite");
   ck_assert_uint_eq(teal_projection_work_doubles(-1, 2), 0);
-  ck_assert_uint_eq(teal_projection_work_doubles(3, 5), 15 + 9 + 6 + 10);
+  ck_assert_uint_eq(teal_projection_work_doubles(3, 5), 15 + 9 + 12 + 10);
 }
 END_TEST
 

@@ -3,7 +3,8 @@
  * power properties, the revolute spring's exact torque and rotor frequency,
  * accumulation of the outputs and coincident spring points, the split of
  * their power into conservative and dissipative parts, and energy
- * conservation of spring-coupled free bodies and a sprung chain under RK4.
+ * conservation of spring-coupled free bodies and a sprung chain under RK4,
+ * and the filtered evaluation adding up to the whole.
  * The bushing is tested in test_linear_bushing.c, argument checks in
  * test_force_element_args.c. */
 #include <check.h>
@@ -310,6 +311,59 @@ START_TEST(test_energy_free_bodies) {
 }
 END_TEST
 
+/* The filtered evaluation: leaving out element 0, then element 1, of two
+ * spring-dampers on a moving free body gives two parts that add up to the
+ * unfiltered forces and energy (the elements add), and a filter that
+ * leaves out nothing gives them exactly. */
+static int skip_one(const teal_plant *p, int i, const void *user) {
+  (void)p;
+  return user && i == *(const int *)user;
+}
+
+START_TEST(test_filter_leaves_out_elements) {
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  teal_spatial_inertia M =
+      teal_spatial_inertia_from_central(1.0, teal_vec3_zero(), teal_mat3_diag(0.1, 0.2, 0.3));
+  int b = teal_plant_add_rigid_body(p, "b", TEAL_DEFAULT_MODEL_INSTANCE, &M);
+  ck_assert_int_eq(teal_plant_add_linear_spring_damper(p, TEAL_WORLD_BODY, teal_vec3_zero(), b,
+                                                       teal_vec3_make(0.1, 0, 0), 0.5, 30, 2),
+                   0);
+  ck_assert_int_eq(teal_plant_add_linear_spring_damper(p, TEAL_WORLD_BODY, teal_vec3_make(1, 0, 0),
+                                                       b, teal_vec3_make(0, 0.2, 0), 0.7, 50, 1),
+                   1);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  double q[7] = {1, 0, 0, 0, 0.3, -0.2, 0.4}, v[6] = {0.1, -0.3, 0.2, 0.5, 0.4, -0.6};
+  teal_transform X[2];
+  teal_spatial_vector V[2], F[3][2];
+  double tau[3][6], pe[3];
+  ck_assert_int_eq(teal_mb_body_velocities(p, q, v, X, V), TEAL_OK);
+  const int skip[3] = {-1, 0, 1};
+  for (int k = 0; k < 3; k++) {
+    memset(F[k], 0, sizeof(F[k]));
+    memset(tau[k], 0, sizeof(tau[k]));
+    ck_assert_int_eq(teal_plant_calc_force_elements_filtered(p, q, v, X, V, F[k], tau[k], skip_one,
+                                                             &skip[k], NULL),
+                     TEAL_OK);
+    ck_assert_int_eq(teal_plant_force_elements_potential_energy_filtered(p, q, X, &pe[k], skip_one,
+                                                                         &skip[k], NULL),
+                     TEAL_OK);
+  }
+  teal_spatial_vector F_all[2] = {0};
+  double tau_all[6] = {0}, pe_all;
+  ck_assert_int_eq(teal_plant_calc_force_elements(p, q, v, X, V, F_all, tau_all, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_plant_force_elements_potential_energy(p, q, X, &pe_all, NULL), TEAL_OK);
+  ck_assert_double_eq(pe[0], pe_all);
+  ck_assert_double_eq_tol(pe[1] + pe[2], pe_all, 1e-12);
+  ck_assert(pe[1] > 0.01 && pe[2] > 0.01);
+  for (int i = 0; i < 6; i++) {
+    ck_assert_double_eq(F[0][1].v[i], F_all[1].v[i]);
+    ck_assert_double_eq_tol(F[1][1].v[i] + F[2][1].v[i], F_all[1].v[i], 1e-12);
+  }
+  ck_assert(fabs(F[1][1].v[3] - F_all[1].v[3]) > 0.1); /* leaving one out changes the force */
+  teal_plant_free(p);
+}
+END_TEST
+
 /* A three-hinge chain with a revolute spring on every hinge and a
  * spring-damper from the world to the tip (no damping), gravity on: RK4 at
  * dt = 5e-4 for 1 s keeps the total energy to 1e-6. */
@@ -404,6 +458,7 @@ int main(void) {
   tcase_add_test(tc, test_accumulate_and_singular_spring);
   tcase_add_test(tc, test_energy_free_bodies);
   tcase_add_test(tc, test_energy_chain);
+  tcase_add_test(tc, test_filter_leaves_out_elements);
   tcase_add_test(tc, test_power_split);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);

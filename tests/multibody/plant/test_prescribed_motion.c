@@ -4,7 +4,9 @@
  * double pendulum with a prescribed shoulder satisfies the equations of
  * motion, Baumgarte's feedback removes an initial error that stays without
  * it, a failing motion stops the simulation keeping the last good state,
- * and bad declarations get clear errors. */
+ * a discrete plant follows the sinusoid to first order with its motion
+ * force converging to the inverse dynamics, and bad declarations get clear
+ * errors. */
 #include <check.h>
 #include <math.h>
 #include <string.h>
@@ -44,11 +46,16 @@ static int add_rod(teal_plant *p, const char *name, int parent_frame) {
                               teal_plant_body_frame(p, b), &y, 0);
 }
 
-static teal_plant *pendulum(void) {
-  teal_plant *p = teal_plant_new(0.0, NULL);
+/* The pendulum at time step h (0: continuous). */
+static teal_plant *pendulum_h(double h) {
+  teal_plant *p = teal_plant_new(h, NULL);
   add_rod(p, "rod", TEAL_WORLD_FRAME);
   teal_plant_set_gravity(p, teal_vec3_make(0, 0, -GRAV));
   return p;
+}
+
+static teal_plant *pendulum(void) {
+  return pendulum_h(0.0);
 }
 
 static teal_simulator *rk45(teal_plant *p, double accuracy) {
@@ -220,6 +227,56 @@ START_TEST(failing_motion_stops_and_keeps_the_last_state) {
 }
 END_TEST
 
+/* The prescribed sinusoid in a discrete plant at step h over 1 s: each
+ * step's v+ is qdot_p(t + h) exactly (to round-off); *q_err gets the
+ * largest |q - q_p|, and *tau_err, at t = 0.5, the motion force of the step
+ * from there minus the inverse dynamics' M qddot_p + C - tau_g on the exact
+ * path. */
+static void discrete_sinusoid(double h, double *q_err, double *tau_err) {
+  teal_plant *p = pendulum_h(h);
+  ck_assert_int_eq(teal_plant_prescribe_joint_motion(p, 0, sinusoid, NULL), TEAL_OK);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  teal_simulator *sim = teal_simulator_new(teal_plant_system(p), NULL, NULL);
+  teal_context *ctx = teal_simulator_context(sim),
+               *ref = teal_context_new(teal_plant_system(p), NULL);
+  double v0 = AMP * OMEGA, x[2], q, qd, qdd, tau, tau_id, tau_g;
+  ck_assert_int_eq(teal_plant_set_velocities(p, ctx, &v0, 1), TEAL_OK);
+  teal_sim_status st;
+  int n = (int)lround(1.0 / h);
+  *q_err = 0.0;
+  for (int k = 1; k <= n; k++) {
+    ck_assert_int_eq(teal_simulator_advance_to(sim, k * h, &st), TEAL_OK);
+    ck_assert_int_eq(teal_plant_get_state(p, ctx, x, 2), TEAL_OK);
+    sinusoid(k * h, &q, &qd, &qdd, NULL);
+    ck_assert_double_eq_tol(x[1], qd, 1e-12);
+    *q_err = fmax(*q_err, fabs(x[0] - q));
+    if (2 * k == n) {
+      ck_assert_int_eq(teal_plant_calc_motion_forces(p, ctx, &tau, 1), TEAL_OK);
+      ck_assert_int_eq(teal_plant_set_positions(p, ref, &q, 1), TEAL_OK);
+      ck_assert_int_eq(teal_plant_set_velocities(p, ref, &qd, 1), TEAL_OK);
+      ck_assert_int_eq(teal_plant_calc_inverse_dynamics(p, ref, &qdd, NULL, NULL, &tau_id),
+                       TEAL_OK);
+      ck_assert_int_eq(teal_plant_calc_gravity_generalized_forces(p, ref, &tau_g), TEAL_OK);
+      *tau_err = fabs(tau - (tau_id - tau_g));
+    }
+  }
+  teal_context_free(ref);
+  teal_simulator_free(sim);
+  teal_plant_free(p);
+}
+
+START_TEST(discrete_sinusoid_converges_and_its_force_to_the_inverse_dynamics) {
+  double q1, t1, q2, t2;
+  discrete_sinusoid(1e-3, &q1, &t1);
+  discrete_sinusoid(5e-4, &q2, &t2);
+  /* first order: q_n - q_p(t_n) = sum h qdot_p(t_k) - integral, at most
+   * h (qdot_max - qdot_min) / 2 = 1.8e-3 at 1 ms */
+  ck_assert_msg(q1 < 2e-3 && q2 < 0.6 * q1, "q errors %g %g", q1, q2);
+  ck_assert_msg(t1 < 0.1 && t2 < 0.6 * t1, "force errors %g %g", t1, t2);
+  ck_assert_double_gt(t1, 0.0); /* a discretization error, not an identity */
+}
+END_TEST
+
 START_TEST(bad_declarations_are_reported) {
   double breaks[2] = {0.0, 1.0}, two_rows[4] = {0, 1, 0, 1};
   teal_piecewise_polynomial *pp2 =
@@ -256,13 +313,7 @@ START_TEST(bad_declarations_are_reported) {
   }
   teal_piecewise_polynomial_free(pp2);
 
-  teal_plant *p = teal_plant_new(1e-3, NULL);
-  add_rod(p, "rod", TEAL_WORLD_FRAME);
-  ck_assert_int_eq(teal_plant_prescribe_joint_motion(p, 0, sinusoid, NULL), TEAL_EUNSUPPORTED);
-  ck_assert_ptr_nonnull(strstr(teal_plant_error(p)->message, "needs a continuous plant"));
-  teal_plant_free(p);
-
-  p = pendulum();
+  teal_plant *p = pendulum();
   ck_assert_int_eq(teal_plant_set_baumgarte_stabilization(p, -1.0, 0.0), TEAL_EINVAL);
   ck_assert_ptr_nonnull(strstr(teal_plant_error(p)->message, "alpha = -1, beta = 0"));
   teal_plant_free(p);
@@ -300,6 +351,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, trajectory_is_followed);
   tcase_add_test(tc, baumgarte_removes_the_drift_that_stays_without_it);
   tcase_add_test(tc, failing_motion_stops_and_keeps_the_last_state);
+  tcase_add_test(tc, discrete_sinusoid_converges_and_its_force_to_the_inverse_dynamics);
   tcase_add_test(tc, bad_declarations_are_reported);
   suite_add_tcase(s, tc);
   return s;
