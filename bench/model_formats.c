@@ -3,15 +3,16 @@
  * each model format Teal reads, through that format's loader, and then to
  * finalize the plant. The chain is bench_model_scale's: 1 kg links with a
  * 0.1 m solid-sphere inertia, each hinged about +y 0.1 m below the one
- * before, with limits. A format joins with one generator and one row
- * (MJCF: its loader from the MJCF branch). Each figure is the best of
- * several runs (100 at n = 100, 5 at n = 10,000). "ratio" is t(10,000) /
- * (100 t(100)): 1.00x is linear. */
+ * before, with limits (bench/common/model_chain.h). A format joins with
+ * one generator and one row (MJCF: its loader from the MJCF branch). Each
+ * figure is the best of several runs (100 at n = 100, 5 at n = 10,000).
+ * "ratio" is t(10,000) / (100 t(100)): 1.00x is linear. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/model_chain.h"
 #include "common/platform.h"
 #include "common/table.h"
 #include "common/timing.h"
@@ -20,60 +21,21 @@
 enum { FORMAT_URDF, FORMAT_SDF, NFORMATS };
 static const char *const k_format_names[NFORMATS] = {"urdf", "sdf"};
 
-/* The chain as URDF (malloc'd; NULL when out of memory). */
-static char *chain_urdf(int n) {
-  static const char link[] =
-      "<link name=\"l%d\"><inertial><mass value=\"1\"/><inertia ixx=\"0.004\" iyy=\"0.004\" "
-      "izz=\"0.004\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>\n";
-  static const char joint[] =
-      "<joint name=\"j%d\" type=\"revolute\"><parent link=\"%s\"/><child link=\"l%d\"/>"
-      "<origin xyz=\"0 0 -0.1\"/><axis xyz=\"0 1 0\"/>"
-      "<limit effort=\"10\" velocity=\"10\" lower=\"-3\" upper=\"3\"/></joint>\n";
-  size_t cap = (size_t)n * 400 + 256, len = 0;
-  char *x = malloc(cap);
-  if (!x) {
-    return NULL;
-  }
-  len += (size_t)snprintf(x, cap, "<robot name=\"chain\">\n<link name=\"world\"/>\n");
-  for (int i = 1; i <= n; i++) {
-    char parent[16] = "world";
-    if (i > 1) {
-      snprintf(parent, sizeof(parent), "l%d", i - 1);
-    }
-    len += (size_t)snprintf(x + len, cap - len, link, i);
-    len += (size_t)snprintf(x + len, cap - len, joint, i, parent, i);
-  }
-  snprintf(x + len, cap - len, "</robot>\n");
-  return x;
-}
-
 /* The chain as SDFormat: each link's pose relative to the one before, the
  * joints at their child links (malloc'd; NULL when out of memory). */
 static char *chain_sdf(int n) {
-  static const char link[] =
+  static const bench_chain_format sdf = {
+      "<sdf version=\"1.9\"><model name=\"chain\">\n",
       "<link name=\"l%d\"><pose relative_to=\"%s\">0 0 -0.1 0 0 0</pose><inertial><mass>1"
       "</mass><inertia><ixx>0.004</ixx><iyy>0.004</iyy><izz>0.004</izz></inertia></inertial>"
-      "</link>\n";
-  static const char joint[] =
+      "</link>\n",
       "<joint name=\"j%d\" type=\"revolute\"><parent>%s</parent><child>l%d</child><axis>"
       "<xyz>0 1 0</xyz><limit><lower>-3</lower><upper>3</upper><effort>10</effort>"
-      "<velocity>10</velocity></limit></axis></joint>\n";
-  size_t cap = (size_t)n * 520 + 256, len = 0;
-  char *x = malloc(cap);
-  if (!x) {
-    return NULL;
-  }
-  len += (size_t)snprintf(x, cap, "<sdf version=\"1.9\"><model name=\"chain\">\n");
-  for (int i = 1; i <= n; i++) {
-    char parent[16] = "world";
-    if (i > 1) {
-      snprintf(parent, sizeof(parent), "l%d", i - 1);
-    }
-    len += (size_t)snprintf(x + len, cap - len, link, i, i > 1 ? parent : "__model__");
-    len += (size_t)snprintf(x + len, cap - len, joint, i, parent, i);
-  }
-  snprintf(x + len, cap - len, "</model></sdf>\n");
-  return x;
+      "<velocity>10</velocity></limit></axis></joint>\n",
+      "</model></sdf>\n",
+      "__model__",
+      520};
+  return bench_chain_text(&sdf, n);
 }
 
 /* Loads text in its format and finalizes; the seconds taken, NAN on failure. */
@@ -119,7 +81,7 @@ int main(void) {
   printf("Model formats: the same chain of n links loaded and finalized from each format\n");
   bench_print_compiler();
   for (int k = 0; k < 2; k++) {
-    char *text[NFORMATS] = {chain_urdf(sizes[k]), chain_sdf(sizes[k])};
+    char *text[NFORMATS] = {bench_chain_urdf(sizes[k]), chain_sdf(sizes[k])};
     for (int f = 0; f < NFORMATS; f++) {
       t[f][k] = best_of(f, text[f], sizes[k], runs[k]);
       failed |= isnan(t[f][k]);
