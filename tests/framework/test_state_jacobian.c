@@ -303,9 +303,7 @@ START_TEST(test_calc_allocates_nothing) {
   for (int k = 0; k < 10; k++) {
     ck_assert_int_eq(teal_state_jacobian_calc(sj, k % 2 ? ctx : ctx2, J), TEAL_OK);
   }
-  unsigned long allocs = ts_alloc_allocs();
-  ts_alloc_uninstall();
-  ck_assert_uint_eq(allocs, 0);
+  ts_alloc_expect_none();
   ck_assert_double_le(max_diff(J, ref, 25), 1e-14);
   teal_state_jacobian_free(sj);
   teal_context_free(ctx);

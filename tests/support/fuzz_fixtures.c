@@ -8,8 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "support/test_support.h"
-
 unsigned ts_fuzz_rand(unsigned *state) {
   unsigned x = *state;
   x ^= x << 13;
@@ -173,9 +171,4 @@ unsigned long ts_fuzz_env(const char *name, unsigned long def) {
 
 unsigned ts_fuzz_code_bit(int rc) {
   return rc > -32 ? 1u << -rc : 1u;
-}
-
-void ts_fuzz_expect_all_freed(void) {
-  ck_assert_uint_eq(ts_alloc_allocs(), ts_alloc_frees());
-  ts_alloc_uninstall();
 }

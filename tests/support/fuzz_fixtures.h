@@ -1,9 +1,10 @@
 /* The harness shared by the fuzz-style parser tests (URDF, SDFormat, MJCF,
  * meshes): a text buffer, a generator of its own, the mutators (byte flips,
- * deleted tags, swapped and hostile values, duplicated lines), truncation
- * and mutation campaigns, and the check that a campaign freed every
- * teal_alloc. A campaign calls a loader that checks the parser's contract
- * on one document and says whether it loaded. */
+ * deleted tags, swapped and hostile values, duplicated lines), and
+ * truncation and mutation campaigns. A campaign calls a loader that checks
+ * the parser's contract on one document and says whether it loaded
+ * (ts_alloc_expect_all_freed then checks that the campaign leaked
+ * nothing). */
 #ifndef TEAL_TESTS_SUPPORT_FUZZ_FIXTURES_H
 #define TEAL_TESTS_SUPPORT_FUZZ_FIXTURES_H
 
@@ -63,9 +64,5 @@ unsigned long ts_fuzz_env(const char *name, unsigned long def);
 
 /** The bit recording failure code rc (< 0) in a codes-seen mask. */
 unsigned ts_fuzz_code_bit(int rc);
-
-/** Asserts that every teal_alloc since ts_alloc_install was freed, and
- *  uninstalls the counting allocator. */
-void ts_fuzz_expect_all_freed(void);
 
 #endif

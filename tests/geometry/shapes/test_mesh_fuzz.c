@@ -115,7 +115,7 @@ START_TEST(truncations) {
   }
   ck_assert_int_gt(g_loaded, 0);
   ck_assert_int_gt(g_failed, 0);
-  ts_fuzz_expect_all_freed();
+  ts_alloc_expect_all_freed();
 }
 END_TEST
 
@@ -156,7 +156,7 @@ START_TEST(random_mutations) {
     }
     free(buf);
   }
-  ts_fuzz_expect_all_freed();
+  ts_alloc_expect_all_freed();
 }
 END_TEST
 

@@ -147,7 +147,7 @@ START_TEST(truncated_prefixes) {
     ts_fuzz_prefixes(xml, 5, load_once);
     free(xml);
   }
-  ts_fuzz_expect_all_freed();
+  ts_alloc_expect_all_freed();
 }
 END_TEST
 
@@ -186,7 +186,7 @@ START_TEST(random_mutations) {
     total += trials;
     free(xml);
   }
-  ts_fuzz_expect_all_freed();
+  ts_alloc_expect_all_freed();
   /* the campaign reaches both outcomes and several failure codes */
   ck_assert_int_gt(ok, total / 20);
   ck_assert_int_lt(ok, total);
@@ -229,7 +229,7 @@ START_TEST(deep_nesting) {
     ck_assert_int_eq(load_once(s), 0);
     free(s);
   }
-  ts_fuzz_expect_all_freed();
+  ts_alloc_expect_all_freed();
 }
 END_TEST
 

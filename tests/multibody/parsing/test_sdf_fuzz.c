@@ -168,7 +168,7 @@ START_TEST(truncated_prefixes) {
     ck_assert_int_eq(load_once(docs[d]), 1); /* each seed loads whole */
   }
   free(acrobot);
-  ts_fuzz_expect_all_freed();
+  ts_alloc_expect_all_freed();
 }
 END_TEST
 
@@ -212,7 +212,7 @@ START_TEST(random_mutations) {
   ck_assert(codes_seen & (1u << -TEAL_ENOTFOUND));
   ck_assert(codes_seen & (1u << -TEAL_ENONFINITE));
   free(acrobot);
-  ts_fuzz_expect_all_freed();
+  ts_alloc_expect_all_freed();
 }
 END_TEST
 
@@ -243,7 +243,7 @@ START_TEST(hostile_includes) {
   ck_assert_int_eq(load_once(seed_world), 0); /* missing */
   write_part(part_sdf);
   ck_assert_int_eq(load_once(seed_world), 1);
-  ts_fuzz_expect_all_freed();
+  ts_alloc_expect_all_freed();
 }
 END_TEST
 
@@ -275,7 +275,7 @@ START_TEST(deep_nesting) {
   memcpy(fix, "'l' ", 4);
   ck_assert_int_eq(load_once(xml), 1);
   free(xml);
-  ts_fuzz_expect_all_freed();
+  ts_alloc_expect_all_freed();
 }
 END_TEST
 

@@ -328,7 +328,7 @@ START_TEST(truncated_prefixes) {
     ck_assert_int_eq(load_once(xml), 1);
     free(xml);
   }
-  ts_fuzz_expect_all_freed();
+  ts_alloc_expect_all_freed();
 }
 END_TEST
 
@@ -364,7 +364,7 @@ START_TEST(random_mutations) {
     free(xml);
   }
   ck_assert_msg((codes_seen & WANTED_CODES) == WANTED_CODES, "codes seen: %#x", codes_seen);
-  ts_fuzz_expect_all_freed();
+  ts_alloc_expect_all_freed();
 }
 END_TEST
 
@@ -442,7 +442,7 @@ START_TEST(fixed_corpus) {
                 "the corpus changed (hash %#llx, pinned %#llx): the seeds, the mutators or "
                 "the generator were edited; if that was meant, pin the new hash",
                 hash, (unsigned long long)CORPUS_HASH);
-  ts_fuzz_expect_all_freed();
+  ts_alloc_expect_all_freed();
   leave_mesh_folder(mesh_dir, cwd);
 }
 END_TEST
