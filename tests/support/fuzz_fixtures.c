@@ -172,3 +172,13 @@ unsigned long ts_fuzz_env(const char *name, unsigned long def) {
 unsigned ts_fuzz_code_bit(int rc) {
   return rc > -32 ? 1u << -rc : 1u;
 }
+
+int ts_fuzz_load_failed(int rc, const teal_error *e, unsigned *codes_seen) {
+  if (rc >= 0) {
+    return 0;
+  }
+  ck_assert_msg(e->message[0] != '\0', "rc %d without a message", rc);
+  ck_assert_int_eq(e->code, rc);
+  *codes_seen |= ts_fuzz_code_bit(rc);
+  return 1;
+}

@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "framework/error.h"
+
 /** A NUL-terminated text of n bytes (malloc'd) that the mutators edit. */
 typedef struct ts_fuzz_text {
   char *s;
@@ -64,5 +66,10 @@ unsigned long ts_fuzz_env(const char *name, unsigned long def);
 
 /** The bit recording failure code rc (< 0) in a codes-seen mask. */
 unsigned ts_fuzz_code_bit(int rc);
+
+/** For a load that returned rc with error record e: when rc < 0, asserts
+ *  the failure contract (e holds rc and a non-empty message), records rc
+ *  in *codes_seen and returns 1; else returns 0. */
+int ts_fuzz_load_failed(int rc, const teal_error *e, unsigned *codes_seen);
 
 #endif

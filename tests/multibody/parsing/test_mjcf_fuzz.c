@@ -93,10 +93,7 @@ static int load_once(const char *xml) {
   int geometries = teal_plant_num_geometries(p);
   teal_mjcf_report r;
   int rc = teal_mjcf_load_string(p, xml, NULL, NULL, &r, &e);
-  if (rc < 0) {
-    ck_assert_msg(e.message[0] != '\0', "rc %d without a message", rc);
-    ck_assert_int_eq(e.code, rc);
-    codes_seen |= ts_fuzz_code_bit(rc);
+  if (ts_fuzz_load_failed(rc, &e, &codes_seen)) {
     ck_assert_msg(teal_plant_error(p)->code == TEAL_OK, "plant error after: %s", e.message);
     ck_assert_int_eq(teal_plant_num_bodies(p), bodies);
     ck_assert_int_eq(teal_plant_num_frames(p), frames);
