@@ -333,6 +333,13 @@ void ts_report(const char *fmt, ...) {
   fflush(stdout);
 }
 
+void ts_write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  ck_assert_msg(f != NULL, "cannot write %s", path);
+  ck_assert_int_ge(fputs(text, f), 0);
+  ck_assert_int_eq(fclose(f), 0);
+}
+
 int ts_run_suite(Suite *suite) {
   SRunner *sr = srunner_create(suite);
   srunner_run_all(sr, CK_NORMAL);

@@ -96,6 +96,12 @@ unsigned ts_rand_next(unsigned *state);
 /** Uniform double in [lo, hi). */
 double ts_rand_uniform(unsigned *state, double lo, double hi);
 
+/* ---- files ------------------------------------------------------------ */
+
+/** Writes text to the file at path (created or truncated), asserting it
+ *  could. */
+void ts_write_text(const char *path, const char *text);
+
 /* ---- small leaves ------------------------------------------------------ */
 
 /** Output "y" (size) = numeric parameter 0 (default value, NULL: zeros);

@@ -98,15 +98,17 @@ static unsigned codes_seen;
 /* The directory of the seed files (includes resolve from there). */
 static char dir[64];
 
+/* Writes text to dir/name; path gets the file's path. */
+static void write_in_dir(const char *name, const char *text, char *path, size_t cap) {
+  snprintf(path, cap, "%s/%s", dir, name);
+  ts_write_text(path, text);
+}
+
 /* Loads the document written to dir/doc.sdf into a fresh plant and checks
  * the contract; returns 1 if the load succeeded. */
 static int load_once(const char *xml) {
   char path[128];
-  snprintf(path, sizeof path, "%s/doc.sdf", dir);
-  FILE *f = fopen(path, "w");
-  ck_assert_ptr_nonnull(f);
-  fputs(xml, f);
-  fclose(f);
+  write_in_dir("doc.sdf", xml, path, sizeof path);
   teal_plant *p = teal_plant_new(0.0, NULL);
   ck_assert_ptr_nonnull(p);
   teal_error e = {TEAL_OK, ""};
@@ -125,11 +127,7 @@ static int load_once(const char *xml) {
 
 static void write_part(const char *text) {
   char path[128];
-  snprintf(path, sizeof path, "%s/fuzz_part.sdf", dir);
-  FILE *f = fopen(path, "w");
-  ck_assert_ptr_nonnull(f);
-  fputs(text, f);
-  fclose(f);
+  write_in_dir("fuzz_part.sdf", text, path, sizeof path);
 }
 
 static void setup(void) {
