@@ -18,6 +18,7 @@
 #include "framework/system_dynamics.h"
 #include "support/error_messages.h"
 #include "support/sim_fixtures.h"
+#include "support/leaf_fixtures.h"
 #include "support/test_support.h"
 #include "systems/primitives/gain.h"
 #include "systems/primitives/linear_system.h"
@@ -188,35 +189,11 @@ static teal_system *hookless_pass_new(void) {
   return s;
 }
 
-static int decay(const teal_system *sys, const teal_context *ctx, teal_continuous_view *xd,
-                 void *user) {
-  (void)sys;
-  (void)user;
-  xd->z[0] = -teal_context_z(ctx)[0];
-  return TEAL_OK;
-}
-
-static int declining_hook(const teal_system *sys, const teal_context *ctx, int input_port,
-                          int output_port, teal_jacobian *jac, void *user) {
-  (void)sys;
-  (void)input_port;
-  (void)output_port;
-  (void)jac;
-  (void)user;
-  return teal_context_report_error(ctx, TEAL_EUNSUPPORTED, "the decay leaf declines today");
-}
-
 /* x' = -x, with a hook that declines (hooked) or without one. */
 static teal_system *decay_new(int hooked) {
-  teal_system *s = teal_leaf_new("decay", NULL, NULL);
-  const double z0 = 1.0;
-  teal_leaf_declare_continuous_state(s, 0, 0, 1, &z0);
-  teal_leaf_set_time_derivatives(s, decay, NULL);
-  if (hooked) {
-    teal_leaf_set_jacobian(s, declining_hook, NULL);
-  }
-  ck_assert_int_eq(teal_leaf_finalize(s), TEAL_OK);
-  return s;
+  static const double rate = 1.0;
+  static int declines;
+  return ts_leaf_decay_new(&rate, hooked ? &declines : NULL);
 }
 
 START_TEST(test_hookless_feedthrough_is_refused) {
