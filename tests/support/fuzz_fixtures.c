@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "multibody/tree/topology.h"
+
 unsigned ts_fuzz_rand(unsigned *state) {
   unsigned x = *state;
   x ^= x << 13;
@@ -181,4 +183,10 @@ int ts_fuzz_load_failed(int rc, const teal_error *e, unsigned *codes_seen) {
   ck_assert_int_eq(e->code, rc);
   *codes_seen |= ts_fuzz_code_bit(rc);
   return 1;
+}
+
+int ts_fuzz_finish(teal_plant *p, int rc) {
+  teal_plant_finalize(p);
+  teal_plant_free(p);
+  return rc >= 0;
 }

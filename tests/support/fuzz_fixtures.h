@@ -11,6 +11,7 @@
 #include <stddef.h>
 
 #include "framework/error.h"
+#include "multibody/tree/plant_model.h"
 
 /** A NUL-terminated text of n bytes (malloc'd) that the mutators edit. */
 typedef struct ts_fuzz_text {
@@ -71,5 +72,10 @@ unsigned ts_fuzz_code_bit(int rc);
  *  the failure contract (e holds rc and a non-empty message), records rc
  *  in *codes_seen and returns 1; else returns 0. */
 int ts_fuzz_load_failed(int rc, const teal_error *e, unsigned *codes_seen);
+
+/** Finalizes the plant a load returned rc into, whatever rc (finalize must
+ *  cope with what a failed load left), and frees it; 1 if the load
+ *  succeeded. */
+int ts_fuzz_finish(teal_plant *p, int rc);
 
 #endif

@@ -120,9 +120,7 @@ static int load_once(const char *xml) {
     ck_assert_int_ge(rc, 2);
     ck_assert_int_ge(r.num_models, 1);
   }
-  teal_plant_finalize(p);
-  teal_plant_free(p);
-  return rc >= 0;
+  return ts_fuzz_finish(p, rc);
 }
 
 static void write_part(const char *text) {
@@ -146,9 +144,8 @@ static void teardown(void) {
 }
 
 static char *acrobot_text(void) {
-  char path[2048];
-  char *xml = urdf_test_read(urdf_test_model_path("acrobot.sdf", path, sizeof path), NULL);
-  ck_assert_msg(xml != NULL, "cannot read %s", path);
+  char *xml = urdf_test_read_model("acrobot.sdf", NULL);
+  ck_assert_msg(xml != NULL, "cannot read models/acrobot.sdf");
   return xml;
 }
 

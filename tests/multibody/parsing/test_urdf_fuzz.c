@@ -47,20 +47,16 @@ static int load_once(const char *xml) {
   teal_error e = {TEAL_OK, ""};
   teal_urdf_report r;
   int rc = teal_urdf_load_string_ex(p, xml, NULL, &r, &e);
-  if (ts_fuzz_load_failed(rc, &e, &codes_seen)) {
-  } else {
+  if (!ts_fuzz_load_failed(rc, &e, &codes_seen)) {
     ck_assert_int_ge(rc, 2);
     ck_assert_int_ge(r.num_warnings, 0);
   }
-  teal_plant_finalize(p);
-  teal_plant_free(p);
-  return rc >= 0;
+  return ts_fuzz_finish(p, rc);
 }
 
 static char *read_model(int i, size_t *len) {
-  char path[2048];
-  char *xml = urdf_test_read(urdf_test_model_path(models[i], path, sizeof(path)), len);
-  ck_assert_msg(xml != NULL, "cannot read %s", path);
+  char *xml = urdf_test_read_model(models[i], len);
+  ck_assert_msg(xml != NULL, "cannot read models/%s", models[i]);
   return xml;
 }
 
