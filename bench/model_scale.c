@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/model_chain.h"
 #include "common/platform.h"
 #include "common/table.h"
 #include "common/timing.h"
@@ -64,33 +65,6 @@ static int build_direct(teal_plant *p, int n, int chain) {
     prev = b;
   }
   return TEAL_OK;
-}
-
-/* The chain as URDF (malloc'd; NULL when out of memory). */
-static char *chain_urdf(int n) {
-  static const char link[] =
-      "<link name=\"l%d\"><inertial><mass value=\"1\"/><inertia ixx=\"0.004\" iyy=\"0.004\" "
-      "izz=\"0.004\" ixy=\"0\" ixz=\"0\" iyz=\"0\"/></inertial></link>\n";
-  static const char joint[] =
-      "<joint name=\"j%d\" type=\"revolute\"><parent link=\"%s\"/><child link=\"l%d\"/>"
-      "<origin xyz=\"0 0 -0.1\"/><axis xyz=\"0 1 0\"/>"
-      "<limit effort=\"10\" velocity=\"10\" lower=\"-3\" upper=\"3\"/></joint>\n";
-  size_t cap = (size_t)n * 400 + 256, len = 0;
-  char *x = malloc(cap);
-  if (!x) {
-    return NULL;
-  }
-  len += (size_t)snprintf(x, cap, "<robot name=\"chain\">\n<link name=\"world\"/>\n");
-  for (int i = 1; i <= n; i++) {
-    char parent[16] = "world";
-    if (i > 1) {
-      snprintf(parent, sizeof(parent), "l%d", i - 1);
-    }
-    len += (size_t)snprintf(x + len, cap - len, link, i);
-    len += (size_t)snprintf(x + len, cap - len, joint, i, parent, i);
-  }
-  snprintf(x + len, cap - len, "</robot>\n");
-  return x;
 }
 
 /* Loads, finalizes, makes a context and evaluates vdot; *t gets the times. */
@@ -175,7 +149,7 @@ int main(void) {
   bench_print_compiler();
   bench_blas_single_thread();
   for (int k = 0; k < 2; k++) {
-    char *urdf = chain_urdf(sizes[k]);
+    char *urdf = bench_chain_urdf(sizes[k]);
     for (int m = 0; m < NMODELS; m++) {
       t[m][k] = (run_times){NAN, NAN, NAN, NAN};
       for (int r = 0; r < 3; r++) {

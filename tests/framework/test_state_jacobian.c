@@ -18,6 +18,7 @@
 #include "framework/system_dynamics.h"
 #include "support/error_messages.h"
 #include "support/sim_fixtures.h"
+#include "support/leaf_fixtures.h"
 #include "support/test_support.h"
 #include "systems/primitives/gain.h"
 #include "systems/primitives/linear_system.h"
@@ -188,35 +189,11 @@ static teal_system *hookless_pass_new(void) {
   return s;
 }
 
-static int decay(const teal_system *sys, const teal_context *ctx, teal_continuous_view *xd,
-                 void *user) {
-  (void)sys;
-  (void)user;
-  xd->z[0] = -teal_context_z(ctx)[0];
-  return TEAL_OK;
-}
-
-static int declining_hook(const teal_system *sys, const teal_context *ctx, int input_port,
-                          int output_port, teal_jacobian *jac, void *user) {
-  (void)sys;
-  (void)input_port;
-  (void)output_port;
-  (void)jac;
-  (void)user;
-  return teal_context_report_error(ctx, TEAL_EUNSUPPORTED, "the decay leaf declines today");
-}
-
 /* x' = -x, with a hook that declines (hooked) or without one. */
 static teal_system *decay_new(int hooked) {
-  teal_system *s = teal_leaf_new("decay", NULL, NULL);
-  const double z0 = 1.0;
-  teal_leaf_declare_continuous_state(s, 0, 0, 1, &z0);
-  teal_leaf_set_time_derivatives(s, decay, NULL);
-  if (hooked) {
-    teal_leaf_set_jacobian(s, declining_hook, NULL);
-  }
-  ck_assert_int_eq(teal_leaf_finalize(s), TEAL_OK);
-  return s;
+  static const double rate = 1.0;
+  static int declines;
+  return ts_leaf_decay_new(&rate, hooked ? &declines : NULL);
 }
 
 START_TEST(test_hookless_feedthrough_is_refused) {
@@ -228,9 +205,8 @@ START_TEST(test_hookless_feedthrough_is_refused) {
   teal_system *sys = ts_sim_build(b);
   teal_context *ctx = teal_context_new(sys, NULL);
   teal_error err;
-  ts_stale_error(&err);
-  ck_assert_ptr_null(teal_state_jacobian_new(ctx, &err));
-  TS_EXPECT_ERROR(err.code, TEAL_EUNSUPPORTED, &err, "leaf 'opaque_loop/opaque' feeds");
+  TS_EXPECT_NULL_ERROR(teal_state_jacobian_new(ctx, &err), TEAL_EUNSUPPORTED, &err,
+                       "leaf 'opaque_loop/opaque' feeds");
   teal_context_free(ctx);
   teal_system_free(sys);
 }
@@ -240,9 +216,8 @@ START_TEST(test_hookless_state_is_refused) {
   teal_system *sys = decay_new(0);
   teal_context *ctx = teal_context_new(sys, NULL);
   teal_error err;
-  ts_stale_error(&err);
-  ck_assert_ptr_null(teal_state_jacobian_new(ctx, &err));
-  TS_EXPECT_ERROR(err.code, TEAL_EUNSUPPORTED, &err, "has continuous state and no analytic");
+  TS_EXPECT_NULL_ERROR(teal_state_jacobian_new(ctx, &err), TEAL_EUNSUPPORTED, &err,
+                       "has continuous state and no analytic");
   teal_context_free(ctx);
   teal_system_free(sys);
 }
@@ -265,9 +240,7 @@ END_TEST
 
 START_TEST(test_bad_input) {
   teal_error err;
-  ts_stale_error(&err);
-  ck_assert_ptr_null(teal_state_jacobian_new(NULL, &err));
-  TS_EXPECT_ERROR(err.code, TEAL_EINVAL, &err, "NULL context");
+  TS_EXPECT_NULL_ERROR(teal_state_jacobian_new(NULL, &err), TEAL_EINVAL, &err, "NULL context");
   teal_system *sys = loop_new(0), *other = plant_new();
   teal_context *ctx = teal_context_new(sys, NULL), *octx = teal_context_new(other, NULL);
   teal_state_jacobian *sj = teal_state_jacobian_new(ctx, NULL);
@@ -303,9 +276,7 @@ START_TEST(test_calc_allocates_nothing) {
   for (int k = 0; k < 10; k++) {
     ck_assert_int_eq(teal_state_jacobian_calc(sj, k % 2 ? ctx : ctx2, J), TEAL_OK);
   }
-  unsigned long allocs = ts_alloc_allocs();
-  ts_alloc_uninstall();
-  ck_assert_uint_eq(allocs, 0);
+  ts_alloc_expect_none();
   ck_assert_double_le(max_diff(J, ref, 25), 1e-14);
   teal_state_jacobian_free(sj);
   teal_context_free(ctx);

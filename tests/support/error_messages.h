@@ -45,6 +45,17 @@ static inline void ts_stale_error(teal_error *err) {
   teal_error_set(err, TEAL_EIO, "%s", TS_STALE);
 }
 
+/** TS_EXPECT_NULL_ERROR(call, want_code, err, needle): primes the teal_error
+ *  *err with a stale message; then call (a constructor reporting into err)
+ *  must return NULL and leave want_code and a message containing needle in
+ *  *err. */
+#define TS_EXPECT_NULL_ERROR(call, want_code, err, needle)                             \
+  do {                                                                                 \
+    ts_stale_error(err);                                                               \
+    ck_assert_msg((call) == NULL, "%s:%d: %s is not NULL", __FILE__, __LINE__, #call); \
+    ts_expect_error_at(__FILE__, __LINE__, (err)->code, (want_code), (err), (needle)); \
+  } while (0)
+
 /** Primes a context's error record with a stale message (code TEAL_EIO). */
 static inline void ts_stale_context(const teal_context *ctx) {
   teal_context_report_error(ctx, TEAL_EIO, "%s", TS_STALE);

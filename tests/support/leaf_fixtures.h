@@ -21,6 +21,13 @@ int ts_leaf_jac(const teal_system *sys, const teal_context *ctx, int in, int out
 
 extern const teal_value_type ts_leaf_msg_type;
 
+/* The finalized leaf "decay": x' = -(*rate) x, one continuous state from
+ * x0 = 1 (rate is read at every evaluation, so it must outlive the leaf).
+ * When declines is not NULL it has a Jacobian hook that counts its calls
+ * in *declines and declines each with TEAL_EUNSUPPORTED, "the decay leaf
+ * declines today". */
+teal_system *ts_leaf_decay_new(const double *rate, int *declines);
+
 /* Asserts that the system's sticky error has code and mentions both strings. */
 #define TS_LEAF_ASSERT_SYS_ERROR(sys, want_code, s1, s2)                                           \
   do {                                                                                             \

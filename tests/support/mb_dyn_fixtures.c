@@ -2,7 +2,9 @@
 #include "support/mb_dyn_fixtures.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "multibody/tree/topology.h"
 #include "support/test_support.h"
@@ -72,4 +74,47 @@ void ts_mb_dyn_rand_forces(unsigned *s, int nb, teal_spatial_vector *F) {
       F[b].v[i] = ts_rand_uniform(s, -2, 2);
     }
   }
+}
+
+/* Column j of the central differences of map (see ts_mb_dyn_rel_error_vs_fd). */
+static void fd_column(const teal_plant *plant, ts_mb_dyn_map map, void *user, const double *q,
+                      const double *v, const double *w, int which, int j, double h, double *col) {
+  enum { N = TS_MB_DYN_MAXN };
+  int nq = teal_plant_nq(plant), nv = teal_plant_nv(plant);
+  double e[N] = {0}, qa[N], qb[N], va[N], vb[N], wa[N], wb[N], outa[N], outb[N];
+  memcpy(qa, q, sizeof(double) * (size_t)nq);
+  memcpy(qb, q, sizeof(double) * (size_t)nq);
+  memcpy(va, v, sizeof(double) * (size_t)nv);
+  memcpy(vb, v, sizeof(double) * (size_t)nv);
+  memcpy(wa, w, sizeof(double) * (size_t)nv);
+  memcpy(wb, w, sizeof(double) * (size_t)nv);
+  e[j] = 1.0;
+  if (which == 0) {
+    ts_mb_dyn_step_q(plant, q, e, h, qa);
+    ts_mb_dyn_step_q(plant, q, e, -h, qb);
+  } else {
+    double *pa = which == 1 ? va : wa, *pb = which == 1 ? vb : wb;
+    pa[j] += h;
+    pb[j] -= h;
+  }
+  map(plant, user, qa, va, wa, outa);
+  map(plant, user, qb, vb, wb, outb);
+  for (int i = 0; i < nv; i++) {
+    col[i] = (outa[i] - outb[i]) / (2 * h);
+  }
+}
+
+double ts_mb_dyn_rel_error_vs_fd(const teal_plant *plant, ts_mb_dyn_map map, void *user,
+                                 const double *q, const double *v, const double *w, int which,
+                                 const double *J, double h) {
+  int nv = teal_plant_nv(plant);
+  double col[TS_MB_DYN_MAXN], err = 0.0, scale = 1.0;
+  for (int j = 0; j < nv; j++) {
+    fd_column(plant, map, user, q, v, w, which, j, h, col);
+    for (int i = 0; i < nv; i++) {
+      err = fmax(err, fabs(J[i * nv + j] - col[i]));
+      scale = fmax(scale, fabs(col[i]));
+    }
+  }
+  return err / scale;
 }

@@ -45,6 +45,18 @@ void ts_mb_dyn_step_q(const teal_plant *plant, const double *q, const double *v,
 /** nb spatial forces with components in [-2, 2). */
 void ts_mb_dyn_rand_forces(unsigned *state, int nb, teal_spatial_vector *F);
 
+/** A dynamics map of (q, v, w) to nv values, e.g. forward dynamics with w
+ *  the generalized forces; user holds what else it reads. */
+typedef void (*ts_mb_dyn_map)(const teal_plant *plant, void *user, const double *q, const double *v,
+                              const double *w, double *out);
+
+/** max |J - fd| / max(1, max |fd|) over the nv x nv matrix J, fd the
+ *  central differences (step h) of map at (q, v, w) along the tangent of q
+ *  (which 0), along v (1) or along w (2). */
+double ts_mb_dyn_rel_error_vs_fd(const teal_plant *plant, ts_mb_dyn_map map, void *user,
+                                 const double *q, const double *v, const double *w, int which,
+                                 const double *J, double h);
+
 #ifdef __cplusplus
 }
 #endif

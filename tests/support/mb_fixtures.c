@@ -1,6 +1,7 @@
 /* Multibody test fixtures (see mb_fixtures.h). */
 #include "support/mb_fixtures.h"
 
+#include <check.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -153,4 +154,12 @@ double ts_mb_max_abs_diff(const double *a, const double *b, int n) {
     m = fmax(m, fabs(a[i] - b[i]));
   }
   return m;
+}
+
+int ts_mb_connect(teal_plant *p, const char *name, teal_joint_kind kind, int parent_body,
+                  int child_body, const teal_vec3 *axis) {
+  int j = teal_plant_add_joint(p, name, kind, teal_plant_body_frame(p, parent_body),
+                               teal_plant_body_frame(p, child_body), axis, 0.0);
+  ck_assert_msg(j >= 0, "joint %s: %s", name, teal_plant_error(p)->message);
+  return j;
 }

@@ -70,6 +70,12 @@ int ts_mb_step_q(const teal_plant *plant, const double *q, const double *v, doub
                  double *out);
 
 /** Largest |x_i|, and largest |a_i - b_i|. */
+/** Adds the joint `name` of kind from body parent_body's frame to body
+ *  child_body's (axis as teal_plant_add_joint takes it), asserting that it
+ *  was added; returns its index. */
+int ts_mb_connect(teal_plant *p, const char *name, teal_joint_kind kind, int parent_body,
+                  int child_body, const teal_vec3 *axis);
+
 double ts_mb_max_abs(const double *x, int n);
 double ts_mb_max_abs_diff(const double *a, const double *b, int n);
 

@@ -65,6 +65,23 @@ void ts_sim_advance_ok(teal_simulator *sim, double t) {
   ck_assert_double_eq(teal_context_time(teal_simulator_context(sim)), t);
 }
 
+teal_simulator *ts_sim_new_rk45(const teal_system *sys, double accuracy) {
+  teal_simulator *sim = teal_simulator_new(sys, NULL, NULL);
+  ck_assert_ptr_nonnull(sim);
+  teal_simulator_set_integrator(sim, teal_integrator_rk45);
+  teal_simulator_set_accuracy(sim, accuracy);
+  return sim;
+}
+
+void ts_sim_expect_steps_allocate_nothing(teal_simulator *sim, double t_warm, double t_end) {
+  teal_sim_status st;
+  ck_assert_int_eq(teal_simulator_advance_to(sim, t_warm, &st), TEAL_OK);
+  ts_alloc_install();
+  ts_alloc_reset();
+  ck_assert_int_eq(teal_simulator_advance_to(sim, t_end, &st), TEAL_OK);
+  ts_alloc_expect_none();
+}
+
 int ts_sim_contains(const char *haystack, const char *needle) {
   return strstr(haystack, needle) != NULL;
 }

@@ -28,6 +28,14 @@ teal_simulator *ts_sim_new(const teal_system *sys);
 /* Advances and insists on reaching the end. */
 void ts_sim_advance_ok(teal_simulator *sim, double t);
 
+/* A simulator of sys with the RK45 integrator at the given accuracy. */
+teal_simulator *ts_sim_new_rk45(const teal_system *sys, double accuracy);
+
+/* Advances to t_warm (the first steps may size caches and workspaces),
+ * then to t_end under the counting allocator, and asserts that the steps
+ * between allocated nothing. */
+void ts_sim_expect_steps_allocate_nothing(teal_simulator *sim, double t_warm, double t_end);
+
 int ts_sim_contains(const char *haystack, const char *needle);
 
 /* ---- the event log -------------------------------------------------------- */

@@ -69,6 +69,18 @@ void ts_alloc_uninstall(void) {
 }
 
 const ts_alloc_stats *ts_alloc_stats_get(void) { return &g_stats; }
+
+void ts_alloc_expect_none(void) {
+  unsigned long allocs = ts_alloc_allocs();
+  ts_alloc_uninstall();
+  ck_assert_uint_eq(allocs, 0);
+}
+
+void ts_alloc_expect_all_freed(void) {
+  unsigned long allocs = ts_alloc_allocs(), frees = ts_alloc_frees();
+  ts_alloc_uninstall();
+  ck_assert_uint_eq(allocs, frees);
+}
 unsigned long ts_alloc_allocs(void) { return g_stats.allocs; }
 unsigned long ts_alloc_frees(void) { return g_stats.frees; }
 
@@ -319,6 +331,13 @@ void ts_report(const char *fmt, ...) {
   vprintf(fmt, ap);
   va_end(ap);
   fflush(stdout);
+}
+
+void ts_write_text(const char *path, const char *text) {
+  FILE *f = fopen(path, "w");
+  ck_assert_msg(f != NULL, "cannot write %s", path);
+  ck_assert_int_ge(fputs(text, f), 0);
+  ck_assert_int_eq(fclose(f), 0);
 }
 
 int ts_run_suite(Suite *suite) {

@@ -40,6 +40,12 @@ void ts_alloc_reset(void);
 const ts_alloc_stats *ts_alloc_stats_get(void);
 unsigned long ts_alloc_allocs(void);
 unsigned long ts_alloc_frees(void);
+/** Asserts that nothing was allocated since the last install or reset (a
+ *  hot loop's contract), after uninstalling the counting allocator. */
+void ts_alloc_expect_none(void);
+/** Asserts that every allocation since the last install or reset was
+ *  freed (no leak), after uninstalling the counting allocator. */
+void ts_alloc_expect_all_freed(void);
 /** Failure injection: after `succeed` more successful allocations, fail the
  *  next one; if persistent, every later one fails too. succeed < 0 turns
  *  injection off. */
@@ -89,6 +95,12 @@ void ts_buf_release(ts_buf *b);
 unsigned ts_rand_next(unsigned *state);
 /** Uniform double in [lo, hi). */
 double ts_rand_uniform(unsigned *state, double lo, double hi);
+
+/* ---- files ------------------------------------------------------------ */
+
+/** Writes text to the file at path (created or truncated), asserting it
+ *  could. */
+void ts_write_text(const char *path, const char *text);
 
 /* ---- small leaves ------------------------------------------------------ */
 

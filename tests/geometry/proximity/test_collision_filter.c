@@ -97,8 +97,7 @@ START_TEST(creation_errors) {
     ck_assert_int_eq(err.code, TEAL_ENOMEM);
   }
   ts_alloc_fail_after(-1, 0);
-  ck_assert_uint_eq(ts_alloc_allocs(), ts_alloc_frees());
-  ts_alloc_uninstall();
+  ts_alloc_expect_all_freed();
 }
 END_TEST
 

@@ -21,6 +21,7 @@
 #include "geometry/shapes/mesh_hull.h"
 #include "geometry/shapes/mesh_properties.h"
 #include "support/error_messages.h"
+#include "support/fuzz_fixtures.h"
 #include "support/mesh_fixtures.h"
 #include "support/test_support.h"
 
@@ -114,14 +115,13 @@ START_TEST(truncations) {
   }
   ck_assert_int_gt(g_loaded, 0);
   ck_assert_int_gt(g_failed, 0);
-  ck_assert_uint_eq(ts_alloc_allocs(), ts_alloc_frees());
-  ts_alloc_uninstall();
+  ts_alloc_expect_all_freed();
 }
 END_TEST
 
 static int trials(void) {
-  const char *env = getenv("TEAL_MESH_FUZZ_TRIALS");
-  return env && atoi(env) > 0 ? atoi(env) : 1500;
+  int n = (int)ts_fuzz_env("TEAL_MESH_FUZZ_TRIALS", 1500);
+  return n > 0 ? n : 1500;
 }
 
 /* Mutates buf (n bytes) in place: flips, random bytes, digits, a NaN or an
@@ -156,8 +156,7 @@ START_TEST(random_mutations) {
     }
     free(buf);
   }
-  ck_assert_uint_eq(ts_alloc_allocs(), ts_alloc_frees());
-  ts_alloc_uninstall();
+  ts_alloc_expect_all_freed();
 }
 END_TEST
 

@@ -297,9 +297,7 @@ START_TEST(hundred_thousand_frames_without_allocation) {
   ck_assert_int_eq(teal_simulator_initialize(w.sim, &st), TEAL_OK);
   ts_alloc_install();
   advance(&w, 1000.0);
-  unsigned long allocs = ts_alloc_allocs();
-  ts_alloc_uninstall();
-  ck_assert_uint_eq(allocs, 0);
+  ts_alloc_expect_none();
   const teal_scene_recording *rec = teal_visualizer_recording(w.viz, w.ctx);
   ck_assert_int_eq(rec->count, FRAMES);
   ck_assert_int_eq(rec->capacity, FRAMES);

@@ -32,41 +32,24 @@ static void random_point(const teal_plant *p, unsigned seed, fd_point *x) {
   ts_mb_dyn_rand_forces(&s, teal_plant_num_bodies(p), x->F);
 }
 
-/* Column j of the central differences of vdot along the tangent of q
- * (which 0), v (1) or tau (2). */
-static void fd_column(const teal_plant *p, teal_mb_data *d, const fd_point *x, int which, int j,
-                      double *col) {
-  int nv = teal_plant_nv(p);
-  double e[MAXN] = {0}, ap[MAXN], am[MAXN];
-  fd_point a = *x, b = *x;
-  e[j] = 1.0;
-  if (which == 0) {
-    ts_mb_dyn_step_q(p, x->q, e, FD_H, a.q);
-    ts_mb_dyn_step_q(p, x->q, e, -FD_H, b.q);
-  } else {
-    double *pa = which == 1 ? a.v : a.tau, *pb = which == 1 ? b.v : b.tau;
-    pa[j] += FD_H;
-    pb[j] -= FD_H;
-  }
-  ck_assert_int_eq(teal_mb_forward_dynamics_ex(p, d, a.q, a.v, a.tau, a.F, ap), TEAL_OK);
-  ck_assert_int_eq(teal_mb_forward_dynamics_ex(p, d, b.q, b.v, b.tau, b.F, am), TEAL_OK);
-  for (int i = 0; i < nv; i++) {
-    col[i] = (ap[i] - am[i]) / (2 * FD_H);
-  }
+/* Forward dynamics as the map differenced: vdot(q, v, tau), forces fixed. */
+typedef struct forward_map_data {
+  teal_mb_data *d;
+  const teal_spatial_vector *F;
+} forward_map_data;
+
+static void forward_map(const teal_plant *p, void *user, const double *q, const double *v,
+                        const double *tau, double *vdot) {
+  const forward_map_data *m = user;
+  ck_assert_int_eq(teal_mb_forward_dynamics_ex(p, m->d, q, v, tau, m->F, vdot), TEAL_OK);
 }
 
+/* The error of J against the differences along the tangent of q (which
+ * 0), v (1) or tau (2). */
 static double rel_error_vs_fd(const teal_plant *p, teal_mb_data *d, const fd_point *x, int which,
                               const double *J) {
-  int nv = teal_plant_nv(p);
-  double col[MAXN], err = 0.0, scale = 1.0;
-  for (int j = 0; j < nv; j++) {
-    fd_column(p, d, x, which, j, col);
-    for (int i = 0; i < nv; i++) {
-      err = fmax(err, fabs(J[i * nv + j] - col[i]));
-      scale = fmax(scale, fabs(col[i]));
-    }
-  }
-  return err / scale;
+  forward_map_data m = {d, x->F};
+  return ts_mb_dyn_rel_error_vs_fd(p, forward_map, &m, x->q, x->v, x->tau, which, J, FD_H);
 }
 
 static double dq[MAXN * MAXN], dv[MAXN * MAXN], dt[MAXN * MAXN];

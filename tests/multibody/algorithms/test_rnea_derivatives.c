@@ -33,42 +33,26 @@ static void random_point(const teal_plant *p, unsigned seed, id_point *x) {
   ts_mb_dyn_rand_forces(&s, teal_plant_num_bodies(p), x->F);
 }
 
-/* Column j of the central differences along the tangent (is_q), v or vdot. */
-static void fd_column(const teal_plant *p, teal_mb_data *d, const id_point *x, int which, int j,
-                      double *col) {
-  int nv = teal_plant_nv(p), nq = teal_plant_nq(p);
-  double e[MAXN] = {0}, tp[MAXN], tm[MAXN];
-  id_point a = *x, b = *x;
-  e[j] = 1.0;
-  if (which == 0) {
-    ts_mb_dyn_step_q(p, x->q, e, FD_H, a.q);
-    ts_mb_dyn_step_q(p, x->q, e, -FD_H, b.q);
-  } else {
-    double *pa = which == 1 ? a.v : a.vdot, *pb = which == 1 ? b.v : b.vdot;
-    pa[j] += FD_H;
-    pb[j] -= FD_H;
-  }
-  (void)nq;
-  ck_assert_int_eq(teal_mb_inverse_dynamics_ex(p, d, a.q, a.v, a.vdot, a.tau_app, a.F, tp), 0);
-  ck_assert_int_eq(teal_mb_inverse_dynamics_ex(p, d, b.q, b.v, b.vdot, b.tau_app, b.F, tm), 0);
-  for (int i = 0; i < nv; i++) {
-    col[i] = (tp[i] - tm[i]) / (2 * FD_H);
-  }
+/* Inverse dynamics as the map differenced: tau(q, v, vdot), the applied
+ * torques and forces fixed. */
+typedef struct inverse_map_data {
+  teal_mb_data *d;
+  const double *tau_app;
+  const teal_spatial_vector *F;
+} inverse_map_data;
+
+static void inverse_map(const teal_plant *p, void *user, const double *q, const double *v,
+                        const double *vdot, double *tau) {
+  const inverse_map_data *m = user;
+  ck_assert_int_eq(teal_mb_inverse_dynamics_ex(p, m->d, q, v, vdot, m->tau_app, m->F, tau), 0);
 }
 
-/* max |analytic - fd| / max(1, max |fd|) over the nv x nv matrix J. */
+/* max |analytic - fd| / max(1, max |fd|) over the nv x nv matrix J, fd
+ * along the tangent of q (which 0), v (1) or vdot (2). */
 static double rel_error_vs_fd(const teal_plant *p, teal_mb_data *d, const id_point *x, int which,
                               const double *J) {
-  int nv = teal_plant_nv(p);
-  double col[MAXN], err = 0.0, scale = 1.0;
-  for (int j = 0; j < nv; j++) {
-    fd_column(p, d, x, which, j, col);
-    for (int i = 0; i < nv; i++) {
-      err = fmax(err, fabs(J[i * nv + j] - col[i]));
-      scale = fmax(scale, fabs(col[i]));
-    }
-  }
-  return err / scale;
+  inverse_map_data m = {d, x->tau_app, x->F};
+  return ts_mb_dyn_rel_error_vs_fd(p, inverse_map, &m, x->q, x->v, x->vdot, which, J, FD_H);
 }
 
 START_TEST(test_against_central_differences) {

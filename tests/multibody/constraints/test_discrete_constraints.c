@@ -648,9 +648,7 @@ START_TEST(constrained_steps_allocate_nothing) {
   ts_alloc_reset();
   ts_contact_advance(&w, 0.3);
   advance(sim, 0.3);
-  unsigned long allocs = ts_alloc_allocs();
-  ts_alloc_uninstall();
-  ck_assert_uint_eq(allocs, 0);
+  ts_alloc_expect_none();
   teal_simulator_free(sim);
   teal_plant_free(p);
   ts_contact_world_free(&w);

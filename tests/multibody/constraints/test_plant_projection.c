@@ -24,6 +24,7 @@
 #include "multibody/plant/plant_system.h"
 #include "multibody/plant/prescribed_motion.h"
 #include "multibody/tree/topology.h"
+#include "support/sim_fixtures.h"
 #include "support/test_support.h"
 #include "systems/analysis/simulator.h"
 
@@ -137,22 +138,29 @@ static double energy(const teal_plant *p, const teal_context *ctx) {
   return ke + pe;
 }
 
+/* The RK45 simulator of p's system. */
 static teal_simulator *rk45(teal_plant *p, double accuracy) {
-  teal_simulator *sim = teal_simulator_new(teal_plant_system(p), NULL, NULL);
+  return ts_sim_new_rk45(teal_plant_system(p), accuracy);
+}
+
+/* Finalizes the four-bar p and returns its simulator (RK45 at `accuracy`;
+ * the default integrator and accuracy when accuracy is 0), assembled at
+ * crank angle 1.2 at rest: q gets the joint-ordered positions. */
+static teal_simulator *assembled_sim(teal_plant *p, double accuracy, double *q) {
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  teal_simulator *sim =
+      accuracy > 0 ? rk45(p, accuracy) : teal_simulator_new(teal_plant_system(p), NULL, NULL);
   ck_assert_ptr_nonnull(sim);
-  teal_simulator_set_integrator(sim, teal_integrator_rk45);
-  teal_simulator_set_accuracy(sim, accuracy);
+  assemble(1.2, q);
+  set_q(p, teal_simulator_context(sim), q);
   return sim;
 }
 
 START_TEST(passive_four_bar_stays_on_its_manifold) {
   teal_plant *p = four_bar();
-  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
-  teal_simulator *sim = rk45(p, 1e-8);
-  teal_context *ctx = teal_simulator_context(sim);
   double q[3];
-  assemble(1.2, q);
-  set_q(p, ctx, q);
+  teal_simulator *sim = assembled_sim(p, 1e-8, q);
+  teal_context *ctx = teal_simulator_context(sim);
   ck_assert_double_lt(max_perr(p, ctx), 1e-14);
   ck_assert_double_lt(fabs(freudenstein(q[0], q[2])), 1e-14);
   double e0 = energy(p, ctx), scale = fabs(e0), worst_e = 0.0, worst_p = 0.0, worst_f = 0.0;
@@ -182,12 +190,9 @@ START_TEST(default_simulator_projects_at_its_default_accuracy) {
   /* no teal_simulator_set_accuracy: the context's accuracy is unset and
    * the projection uses the simulator's default, 1e-4 */
   teal_plant *p = four_bar();
-  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
-  teal_simulator *sim = teal_simulator_new(teal_plant_system(p), NULL, NULL);
-  teal_context *ctx = teal_simulator_context(sim);
   double q[3];
-  assemble(1.2, q);
-  set_q(p, ctx, q);
+  teal_simulator *sim = assembled_sim(p, 0.0, q);
+  teal_context *ctx = teal_simulator_context(sim);
   teal_sim_status st;
   for (int k = 1; k <= 20; k++) {
     ck_assert_int_eq(teal_simulator_advance_to(sim, 0.1 * k, &st), TEAL_OK);
@@ -279,12 +284,9 @@ static int crank_motion(double t, double *q, double *qd, double *qdd, void *user
 START_TEST(loop_that_cannot_close_stops_keeping_the_last_state) {
   teal_plant *p = four_bar();
   ck_assert_int_eq(teal_plant_prescribe_joint_motion(p, 0, crank_motion, NULL), TEAL_OK);
-  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
-  teal_simulator *sim = rk45(p, 1e-8);
-  teal_context *ctx = teal_simulator_context(sim);
   double q[3], x0[6], x[6];
-  assemble(1.2, q);
-  set_q(p, ctx, q);
+  teal_simulator *sim = assembled_sim(p, 1e-8, q);
+  teal_context *ctx = teal_simulator_context(sim);
   ck_assert_int_eq(teal_plant_lock_joint(p, ctx, 2), TEAL_OK); /* the rocker */
   ck_assert_int_eq(teal_plant_get_state(p, ctx, x0, 6), TEAL_OK);
   teal_sim_status st;
@@ -306,12 +308,9 @@ END_TEST
 START_TEST(prescribed_crank_drives_the_loop) {
   teal_plant *p = four_bar();
   ck_assert_int_eq(teal_plant_prescribe_joint_motion(p, 0, crank_motion, NULL), TEAL_OK);
-  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
-  teal_simulator *sim = rk45(p, 1e-8);
-  teal_context *ctx = teal_simulator_context(sim);
   double q[3], v[3] = {1.0, 0.0, 0.0}, x[3];
-  assemble(1.2, q);
-  set_q(p, ctx, q);
+  teal_simulator *sim = assembled_sim(p, 1e-8, q);
+  teal_context *ctx = teal_simulator_context(sim);
   /* consistent velocities: projectU from the crank's rate */
   to_plant(p, v, x);
   ck_assert_int_eq(teal_plant_set_velocities(p, ctx, x, 3), TEAL_OK);
@@ -340,12 +339,9 @@ END_TEST
 
 START_TEST(locked_crank_holds_the_loop) {
   teal_plant *p = four_bar();
-  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
-  teal_simulator *sim = rk45(p, 1e-8);
-  teal_context *ctx = teal_simulator_context(sim);
   double q0[3], q[3], tau[3];
-  assemble(1.2, q0);
-  set_q(p, ctx, q0);
+  teal_simulator *sim = assembled_sim(p, 1e-8, q0);
+  teal_context *ctx = teal_simulator_context(sim);
   ck_assert_int_eq(teal_plant_lock_joint(p, ctx, 0), TEAL_OK);
   teal_sim_status st;
   ck_assert_int_eq(teal_simulator_advance_to(sim, 2.0, &st), TEAL_OK);
@@ -365,22 +361,12 @@ END_TEST
 
 START_TEST(projected_steps_allocate_nothing) {
   teal_plant *p = four_bar();
-  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
-  teal_simulator *sim = rk45(p, 1e-8);
-  teal_context *ctx = teal_simulator_context(sim);
   double q[3];
-  assemble(1.2, q);
-  set_q(p, ctx, q);
+  teal_simulator *sim = assembled_sim(p, 1e-8, q);
+  teal_context *ctx = teal_simulator_context(sim);
   ck_assert_int_eq(teal_plant_lock_joint(p, ctx, 1), TEAL_OK); /* the held solve too */
   ck_assert_int_eq(teal_plant_unlock_joint(p, ctx, 1), TEAL_OK);
-  teal_sim_status st;
-  ck_assert_int_eq(teal_simulator_advance_to(sim, 0.01, &st), TEAL_OK);
-  ts_alloc_install();
-  ts_alloc_reset();
-  ck_assert_int_eq(teal_simulator_advance_to(sim, 0.5, &st), TEAL_OK);
-  unsigned long allocs = ts_alloc_allocs();
-  ts_alloc_uninstall();
-  ck_assert_uint_eq(allocs, 0);
+  ts_sim_expect_steps_allocate_nothing(sim, 0.01, 0.5);
   teal_simulator_free(sim);
   teal_plant_free(p);
 }

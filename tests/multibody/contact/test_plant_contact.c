@@ -327,9 +327,7 @@ static void landing_balls_allocate_nothing(double time_step) {
   ts_alloc_install();
   ts_alloc_reset();
   ts_contact_advance(&w, 0.4);
-  unsigned long n = ts_alloc_allocs();
-  ts_alloc_uninstall();
-  ck_assert_uint_eq(n, 0);
+  ts_alloc_expect_none();
   const teal_contact_results *r;
   ck_assert_int_eq(teal_plant_eval_contact_results(w.plant, w.ctx, &r), TEAL_OK);
   ck_assert_int_eq(r->n, 8);

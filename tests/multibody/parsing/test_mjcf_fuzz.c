@@ -13,7 +13,6 @@
  * must have been freed. Run it under ASan/UBSan (TEAL_SANITIZE) for memory
  * errors and leaks. TEAL_MJCF_FUZZ_TRIALS (per seed, default 1500) runs
  * longer campaigns. The work is bounded by counts, never by time. */
-#define _XOPEN_SOURCE 700 /* strndup */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +21,7 @@
 #include "multibody/contact/plant_geometry.h"
 #include "multibody/parsing/mjcf.h"
 #include "multibody/tree/topology.h"
+#include "support/fuzz_fixtures.h"
 #include "support/test_support.h"
 #include "urdf_models.h"
 
@@ -93,10 +93,7 @@ static int load_once(const char *xml) {
   int geometries = teal_plant_num_geometries(p);
   teal_mjcf_report r;
   int rc = teal_mjcf_load_string(p, xml, NULL, NULL, &r, &e);
-  if (rc < 0) {
-    ck_assert_msg(e.message[0] != '\0', "rc %d without a message", rc);
-    ck_assert_int_eq(e.code, rc);
-    codes_seen |= rc > -32 ? 1u << -rc : 1u;
+  if (ts_fuzz_load_failed(rc, &e, &codes_seen)) {
     ck_assert_msg(teal_plant_error(p)->code == TEAL_OK, "plant error after: %s", e.message);
     ck_assert_int_eq(teal_plant_num_bodies(p), bodies);
     ck_assert_int_eq(teal_plant_num_frames(p), frames);
@@ -105,15 +102,12 @@ static int load_once(const char *xml) {
     ck_assert_int_ge(rc, 3);
     ck_assert_int_ge(r.num_warnings, 0);
   }
-  teal_plant_finalize(p);
-  teal_plant_free(p);
-  return rc >= 0;
+  return ts_fuzz_finish(p, rc);
 }
 
 static char *read_model(int i, size_t *len) {
-  char path[2048];
-  char *xml = urdf_test_read(urdf_test_model_path(models[i], path, sizeof(path)), len);
-  ck_assert_msg(xml != NULL, "cannot read %s", path);
+  char *xml = urdf_test_read_model(models[i], len);
+  ck_assert_msg(xml != NULL, "cannot read models/%s", models[i]);
   return xml;
 }
 
@@ -144,159 +138,49 @@ START_TEST(truncated_prefixes) {
   for (int k = 0; k <= NUM_MODELS; k++) {
     size_t len;
     char *xml = seed_text(k, &len);
-    char *buf = malloc(len + 1);
-    ck_assert_ptr_nonnull(buf);
-    for (size_t n = 0; n <= len; n += (n % 5) + 1) {
-      memcpy(buf, xml, n);
-      buf[n] = '\0';
-      load_once(buf);
-    }
-    free(buf);
+    ts_fuzz_prefixes(xml, 5, load_once);
     free(xml);
   }
-  ck_assert_uint_eq(ts_alloc_allocs(), ts_alloc_frees());
-  ts_alloc_uninstall();
+  ts_alloc_expect_all_freed();
 }
 END_TEST
 
 /* ---- mutations ----------------------------------------------------------------- */
 
-typedef struct text {
-  char *s;
-  size_t n;
-} text;
-
-static void text_replace(text *t, size_t at, size_t del, const char *ins, size_t nins) {
-  char *s = malloc(t->n - del + nins + 1);
-  ck_assert_ptr_nonnull(s);
-  memcpy(s, t->s, at);
-  memcpy(s + at, ins, nins);
-  memcpy(s + at + nins, t->s + at + del, t->n - at - del);
-  t->n = t->n - del + nins;
-  s[t->n] = '\0';
-  free(t->s);
-  t->s = s;
-}
-
-static unsigned next_rand(unsigned *state) {
-  unsigned x = *state;
-  x ^= x << 13;
-  x ^= x >> 17;
-  x ^= x << 5;
-  *state = x;
-  return x;
-}
-
-static size_t pick(unsigned *seed, size_t n) {
-  return n ? next_rand(seed) % n : 0;
-}
-
-static void flip_byte(text *t, unsigned *seed) {
-  if (t->n) {
-    t->s[pick(seed, t->n)] = (char)(1 + next_rand(seed) % 255);
-  }
-}
-
-static void delete_tag(text *t, unsigned *seed) {
-  char *lt = strchr(t->s + pick(seed, t->n), '<');
-  char *gt = lt ? strchr(lt, '>') : NULL;
-  if (gt) {
-    text_replace(t, (size_t)(lt - t->s), (size_t)(gt - lt) + 1, "", 0);
-  }
-}
-
-/* The quoted value (either quote) at or after a random position. */
-static int find_value(const text *t, unsigned *seed, size_t *b, size_t *e) {
-  const char *s = t->s + pick(seed, t->n);
-  const char *q1 = strpbrk(s, "\"'");
-  const char *q2 = q1 ? strchr(q1 + 1, *q1) : NULL;
-  if (!q2) {
-    return 0;
-  }
-  *b = (size_t)(q1 + 1 - t->s);
-  *e = (size_t)(q2 - t->s);
-  return 1;
-}
-
-static void swap_values(text *t, unsigned *seed) {
-  size_t b1, e1, b2, e2;
-  if (!find_value(t, seed, &b1, &e1) || !find_value(t, seed, &b2, &e2) || e1 >= b2) {
-    return;
-  }
-  char *v1 = strndup(t->s + b1, e1 - b1), *v2 = strndup(t->s + b2, e2 - b2);
-  ck_assert(v1 && v2);
-  text_replace(t, b2, e2 - b2, v1, strlen(v1));
-  text_replace(t, b1, e1 - b1, v2, strlen(v2));
-  free(v1);
-  free(v2);
-}
-
-static void odd_value(text *t, unsigned *seed) {
-  static const char *const odd[] = {"1e308 1e308 1e308",
-                                    "-1e308",
-                                    "nan",
-                                    "inf",
-                                    "-0",
-                                    "1e-320",
-                                    "0 0 0 0",
-                                    "1 2 3 4 5 6 7",
-                                    "",
-                                    "x",
-                                    "1e400",
-                                    "-1",
-                                    "0",
-                                    "main",
-                                    "free",
-                                    "b"};
-  size_t b, e;
-  if (find_value(t, seed, &b, &e)) {
-    const char *v = odd[pick(seed, sizeof(odd) / sizeof(odd[0]))];
-    text_replace(t, b, e - b, v, strlen(v));
-  }
-}
-
-static void duplicate_line(text *t, unsigned *seed) {
-  char *start = strchr(t->s + pick(seed, t->n), '\n');
-  char *end = start ? strchr(start + 1, '\n') : NULL;
-  if (end) {
-    char *line = strndup(start, (size_t)(end - start));
-    ck_assert_ptr_nonnull(line);
-    text_replace(t, (size_t)(end - t->s), 0, line, strlen(line));
-    free(line);
-  }
-}
-
-static int trials(void) {
-  const char *s = getenv("TEAL_MJCF_FUZZ_TRIALS");
-  int n = s ? atoi(s) : 0;
-  return n > 0 ? n : 1500;
-}
+/* Hostile attribute values. */
+static const char *const odd_values[] = {"1e308 1e308 1e308",
+                                         "-1e308",
+                                         "nan",
+                                         "inf",
+                                         "-0",
+                                         "1e-320",
+                                         "0 0 0 0",
+                                         "1 2 3 4 5 6 7",
+                                         "",
+                                         "x",
+                                         "1e400",
+                                         "-1",
+                                         "0",
+                                         "main",
+                                         "free",
+                                         "b"};
+static const ts_fuzz_format mjcf_format = {ts_fuzz_find_quoted, odd_values,
+                                           sizeof(odd_values) / sizeof(odd_values[0])};
 
 START_TEST(random_mutations) {
-  void (*const mutators[])(text *, unsigned *) = {flip_byte, delete_tag, swap_values, odd_value,
-                                                  duplicate_line};
   ts_alloc_install();
+  int trials = (int)ts_fuzz_env("TEAL_MJCF_FUZZ_TRIALS", 1500);
+  trials = trials > 0 ? trials : 1500;
   int ok = 0, total = 0;
   for (int k = 0; k <= NUM_MODELS; k++) {
     size_t len;
     char *xml = seed_text(k, &len);
     unsigned seed = 0x9e3779b9u + (unsigned)k;
-    for (int trial = 0; trial < trials(); trial++) {
-      text t = {malloc(len + 1), len};
-      ck_assert_ptr_nonnull(t.s);
-      memcpy(t.s, xml, len + 1);
-      int n = 1 + (int)pick(&seed, 3);
-      for (int i = 0; i < n; i++) {
-        mutators[pick(&seed, 5)](&t, &seed);
-      }
-      ok += load_once(t.s);
-      total++;
-      free(t.s);
-    }
+    ok += ts_fuzz_mutations(xml, trials, &seed, &mjcf_format, load_once);
+    total += trials;
     free(xml);
   }
-  ck_assert_uint_eq(ts_alloc_allocs(), ts_alloc_frees());
-  ts_alloc_uninstall();
+  ts_alloc_expect_all_freed();
   /* the campaign reaches both outcomes and several failure codes */
   ck_assert_int_gt(ok, total / 20);
   ck_assert_int_lt(ok, total);
@@ -339,8 +223,7 @@ START_TEST(deep_nesting) {
     ck_assert_int_eq(load_once(s), 0);
     free(s);
   }
-  ck_assert_uint_eq(ts_alloc_allocs(), ts_alloc_frees());
-  ts_alloc_uninstall();
+  ts_alloc_expect_all_freed();
 }
 END_TEST
 

@@ -242,18 +242,27 @@ START_TEST(limits_damping_and_actuators) {
 }
 END_TEST
 
-/* The acrobot written in SDFormat and in URDF: the same dynamics to 1e-12. */
-START_TEST(acrobot_sdf_matches_urdf) {
+/* The models/ files `urdf` and `sdf` (the same model in both formats)
+ * loaded into new plants *pu and *ps and finalized; returns the SDFormat
+ * model's instance (2: the first after world and default). */
+static int load_twins(const char *urdf, const char *sdf, teal_plant **pu, teal_plant **ps) {
   char path[2048];
   teal_error e = {TEAL_OK, ""};
-  teal_plant *pu = teal_plant_new(0.0, NULL), *ps = teal_plant_new(0.0, NULL);
+  *pu = teal_plant_new(0.0, NULL);
+  *ps = teal_plant_new(0.0, NULL);
   ck_assert_int_ge(
-      teal_urdf_load_file(pu, urdf_test_model_path("acrobot.urdf", path, sizeof path), NULL, &e),
-      2);
-  int inst = teal_sdf_load_file(ps, urdf_test_model_path("acrobot.sdf", path, sizeof path), &e);
+      teal_urdf_load_file(*pu, urdf_test_model_path(urdf, path, sizeof path), NULL, &e), 2);
+  int inst = teal_sdf_load_file(*ps, urdf_test_model_path(sdf, path, sizeof path), &e);
   ck_assert_msg(inst == 2, "%s", e.message);
-  ck_assert_int_eq(teal_plant_finalize(pu), TEAL_OK);
-  ck_assert_int_eq(teal_plant_finalize(ps), TEAL_OK);
+  ck_assert_int_eq(teal_plant_finalize(*pu), TEAL_OK);
+  ck_assert_int_eq(teal_plant_finalize(*ps), TEAL_OK);
+  return inst;
+}
+
+/* The acrobot written in SDFormat and in URDF: the same dynamics to 1e-12. */
+START_TEST(acrobot_sdf_matches_urdf) {
+  teal_plant *pu, *ps;
+  int inst = load_twins("acrobot.urdf", "acrobot.sdf", &pu, &ps);
   ck_assert_int_eq(teal_plant_get_model_instance_by_name(ps, "acrobot", NULL), inst);
   const char *names[] = {"shoulder", "elbow"};
   assert_same_dynamics(ps, pu, names, 2, 1e-12);
@@ -273,17 +282,8 @@ END_TEST
 /* The 7-dof arm in SDFormat and in URDF: dynamics, limits, damping,
  * actuators, the flange frame and the collision geometry agree. */
 START_TEST(arm_sdf_matches_urdf) {
-  char path[2048];
-  teal_error e = {TEAL_OK, ""};
-  teal_plant *pu = teal_plant_new(0.0, NULL), *ps = teal_plant_new(0.0, NULL);
-  ck_assert_int_ge(
-      teal_urdf_load_file(pu, urdf_test_model_path("iiwa7_like.urdf", path, sizeof path), NULL, &e),
-      2);
-  ck_assert_msg(
-      teal_sdf_load_file(ps, urdf_test_model_path("iiwa7_like.sdf", path, sizeof path), &e) == 2,
-      "%s", e.message);
-  ck_assert_int_eq(teal_plant_finalize(pu), TEAL_OK);
-  ck_assert_int_eq(teal_plant_finalize(ps), TEAL_OK);
+  teal_plant *pu, *ps;
+  load_twins("iiwa7_like.urdf", "iiwa7_like.sdf", &pu, &ps);
   const char *names[7];
   char buf[7][16];
   for (int i = 0; i < 7; i++) {
@@ -493,13 +493,6 @@ START_TEST(nested_models) {
 }
 END_TEST
 
-static void write_file(const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
-  ck_assert_ptr_nonnull(f);
-  fputs(text, f);
-  fclose(f);
-}
-
 /* A unit cube centred at the origin (OBJ). */
 static const char cube_obj[] =
     "v -0.5 -0.5 -0.5\nv 0.5 -0.5 -0.5\nv 0.5 0.5 -0.5\nv -0.5 0.5 -0.5\n"
@@ -513,22 +506,22 @@ START_TEST(includes) {
   snprintf(path, sizeof path, "%s/box", dir);
   ck_assert_int_eq(mkdir(path, 0700), 0);
   snprintf(path, sizeof path, "%s/box/model.config", dir);
-  write_file(path, "<model><name>box</name><sdf version='1.8'>box.sdf</sdf></model>");
+  ts_write_text(path, "<model><name>box</name><sdf version='1.8'>box.sdf</sdf></model>");
   snprintf(path, sizeof path, "%s/box/box.sdf", dir);
-  write_file(path,
+  ts_write_text(path,
              "<sdf version='1.8'><model name='box'><link name='body'>" INERTIAL("3", "0")
              "<visual name='v'><geometry><mesh><uri>model://box/box.obj</uri></mesh></geometry>"
              "</visual><collision name='c'><geometry><mesh><uri>box.obj</uri><scale>2 2 2</scale>"
              "</mesh></geometry></collision></link></model></sdf>");
   snprintf(path, sizeof path, "%s/box/box.obj", dir);
-  write_file(path, cube_obj);
+  ts_write_text(path, cube_obj);
   snprintf(path, sizeof path, "%s/scene.sdf", dir);
-  write_file(path,
-             "<sdf version='1.8'><world name='w'>"
-             "<include><uri>model://box</uri><name>b1</name><pose>1 0 0 0 0 0</pose></include>"
-             "<include><uri>box</uri><name>b2</name><static>true</static></include>"
-             "<model name='holder'><link name='h'/><include><uri>model://box</uri></include>"
-             "</model></world></sdf>");
+  ts_write_text(path,
+                "<sdf version='1.8'><world name='w'>"
+                "<include><uri>model://box</uri><name>b1</name><pose>1 0 0 0 0 0</pose></include>"
+                "<include><uri>box</uri><name>b2</name><static>true</static></include>"
+                "<model name='holder'><link name='h'/><include><uri>model://box</uri></include>"
+                "</model></world></sdf>");
   ck_assert_int_eq(setenv("TEAL_MODEL_PATH", dir, 1), 0);
   teal_plant *p = teal_plant_new(0.0, NULL);
   teal_error e = {TEAL_OK, ""};
@@ -615,9 +608,9 @@ START_TEST(parser_entry_point) {
   char dir[] = "/tmp/teal_sdf_parser_XXXXXX", path[256];
   ck_assert_ptr_nonnull(mkdtemp(dir));
   snprintf(path, sizeof path, "%s/two.world", dir);
-  write_file(path,
-             "<sdf version='1.8'><world name='w'><model name='a'><link name='l'/></model>"
-             "<model name='b'><link name='l'/></model></world></sdf>");
+  ts_write_text(path,
+                "<sdf version='1.8'><world name='w'><model name='a'><link name='l'/></model>"
+                "<model name='b'><link name='l'/></model></world></sdf>");
   teal_plant *p = teal_plant_new(0.0, NULL);
   teal_error e = {TEAL_OK, ""};
   int inst[4], count = 0;

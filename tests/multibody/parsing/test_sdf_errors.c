@@ -248,13 +248,6 @@ START_TEST(bad_arguments) {
 }
 END_TEST
 
-static void write_file(const char *path, const char *text) {
-  FILE *f = fopen(path, "w");
-  ck_assert_ptr_nonnull(f);
-  fputs(text, f);
-  fclose(f);
-}
-
 /* A file that includes itself through another, and one that includes a
  * broken model: errors name the included file. */
 START_TEST(include_errors) {
@@ -263,14 +256,14 @@ START_TEST(include_errors) {
   snprintf(a, sizeof a, "%s/a.sdf", dir);
   snprintf(b, sizeof b, "%s/b.sdf", dir);
   snprintf(c, sizeof c, "%s/c.sdf", dir);
-  write_file(a, HEAD LINK("l") "<include><uri>b.sdf</uri></include>" TAIL);
-  write_file(b, "<sdf version='1.8'><model name='n'>" LINK(
-                    "l") "<include><uri>a.sdf</uri><name>again</name></include>" TAIL);
-  write_file(c, HEAD LINK("l") "<include><uri>broken.sdf</uri></include>" TAIL);
+  ts_write_text(a, HEAD LINK("l") "<include><uri>b.sdf</uri></include>" TAIL);
+  ts_write_text(b, "<sdf version='1.8'><model name='n'>" LINK(
+                       "l") "<include><uri>a.sdf</uri><name>again</name></include>" TAIL);
+  ts_write_text(c, HEAD LINK("l") "<include><uri>broken.sdf</uri></include>" TAIL);
   char broken[256];
   snprintf(broken, sizeof broken, "%s/broken.sdf", dir);
-  write_file(broken,
-             "<sdf version='1.8'><model name='x'>\n<link name='l'><pose>a</pose></link>" TAIL);
+  ts_write_text(broken,
+                "<sdf version='1.8'><model name='x'>\n<link name='l'><pose>a</pose></link>" TAIL);
   teal_plant *p = teal_plant_new(0.0, NULL);
   teal_error e = {TEAL_OK, ""};
   TS_EXPECT_ERROR(teal_sdf_load_file(p, a, &e), TEAL_EINVAL, &e,

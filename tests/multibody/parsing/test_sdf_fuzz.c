@@ -11,7 +11,7 @@
  * teal_alloc must have been freed. TEAL_SDF_FUZZ_SEED and
  * TEAL_SDF_FUZZ_TRIALS (per seed, default 1500) run other campaigns. Run
  * it under ASan/UBSan (TEAL_SANITIZE) for memory errors and leaks. */
-#define _XOPEN_SOURCE 700 /* strdup, strndup, mkdtemp */
+#define _XOPEN_SOURCE 700 /* mkdtemp */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +20,7 @@
 
 #include "multibody/parsing/sdf.h"
 #include "multibody/tree/topology.h"
+#include "support/fuzz_fixtures.h"
 #include "support/test_support.h"
 #include "urdf_models.h"
 
@@ -97,41 +98,34 @@ static unsigned codes_seen;
 /* The directory of the seed files (includes resolve from there). */
 static char dir[64];
 
+/* Writes text to dir/name; path gets the file's path. */
+static void write_in_dir(const char *name, const char *text, char *path, size_t cap) {
+  snprintf(path, cap, "%s/%s", dir, name);
+  ts_write_text(path, text);
+}
+
 /* Loads the document written to dir/doc.sdf into a fresh plant and checks
  * the contract; returns 1 if the load succeeded. */
 static int load_once(const char *xml) {
   char path[128];
-  snprintf(path, sizeof path, "%s/doc.sdf", dir);
-  FILE *f = fopen(path, "w");
-  ck_assert_ptr_nonnull(f);
-  fputs(xml, f);
-  fclose(f);
+  write_in_dir("doc.sdf", xml, path, sizeof path);
   teal_plant *p = teal_plant_new(0.0, NULL);
   ck_assert_ptr_nonnull(p);
   teal_error e = {TEAL_OK, ""};
   teal_sdf_report r;
   int rc = teal_sdf_load_file_opts(p, path, NULL, &r, &e);
-  if (rc < 0) {
-    ck_assert_msg(e.message[0] != '\0', "rc %d without a message", rc);
-    ck_assert_int_eq(e.code, rc);
-    codes_seen |= rc > -32 ? 1u << -rc : 1u;
+  if (ts_fuzz_load_failed(rc, &e, &codes_seen)) {
     ck_assert_int_eq(teal_plant_num_model_instances(p), 2);
   } else {
     ck_assert_int_ge(rc, 2);
     ck_assert_int_ge(r.num_models, 1);
   }
-  teal_plant_finalize(p);
-  teal_plant_free(p);
-  return rc >= 0;
+  return ts_fuzz_finish(p, rc);
 }
 
 static void write_part(const char *text) {
   char path[128];
-  snprintf(path, sizeof path, "%s/fuzz_part.sdf", dir);
-  FILE *f = fopen(path, "w");
-  ck_assert_ptr_nonnull(f);
-  fputs(text, f);
-  fclose(f);
+  write_in_dir("fuzz_part.sdf", text, path, sizeof path);
 }
 
 static void setup(void) {
@@ -150,9 +144,8 @@ static void teardown(void) {
 }
 
 static char *acrobot_text(void) {
-  char path[2048];
-  char *xml = urdf_test_read(urdf_test_model_path("acrobot.sdf", path, sizeof path), NULL);
-  ck_assert_msg(xml != NULL, "cannot read %s", path);
+  char *xml = urdf_test_read_model("acrobot.sdf", NULL);
+  ck_assert_msg(xml != NULL, "cannot read models/acrobot.sdf");
   return xml;
 }
 
@@ -163,177 +156,44 @@ START_TEST(truncated_prefixes) {
   char *acrobot = acrobot_text();
   const char *docs[3] = {seed_joints, seed_world, acrobot};
   for (int d = 0; d < 3; d++) {
-    size_t len = strlen(docs[d]);
-    char *buf = malloc(len + 1);
-    ck_assert_ptr_nonnull(buf);
-    for (size_t n = 0; n < len; n += (n % 5) + 1) {
-      memcpy(buf, docs[d], n);
-      buf[n] = '\0';
-      load_once(buf);
-    }
+    ts_fuzz_prefixes(docs[d], 5, load_once);
     ck_assert_int_eq(load_once(docs[d]), 1); /* each seed loads whole */
-    free(buf);
   }
   free(acrobot);
-  ck_assert_uint_eq(ts_alloc_allocs(), ts_alloc_frees());
-  ts_alloc_uninstall();
+  ts_alloc_expect_all_freed();
 }
 END_TEST
 
 /* ---- mutations ---------------------------------------------------------------- */
 
-typedef struct text {
-  char *s;
-  size_t n;
-} text;
-
-static void text_replace(text *t, size_t at, size_t del, const char *ins, size_t nins) {
-  char *s = malloc(t->n - del + nins + 1);
-  ck_assert_ptr_nonnull(s);
-  memcpy(s, t->s, at);
-  memcpy(s + at, ins, nins);
-  memcpy(s + at + nins, t->s + at + del, t->n - at - del);
-  t->n = t->n - del + nins;
-  s[t->n] = '\0';
-  free(t->s);
-  t->s = s;
-}
-
-/* xorshift32 (Marsaglia): the campaign owns its generator. */
-static unsigned next_rand(unsigned *state) {
-  unsigned x = *state;
-  x ^= x << 13;
-  x ^= x >> 17;
-  x ^= x << 5;
-  *state = x;
-  return x;
-}
-
-static size_t pick(unsigned *seed, size_t n) {
-  return n ? next_rand(seed) % n : 0;
-}
-
-static void flip_byte(text *t, unsigned *seed) {
-  if (t->n) {
-    t->s[pick(seed, t->n)] = (char)(1 + next_rand(seed) % 255); /* never NUL */
-  }
-}
-
-static void delete_tag(text *t, unsigned *seed) {
-  char *lt = strchr(t->s + pick(seed, t->n), '<');
-  char *gt = lt ? strchr(lt, '>') : NULL;
-  if (gt) {
-    text_replace(t, (size_t)(lt - t->s), (size_t)(gt - lt) + 1, "", 0);
-  }
-}
-
-/* An element's text or a quoted attribute value at or after a random
- * position: [*b, *e). */
-static int find_value(const text *t, unsigned *seed, size_t *b, size_t *e) {
-  const char *from = t->s + pick(seed, t->n);
-  int quoted = next_rand(seed) & 1;
-  const char *open = strchr(from, quoted ? '\'' : '>');
-  const char *close = open ? strchr(open + 1, quoted ? '\'' : '<') : NULL;
-  if (!close) {
-    return 0;
-  }
-  *b = (size_t)(open + 1 - t->s);
-  *e = (size_t)(close - t->s);
-  return 1;
-}
-
-static void swap_values(text *t, unsigned *seed) {
-  size_t b1, e1, b2, e2;
-  if (!find_value(t, seed, &b1, &e1) || !find_value(t, seed, &b2, &e2) || e1 > b2) {
-    return;
-  }
-  char *v1 = strndup(t->s + b1, e1 - b1), *v2 = strndup(t->s + b2, e2 - b2);
-  ck_assert(v1 && v2);
-  text_replace(t, b2, e2 - b2, v1, strlen(v1));
-  text_replace(t, b1, e1 - b1, v2, strlen(v2));
-  free(v1);
-  free(v2);
-}
-
-static void poison_value(text *t, unsigned *seed) {
-  static const char *const bad[] = {"nan",        "-inf",
-                                    "1e308",      "-1e308",
-                                    "1e-320",     "0",
-                                    "-1",         "abc",
-                                    "",           "1e999",
-                                    "   ",        "1 2 3",
-                                    "0x1p3",      "1,5",
-                                    "-0",         "world",
-                                    "fixed",      "__model__",
-                                    "a::b",       "m::a",
-                                    "inner::tip", "model://fuzz_part.sdf",
-                                    "doc.sdf",    "1e308 1e308 1e308 1e308 1e308 1e308",
-                                    "true",       "1.6",
-                                    "universal"};
-  size_t b, e;
-  if (find_value(t, seed, &b, &e)) {
-    const char *v = bad[pick(seed, sizeof(bad) / sizeof(bad[0]))];
-    text_replace(t, b, e - b, v, strlen(v));
-  }
-}
-
-static void duplicate_line(text *t, unsigned *seed) {
-  char *start = strchr(t->s + pick(seed, t->n), '\n');
-  char *end = start ? strchr(start + 1, '\n') : NULL;
-  if (end) {
-    size_t n = (size_t)(end - start);
-    char *line = strndup(start, n);
-    ck_assert_ptr_nonnull(line);
-    text_replace(t, (size_t)(end - t->s), 0, line, n);
-    free(line);
-  }
-}
-
-static void mutate(text *t, unsigned *seed) {
-  int count = 1 + (int)pick(seed, 3);
-  for (int i = 0; i < count; i++) {
-    switch (pick(seed, 5)) {
-      case 0:
-        flip_byte(t, seed);
-        break;
-      case 1:
-        delete_tag(t, seed);
-        break;
-      case 2:
-        swap_values(t, seed);
-        break;
-      case 3:
-        poison_value(t, seed);
-        break;
-      default:
-        duplicate_line(t, seed);
-        break;
-    }
-  }
-}
-
-static unsigned long env_or(const char *name, unsigned long def) {
-  const char *s = getenv(name);
-  return s && *s ? strtoul(s, NULL, 0) : def;
-}
+/* Hostile element texts and attribute values. */
+static const char *const odd_values[] = {"nan",        "-inf",
+                                         "1e308",      "-1e308",
+                                         "1e-320",     "0",
+                                         "-1",         "abc",
+                                         "",           "1e999",
+                                         "   ",        "1 2 3",
+                                         "0x1p3",      "1,5",
+                                         "-0",         "world",
+                                         "fixed",      "__model__",
+                                         "a::b",       "m::a",
+                                         "inner::tip", "model://fuzz_part.sdf",
+                                         "doc.sdf",    "1e308 1e308 1e308 1e308 1e308 1e308",
+                                         "true",       "1.6",
+                                         "universal"};
+static const ts_fuzz_format sdf_format = {ts_fuzz_find_quoted_or_text, odd_values,
+                                          sizeof(odd_values) / sizeof(odd_values[0])};
 
 START_TEST(random_mutations) {
   ts_alloc_install();
-  unsigned seed = (unsigned)env_or("TEAL_SDF_FUZZ_SEED", 0x5dfu);
-  int trials = (int)env_or("TEAL_SDF_FUZZ_TRIALS", 1500);
+  unsigned seed = (unsigned)ts_fuzz_env("TEAL_SDF_FUZZ_SEED", 0x5dfu);
+  int trials = (int)ts_fuzz_env("TEAL_SDF_FUZZ_TRIALS", 1500);
   seed = seed ? seed : 1u;
   char *acrobot = acrobot_text();
   const char *docs[3] = {seed_joints, seed_world, acrobot};
   codes_seen = 0;
   for (int d = 0; d < 3; d++) {
-    int ok = 0;
-    for (int trial = 0; trial < trials; trial++) {
-      text t = {strdup(docs[d]), strlen(docs[d])};
-      ck_assert_ptr_nonnull(t.s);
-      mutate(&t, &seed);
-      ok += load_once(t.s);
-      free(t.s);
-    }
+    int ok = ts_fuzz_mutations(docs[d], trials, &seed, &sdf_format, load_once);
     /* the mutations neither all pass nor all fail */
     ck_assert_int_gt(ok, 0);
     ck_assert_int_lt(ok, trials);
@@ -344,8 +204,7 @@ START_TEST(random_mutations) {
   ck_assert(codes_seen & (1u << -TEAL_ENOTFOUND));
   ck_assert(codes_seen & (1u << -TEAL_ENONFINITE));
   free(acrobot);
-  ck_assert_uint_eq(ts_alloc_allocs(), ts_alloc_frees());
-  ts_alloc_uninstall();
+  ts_alloc_expect_all_freed();
 }
 END_TEST
 
@@ -354,8 +213,8 @@ START_TEST(hostile_includes) {
   ts_alloc_install();
   unsigned seed = 0xabcdu;
   for (int trial = 0; trial < 300; trial++) {
-    text t = {strdup(part_sdf), strlen(part_sdf)};
-    mutate(&t, &seed);
+    ts_fuzz_text t = ts_fuzz_text_of(part_sdf);
+    ts_fuzz_mutate(&t, &seed, &sdf_format);
     write_part(t.s);
     load_once(seed_world);
     free(t.s);
@@ -376,8 +235,7 @@ START_TEST(hostile_includes) {
   ck_assert_int_eq(load_once(seed_world), 0); /* missing */
   write_part(part_sdf);
   ck_assert_int_eq(load_once(seed_world), 1);
-  ck_assert_uint_eq(ts_alloc_allocs(), ts_alloc_frees());
-  ts_alloc_uninstall();
+  ts_alloc_expect_all_freed();
 }
 END_TEST
 
@@ -409,8 +267,7 @@ START_TEST(deep_nesting) {
   memcpy(fix, "'l' ", 4);
   ck_assert_int_eq(load_once(xml), 1);
   free(xml);
-  ck_assert_uint_eq(ts_alloc_allocs(), ts_alloc_frees());
-  ts_alloc_uninstall();
+  ts_alloc_expect_all_freed();
 }
 END_TEST
 

@@ -73,4 +73,10 @@ static inline char *urdf_test_read(const char *path, size_t *len) {
   return s;
 }
 
+/* models/<name> read whole (urdf_test_read; NULL on failure). */
+static inline char *urdf_test_read_model(const char *name, size_t *len) {
+  char path[2048];
+  return urdf_test_read(urdf_test_model_path(name, path, sizeof path), len);
+}
+
 #endif

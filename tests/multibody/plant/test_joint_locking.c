@@ -19,6 +19,7 @@
 #include "multibody/plant/prescribed_motion.h"
 #include "multibody/tree/topology.h"
 #include "support/error_messages.h"
+#include "support/sim_fixtures.h"
 #include "support/test_support.h"
 #include "systems/analysis/simulator.h"
 
@@ -49,12 +50,9 @@ static teal_plant *double_pendulum(double time_step, double weld_angle) {
   return p;
 }
 
+/* The RK45 simulator of p's system. */
 static teal_simulator *rk45(teal_plant *p, double accuracy) {
-  teal_simulator *sim = teal_simulator_new(teal_plant_system(p), NULL, NULL);
-  ck_assert_ptr_nonnull(sim);
-  teal_simulator_set_integrator(sim, teal_integrator_rk45);
-  teal_simulator_set_accuracy(sim, accuracy);
-  return sim;
+  return ts_sim_new_rk45(teal_plant_system(p), accuracy);
 }
 
 /* The locked elbow holds exactly under gravity, and the shoulder moves as
@@ -199,14 +197,7 @@ START_TEST(locked_steps_allocate_nothing) {
   teal_context *ctx = teal_simulator_context(sim);
   ck_assert_int_eq(teal_plant_set_positions(p, ctx, q, 2), TEAL_OK);
   ck_assert_int_eq(teal_plant_lock_joint(p, ctx, 0), TEAL_OK);
-  teal_sim_status st;
-  ck_assert_int_eq(teal_simulator_advance_to(sim, 0.01, &st), TEAL_OK);
-  ts_alloc_install();
-  ts_alloc_reset();
-  ck_assert_int_eq(teal_simulator_advance_to(sim, 0.5, &st), TEAL_OK);
-  unsigned long allocs = ts_alloc_allocs();
-  ts_alloc_uninstall();
-  ck_assert_uint_eq(allocs, 0);
+  ts_sim_expect_steps_allocate_nothing(sim, 0.01, 0.5);
   teal_simulator_free(sim);
   teal_plant_free(p);
 }

@@ -22,6 +22,7 @@
 #include "solvers/dense_lu.h"
 #include "support/mb_contact_fixtures.h"
 #include "support/mb_fixtures.h"
+#include "support/sim_fixtures.h"
 #include "support/test_support.h"
 
 #define MAX_NV 16
@@ -285,14 +286,7 @@ END_TEST
 START_TEST(damped_steps_allocate_nothing) {
   teal_plant *p = damped_random_chain(1e-3, 7);
   teal_simulator *sim = teal_simulator_new(teal_plant_system(p), NULL, NULL);
-  teal_sim_status st;
-  ck_assert_int_eq(teal_simulator_advance_to(sim, 0.01, &st), TEAL_OK);
-  ts_alloc_install();
-  ts_alloc_reset();
-  ck_assert_int_eq(teal_simulator_advance_to(sim, 0.2, &st), TEAL_OK);
-  unsigned long allocs = ts_alloc_allocs();
-  ts_alloc_uninstall();
-  ck_assert_uint_eq(allocs, 0);
+  ts_sim_expect_steps_allocate_nothing(sim, 0.01, 0.2);
   teal_simulator_free(sim);
   teal_plant_free(p);
 }

@@ -20,6 +20,7 @@
 #include "multibody/plant/plant_state.h"
 #include "multibody/plant/plant_system.h"
 #include "multibody/tree/topology.h"
+#include "support/sim_fixtures.h"
 #include "support/test_support.h"
 #include "systems/analysis/integrator.h"
 #include "systems/analysis/linearize.h"
@@ -580,14 +581,7 @@ START_TEST(discrete_simulation_allocates_nothing) {
   teal_context *ctx = teal_simulator_context(sim);
   double q[5] = {0.5, 0.1, -0.2, 0.3, 0.0};
   teal_plant_set_positions(p, ctx, q, 5);
-  teal_sim_status st;
-  ck_assert_int_eq(teal_simulator_advance_to(sim, 0.01, &st), TEAL_OK);
-  ts_alloc_install();
-  ts_alloc_reset();
-  ck_assert_int_eq(teal_simulator_advance_to(sim, 0.5, &st), TEAL_OK);
-  unsigned long allocs = ts_alloc_allocs();
-  ts_alloc_uninstall();
-  ck_assert_uint_eq(allocs, 0);
+  ts_sim_expect_steps_allocate_nothing(sim, 0.01, 0.5);
   teal_simulator_free(sim);
   teal_plant_free(p);
 }
@@ -601,14 +595,7 @@ START_TEST(continuous_simulation_allocates_nothing) {
   teal_plant_set_positions(p, ctx, q, 5);
   teal_simulator_set_integrator(sim, teal_integrator_rk4);
   teal_simulator_set_fixed_step(sim, 1e-3);
-  teal_sim_status st;
-  ck_assert_int_eq(teal_simulator_advance_to(sim, 0.01, &st), TEAL_OK);
-  ts_alloc_install();
-  ts_alloc_reset();
-  ck_assert_int_eq(teal_simulator_advance_to(sim, 0.5, &st), TEAL_OK);
-  unsigned long allocs = ts_alloc_allocs();
-  ts_alloc_uninstall();
-  ck_assert_uint_eq(allocs, 0);
+  ts_sim_expect_steps_allocate_nothing(sim, 0.01, 0.5);
   teal_simulator_free(sim);
   teal_plant_free(p);
 }

@@ -21,6 +21,7 @@
 #include "multibody/plant/prescribed_motion.h"
 #include "multibody/tree/topology.h"
 #include "support/error_messages.h"
+#include "support/sim_fixtures.h"
 #include "support/test_support.h"
 #include "systems/analysis/simulator.h"
 
@@ -58,12 +59,9 @@ static teal_plant *pendulum(void) {
   return pendulum_h(0.0);
 }
 
+/* The RK45 simulator of p's system. */
 static teal_simulator *rk45(teal_plant *p, double accuracy) {
-  teal_simulator *sim = teal_simulator_new(teal_plant_system(p), NULL, NULL);
-  ck_assert_ptr_nonnull(sim);
-  teal_simulator_set_integrator(sim, teal_integrator_rk45);
-  teal_simulator_set_accuracy(sim, accuracy);
-  return sim;
+  return ts_sim_new_rk45(teal_plant_system(p), accuracy);
 }
 
 START_TEST(sinusoid_is_followed_and_its_force_is_the_inverse_dynamics) {

@@ -14,6 +14,7 @@
 #include "multibody/tree/plant_graphviz.h"
 #include "multibody/tree/topology.h"
 #include "support/error_messages.h"
+#include "support/mb_fixtures.h"
 #include "support/test_support.h"
 
 /* robot: base welded to the world, link1 on a hinge from base, link2 welded
@@ -30,17 +31,9 @@ static teal_plant *make_plant(void) {
   ck_assert_int_eq(base, 1);
   ck_assert_int_eq(g, 4);
   teal_vec3 z = teal_vec3_make(0, 0, 1);
-  ck_assert_int_ge(teal_plant_add_joint(p, "weld_base", TEAL_JOINT_WELD, TEAL_WORLD_FRAME,
-                                        teal_plant_body_frame(p, base), NULL, 0.0),
-                   0);
-  ck_assert_int_ge(
-      teal_plant_add_joint(p, "hinge", TEAL_JOINT_REVOLUTE, teal_plant_body_frame(p, base),
-                           teal_plant_body_frame(p, l1), &z, 0.0),
-      0);
-  ck_assert_int_ge(
-      teal_plant_add_joint(p, "weld_tip", TEAL_JOINT_WELD, teal_plant_body_frame(p, l1),
-                           teal_plant_body_frame(p, l2), NULL, 0.0),
-      0);
+  ts_mb_connect(p, "weld_base", TEAL_JOINT_WELD, TEAL_WORLD_BODY, base, NULL);
+  ts_mb_connect(p, "hinge", TEAL_JOINT_REVOLUTE, base, l1, &z);
+  ts_mb_connect(p, "weld_tip", TEAL_JOINT_WELD, l1, l2, NULL);
   return p;
 }
 

@@ -12,6 +12,7 @@
 #include "multibody/tree/plant_summary.h"
 #include "multibody/tree/topology.h"
 #include "support/error_messages.h"
+#include "support/mb_fixtures.h"
 #include "support/test_support.h"
 
 /* arm: base welded to the world, upper on a hinge, tip sliding on upper;
@@ -27,17 +28,9 @@ static teal_plant *make_arm(void) {
   int tip = teal_plant_add_rigid_body(p, "tip", arm, &M3);
   ck_assert_int_eq(teal_plant_add_rigid_body(p, "ball", arm, &M3), 4);
   teal_vec3 z = teal_vec3_make(0, 0, 1);
-  ck_assert_int_ge(teal_plant_add_joint(p, "base_weld", TEAL_JOINT_WELD, TEAL_WORLD_FRAME,
-                                        teal_plant_body_frame(p, base), NULL, 0.0),
-                   0);
-  ck_assert_int_ge(
-      teal_plant_add_joint(p, "shoulder", TEAL_JOINT_REVOLUTE, teal_plant_body_frame(p, base),
-                           teal_plant_body_frame(p, upper), &z, 0.0),
-      0);
-  ck_assert_int_ge(
-      teal_plant_add_joint(p, "slide", TEAL_JOINT_PRISMATIC, teal_plant_body_frame(p, upper),
-                           teal_plant_body_frame(p, tip), &z, 0.0),
-      0);
+  ts_mb_connect(p, "base_weld", TEAL_JOINT_WELD, TEAL_WORLD_BODY, base, NULL);
+  ts_mb_connect(p, "shoulder", TEAL_JOINT_REVOLUTE, base, upper, &z);
+  ts_mb_connect(p, "slide", TEAL_JOINT_PRISMATIC, upper, tip, &z);
   return p;
 }
 

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 
 #include "support/error_messages.h"
+#include "support/leaf_fixtures.h"
 #include "support/test_support.h"
 #include "teal.h"
 
@@ -134,34 +135,10 @@ END_TEST
 
 /* ---- fallback and the setting's errors ------------------------------------------- */
 
-static int decay(const teal_system *sys, const teal_context *ctx, teal_continuous_view *xd,
-                 void *user) {
-  (void)sys;
-  (void)user;
-  xd->z[0] = -50.0 * teal_context_z(ctx)[0];
-  return TEAL_OK;
-}
-
-static int declining_hook(const teal_system *sys, const teal_context *ctx, int input_port,
-                          int output_port, teal_jacobian *jac, void *user) {
-  (void)sys;
-  (void)input_port;
-  (void)output_port;
-  (void)jac;
-  (*(int *)user)++;
-  return teal_context_report_error(ctx, TEAL_EUNSUPPORTED, "declined");
-}
-
+/* x' = -50 x, with a hook that declines (counting in *declines) or without. */
 static teal_system *decay_new(int *declines) {
-  teal_system *s = teal_leaf_new("decay", NULL, NULL);
-  const double z0 = 1.0;
-  teal_leaf_declare_continuous_state(s, 0, 0, 1, &z0);
-  teal_leaf_set_time_derivatives(s, decay, NULL);
-  if (declines) {
-    teal_leaf_set_jacobian(s, declining_hook, declines);
-  }
-  ck_assert_int_eq(teal_leaf_finalize(s), TEAL_OK);
-  return s;
+  static const double rate = 50.0;
+  return ts_leaf_decay_new(&rate, declines);
 }
 
 /* A hook declining at run time: it is asked once, every Newton matrix is

@@ -219,31 +219,27 @@ END_TEST
 START_TEST(test_bad_input) {
   teal_linear_system_matrices m = model(0.0);
   teal_error err;
-  ts_stale_error(&err);
-  ck_assert_ptr_null(
-      teal_lqg_controller_new("c", NULL, NULL, NULL, kQ, kR, kW, kV, NULL, NULL, &err));
-  TS_EXPECT_ERROR(err.code, TEAL_EINVAL, &err, "lqg_controller 'c': the model is NULL");
+  TS_EXPECT_NULL_ERROR(
+      teal_lqg_controller_new("c", NULL, NULL, NULL, kQ, kR, kW, kV, NULL, NULL, &err), TEAL_EINVAL,
+      &err, "lqg_controller 'c': the model is NULL");
   const double *mats[4] = {kQ, kR, kW, kV};
   static const char *const needles[4] = {"Q is NULL", "R is NULL", "W is NULL", "V is NULL"};
   for (int k = 0; k < 4; k++) {
     const double *q[4] = {mats[0], mats[1], mats[2], mats[3]};
     q[k] = NULL;
-    ts_stale_error(&err);
-    ck_assert_ptr_null(
-        teal_lqg_controller_new("c", &m, NULL, NULL, q[0], q[1], q[2], q[3], NULL, NULL, &err));
-    TS_EXPECT_ERROR(err.code, TEAL_EINVAL, &err, needles[k]);
+    TS_EXPECT_NULL_ERROR(
+        teal_lqg_controller_new("c", &m, NULL, NULL, q[0], q[1], q[2], q[3], NULL, NULL, &err),
+        TEAL_EINVAL, &err, needles[k]);
   }
   teal_linear_system_matrices no_outputs = m;
   no_outputs.ny = 0;
-  ts_stale_error(&err);
-  ck_assert_ptr_null(
-      teal_lqg_controller_new("c", &no_outputs, NULL, NULL, kQ, kR, kW, kV, NULL, NULL, &err));
-  TS_EXPECT_ERROR(err.code, TEAL_ESIZE, &err, "ny 0");
+  TS_EXPECT_NULL_ERROR(
+      teal_lqg_controller_new("c", &no_outputs, NULL, NULL, kQ, kR, kW, kV, NULL, NULL, &err),
+      TEAL_ESIZE, &err, "ny 0");
   const double bad_x0[3] = {0.0, NAN, 0.0};
-  ts_stale_error(&err);
-  ck_assert_ptr_null(
-      teal_lqg_controller_new("c", &m, bad_x0, NULL, kQ, kR, kW, kV, NULL, NULL, &err));
-  TS_EXPECT_ERROR(err.code, TEAL_ENONFINITE, &err, "operating point");
+  TS_EXPECT_NULL_ERROR(
+      teal_lqg_controller_new("c", &m, bad_x0, NULL, kQ, kR, kW, kV, NULL, NULL, &err),
+      TEAL_ENONFINITE, &err, "operating point");
 }
 END_TEST
 
@@ -253,14 +249,12 @@ START_TEST(test_singular_costs_and_undetectable_pair) {
   teal_linear_system_matrices m = model(0.0);
   const double R0[4] = {1.0, 1.0, 1.0, 1.0}, V0[4] = {0.0, 0.0, 0.0, 0.0};
   teal_error err;
-  ts_stale_error(&err);
-  ck_assert_ptr_null(
-      teal_lqg_controller_new("c", &m, NULL, NULL, kQ, R0, kW, kV, NULL, NULL, &err));
-  TS_EXPECT_ERROR(err.code, TEAL_ESINGULAR, &err, "R");
+  TS_EXPECT_NULL_ERROR(
+      teal_lqg_controller_new("c", &m, NULL, NULL, kQ, R0, kW, kV, NULL, NULL, &err),
+      TEAL_ESINGULAR, &err, "R");
   double L[6];
-  ts_stale_error(&err);
-  ck_assert_ptr_null(teal_lqg_controller_new("c", &m, NULL, NULL, kQ, kR, kW, V0, NULL, L, &err));
-  TS_EXPECT_ERROR(err.code, TEAL_ESINGULAR, &err, "V");
+  TS_EXPECT_NULL_ERROR(teal_lqg_controller_new("c", &m, NULL, NULL, kQ, kR, kW, V0, NULL, L, &err),
+                       TEAL_ESINGULAR, &err, "V");
   /* only the third state is measured, and the unstable first one never
    * reaches it: (A, C) is not detectable */
   const double A[9] = {0.5, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, -2.0};
@@ -268,10 +262,9 @@ START_TEST(test_singular_costs_and_undetectable_pair) {
   teal_linear_system_matrices u = {3, 2, 2, 0.0, A, kB, NULL, C, NULL, NULL};
   const double B[6] = {1.0, 0.0, 0.0, 1.0, 0.0, 0.0};
   u.B = B;
-  ts_stale_error(&err);
-  ck_assert_ptr_null(
-      teal_lqg_controller_new("c", &u, NULL, NULL, kQ, kR, kW, kV, NULL, NULL, &err));
-  TS_EXPECT_ERROR(err.code, TEAL_ENOCONV, &err, "is (A, C) detectable?");
+  TS_EXPECT_NULL_ERROR(
+      teal_lqg_controller_new("c", &u, NULL, NULL, kQ, kR, kW, kV, NULL, NULL, &err), TEAL_ENOCONV,
+      &err, "is (A, C) detectable?");
 }
 END_TEST
 
@@ -303,14 +296,12 @@ START_TEST(test_from_system) {
   ck_assert_int_eq(teal_eval_vector_output(lqg, ctx, 0, &u), TEAL_OK);
   ck_assert_double_eq_tol(u[0], u0[0], 1e-12);
   ck_assert_double_eq_tol(u[1], u0[1], 1e-12);
-  ts_stale_error(&err);
-  ck_assert_ptr_null(
-      teal_lqg_controller_from_system("c", plant, pctx, 0, -1, kQ, kR, kW, kV, NULL, NULL, &err));
-  TS_EXPECT_ERROR(err.code, TEAL_ESIZE, &err, "ny 0");
-  ts_stale_error(&err);
-  ck_assert_ptr_null(
-      teal_lqg_controller_from_system("c", plant, pctx, 3, 0, kQ, kR, kW, kV, NULL, NULL, &err));
-  TS_EXPECT_ERROR(err.code, TEAL_EINVAL, &err, "input 3 / output 0 must be vector ports");
+  TS_EXPECT_NULL_ERROR(
+      teal_lqg_controller_from_system("c", plant, pctx, 0, -1, kQ, kR, kW, kV, NULL, NULL, &err),
+      TEAL_ESIZE, &err, "ny 0");
+  TS_EXPECT_NULL_ERROR(
+      teal_lqg_controller_from_system("c", plant, pctx, 3, 0, kQ, kR, kW, kV, NULL, NULL, &err),
+      TEAL_EINVAL, &err, "input 3 / output 0 must be vector ports");
   teal_context_free(ctx);
   teal_system_free(lqg);
   teal_system_free(ref);
