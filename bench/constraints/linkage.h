@@ -13,6 +13,8 @@ static const double k_gravity = 9.81;
 static const double k_dt = 1e-3;
 static const double k_t_final = 1.0;
 static const double k_rod_radius = 0.01; /* the links' inertia about their axis */
+/* the projected continuous row's tolerance on |perr_i| and |(G v)_i| */
+static const double k_projection_accuracy = 1e-12;
 
 /* ---- the linkages (linkage.c) -------------------------------------------------- */
 
@@ -70,11 +72,13 @@ typedef struct linkage_result {
 
 /* ---- the engines -------------------------------------------------------------- */
 
-/* Teal's rows (teal_linkage.c): the continuous plant's constrained forward
- * dynamics, 1 s of the discrete plant at 1 ms, and 1 s of the continuous
- * plant; nonzero on failure (reported). */
+/* Teal's rows (teal_linkage.c): 1 s of the discrete plant at 1 ms, of the
+ * continuous plant without projection, and of the continuous plant
+ * projected onto the constraints after every step (projectQ, projectU to
+ * k_projection_accuracy); nonzero on failure (reported). */
 int linkage_teal_discrete(const linkage_spec *s, linkage_result *r);
 int linkage_teal_continuous(const linkage_spec *s, linkage_result *r);
+int linkage_teal_projected(const linkage_spec *s, linkage_result *r);
 
 #ifdef TEAL_BENCH_HAVE_MUJOCO
 /* MuJoCo's row (mujoco_linkage.c): the same linkage in MJCF with a connect

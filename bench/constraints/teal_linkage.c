@@ -55,10 +55,11 @@ static int add_gear_weld(teal_plant *p, const linkage_spec *s, const int *body) 
                                         teal_transform_identity());
 }
 
-static teal_plant *build_plant(const linkage_spec *s, double time_step) {
+static teal_plant *build_plant(const linkage_spec *s, double time_step, int project) {
   int body[MAX_LINKS];
   teal_plant *p = teal_plant_new(time_step, NULL);
   int rc = p ? teal_plant_set_gravity(p, teal_vec3_make(0, 0, -k_gravity)) : TEAL_ENOMEM;
+  rc = rc < 0 ? rc : teal_plant_set_constraint_projection(p, project);
   for (int k = 0; k < s->n && rc >= 0; k++) {
     rc = add_link(p, s, k, body);
   }
@@ -100,17 +101,22 @@ static void teal_run_free(teal_run *r) {
   teal_plant_free(r->plant);
 }
 
-/* The plant (time_step 0: continuous, with fixed-step RK4 at k_dt), its
- * simulator and the initial angles; nonzero on failure (reported). */
-static int teal_run_init(teal_run *r, const linkage_spec *s, double time_step) {
+/* The plant (time_step 0: continuous, with fixed-step RK4 at k_dt; project:
+ * the constraints projected after every step to k_projection_accuracy),
+ * its simulator and the initial angles; nonzero on failure (reported). */
+static int teal_run_init(teal_run *r, const linkage_spec *s, double time_step, int project) {
   memset(r, 0, sizeof *r);
-  r->plant = build_plant(s, time_step);
+  r->plant = build_plant(s, time_step, project);
   r->sim = r->plant ? teal_simulator_new(teal_plant_system(r->plant), NULL, NULL) : NULL;
   r->data = r->plant ? teal_mb_data_new(r->plant, NULL) : NULL;
   int rc = r->sim && r->data ? TEAL_OK : TEAL_ENOMEM;
   if (rc == TEAL_OK && time_step == 0.0) {
     rc = teal_simulator_set_integrator(r->sim, teal_integrator_rk4);
     rc = rc ? rc : teal_simulator_set_fixed_step(r->sim, k_dt);
+    /* the projection's tolerance: a fixed-step run's context otherwise has 1e-4 */
+    rc = rc || !project
+             ? rc
+             : teal_context_set_accuracy(teal_simulator_context(r->sim), k_projection_accuracy);
   }
   if (rc == TEAL_OK) {
     r->nq = teal_plant_nq(r->plant);
@@ -201,9 +207,9 @@ static int teal_call_forward(void *state, int n) {
   return rc ? rc : teal_plant_eval_generalized_acceleration(r->plant, ctx, &vdot);
 }
 
-static int teal_row(const linkage_spec *s, double time_step, linkage_result *out) {
+static int teal_row(const linkage_spec *s, double time_step, int project, linkage_result *out) {
   teal_run r;
-  if (teal_run_init(&r, s, time_step)) {
+  if (teal_run_init(&r, s, time_step, project)) {
     return 1;
   }
   int rc = teal_figures(&r, out);
@@ -221,9 +227,13 @@ static int teal_row(const linkage_spec *s, double time_step, linkage_result *out
 }
 
 int linkage_teal_discrete(const linkage_spec *s, linkage_result *out) {
-  return teal_row(s, k_dt, out);
+  return teal_row(s, k_dt, 0, out);
 }
 
 int linkage_teal_continuous(const linkage_spec *s, linkage_result *out) {
-  return teal_row(s, 0.0, out);
+  return teal_row(s, 0.0, 0, out);
+}
+
+int linkage_teal_projected(const linkage_spec *s, linkage_result *out) {
+  return teal_row(s, 0.0, 1, out);
 }

@@ -78,7 +78,8 @@ struct teal_mb_data {
   /* per-tree blocks of M and their Cholesky factors, valid while
    * blocks_stamp == pos_stamp (mass_inverse.c) */
   const teal_mb_trees *trees; /* the plant's forest */
-  double *Mb, *Lb;            /* [sum m_t^2] each, or [1] when !blocks_kept */
+  double *Mb, *Lb;            /* [sum m_t^2] each, or [1] when !blocks_kept; Lb: the
+                               * factors, or the inverses of blocks up to 8 dofs */
   int blocks_kept;            /* sum m_t^2 doubles fit TEAL_PLANT_DENSE_MAX_BYTES */
   double *minv_x;             /* [max m_t] one tree's right-hand side */
   double *zero_nv, *bias;     /* [nv] zeros, and -(the bias forces) of the block dynamics */

@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "math/small_dense.h"
 #include "multibody/algorithms/aba.h"
 #include "multibody/algorithms/crba.h"
 #include "multibody/algorithms/data_internal.h"
@@ -41,6 +42,51 @@ static void add_diagonal(teal_mb_data *data) {
   }
 }
 
+/* Trees up to this many dofs keep their block's inverse in Lb instead of
+ * its Cholesky factor: a solve is then one small matrix-vector product,
+ * without the substitutions' chain of divisions (the constraint rows of
+ * a step solve once per row). */
+#define INVERTED_BLOCK_NV 8
+
+/* L (m x m, lower, row-major) replaced by (L L')^-1 = L^-T L^-1: L^-1 by
+ * forward substitution with m divisions only, then its Gram product. */
+static void invert_factor(double *L, int m) {
+  double Li[INVERTED_BLOCK_NV * INVERTED_BLOCK_NV] = {0};
+  for (int c = 0; c < m; c++) {
+    Li[c * m + c] = 1.0 / L[c * m + c];
+  }
+  for (int c = 0; c < m; c++) {
+    for (int i = c + 1; i < m; i++) {
+      double s = 0.0;
+      for (int k = c; k < i; k++) {
+        s += L[i * m + k] * Li[k * m + c];
+      }
+      Li[i * m + c] = -s * Li[i * m + i];
+    }
+  }
+  for (int i = 0; i < m; i++) {
+    for (int j = 0; j <= i; j++) {
+      double s = 0.0;
+      for (int k = i; k < m; k++) { /* Li[k][i] and Li[k][j] are nonzero for k >= i >= j */
+        s += Li[k * m + i] * Li[k * m + j];
+      }
+      L[i * m + j] = L[j * m + i] = s;
+    }
+  }
+}
+
+/* Replaces the factors of the small trees' blocks in Lb by the blocks'
+ * inverses (blocks_solve tells them apart by size). */
+static void invert_small_blocks(teal_mb_data *data) {
+  const teal_mb_trees *tr = data->trees;
+  for (int t = 0; t < tr->ntrees; t++) {
+    int m = teal_mb_trees_tree_nv(tr, t);
+    if (m <= INVERTED_BLOCK_NV) {
+      invert_factor(data->Lb + tr->block_start[t], m);
+    }
+  }
+}
+
 int teal_mb_mass_blocks_factorize(const teal_plant *plant, teal_mb_data *data, const double *q) {
   if (data && !data->blocks_kept) {
     return blocks_not_kept(data);
@@ -55,6 +101,7 @@ int teal_mb_mass_blocks_factorize(const teal_plant *plant, teal_mb_data *data, c
   memcpy(data->Lb, data->Mb, teal_mb_trees_block_size(data->trees) * sizeof(double));
   rc = teal_mb_mass_blocks_factor(data->trees, data->Lb, &data->err);
   if (rc == TEAL_OK) {
+    invert_small_blocks(data);
     data->blocks_stamp = data->pos_stamp;
     data->minv_blocks = 1;
   }
@@ -65,18 +112,38 @@ const double *teal_mb_data_mass_blocks(const teal_mb_data *data) {
   return data && current(data, data->blocks_stamp) ? data->Mb : NULL;
 }
 
-/* x = M^-1 b tree by tree with the block factors (x may alias b). */
+/* y = A b for the m x m A (a small tree's inverted block). */
+static void small_product(const double *A, int m, const double *b, double *y) {
+  for (int i = 0; i < m; i++) {
+    double s = 0.0;
+    for (int j = 0; j < m; j++) {
+      s += A[i * m + j] * b[j];
+    }
+    y[i] = s;
+  }
+}
+
+/* x = M^-1 b tree by tree with the blocks' inverses or factors (x may
+ * alias b); a tree whose part of b is zero (a constraint row off it) gets
+ * zero without a solve. */
 static void blocks_solve(teal_mb_data *data, const double *b, double *x) {
   const teal_mb_trees *tr = data->trees;
+  double *y = data->minv_x, bt[INVERTED_BLOCK_NV];
   for (int t = 0; t < tr->ntrees; t++) {
-    int m = teal_mb_trees_tree_nv(tr, t);
+    int m = teal_mb_trees_tree_nv(tr, t), nonzero = 0;
     const int *dofs = tr->dofs + tr->dof_start[t];
     for (int j = 0; j < m; j++) {
-      data->minv_x[j] = b[dofs[j]];
+      y[j] = b[dofs[j]];
+      nonzero |= y[j] != 0.0;
     }
-    teal_mb_mass_block_solve(tr, data->Lb, t, data->minv_x, NULL);
+    if (nonzero && m <= INVERTED_BLOCK_NV) {
+      memcpy(bt, y, (size_t)m * sizeof(double));
+      small_product(data->Lb + tr->block_start[t], m, bt, y);
+    } else if (nonzero) {
+      teal_mb_mass_block_solve(tr, data->Lb, t, y, NULL);
+    }
     for (int j = 0; j < m; j++) {
-      x[dofs[j]] = data->minv_x[j];
+      x[dofs[j]] = y[j];
     }
   }
 }

@@ -63,7 +63,8 @@ int teal_constraint_multiply_transpose(const teal_plant *p, teal_constraint_work
                                        const double *lambda, double *f);
 /* b over the active rows from the staged kinematics (0 elsewhere). */
 void teal_constraint_bias(const teal_plant *p, const teal_constraint_work *w, double *b);
-/* G explicitly into w->G (m x nv) by G' e_i, row by row. */
+/* G explicitly into w->G (m x nv), constraint by constraint from one position
+ * stage of data at q (teal_constraint_kernel_g_rows; w->X must hold q's poses). */
 int teal_constraint_form_g(const teal_plant *p, teal_constraint_work *w, struct teal_mb_data *data,
                            const double *q);
 
@@ -102,6 +103,15 @@ void teal_constraint_kernel_bias(const teal_plant *p, const constraint_rec *c,
 void teal_constraint_kernel_forces(const teal_plant *p, const constraint_rec *c,
                                    const teal_transform *X, const double *lambda,
                                    teal_spatial_vector *F, double *tau);
+
+/* The rows of G of constraint c (c->rows rows of nv, overwritten), each the
+ * generalized force of its unit multiplier: the kernel's body forces paired
+ * with the motion subspaces of the two bodies' paths to the root only, from
+ * the poses X (by body) and the position stage that d holds at the same q
+ * (constraint_rows.c). F (by body) is working memory. */
+void teal_constraint_kernel_g_rows(const teal_plant *p, const constraint_rec *c,
+                                   const teal_transform *X, const struct teal_mb_data *d,
+                                   teal_spatial_vector *F, double *G);
 
 /* ---- the pivoted solve (constraint_solve.c) -------------------------------- */
 

@@ -252,8 +252,23 @@ void teal_constraint_kernel_bias(const teal_plant *p, const constraint_rec *c,
 
 /* ---- forces -------------------------------------------------------------------- */
 
+/* 1 when the n multipliers are all zero: their force terms are skipped, so
+ * that a row of G, the forces of a unit multiplier, costs one row's work. */
+static int all_zero(const double *lambda, int n) {
+  for (int i = 0; i < n; i++) {
+    if (lambda[i] != 0.0) {
+      return 0;
+    }
+  }
+  return 1;
+}
+
 static void forces_points(const constraint_rec *c, const teal_transform *X, teal_vec3 p_AP,
                           teal_vec3 p_BQ, const double *lambda, teal_spatial_vector *F) {
+  int rows = c->kind == TEAL_CONSTRAINT_DISTANCE ? 1 : 3;
+  if (all_zero(lambda, rows)) {
+    return; /* nothing to add: the rows of G are built from unit multipliers */
+  }
   point_kin P = point(X, NULL, NULL, c->body_a, p_AP);
   point_kin Q = point(X, NULL, NULL, c->body_b, p_BQ);
   teal_vec3 f;
@@ -284,6 +299,9 @@ static void forces_normal(const constraint_rec *c, const teal_transform *X, cons
 /* An angle row: the moment lambda (b x a) on B, its negative on A. */
 static void forces_angle(int body_a, teal_vec3 a_A, int body_b, teal_vec3 b_B,
                          const teal_transform *X, double lambda, teal_spatial_vector *F) {
+  if (lambda == 0.0) {
+    return;
+  }
   teal_vec3 a = teal_rotation_apply(X[body_a].R, a_A);
   teal_vec3 b = teal_rotation_apply(X[body_b].R, b_B);
   teal_vec3 t = teal_vec3_scale(teal_vec3_cross(b, a), lambda);

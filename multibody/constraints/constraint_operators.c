@@ -8,6 +8,7 @@
 
 #include "multibody/algorithms/jacobians.h"
 #include "multibody/algorithms/operators.h"
+#include "multibody/algorithms/stages.h"
 #include "multibody/constraints/constraint_internal.h"
 #include "multibody/plant/plant_calc_internal.h"
 
@@ -86,14 +87,16 @@ void teal_constraint_bias(const teal_plant *p, const teal_constraint_work *w, do
 
 int teal_constraint_form_g(const teal_plant *p, teal_constraint_work *w, teal_mb_data *data,
                            const double *q) {
-  double *e = w->r3;
-  memset(e, 0, (size_t)w->m * sizeof(double));
-  for (int i = 0; i < w->m; i++) {
-    e[i] = 1.0;
-    int rc = teal_constraint_multiply_transpose(p, w, data, q, e, w->G + (size_t)i * w->nv);
-    e[i] = 0.0;
-    if (rc) {
-      return rc;
+  /* one position stage for all rows (kept when data already holds this q) */
+  int rc = teal_mb_position_stage(p, data, q);
+  if (rc) {
+    return rc;
+  }
+  memset(w->G, 0, (size_t)w->m * (size_t)w->nv * sizeof(double));
+  for (int i = 0; i < w->nc; i++) {
+    const constraint_rec *c = &CONSTRAINT(p)[i];
+    if (c->rows > 0 && enabled(w, i)) {
+      teal_constraint_kernel_g_rows(p, c, w->X, data, w->F, w->G + (size_t)c->row_start * w->nv);
     }
   }
   return TEAL_OK;

@@ -43,51 +43,13 @@ static void gather_poses(const teal_plant_scratch *s) {
   }
 }
 
-/* Adds J_b' F to the row Gi for the force F on body b (at Bo, in W): the
- * pairing of F, shifted to the node's reference point O, with the motion
- * subspace columns of b's node and its ancestors. */
-static void add_body_force(const teal_plant *p, const teal_plant_scratch *s, int b,
-                           teal_spatial_vector F, double *Gi) {
-  const teal_mb_data *d = s->data;
-  const teal_plant_tree *t = &p->tree;
-  int k = p->body_node[b];
-  if (k <= 0) {
-    return; /* the world takes no generalized force */
-  }
-  teal_vec3 f = {{F.v[3], F.v[4], F.v[5]}}, r = teal_vec3_sub(s->step.Xc[b].p, d->O[k]);
-  teal_vec3 m = teal_vec3_add((teal_vec3){{F.v[0], F.v[1], F.v[2]}}, teal_vec3_cross(r, f));
-  for (; k > 0; k = t->parent[k]) {
-    for (int j = t->v_start[k]; j < t->v_start[k] + t->nv[k]; j++) {
-      const double *S = d->S + 6 * (size_t)j;
-      Gi[j] += S[0] * m.v[0] + S[1] * m.v[1] + S[2] * m.v[2] + S[3] * f.v[0] + S[4] * f.v[1] +
-               S[5] * f.v[2];
-    }
-  }
-}
-
-/* The rows of constraint c: its position errors and, row by row, G_i' =
- * J' F + tau of the unit multiplier (the kernels give the forces). */
+/* The rows of constraint c: its position errors and G (the kernels give
+ * the forces of unit multipliers). */
 static void constraint_rows(const teal_plant *p, teal_plant_scratch *s, const constraint_rec *c,
                             const double *q) {
-  double unit[6] = {0};
-  int nv = p->nv;
   teal_constraint_kernel_errors(p, c, s->step.Xc, q, s->step.gr + c->row_start);
-  /* a coupler acts on its joints only (tau); the others on bodies A and B */
-  int bodies = c->kind != TEAL_CONSTRAINT_COUPLER;
-  for (int r = 0; r < c->rows; r++) {
-    double *Gi = s->step.Gr + (size_t)(c->row_start + r) * nv;
-    teal_spatial_vector *F = s->step.Fc;
-    if (bodies) {
-      F[c->body_a] = F[c->body_b] = teal_spatial_vector_zero();
-    }
-    unit[r] = 1.0;
-    teal_constraint_kernel_forces(p, c, s->step.Xc, unit, F, Gi); /* tau lands in Gi */
-    unit[r] = 0.0;
-    if (bodies) {
-      add_body_force(p, s, c->body_a, F[c->body_a], Gi);
-      add_body_force(p, s, c->body_b, F[c->body_b], Gi);
-    }
-  }
+  teal_constraint_kernel_g_rows(p, c, s->step.Xc, s->data, s->step.Fc,
+                                s->step.Gr + (size_t)c->row_start * p->nv);
 }
 
 int teal_discrete_rows_fill(const teal_plant *p, teal_plant_scratch *s, const teal_context *ctx,
@@ -183,7 +145,19 @@ int teal_discrete_rows_regularize(const teal_plant *p, teal_plant_scratch *s) {
  * to the semidefinite D^1/2 W D^1/2. O(m nv + m^3), no nv x nv matrix. */
 static void woodbury_system(const teal_plant *p, teal_plant_scratch *s, const double *vstar) {
   int m = s->step.nrows, nv = p->nv;
-  double h = p->time_step;
+  double h = p->time_step, *W = s->step.Wr;
+  /* W = G Y' is symmetric: its upper triangle, mirrored (Wr holds W first) */
+  for (int i = 0; i < m; i++) {
+    const double *Gi = s->step.Gr + (size_t)i * nv;
+    for (int l = i; l < m; l++) {
+      const double *Yl = s->step.Yr + (size_t)l * nv;
+      double w = 0.0;
+      for (int j = 0; j < nv; j++) {
+        w += Gi[j] * Yl[j];
+      }
+      W[(size_t)i * m + l] = W[(size_t)l * m + i] = w;
+    }
+  }
   for (int i = 0; i < m; i++) {
     const double *Gi = s->step.Gr + (size_t)i * nv;
     double rhs = 0.0;
@@ -191,14 +165,9 @@ static void woodbury_system(const teal_plant *p, teal_plant_scratch *s, const do
       rhs += Gi[j] * vstar[j];
     }
     for (int l = 0; l < m; l++) {
-      const double *Yl = s->step.Yr + (size_t)l * nv;
-      double W = 0.0;
-      for (int j = 0; j < nv; j++) {
-        W += Gi[j] * Yl[j];
-      }
-      double Dl = h * (s->step.kr[l] * h + s->step.cr[l]);
-      s->step.Wr[(size_t)i * m + l] = (i == l) + W * Dl;
-      rhs -= W * h * s->step.kr[l] * s->step.gr[l];
+      double w = W[(size_t)i * m + l];
+      rhs -= w * h * s->step.kr[l] * s->step.gr[l];
+      W[(size_t)i * m + l] = (i == l) + w * h * (s->step.kr[l] * h + s->step.cr[l]);
     }
     s->step.ur[i] = rhs;
   }

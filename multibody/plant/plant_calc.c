@@ -13,6 +13,7 @@
 #include "multibody/algorithms/kinematics.h"
 #include "multibody/algorithms/stages.h"
 #include "multibody/contact/contact_internal.h"
+#include "multibody/plant/free_dynamics_internal.h"
 #include "multibody/plant/held_dofs_internal.h"
 #include "multibody/forces/force_elements.h"
 #include "multibody/plant/plant_calc_internal.h"
@@ -332,7 +333,7 @@ int teal_plant_calc_free_vdot(const teal_system *sys, const teal_context *ctx, c
   const double *q, *v;
   teal_plant_qv(p, ctx, &q, &v);
   const teal_spatial_vector *F = (const teal_spatial_vector *)(tau + p->nv);
-  rc = teal_mb_forward_dynamics_ex(p, s->data, q, v, tau, F, vdot);
+  rc = teal_plant_free_dynamics(p, s->data, q, v, tau, F, vdot);
   if (rc) {
     return teal_context_report_error(ctx, rc, "plant: %s", teal_mb_data_error(s->data)->message);
   }

@@ -28,6 +28,7 @@
 #include "multibody/algorithms/mass_inverse.h"
 #include "multibody/contact/contact_internal.h"
 #include "multibody/plant/discrete_constraints_internal.h"
+#include "multibody/plant/free_dynamics_internal.h"
 #include "multibody/plant/held_dofs_internal.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/tree/topology.h"
@@ -139,10 +140,10 @@ static void add_implicit_damping(const teal_plant *p, teal_plant_scratch *s,
 static int free_motion(const teal_plant *p, teal_plant_scratch *s, const double *q, const double *v,
                        const double *forces) {
   const teal_spatial_vector *F = (const teal_spatial_vector *)(forces + p->nv);
-  /* with contact scratch M is factored by trees; otherwise by articulated bodies */
+  /* with contact scratch M is factored by trees; otherwise by the cheaper way for the forest */
   int rc = s->step.trees
                ? teal_mb_forward_dynamics_blocks(p, s->data, q, v, forces, F, s->step.vstar)
-               : teal_mb_forward_dynamics_ex(p, s->data, q, v, forces, F, s->step.vstar);
+               : teal_plant_free_dynamics(p, s->data, q, v, forces, F, s->step.vstar);
   for (int i = 0; rc == TEAL_OK && i < p->nv; i++) {
     s->step.vstar[i] = v[i] + p->time_step * s->step.vstar[i];
   }

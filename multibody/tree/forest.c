@@ -3,6 +3,7 @@
  * the per-tree point Jacobians in algorithms/jacobians.c. */
 #include "multibody/tree/forest.h"
 
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -128,7 +129,8 @@ int teal_mb_mass_blocks_factor(const teal_mb_trees *trees, double *blocks, teal_
   }
   for (int t = 0; t < trees->ntrees; t++) {
     int m = teal_mb_trees_tree_nv(trees, t);
-    int bad = teal_small_cholesky(blocks + trees->block_start[t], m, 0.0);
+    /* a denormal pivot is as singular as a zero one (its inverse overflows) */
+    int bad = teal_small_cholesky(blocks + trees->block_start[t], m, DBL_MIN);
     if (bad) {
       return teal_error_set(err, TEAL_ESINGULAR, "teal_mb_mass_blocks_factor: the block of tree "
                             "%d is not positive definite (pivot %d of %d)", t, bad, m);

@@ -2,7 +2,7 @@
  * back-ends give M^-1 b (checked as M x = b with the CRBA mass matrix), the
  * latest factorization is the one used, and a stale or missing one is
  * TEAL_ESTATE; forward dynamics by the blocks equals the articulated-body
- * recursion. */
+ * recursion; a right-hand side on one tree gives zero on the others. */
 #include <check.h>
 #include <math.h>
 #include <string.h>
@@ -12,6 +12,7 @@
 #include "multibody/algorithms/data.h"
 #include "multibody/algorithms/mass_inverse.h"
 #include "multibody/math/spatial_inertia.h"
+#include "multibody/tree/forest.h"
 #include "multibody/tree/topology.h"
 #include "support/mb_dyn_fixtures.h"
 #include "support/mb_fixtures.h"
@@ -100,6 +101,41 @@ START_TEST(block_forward_dynamics_matches_aba) {
 }
 END_TEST
 
+/* The block solve keeps small trees' blocks inverted and larger ones
+ * factored, and skips a tree whose part of b is zero: a right-hand side on
+ * one tree at a time gives zero on every other tree and M x = b. */
+START_TEST(a_right_hand_side_on_one_tree_stays_on_it) {
+  int small = 0, large = 0;
+  for (int k = 0; k < ts_mb_num_topologies; k++) {
+    teal_plant *p = make_plant(k);
+    teal_mb_data *data = teal_mb_data_new(p, NULL);
+    const teal_mb_trees *tr = teal_plant_forest(p);
+    int nv = teal_plant_nv(p);
+    double q[NMAX], v[NMAX], b[NMAX], x[NMAX];
+    unsigned s = 31u + (unsigned)k;
+    ck_assert_int_eq(ts_mb_rand_state(p, &s, q, v, 1.0), TEAL_OK);
+    ck_assert_int_eq(teal_mb_mass_blocks_factorize(p, data, q), TEAL_OK);
+    for (int t = 0; t < tr->ntrees; t++) {
+      small += teal_mb_trees_tree_nv(tr, t) <= 8;
+      large += teal_mb_trees_tree_nv(tr, t) > 8;
+      ts_mb_rand_vec(&s, b, nv, 2.0);
+      for (int j = 0; j < nv; j++) {
+        b[j] = tr->dof_tree[j] == t ? b[j] : 0.0;
+      }
+      ck_assert_int_eq(teal_mb_mass_inverse(p, data, b, x), TEAL_OK);
+      ck_assert_double_le(residual(p, data, q, x, b), 1e-10);
+      for (int j = 0; j < nv; j++) {
+        ck_assert(tr->dof_tree[j] == t || x[j] == 0.0);
+      }
+    }
+    teal_mb_data_free(data);
+    teal_plant_free(p);
+  }
+  ck_assert_int_gt(small, 0); /* both kinds of block were exercised */
+  ck_assert_int_gt(large, 0);
+}
+END_TEST
+
 START_TEST(the_latest_factorization_is_used) {
   teal_plant *p = make_plant(0);
   teal_mb_data *data = teal_mb_data_new(p, NULL);
@@ -180,6 +216,7 @@ int main(void) {
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, both_back_ends_solve_m_x_equals_b);
   tcase_add_test(tc, block_forward_dynamics_matches_aba);
+  tcase_add_test(tc, a_right_hand_side_on_one_tree_stays_on_it);
   tcase_add_test(tc, the_latest_factorization_is_used);
   tcase_add_test(tc, no_or_stale_factorization_is_an_error);
   tcase_add_test(tc, an_indefinite_block_names_its_tree);
