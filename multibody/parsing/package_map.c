@@ -289,7 +289,9 @@ static const char *split_uri(const char *uri, char *pkg, size_t cap) {
   }
   memcpy(pkg, p, (size_t)(slash - p));
   pkg[slash - p] = '\0';
-  return slash + 1;
+  /* "." and ".." are not package names: in a search directory they would
+   * resolve to the directory itself or outside it */
+  return strcmp(pkg, ".") && strcmp(pkg, "..") ? slash + 1 : NULL;
 }
 
 /* dir/rest into path (cap bytes). */

@@ -151,6 +151,13 @@ START_TEST(resolution_order_and_errors) {
   ck_assert_ptr_nonnull(strstr(err.message, "/base/dir"));
   TS_EXPECT_ERROR(teal_package_map_resolve(map, "http://x/y", NULL, path, sizeof path, &err),
                   TEAL_EINVAL, &err, "not a package URI");
+  /* "." and ".." would name the search directory itself or leave it */
+  TS_EXPECT_ERROR(
+      teal_package_map_resolve(map, "package://../gamma/a.stl", NULL, path, sizeof path, &err),
+      TEAL_EINVAL, &err, "not a package URI");
+  TS_EXPECT_ERROR(
+      teal_package_map_resolve(map, "model://./lib/gamma/a.stl", NULL, path, sizeof path, &err),
+      TEAL_EINVAL, &err, "not a package URI");
   TS_EXPECT_ERROR(teal_package_map_resolve(map, "package://gamma/a.stl", NULL, path, 8, &err),
                   TEAL_ESIZE, &err, "bytes");
   teal_package_map_free(map);
