@@ -11,6 +11,7 @@
 #include "solvers/dense_basic.h"
 #include "systems/analysis/linearize.h"
 #include "systems/controllers/lqr.h"
+#include "systems/controllers/operating_point_internal.h"
 #include "systems/estimators/kalman_filter.h"
 
 static int check_arguments(const char *name, const teal_linear_system_matrices *m, const double *x0,
@@ -105,24 +106,6 @@ teal_system *teal_lqg_controller_new(const char *name, const teal_linear_system_
   return result;
 }
 
-/* x0 (the state the linearization used) and u0 (the fixed input) of ctx,
- * into point (nx + nu doubles). */
-static int operating_point(const teal_system *sys, const teal_context *ctx, int input_port,
-                           const teal_linear_system_matrices *m, double *point, teal_error *err) {
-  if (m->time_period > 0) {
-    memcpy(point, teal_context_discrete_state(ctx), (size_t)m->nx * sizeof(double));
-  } else {
-    teal_context_get_continuous_state(ctx, point, m->nx);
-  }
-  const double *u;
-  int rc = teal_eval_vector_input(sys, ctx, input_port, &u);
-  if (rc != TEAL_OK) {
-    return teal_error_set(err, rc, "lqg_controller: %s", teal_context_error(ctx)->message);
-  }
-  memcpy(point + m->nx, u, (size_t)m->nu * sizeof(double));
-  return TEAL_OK;
-}
-
 teal_system *teal_lqg_controller_from_system(const char *name, const teal_system *sys,
                                              const teal_context *ctx, int input_port,
                                              int output_port, const double *Q, const double *R,
@@ -141,7 +124,8 @@ teal_system *teal_lqg_controller_from_system(const char *name, const teal_system
   double *point = teal_calloc((size_t)(m.nx + m.nu) + 1, sizeof(double));
   if (!point) {
     teal_error_set(err, TEAL_ENOMEM, "lqg_controller: out of memory");
-  } else if (m.nu < 1 || operating_point(sys, ctx, input_port, &m, point, err) == TEAL_OK) {
+  } else if (m.nu < 1 || teal_controller_operating_point(sys, ctx, input_port, &m, point,
+                                                         "lqg_controller", err) == TEAL_OK) {
     result = teal_lqg_controller_new(name, &m, point, point + m.nx, Q, R, W, V, K, L, err);
   }
   teal_free(point);

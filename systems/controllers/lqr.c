@@ -11,6 +11,7 @@
 #include "solvers/dense_eigen.h"
 #include "solvers/dense_factor.h"
 #include "solvers/riccati.h"
+#include "systems/controllers/operating_point_internal.h"
 #include "systems/analysis/linearize.h"
 #include "systems/primitives/linear_system.h"
 
@@ -117,24 +118,6 @@ int teal_lqr(const double *A, const double *B, const double *Q, const double *R,
   return rc;
 }
 
-/* x0 (the context's state) and u0 (the fixed input) into point. */
-static int read_point(const teal_system *sys, const teal_context *ctx, int input_port,
-                      const teal_linear_system_matrices *m, double *point, teal_error *err) {
-  if (m->time_period > 0) {
-    memcpy(point, teal_context_discrete_state(ctx), (size_t)m->nx * sizeof(double));
-  } else {
-    teal_context_get_continuous_state(ctx, point, m->nx);
-  }
-  const double *u;
-  int rc = teal_eval_vector_input(sys, ctx, input_port, &u);
-  if (rc != TEAL_OK) {
-    return teal_error_set(err, rc, "lqr_controller: %s", teal_context_error(ctx)->message);
-  }
-  memcpy(point + m->nx, u, (size_t)m->nu * sizeof(double));
-  return TEAL_OK;
-}
-
-/* The controller y = u0 - K (x - x0): D = -K, y0 = u0 + K x0. */
 static teal_system *controller(const char *name, const teal_linear_system_matrices *m,
                                const double *K, const double *point, double *work,
                                teal_error *err) {
@@ -174,7 +157,8 @@ teal_system *teal_lqr_controller_new(const char *name, const teal_system *sys,
     teal_error_set(err, TEAL_ENOMEM, "lqr_controller: out of memory");
   } else if (teal_lqr(m.A, m.B, Q, R, N, m.nx, m.nu, m.time_period > 0, gain, riccati, err) ==
                  TEAL_OK &&
-             read_point(sys, ctx, o.input_port, &m, point, err) == TEAL_OK) {
+             teal_controller_operating_point(sys, ctx, o.input_port, &m, point, "lqr_controller",
+                                             err) == TEAL_OK) {
     result = controller(name, &m, gain, point, rest, err);
     if (result && K) {
       memcpy(K, gain, n * nu * sizeof(double));
