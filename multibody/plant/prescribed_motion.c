@@ -124,12 +124,20 @@ static int held_solve(const teal_plant *plant, const teal_context *ctx, const te
   const double *q, *v, *forces;
   int rc;
   teal_plant_scratch *s = teal_plant_staged_qv(plant->system, own, plant, &q, &v, &rc);
-  if (!s || teal_plant_num_held(plant, own) == 0) {
+  int k = s ? teal_plant_num_held(plant, own) : 0;
+  if (k == 0) {
     return rc;
   }
   if ((rc = teal_eval_cache_entry(plant->system, own, plant->sys.ce_forces,
                                   (const void **)&forces)) != TEAL_OK) {
     return rc;
+  }
+  /* the work is made when locking; a copied context gets it here, once */
+  if (teal_plant_held_reserve(s, plant, k) != TEAL_OK) {
+    return teal_context_report_error(ctx, TEAL_ENOMEM,
+                                     "plant: motion forces: no memory for %d "
+                                     "held dofs",
+                                     k);
   }
   double *vdot = teal_plant_held_vdot_scratch(plant, s);
   const teal_spatial_vector *F = (const teal_spatial_vector *)(forces + plant->nv);

@@ -190,6 +190,27 @@ START_TEST(copied_context_keeps_the_lock) {
 }
 END_TEST
 
+/* A copy of a locked context has no held work until it needs it: its
+ * first motion-forces call must make it, not write through a stale one. */
+START_TEST(copied_context_gives_holding_forces_first) {
+  double q[2] = {0.5, -1.1}, tau[2] = {NAN, NAN}, tau_g[2];
+  teal_plant *p = double_pendulum(0.0, NAN);
+  teal_context *ctx = teal_context_new(teal_plant_system(p), NULL);
+  ck_assert_int_eq(teal_plant_set_positions(p, ctx, q, 2), TEAL_OK);
+  ck_assert_int_eq(teal_plant_lock_joint(p, ctx, 0), TEAL_OK);
+  ck_assert_int_eq(teal_plant_lock_joint(p, ctx, 1), TEAL_OK);
+  teal_context *copy = teal_context_clone(ctx, NULL);
+  ck_assert_ptr_nonnull(copy);
+  ck_assert_int_eq(teal_plant_calc_motion_forces(p, copy, tau, 2), TEAL_OK);
+  ck_assert_int_eq(teal_plant_calc_gravity_generalized_forces(p, copy, tau_g), TEAL_OK);
+  ck_assert_double_eq_tol(tau[0], -tau_g[0], 1e-10);
+  ck_assert_double_eq_tol(tau[1], -tau_g[1], 1e-10);
+  teal_context_free(copy);
+  teal_context_free(ctx);
+  teal_plant_free(p);
+}
+END_TEST
+
 START_TEST(locked_steps_allocate_nothing) {
   double q[2] = {0.5, -1.1};
   teal_plant *p = double_pendulum(0.0, NAN);
@@ -327,6 +348,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, holding_forces_cancel_gravity_at_rest);
   tcase_add_test(tc, unlocking_releases_the_joint);
   tcase_add_test(tc, copied_context_keeps_the_lock);
+  tcase_add_test(tc, copied_context_gives_holding_forces_first);
   tcase_add_test(tc, locked_steps_allocate_nothing);
   tcase_add_test(tc, locked_free_body_does_not_fall);
   tcase_add_test(tc, bad_calls_are_reported);
