@@ -13,6 +13,7 @@
  * discrete step's own); lambda is then the impulse on each held dof. */
 #include "multibody/plant/held_dofs_internal.h"
 
+#include <math.h>
 #include <string.h>
 
 #include "framework/alloc.h"
@@ -189,16 +190,47 @@ static double row_dot(const teal_plant *p, const held_work *h, int k, int i, con
   return acc;
 }
 
-/* S = R Y' and r = R vdot - a, then lambda into r. */
-static int solve_rows(const teal_plant *p, const held_work *h, int k, int n, const double *vdot) {
+/* Relative residual above which dropped rows conflict (as the
+ * constraints-only solve, multibody/constraints/constraint_solve.c). */
+#define HELD_CONSISTENCY_TOLERANCE 1e-8
+
+/* S = R Y' and r = R vdot - a, then lambda into r; *scale receives the
+ * problem's scale max|r| + max|S_ii| max|lambda| for the residual check. */
+static int solve_rows(const teal_plant *p, const held_work *h, int k, int n, const double *vdot,
+                      double *scale) {
+  double rmax = 0.0, smax = 0.0, lmax = 0.0;
   for (int i = 0; i < n; i++) {
     h->r[i] = row_dot(p, h, k, i, vdot) - h->a[i];
     for (int l = 0; l < n; l++) {
       h->S[(size_t)i * (size_t)n + (size_t)l] =
           row_dot(p, h, k, i, h->Y + (size_t)l * (size_t)p->nv);
     }
+    rmax = fmax(rmax, fabs(h->r[i]));
+    smax = fmax(smax, fabs(h->S[(size_t)i * (size_t)n + (size_t)i]));
   }
-  return teal_dense_psd_factor_solve(h->S, n, h->r, 0.0, h->f, NULL, NULL);
+  int rc = teal_dense_psd_factor_solve(h->S, n, h->r, 0.0, h->f, NULL, NULL);
+  for (int i = 0; i < n; i++) {
+    lmax = fmax(lmax, fabs(h->r[i]));
+  }
+  *scale = rmax + smax * lmax;
+  return rc;
+}
+
+/* The redundant rows the solve dropped must be met by the others: after
+ * the update R vdot = a up to round-off, else the set conflicts. */
+static int check_consistent(const teal_plant *p, const teal_context *ctx, const held_work *h, int k,
+                            int n, const double *vdot, double scale) {
+  for (int i = k; i < n; i++) {
+    double residual = fabs(row_dot(p, h, k, i, vdot) - h->a[i]);
+    if (!(residual <= HELD_CONSISTENCY_TOLERANCE * (scale > 0.0 ? scale : 1.0))) {
+      return teal_context_report_error(
+          ctx, TEAL_ESINGULAR,
+          "plant: conflicting redundant constraints with the held dofs at t = %g: constraint "
+          "row %d misses its acceleration by %g",
+          teal_context_time(ctx), i - k, residual);
+    }
+  }
+  return TEAL_OK;
 }
 
 /* The rows and their targets, or a negative status reported on ctx. */
@@ -241,7 +273,8 @@ int teal_plant_hold_dofs(const teal_plant *p, const teal_context *ctx, teal_plan
     return teal_context_report_error(ctx, rc, "plant: M^-1 for the held dofs failed: %s",
                                      teal_mb_data_error(s->data)->message);
   }
-  if ((rc = solve_rows(p, &h, k, n, vdot)) != TEAL_OK) {
+  double scale = 0.0;
+  if ((rc = solve_rows(p, &h, k, n, vdot, &scale)) != TEAL_OK) {
     return teal_context_report_error(ctx, rc, "plant: the held dofs' system is not finite");
   }
   for (int i = 0; i < n; i++) {
@@ -249,6 +282,9 @@ int teal_plant_hold_dofs(const teal_plant *p, const teal_context *ctx, teal_plan
     for (int c = 0; c < nv; c++) {
       vdot[c] -= h.r[i] * y[c];
     }
+  }
+  if ((rc = check_consistent(p, ctx, &h, k, n, vdot, scale)) != TEAL_OK) {
+    return rc;
   }
   for (int i = 0; i < k; i++) { /* exactly on target, not within round-off */
     vdot[(int)h.idx[i]] = h.a[i];

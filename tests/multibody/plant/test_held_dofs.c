@@ -22,6 +22,7 @@
 #include "multibody/plant/plant_system.h"
 #include "multibody/plant/prescribed_motion.h"
 #include "multibody/tree/topology.h"
+#include "support/error_messages.h"
 #include "support/test_support.h"
 #include "framework/ports.h"
 
@@ -137,11 +138,44 @@ START_TEST(baumgarte_reports_the_multiplier_of_its_accelerations) {
 }
 END_TEST
 
+/* The combined solve checks its dropped rows as the constraints-only one
+ * does: a slider on x at the foot of a unit distance from (0, 1, 0) has,
+ * at x = 0, a vanishing distance row that moving at v = 1 still asks an
+ * acceleration of; with Baumgarte's feedback routing the dynamics through
+ * the combined solve, that conflict is an error, and at rest it is not. */
+START_TEST(conflicting_rows_are_an_error_in_the_combined_solve) {
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(1.0, 0.1);
+  int b = teal_plant_add_rigid_body(p, "slider", TEAL_DEFAULT_MODEL_INSTANCE, &M);
+  teal_vec3 x = teal_vec3_make(1, 0, 0);
+  teal_plant_add_joint(p, "slide", TEAL_JOINT_PRISMATIC, TEAL_WORLD_FRAME,
+                       teal_plant_body_frame(p, b), &x, 0.0);
+  ck_assert_int_eq(teal_plant_add_distance_constraint(p, TEAL_WORLD_BODY, teal_vec3_make(0, 1, 0),
+                                                      b, teal_vec3_zero(), 1.0, INFINITY, 0.0),
+                   0);
+  ck_assert_int_eq(teal_plant_set_baumgarte_stabilization(p, 2.0, 3.0), TEAL_OK);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  teal_context *ctx = teal_context_new(teal_plant_system(p), NULL);
+  double v = 1.0;
+  ck_assert_int_eq(teal_plant_set_velocities(p, ctx, &v, 1), TEAL_OK);
+  const double *vdot;
+  TS_EXPECT_ERROR(teal_plant_eval_generalized_acceleration(p, ctx, &vdot), TEAL_ESINGULAR,
+                  teal_context_error(ctx), "conflicting redundant constraints with the held dofs");
+  v = 0.0;
+  ck_assert_int_eq(teal_plant_set_velocities(p, ctx, &v, 1), TEAL_OK);
+  ck_assert_int_eq(teal_plant_eval_generalized_acceleration(p, ctx, &vdot), TEAL_OK);
+  ck_assert_double_eq_tol(vdot[0], 0.0, 1e-12);
+  teal_context_free(ctx);
+  teal_plant_free(p);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("held_dofs");
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, locked_loop_reports_the_combined_multiplier);
   tcase_add_test(tc, baumgarte_reports_the_multiplier_of_its_accelerations);
+  tcase_add_test(tc, conflicting_rows_are_an_error_in_the_combined_solve);
   suite_add_tcase(s, tc);
   return s;
 }
