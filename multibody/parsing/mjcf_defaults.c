@@ -108,16 +108,7 @@ int mjcf_keyword(mjcf_model *m, urdf_node *node, const char *kind, int cls, cons
 /* ---- orientations ------------------------------------------------------------ */
 
 teal_rotation mjcf_z_to(teal_vec3 v) {
-  teal_vec3 z = teal_vec3_make(0, 0, 1);
-  teal_vec3 n = teal_vec3_scale(v, 1.0 / teal_vec3_norm(v));
-  double c = teal_vec3_dot(z, n);
-  if (c > 1.0 - 1e-14) {
-    return teal_rotation_identity();
-  }
-  if (c < -1.0 + 1e-14) {
-    return teal_rotation_from_axis_angle(teal_vec3_make(1, 0, 0), MJCF_PI);
-  }
-  return teal_rotation_from_axis_angle(teal_vec3_cross(z, n), acos(c));
+  return urdf_rotation_z_to(teal_vec3_scale(v, 1.0 / teal_vec3_norm(v)), 1e-14);
 }
 
 /* Euler angles in the compiler's sequence: lower-case axes rotate with the

@@ -9,7 +9,6 @@
 #include "multibody/parsing/package_map.h"
 #include "multibody/parsing/sdf_internal.h"
 
-#define SDF_PI 3.14159265358979323846
 #define SDF_PATH_MAX 4096
 
 static const double default_rgba[4] = {0.7, 0.7, 0.7, 1.0};
@@ -17,19 +16,6 @@ static const double default_rgba[4] = {0.7, 0.7, 0.7, 1.0};
 /* Turns a shape constructor's error into the document's error at node. */
 static int shape_failed(urdf_model *doc, urdf_node *node, int rc, const teal_error *e) {
   return rc ? urdf_fail(doc, node, rc, "%s", e->message) : TEAL_OK;
-}
-
-/* A rotation taking z to the unit vector n (a plane's normal). */
-static teal_rotation z_to(teal_vec3 n) {
-  teal_vec3 z = teal_vec3_make(0, 0, 1);
-  double c = teal_vec3_dot(z, n);
-  if (c > 1.0 - 1e-15) {
-    return teal_rotation_identity();
-  }
-  if (c < -1.0 + 1e-15) {
-    return teal_rotation_from_axis_angle(teal_vec3_make(1, 0, 0), SDF_PI);
-  }
-  return teal_rotation_from_axis_angle(teal_vec3_cross(z, n), acos(c));
 }
 
 /* A required child number (or numbers). */
@@ -124,7 +110,7 @@ static int plane_shape(urdf_model *doc, urdf_node *c, teal_shape *shape, teal_tr
   if (rc) {
     return rc;
   }
-  X_GS->R = z_to(teal_vec3_scale(n, 1.0 / len));
+  X_GS->R = urdf_rotation_z_to(teal_vec3_scale(n, 1.0 / len), 1e-15);
   return teal_shape_half_space(shape);
 }
 

@@ -9,8 +9,6 @@
 #include "multibody/tree/actuator_rotor.h"
 #include "multibody/contact/plant_geometry.h"
 
-#define URDF_PI 3.14159265358979323846
-
 char *urdf_scoped_name(const char *instance, int on_world, const char *name,
                        const char *suffix) {
   /* pieces copied with memcpy: snprintf was a tenth of a large load */
@@ -98,20 +96,6 @@ static teal_joint_kind plant_kind(urdf_joint_type t) {
   }
 }
 
-/* A rotation taking z to the unit vector n (Teal's planar joint moves in
- * the x-y plane of F; URDF gives the plane's normal). */
-static teal_rotation z_to(teal_vec3 n) {
-  teal_vec3 z = teal_vec3_make(0, 0, 1);
-  double c = teal_vec3_dot(z, n);
-  if (c > 1.0 - 1e-15) {
-    return teal_rotation_identity();
-  }
-  if (c < -1.0 + 1e-15) {
-    return teal_rotation_from_axis_angle(teal_vec3_make(1, 0, 0), URDF_PI);
-  }
-  return teal_rotation_from_axis_angle(teal_vec3_cross(z, n), acos(c));
-}
-
 /* Damping, limits and effort limit of a plant joint. */
 static int set_joint_values(teal_plant *plant, const urdf_joint *j, int pj) {
   int nv = urdf_joint_type_nv(j->type);
@@ -142,7 +126,8 @@ static int add_joint(urdf_model *m, teal_plant *plant, urdf_joint *j, const char
   if (j->type == URDF_FIXED && !C->massive) {
     return TEAL_OK;
   }
-  teal_rotation R = j->type == URDF_PLANAR ? z_to(j->axis) : teal_rotation_identity();
+  teal_rotation R =
+      j->type == URDF_PLANAR ? urdf_rotation_z_to(j->axis, 1e-15) : teal_rotation_identity();
   teal_transform X_PF = teal_transform_compose(j->X_PJ, teal_transform_make(R, teal_vec3_zero()));
   int F = add_frame(m, plant, j->node, P->owner == URDF_WORLD, instance, j->name, "_parent",
                     P->frame, X_PF);

@@ -241,6 +241,12 @@ int urdf_check_plant(const teal_plant *plant, const char *source, teal_error *er
  * TEAL_EPARSE (not n numbers) or TEAL_ENONFINITE; records nothing. */
 int urdf_parse_numbers(const char *s, int n, double *out);
 
+/* The rotation taking z to the unit vector n: about z x n by their angle,
+ * the identity when n is within parallel_tol of z (1 - z.n <= tol) and half
+ * a turn about x when within it of -z. Shared by the URDF, SDFormat and
+ * MJCF parsers (planar joints, planes, zaxis and fromto frames). */
+teal_rotation urdf_rotation_z_to(teal_vec3 n, double parallel_tol);
+
 /* Appends a zeroed element; NULL (with TEAL_ENOMEM recorded) on failure. */
 void *urdf_push(urdf_model *m, urdf_list *l, size_t elem);
 /* Keeps a teal_alloc'd string until the model is freed (frees it on failure). */

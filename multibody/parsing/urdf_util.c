@@ -10,6 +10,7 @@
 
 #include "framework/alloc.h"
 #include "framework/growable.h"
+#include "math/rotation.h"
 #include "multibody/parsing/urdf_internal.h"
 
 /* ---- lists and the string pool ------------------------------------------ */
@@ -363,4 +364,17 @@ int urdf_origin(urdf_model *m, urdf_node *node, teal_transform *X) {
     X->p = teal_vec3_make(xyz[0], xyz[1], xyz[2]);
   }
   return rc;
+}
+
+teal_rotation urdf_rotation_z_to(teal_vec3 n, double parallel_tol) {
+  static const double pi = 3.14159265358979323846;
+  teal_vec3 z = teal_vec3_make(0, 0, 1);
+  double c = teal_vec3_dot(z, n);
+  if (c > 1.0 - parallel_tol) {
+    return teal_rotation_identity();
+  }
+  if (c < -1.0 + parallel_tol) {
+    return teal_rotation_from_axis_angle(teal_vec3_make(1, 0, 0), pi);
+  }
+  return teal_rotation_from_axis_angle(teal_vec3_cross(z, n), acos(c));
 }
