@@ -16,6 +16,23 @@
 #include "solvers/dense_factor.h"
 #include "solvers/dense_internal.h"
 
+/* Cholesky of the symmetric S (n x n, row-major lower = column-major
+ * upper) in place by LAPACK: TEAL_OK, or the argument error or
+ * TEAL_ESINGULAR "<fn>: <name> is not positive definite (leading minor i
+ * of n)". */
+static int cholesky_upper(const char *fn, const char *name, double *S, int n, teal_error *err) {
+  int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', n, S, n);
+  if (info < 0) {
+    return teal_dense_lapack_arg(fn, "dpotrf", info, err);
+  }
+  if (info > 0) {
+    return teal_error_set(err, TEAL_ESINGULAR,
+                          "%s: %s is not positive definite (leading minor %d of %d)", fn, name,
+                          info, n);
+  }
+  return TEAL_OK;
+}
+
 int teal_dense_cholesky_factor(double *A, int n, teal_error *err) {
   static const char fn[] = "cholesky_factor";
   int rc = teal_dense_check_dim(fn, "n", n, err);
@@ -40,14 +57,9 @@ int teal_dense_cholesky_factor(double *A, int n, teal_error *err) {
     return TEAL_ENOMEM;
   }
   teal_dense_symmetrize(A, n, W);
-  int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', n, W, n);
-  if (info != 0) {
+  if ((rc = cholesky_upper(fn, "A", W, n, err)) != TEAL_OK) {
     teal_free(W);
-    if (info < 0) {
-      return teal_dense_lapack_arg(fn, "dpotrf", info, err);
-    }
-    return teal_error_set(err, TEAL_ESINGULAR,
-                          "%s: A is not positive definite (leading minor %d of %d)", fn, info, n);
+    return rc;
   }
   /* the column-major upper factor U is the row-major lower factor L = U' */
   for (int i = 0; i < n; i++) {
@@ -266,13 +278,9 @@ int teal_dense_spd_solve_transposed(double *S, int n, double *Bt, int nrhs, teal
     return TEAL_OK;
   }
   /* row-major lower = column-major upper; Bt row-major is B column-major */
-  int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', n, S, n);
-  if (info < 0) {
-    return teal_dense_lapack_arg(fn, "dpotrf", info, err);
-  }
-  if (info > 0) {
-    return teal_error_set(err, TEAL_ESINGULAR,
-                          "%s: S is not positive definite (leading minor %d of %d)", fn, info, n);
+  int info = cholesky_upper(fn, "S", S, n, err);
+  if (info != TEAL_OK) {
+    return info;
   }
   info = nrhs > 0 ? LAPACKE_dpotrs_work(LAPACK_COL_MAJOR, 'U', n, nrhs, S, n, Bt, n) : 0;
   return info < 0 ? teal_dense_lapack_arg(fn, "dpotrs", info, err) : TEAL_OK;
@@ -287,13 +295,9 @@ int teal_dense_spd_inverse(double *S, int n, teal_error *err) {
     return TEAL_OK;
   }
   /* row-major lower = column-major upper */
-  int info = LAPACKE_dpotrf_work(LAPACK_COL_MAJOR, 'U', n, S, n);
-  if (info < 0) {
-    return teal_dense_lapack_arg(fn, "dpotrf", info, err);
-  }
-  if (info > 0) {
-    return teal_error_set(err, TEAL_ESINGULAR,
-                          "%s: S is not positive definite (leading minor %d of %d)", fn, info, n);
+  int info = cholesky_upper(fn, "S", S, n, err);
+  if (info != TEAL_OK) {
+    return info;
   }
   info = LAPACKE_dpotri_work(LAPACK_COL_MAJOR, 'U', n, S, n);
   if (info != 0) {
