@@ -162,19 +162,27 @@ int teal_plant_calc_constrained_accelerations_stage(const teal_system *sys, cons
   return rc ? rc : teal_plant_check_finite(ctx, out + m, p->nv, "constrained acceleration");
 }
 
+/* The work staged at ctx's state with W = G M^-1 G' formed, or NULL with
+ * *rc (TEAL_OK when there is nothing to stage; failures reported on ctx). */
+static teal_constraint_work *stage_with_w(const teal_plant *p, const teal_context *ctx,
+                                          const char *fn, int *rc) {
+  teal_plant_scratch *s = NULL;
+  const double *q = NULL;
+  teal_constraint_work *w = teal_constraint_stage(p, ctx, fn, rc, &s, &q, NULL);
+  if (w && (*rc = form_w(p, w, s->data, q)) != TEAL_OK) {
+    *rc = report(ctx, s, fn, *rc);
+    return NULL;
+  }
+  return w;
+}
+
 int teal_plant_calc_projected_mass_inverse(const teal_plant *p, const teal_context *ctx,
                                            double *W) {
   static const char fn[] = "plant calc_projected_mass_inverse";
   int rc = null_arg(p, ctx, fn, W, "W");
-  teal_plant_scratch *s = NULL;
-  const double *q = NULL;
-  teal_constraint_work *w = rc ? NULL : teal_constraint_stage(p, ctx, fn, &rc, &s, &q, NULL);
+  teal_constraint_work *w = rc ? NULL : stage_with_w(p, ctx, fn, &rc);
   if (!w) {
     return rc;
-  }
-  rc = form_w(p, w, s->data, q);
-  if (rc) {
-    return report(ctx, s, fn, rc);
   }
   memcpy(W, w->W, (size_t)w->m * (size_t)w->m * sizeof(double));
   return TEAL_OK;
@@ -186,15 +194,9 @@ int teal_plant_solve_for_constraint_impulses(const teal_plant *p, const teal_con
   int rc = null_arg(p, ctx, fn, delta_v, "delta_v");
   rc = rc ? rc : null_arg(p, ctx, fn, impulse, "impulse");
   rc = rc ? rc : teal_plant_check_finite(ctx, delta_v, p->nc_rows, "delta_v");
-  teal_plant_scratch *s = NULL;
-  const double *q = NULL;
-  teal_constraint_work *w = rc ? NULL : teal_constraint_stage(p, ctx, fn, &rc, &s, &q, NULL);
+  teal_constraint_work *w = rc ? NULL : stage_with_w(p, ctx, fn, &rc);
   if (!w) {
     return rc;
-  }
-  rc = form_w(p, w, s->data, q);
-  if (rc) {
-    return report(ctx, s, fn, rc);
   }
   for (int i = 0; i < w->m; i++) {
     w->r1[i] = w->active[i] != 0.0 ? delta_v[i] : 0.0;
