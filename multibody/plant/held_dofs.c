@@ -72,7 +72,12 @@ static held_work split(const teal_plant *p, double *w, int k, int m) {
   return h;
 }
 
-double *teal_plant_held_vdot_scratch(const teal_plant *p, teal_plant_scratch *s) {
+double *teal_plant_held_vdot_scratch(const teal_plant *p, const teal_context *ctx,
+                                     teal_plant_scratch *s, int k) {
+  if (teal_plant_held_reserve(s, p, k) != TEAL_OK) {
+    teal_context_report_error(ctx, TEAL_ENOMEM, "plant: no memory for %d held dofs", k);
+    return NULL;
+  }
   return s->held_work + (s->held_doubles - (size_t)p->nv);
 }
 

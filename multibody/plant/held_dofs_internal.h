@@ -17,9 +17,12 @@ int teal_plant_num_prescribed(const teal_plant *p);
  * caller); a no-op when it does already, or k == 0. */
 int teal_plant_held_reserve(teal_plant_scratch *s, const teal_plant *p, int k);
 
-/* nv doubles of s's held work that teal_plant_hold_dofs does not use
- * (s must hold work: teal_plant_held_reserve with k > 0). */
-double *teal_plant_held_vdot_scratch(const teal_plant *p, teal_plant_scratch *s);
+/* nv doubles of s's held work that teal_plant_hold_dofs does not use, the
+ * work first made for ctx's k > 0 held dofs (locking makes it; a context
+ * copied from a locked one gets it here, once); NULL, with TEAL_ENOMEM
+ * reported on ctx, when there is no memory for it. */
+double *teal_plant_held_vdot_scratch(const teal_plant *p, const teal_context *ctx,
+                                     teal_plant_scratch *s, int k);
 
 /* Number of held dofs in ctx (the plant's own context). */
 int teal_plant_num_held(const teal_plant *p, const teal_context *ctx);

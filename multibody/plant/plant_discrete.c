@@ -183,11 +183,10 @@ static int hold(const teal_plant *p, const teal_context *ctx, teal_plant_scratch
   if (k == 0) {
     return teal_plant_hold_dofs(p, ctx, s, x, NULL);
   }
-  /* the work is made when locking; a copied context gets it here, once */
-  if (teal_plant_held_reserve(s, p, k) != TEAL_OK) {
-    return teal_context_report_error(ctx, TEAL_ENOMEM, "plant: no memory for %d held dofs", k);
+  double *impulse = teal_plant_held_vdot_scratch(p, ctx, s, k);
+  if (!impulse) {
+    return TEAL_ENOMEM;
   }
-  double *impulse = teal_plant_held_vdot_scratch(p, s);
   int rc = teal_plant_hold_dofs(p, ctx, s, x, impulse);
   for (int i = 0; rc == TEAL_OK && i < p->nv; i++) {
     held[i] += impulse[i];

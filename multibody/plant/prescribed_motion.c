@@ -132,14 +132,10 @@ static int held_solve(const teal_plant *plant, const teal_context *ctx, const te
                                   (const void **)&forces)) != TEAL_OK) {
     return rc;
   }
-  /* the work is made when locking; a copied context gets it here, once */
-  if (teal_plant_held_reserve(s, plant, k) != TEAL_OK) {
-    return teal_context_report_error(ctx, TEAL_ENOMEM,
-                                     "plant: motion forces: no memory for %d "
-                                     "held dofs",
-                                     k);
+  double *vdot = teal_plant_held_vdot_scratch(plant, own, s, k);
+  if (!vdot) {
+    return TEAL_ENOMEM;
   }
-  double *vdot = teal_plant_held_vdot_scratch(plant, s);
   const teal_spatial_vector *F = (const teal_spatial_vector *)(forces + plant->nv);
   rc = teal_mb_forward_dynamics_ex(plant, s->data, q, v, forces, F, vdot);
   if (rc) {
