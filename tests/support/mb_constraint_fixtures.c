@@ -7,6 +7,7 @@
 #include "framework/alloc.h"
 #include "multibody/constraints/constraint_specs.h"
 #include "multibody/plant/plant_state.h"
+#include "multibody/plant/prescribed_motion.h"
 #include "multibody/plant/plant_system.h"
 #include "multibody/tree/topology.h"
 #include "support/test_support.h"
@@ -101,4 +102,22 @@ teal_context *ts_mbc_random_context(const teal_plant *p, unsigned *s, double a) 
     return NULL;
   }
   return ctx;
+}
+
+teal_plant *ts_mbc_conflicting_slider(int baumgarte) {
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(1.0, 0.1);
+  int b = teal_plant_add_rigid_body(p, "slider", TEAL_DEFAULT_MODEL_INSTANCE, &M);
+  teal_vec3 x = teal_vec3_make(1, 0, 0);
+  teal_plant_add_joint(p, "slide", TEAL_JOINT_PRISMATIC, TEAL_WORLD_FRAME,
+                       teal_plant_body_frame(p, b), &x, 0.0);
+  int rc = teal_plant_add_distance_constraint(p, TEAL_WORLD_BODY, teal_vec3_make(0, 1, 0), b,
+                                              teal_vec3_zero(), 1.0, INFINITY, 0.0);
+  rc = rc < 0 || !baumgarte ? rc : teal_plant_set_baumgarte_stabilization(p, 2.0, 3.0);
+  if (rc < 0 || teal_plant_finalize(p) != TEAL_OK) {
+    fprintf(stderr, "ts_mbc_conflicting_slider: %s\n", teal_plant_error(p)->message);
+    teal_plant_free(p);
+    return NULL;
+  }
+  return p;
 }

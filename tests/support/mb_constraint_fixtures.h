@@ -28,4 +28,12 @@ int ts_mbc_add_random_constraint(teal_plant *p, int kind, unsigned *state);
  *  [-a, a), quaternions normalized), or NULL. */
 teal_context *ts_mbc_random_context(const teal_plant *p, unsigned *state, double a);
 
+/** A finalized continuous plant whose one redundant row can conflict: a
+ *  1 kg slider on x (joint "slide") at the foot of a rigid unit distance
+ *  from (0, 1, 0). At x = 0 the distance's row of G vanishes, yet moving
+ *  at v = 1 it asks an acceleration no force gives; at rest it is
+ *  consistent. With baumgarte, Baumgarte's feedback (alpha 2, beta 3) is
+ *  set, which routes the dynamics through the combined held-dof solve. */
+teal_plant *ts_mbc_conflicting_slider(int baumgarte);
+
 #endif

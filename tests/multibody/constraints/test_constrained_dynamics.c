@@ -433,19 +433,8 @@ END_TEST
 /* ---- conflicts and allocation -------------------------------------------------------- */
 
 START_TEST(conflicting_redundant_set_is_an_error) {
-  /* a slider on x at the foot of a unit distance from (0, 1, 0): at x = 0
-   * the distance's row of G vanishes, yet moving at v = 1 it asks for an
-   * acceleration of the distance that no force can give */
-  teal_plant *p = teal_plant_new(0.0, NULL);
-  teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(1.0, 0.1);
-  int b = teal_plant_add_rigid_body(p, "slider", TEAL_DEFAULT_MODEL_INSTANCE, &M);
-  teal_vec3 x = teal_vec3_make(1, 0, 0);
-  teal_plant_add_joint(p, "slide", TEAL_JOINT_PRISMATIC, TEAL_WORLD_FRAME,
-                       teal_plant_body_frame(p, b), &x, 0.0);
-  ck_assert_int_eq(teal_plant_add_distance_constraint(p, TEAL_WORLD_BODY, teal_vec3_make(0, 1, 0),
-                                                      b, teal_vec3_zero(), 1.0, INFINITY, 0.0),
-                   0);
-  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  teal_plant *p = ts_mbc_conflicting_slider(0);
+  ck_assert_ptr_nonnull(p);
   teal_context *ctx = teal_context_new(teal_plant_system(p), NULL);
   double v = 1.0;
   ck_assert_int_eq(teal_plant_set_velocities(p, ctx, &v, 1), TEAL_OK);

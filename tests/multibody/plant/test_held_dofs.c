@@ -23,6 +23,7 @@
 #include "multibody/plant/prescribed_motion.h"
 #include "multibody/tree/topology.h"
 #include "support/error_messages.h"
+#include "support/mb_constraint_fixtures.h"
 #include "support/test_support.h"
 #include "framework/ports.h"
 
@@ -139,22 +140,12 @@ START_TEST(baumgarte_reports_the_multiplier_of_its_accelerations) {
 END_TEST
 
 /* The combined solve checks its dropped rows as the constraints-only one
- * does: a slider on x at the foot of a unit distance from (0, 1, 0) has,
- * at x = 0, a vanishing distance row that moving at v = 1 still asks an
- * acceleration of; with Baumgarte's feedback routing the dynamics through
- * the combined solve, that conflict is an error, and at rest it is not. */
+ * does (ts_mbc_conflicting_slider): with Baumgarte's feedback routing the
+ * dynamics through it, the slider's conflict at v = 1 is an error, and at
+ * rest it is not. */
 START_TEST(conflicting_rows_are_an_error_in_the_combined_solve) {
-  teal_plant *p = teal_plant_new(0.0, NULL);
-  teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(1.0, 0.1);
-  int b = teal_plant_add_rigid_body(p, "slider", TEAL_DEFAULT_MODEL_INSTANCE, &M);
-  teal_vec3 x = teal_vec3_make(1, 0, 0);
-  teal_plant_add_joint(p, "slide", TEAL_JOINT_PRISMATIC, TEAL_WORLD_FRAME,
-                       teal_plant_body_frame(p, b), &x, 0.0);
-  ck_assert_int_eq(teal_plant_add_distance_constraint(p, TEAL_WORLD_BODY, teal_vec3_make(0, 1, 0),
-                                                      b, teal_vec3_zero(), 1.0, INFINITY, 0.0),
-                   0);
-  ck_assert_int_eq(teal_plant_set_baumgarte_stabilization(p, 2.0, 3.0), TEAL_OK);
-  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  teal_plant *p = ts_mbc_conflicting_slider(1);
+  ck_assert_ptr_nonnull(p);
   teal_context *ctx = teal_context_new(teal_plant_system(p), NULL);
   double v = 1.0;
   ck_assert_int_eq(teal_plant_set_velocities(p, ctx, &v, 1), TEAL_OK);
