@@ -352,6 +352,21 @@ static void check_equations(teal_plant *p, teal_context *ctx, const char *name, 
       teal_plant_calc_constraint_residual_force(p, ctx, vdot, tau_g, NULL, lambda, res), TEAL_OK);
   ck_assert_msg(ts_mb_max_abs(res, nv) < 1e-9 * (1 + ts_mb_max_abs(lambda, m)),
                 "%s kind %d: residual %g", name, kind, ts_mb_max_abs(res, nv));
+  /* the public step from free accelerations: consistent ones come back
+   * unchanged with no multiplier, and from rest it meets G vdot = b */
+  double *again = calloc((size_t)(2 * nv + m), sizeof(double)), *mu = again + 2 * nv;
+  ck_assert_int_eq(teal_plant_calc_constrained_accelerations(p, ctx, vdot, again, mu), TEAL_OK);
+  for (int i = 0; i < nv; i++) {
+    ck_assert_double_eq_tol(again[i], vdot[i], 1e-9 * (1 + ts_mb_max_abs(vdot, nv)));
+  }
+  ck_assert_msg(ts_mb_max_abs(mu, m) < 1e-9 * (1 + ts_mb_max_abs(lambda, m)), "%s kind %d: mu %g",
+                name, kind, ts_mb_max_abs(mu, m));
+  ck_assert_int_eq(teal_plant_calc_constrained_accelerations(p, ctx, again + nv, again, NULL),
+                   TEAL_OK);
+  ck_assert_int_eq(teal_plant_calc_constraint_acceleration_errors(p, ctx, again, aerr), TEAL_OK);
+  ck_assert_msg(ts_mb_max_abs(aerr, m) < 1e-10 * (1 + ts_mb_max_abs(again, nv)),
+                "%s kind %d: from rest |G vdot - b| = %g", name, kind, ts_mb_max_abs(aerr, m));
+  free(again);
   free(buf);
 }
 
