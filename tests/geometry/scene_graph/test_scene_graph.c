@@ -59,6 +59,8 @@ START_TEST(registration_and_filters) {
   rig r = make_rig();
   ck_assert_int_eq(teal_scene_graph_num_geometries(r.sg), 5);
   ck_assert_int_eq(teal_scene_graph_frame_index(r.sg, r.f2), 2);
+  ck_assert_str_eq(teal_scene_graph_frame_name(r.sg, r.f1), "one");
+  ck_assert_ptr_null(teal_scene_graph_frame_name(r.sg, 99));
   ck_assert(teal_scene_graph_pair_is_candidate(r.sg, r.g_a, r.g_b));
   ck_assert(!teal_scene_graph_pair_is_candidate(r.sg, r.g_b, r.g_c));     /* same frame */
   ck_assert(!teal_scene_graph_pair_is_candidate(r.sg, r.g_a, r.g_visual)); /* visual */
@@ -84,6 +86,16 @@ START_TEST(query_finds_penetrations) {
   teal_context *ctx = teal_context_new(sys, NULL);
   /* sphere a sinks 0.1 into the ground; b is far from a */
   set_poses(ctx, &r, 0.4, 5.0);
+  /* geometry c sits 0.3 above frame two's origin (5, 0, 2) */
+  const teal_transform_list *X_WG;
+  ck_assert_int_eq(
+      teal_eval_abstract_output(sys, ctx, teal_scene_graph_geometry_poses_output_port(r.sg),
+                                (const void **)&X_WG),
+      TEAL_OK);
+  ck_assert_int_eq(X_WG->n, teal_scene_graph_num_geometries(r.sg));
+  ck_assert_double_eq_tol(X_WG->X[r.g_c].p.v[0], 5.0, 1e-15);
+  ck_assert_double_eq_tol(X_WG->X[r.g_c].p.v[2], 2.3, 1e-15);
+  ck_assert_double_eq_tol(X_WG->X[r.g_a].p.v[2], 0.4, 1e-15);
   const teal_point_pair_list *pairs;
   ck_assert_int_eq(teal_eval_abstract_output(sys, ctx, teal_scene_graph_query_output_port(r.sg),
                                              (const void **)&pairs),

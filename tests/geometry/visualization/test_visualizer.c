@@ -275,6 +275,23 @@ START_TEST(nan_pose_is_skipped_and_reported) {
 }
 END_TEST
 
+/* The marker list grows only when it lacks room, and refuses bad sizes. */
+START_TEST(marker_list_resizes_in_place) {
+  teal_marker_list l = {0};
+  ck_assert_int_eq(teal_marker_list_resize(&l, 3), TEAL_OK);
+  ck_assert_int_eq(l.n, 3);
+  ck_assert_int_ge(l.cap, 3);
+  teal_marker *before = l.m;
+  ck_assert_int_eq(teal_marker_list_resize(&l, 1), TEAL_OK);
+  ck_assert_int_eq(l.n, 1);
+  ck_assert_ptr_eq(l.m, before); /* shrinking keeps the array */
+  ck_assert_int_eq(teal_marker_list_resize(&l, -1), TEAL_EINVAL);
+  ck_assert_int_eq(l.n, 1);
+  ck_assert_int_eq(teal_marker_list_resize(NULL, 2), TEAL_EINVAL);
+  teal_marker_list_type.free(&l);
+}
+END_TEST
+
 START_TEST(scene_without_geometry) {
   g_mover = (mover){INFINITY, INFINITY};
   viz_world w = mover_world(0, 0.1);
@@ -650,6 +667,7 @@ static Suite *visualizer_suite(void) {
   tcase_add_test(tc, geometries_keep_shapes_and_urdf_colours);
   tcase_add_test(tc, proximity_geometry_on_request);
   tcase_add_test(tc, nan_pose_is_skipped_and_reported);
+  tcase_add_test(tc, marker_list_resizes_in_place);
   tcase_add_test(tc, scene_without_geometry);
   tcase_add_test(tc, hundred_thousand_frames_without_allocation);
   suite_add_tcase(s, tc);
