@@ -179,6 +179,7 @@
 #include "multibody/tree/actuator_rotor.h"
 #include "multibody/tree/forest.h"
 #include "multibody/tree/euler_angles.h"
+#include "multibody/tree/joint_armature.h"
 #include "multibody/tree/joints.h"
 #include "multibody/tree/model_instances.h"
 #include "multibody/tree/plant_graphviz.h"

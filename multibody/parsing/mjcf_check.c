@@ -124,20 +124,6 @@ static int check_bodies(mjcf_model *m) {
   return TEAL_OK;
 }
 
-/* The plant keeps rotor inertia on actuators: a joint's armature is its
- * first motor's rotor inertia (gear 1), and without a motor it is lost. */
-static void warn_unactuated_armature(mjcf_model *m) {
-  for (int i = 0; i < m->joints.n; i++) {
-    const mjcf_joint *j = &MJOINT(m)[i];
-    if (j->armature > 0.0 && j->armature_motor < 0) {
-      urdf_warn(&m->u, j->node, &m->report->ignored_attributes,
-                "armature %g of a joint without a motor ignored (rotor inertia needs an "
-                "actuator)",
-                j->armature);
-    }
-  }
-}
-
 static int resolve_refs(mjcf_model *m) {
   for (int i = 0; i < m->motors.n; i++) {
     mjcf_motor *a = &MMOTOR(m)[i];
@@ -145,14 +131,12 @@ static int resolve_refs(mjcf_model *m) {
     if (a->joint < 0) {
       return urdf_fail(&m->u, a->node, TEAL_ENOTFOUND, "unknown joint '%.80s'", a->joint_name);
     }
-    mjcf_joint *j = &MJOINT(m)[a->joint];
+    const mjcf_joint *j = &MJOINT(m)[a->joint];
     if (j->type == MJCF_BALL || j->type == MJCF_FREE) {
       return urdf_fail(&m->u, a->node, TEAL_EINVAL,
                        "a motor on a ball or free joint is not supported (single-dof joints only)");
     }
-    j->armature_motor = j->armature_motor < 0 ? i : j->armature_motor;
   }
-  warn_unactuated_armature(m);
   for (int i = 0; i < m->excludes.n; i++) {
     const mjcf_exclude *e = &MEXCL(m)[i];
     const char *names[2] = {e->body1, e->body2};

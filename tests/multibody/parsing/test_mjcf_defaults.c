@@ -251,7 +251,7 @@ START_TEST(warnings) {
       "<equality><tendon tendon1='t'/></equality>"
       "<actuator><motor joint='j' gear='2'/><position joint='j'/></actuator></mujoco>",
       &r);
-  /* the armature is the motor's rotor inertia (test_rotor_parsing.c), not a warning */
+  /* the armature is the joint's armature (test_rotor_parsing.c), not a warning */
   ck_assert_int_eq(r.num_warnings, 5);
   ck_assert_int_eq(r.ignored_attributes, 2); /* condim, gear */
   ck_assert_int_eq(r.skipped_geoms, 1);
