@@ -176,6 +176,7 @@
 #include "multibody/plant/prescribed_motion.h"
 #include "multibody/plant/selectors.h"
 #include "multibody/tree/acceleration_limits.h"
+#include "multibody/tree/actuator_gain.h"
 #include "multibody/tree/actuator_rotor.h"
 #include "multibody/tree/forest.h"
 #include "multibody/tree/euler_angles.h"

@@ -9,6 +9,7 @@
 #include "multibody/contact/plant_geometry.h"
 #include "multibody/parsing/mjcf_internal.h"
 #include "multibody/plant/plant_defaults.h"
+#include "multibody/tree/actuator_gain.h"
 #include "multibody/tree/joint_armature.h"
 
 /* Turns a plant failure (index < 0) into the model's error at node. */
@@ -200,6 +201,8 @@ static int add_motors_and_filters(mjcf_model *m, teal_plant *plant) {
     const mjcf_motor *a = &MMOTOR(m)[i];
     const mjcf_joint *j = &MJOINT(m)[a->joint];
     int rc = teal_plant_add_joint_actuator(plant, a->name, j->plant_joint, a->limit);
+    int gain_rc = rc >= 0 ? teal_plant_set_actuator_input_gain(plant, rc, a->gear) : TEAL_OK;
+    rc = gain_rc < 0 ? gain_rc : rc;
     if (rc < 0) {
       return plant_failed(m, plant, a->node, rc);
     }

@@ -102,7 +102,8 @@ typedef struct mjcf_motor {
   urdf_node *node;
   const char *joint_name;
   int joint;
-  double limit; /* > 0, inf when unlimited */
+  double limit; /* joint effort, > 0, inf when unlimited */
+  double gear;  /* the input gain: joint force = gear * ctrl */
 } mjcf_motor;
 
 typedef struct mjcf_exclude {

@@ -92,6 +92,7 @@ typedef struct actuator_rec {
   int joint;
   double effort_limit;
   double rotor_inertia, gear_ratio; /* defaults (actuator_rotor.c): 0 and 1 */
+  double input_gain;                /* tau = gain * u (actuator_gain.c): 1 */
 } actuator_rec;
 
 /* a force element; name is a user element's name, NULL for the built-ins */
