@@ -9,6 +9,7 @@
 #include "framework/alloc.h"
 #include "framework/growable.h"
 #include "multibody/tree/actuator_gain.h"
+#include "multibody/tree/joint_armature.h"
 #include "multibody/tree/joints.h"
 #include "multibody/tree/model_instances.h"
 #include "multibody/tree/plant_internal.h"
@@ -192,6 +193,22 @@ static void put_input_gains(summary_text *t, const teal_plant *p) {
   }
 }
 
+/* Joints with armature (joint_armature.h; none: no section, the usual case). */
+static void put_joint_armature(summary_text *t, const teal_plant *p) {
+  int header = 0;
+  for (int j = 0; j < p->joints.n; j++) {
+    double armature = teal_plant_joint_default_armature(p, j);
+    if (!(armature > 0.0)) {
+      continue;
+    }
+    if (!header) {
+      put(t, "joint armature (added to M at each dof):\n");
+      header = 1;
+    }
+    put(t, "  %d \"%s\": %.6g\n", j, JOINT(p)[j].name, armature);
+  }
+}
+
 char *teal_plant_summary_string(const teal_plant *p, teal_error *err) {
   static const char fn[] = "teal_plant_summary_string";
   if (!p) {
@@ -208,6 +225,7 @@ char *teal_plant_summary_string(const teal_plant *p, teal_error *err) {
   put_instances(&t, p, tree);
   put_tree(&t, p, tree);
   put_input_gains(&t, p);
+  put_joint_armature(&t, p);
   if (t.failed) {
     teal_free(t.buf);
     teal_error_set(err, TEAL_ENOMEM, "%s: out of memory", fn);

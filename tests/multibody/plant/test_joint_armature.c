@@ -10,6 +10,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "framework/alloc.h"
 #include "framework/context.h"
 #include "framework/ports.h"
 #include "framework/system_dynamics.h"
@@ -26,6 +27,7 @@
 #include "multibody/plant/plant_system.h"
 #include "multibody/tree/actuator_rotor.h"
 #include "multibody/tree/joint_armature.h"
+#include "multibody/tree/plant_summary.h"
 #include "multibody/tree/topology.h"
 #include "support/error_messages.h"
 #include "support/mb_fixtures.h"
@@ -355,6 +357,23 @@ START_TEST(bad_values_are_refused) {
 }
 END_TEST
 
+START_TEST(summary_lists_joints_with_armature) {
+  teal_plant *p = pendulum(0.0, k_arm, 0.0, 1.0, 0.0);
+  char *text = teal_plant_summary_string(p, NULL);
+  ck_assert_ptr_nonnull(text);
+  ck_assert_msg(strstr(text, "joint armature (added to M at each dof):\n  0 \"hinge\": 0.11\n"),
+                "%s", text);
+  teal_free(text);
+  teal_plant_free(p);
+  p = pendulum(0.0, 0.0, 0.0, 1.0, 0.0); /* no armature: no section */
+  text = teal_plant_summary_string(p, NULL);
+  ck_assert_ptr_nonnull(text);
+  ck_assert_ptr_null(strstr(text, "armature"));
+  teal_free(text);
+  teal_plant_free(p);
+}
+END_TEST
+
 static Suite *joint_armature_suite(void) {
   Suite *s = suite_create("joint_armature");
   TCase *tc = tcase_create("core");
@@ -365,6 +384,7 @@ static Suite *joint_armature_suite(void) {
   tcase_add_test(tc, tree_mass_matrix_gets_the_armature_on_every_dof);
   tcase_add_test(tc, tree_aba_and_derivatives_match_the_dense_solve);
   tcase_add_test(tc, bad_values_are_refused);
+  tcase_add_test(tc, summary_lists_joints_with_armature);
   suite_add_tcase(s, tc);
   return s;
 }
