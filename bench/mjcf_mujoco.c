@@ -272,7 +272,7 @@ static int actuators_match(const engines *e, const char *path) {
 
 /* Random controls (in the control range when limited) into MuJoCo's ctrl
  * and Teal's u; returns the largest difference between MuJoCo's
- * qfrc_actuator and T' tau, tau_v = sum over actuators of B[v][a] u_a
+ * qfrc_actuator and T' tau, tau_v = sum over actuators of B[v][a] times u_a
  * clamped to the actuator's effort limit. */
 static double compare_actuation(engines *e) {
   const mjModel *m = e->m;
@@ -287,7 +287,7 @@ static double compare_actuation(engines *e) {
   for (int a = 0; a < nu; a++) {
     double lim = teal_plant_actuator_effort_limit(e->plant, a);
     for (int r = 0; r < n; r++) {
-      e->bt[r] += fmax(-lim, fmin(lim, e->B[r * nu + a] * e->u[a]));
+      e->bt[r] += e->B[r * nu + a] * fmax(-lim, fmin(lim, e->u[a]));
     }
   }
   double worst = 0.0;

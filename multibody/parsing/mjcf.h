@@ -68,8 +68,8 @@
  *     dynamic); torsional and rolling friction are ignored.
  *   - A motor is a joint actuator whose input is MuJoCo's ctrl: its input
  *     gain (actuator_gain.h) is the gear's first component, so the joint
- *     force is gear * ctrl (a gear of 0 is TEAL_EINVAL). Its joint-effort
- *     limit is |gear| times the smaller of the limited ranges (forcerange
+ *     force is gear * ctrl (a gear of 0 is TEAL_EINVAL). Its effort limit,
+ *     a bound on ctrl, is the smaller of the limited ranges (forcerange
  *     clamps the force before the gear, ctrlrange the control), infinite
  *     when neither is limited: exact for symmetric ranges; an asymmetric
  *     range is widened to +-its larger bound, with a warning.

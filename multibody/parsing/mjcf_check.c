@@ -18,12 +18,12 @@ static double range_bound(mjcf_model *m, urdf_node *node, const char *what, cons
   return fmax(fabs(r[0]), fabs(r[1]));
 }
 
-/* The joint-effort limit of a motor. MuJoCo clamps ctrl to its control
- * range, the actuator force (ctrl) to its force range, and then applies
- * gear * force to the joint: for symmetric ranges that is exactly
- * clamp(gear * ctrl, +-|gear| min(ranges)), limited as MuJoCo's autolimits
+/* The effort limit of a motor, a bound on its input ctrl. MuJoCo clamps
+ * ctrl to its control range, the actuator force (ctrl) to its force range,
+ * and then applies gear * force to the joint: for symmetric ranges that is
+ * exactly gear * clamp(ctrl, +-min(ranges)), limited as MuJoCo's autolimits
  * reads it. */
-static int motor_limit(mjcf_model *m, urdf_node *node, int cls, double gear, double *limit) {
+static int motor_limit(mjcf_model *m, urdf_node *node, int cls, double *limit) {
   static const char *const words[] = {"false", "true", "auto", NULL};
   double fr[2], cr[2];
   int nf, nc, fl, cl;
@@ -45,7 +45,7 @@ static int motor_limit(mjcf_model *m, urdf_node *node, int cls, double gear, dou
   if (nc == 2 && (cl == 1 || (cl == 2 && m->autolimits))) {
     bound = fmin(bound, range_bound(m, node, "ctrlrange", cr));
   }
-  *limit = bound > 0.0 ? bound * fabs(gear) : INFINITY;
+  *limit = bound > 0.0 ? bound : INFINITY;
   return TEAL_OK;
 }
 
@@ -72,7 +72,7 @@ static int parse_motor(mjcf_model *m, urdf_node *node) {
   a->gear = gear[0]; /* a joint transmission uses the first component only */
   const char *name = urdf_attr(&m->u, node, "name");
   a->name = name && *name ? name : joint;
-  return motor_limit(m, node, cls, gear[0], &a->limit);
+  return motor_limit(m, node, cls, &a->limit);
 }
 
 int mjcf_parse_actuators(mjcf_model *m, urdf_node *node) {

@@ -102,7 +102,7 @@ typedef struct mjcf_motor {
   urdf_node *node;
   const char *joint_name;
   int joint;
-  double limit; /* joint effort, > 0, inf when unlimited */
+  double limit; /* bound on ctrl, > 0, inf when unlimited */
   double gear;  /* the input gain: joint force = gear * ctrl */
 } mjcf_motor;
 

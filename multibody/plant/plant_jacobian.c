@@ -296,7 +296,7 @@ static void vdot_rows(const teal_plant *p, const double *q, const double *dampin
 
 /* B = [0; scale M^-1 dtau/du] (M^-1 may be (M + h D)^-1): dtau/du is the identity for
  * applied_generalized_force, and for actuation the column of each actuator's dof times its input
- * gain while gain * u is inside the effort limits (0 where the clamp holds it). */
+ * gain while u is inside the effort limits (0 where the clamp holds it). */
 static int input_columns(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
                          int input_port, const double *Minv, double scale, double *B) {
   int nq = p->nq, nv = p->nv, nu = input_port == p->sys.in_u ? p->nu : nv;
@@ -314,7 +314,7 @@ static int input_columns(const teal_system *sys, const teal_context *ctx, const 
     if (u) {
       double lim = teal_plant_actuator_effort_limit(p, c);
       gain = ACT(p)[c].input_gain;
-      if (!(gain * u[c] > -lim && gain * u[c] < lim)) {
+      if (!(u[c] > -lim && u[c] < lim)) {
         continue;
       }
       dof = JOINT(p)[ACT(p)[c].joint].v_start;

@@ -2,10 +2,11 @@
  * The input gain of joint actuators: the factor from an actuator's input u
  * to the generalized force on its joint's dof,
  * @code{.unparsed}
- *   tau_dof = clamp(gain * u, -limit, limit),
+ *   tau_dof = gain * clamp(u, -limit, limit),
  * @endcode
- * limit being teal_plant_actuator_effort_limit, a limit on the joint effort
- * (Drake's "maximum effort"), not on u: u saturates at limit / |gain|. The
+ * limit being teal_plant_actuator_effort_limit, a limit on the input u
+ * (Drake's "maximum effort" of the actuator, MuJoCo's ctrlrange), so a
+ * saturation built from teal_plant_get_effort_upper_limits bounds u. The
  * gain is 1 by default, as in Drake, where u is the joint effort itself.
  * It is MuJoCo's transmission gear of a joint motor (joint force = gear *
  * ctrl): the MJCF loader sets it from `<motor gear>`. It is not Drake's

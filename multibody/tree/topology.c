@@ -349,9 +349,10 @@ double teal_plant_actuator_effort_limit(const teal_plant *p, int a) {
   if (!p || a < 0 || a >= p->actuators.n) {
     return NAN;
   }
-  /* a joint's own effort limit applies through its actuator (nv = 1) */
+  /* a joint's own effort limit (a joint force) applies through its
+   * actuator (nv = 1), in u's units: joint force = gain * u */
   const actuator_rec *r = &ACT(p)[a];
-  return fmin(r->effort_limit, JOINT(p)[r->joint].effort[0]);
+  return fmin(r->effort_limit, JOINT(p)[r->joint].effort[0] / fabs(r->input_gain));
 }
 int teal_plant_actuator_v_index(const teal_plant *p, int a) {
   return p->finalized && a >= 0 && a < p->actuators.n ? JOINT(p)[ACT(p)[a].joint].v_start : -1;

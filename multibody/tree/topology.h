@@ -54,15 +54,15 @@ TEAL_API int teal_plant_joint_v_start(const teal_plant *plant, int joint);
 
 /** Effort limit of actuator a (> 0, may be inf), or NAN on a bad index: the
  *  smaller of the limit given to teal_plant_add_joint_actuator and the
- *  effort limit of the actuated joint's dof (teal_plant_set_joint_effort_limits).
- *  It limits the joint effort: the plant clamps the actuator's gain * u
- *  (teal_plant_actuator_input_gain, 1 by default) to [-limit, limit] in
- *  both continuous and discrete mode (see plant_system.h), so u itself
- *  saturates at limit / |gain|. */
+ *  effort limit of the actuated joint's dof (teal_plant_set_joint_effort_limits)
+ *  divided by |gain|. It limits the actuator's input u, as Drake's limits
+ *  and MuJoCo's ctrlrange do: the plant clamps u to [-limit, limit] and
+ *  applies gain * u (teal_plant_actuator_input_gain, 1 by default) in both
+ *  continuous and discrete mode (see plant_system.h). */
 TEAL_API double teal_plant_actuator_effort_limit(const teal_plant *plant, int actuator);
 
 /** The lower effort limit of every actuator, -teal_plant_actuator_effort_limit
- *  (-inf when unlimited; a joint effort, as gain * u), into lower (n = nu)
+ *  (-inf when unlimited; a bound on u), into lower (n = nu)
  *  (Drake's GetEffortLowerLimits).
  *  TEAL_EINVAL (NULL plant or array), TEAL_ESTATE before finalize, TEAL_ESIZE
  *  when n != nu, with a message in err (may be NULL). */

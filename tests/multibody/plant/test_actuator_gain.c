@@ -1,6 +1,6 @@
 /* The input gain of actuators (multibody/tree/actuator_gain.h) on a
  * three-joint chain with gains 2.5, -0.5 and 1: the actuation's generalized
- * force against clamp(gain * u, +-limit), checked as the acceleration the
+ * force against gain * clamp(u, +-limit), checked as the acceleration the
  * same plant reaches with that force on applied_generalized_force (continuous
  * and discrete); B against the gains; the linearization w.r.t. u against
  * M^-1 B and against central differences (inside and beyond the limit, where
@@ -83,9 +83,10 @@ static void acceleration(const teal_plant *p, const double *u, const double *tau
   teal_context_free(ctx);
 }
 
-/* u inside the limits, and u driving the first two actuators past them
- * (gain * u = 5 > 4 and -0.5 * 8 = -4 < -3). */
-static const double k_u_inside[NV] = {1.2, -3.0, 0.8}, k_u_beyond[NV] = {2.0, 8.0, -2.0};
+/* u inside the limits, which bound u and not gain * u (2.5 * 3.8 = 9.5 is
+ * beyond the first's limit 4 as a force), and u driving the first two
+ * actuators past them (5 > 4 and 8 > 3). */
+static const double k_u_inside[NV] = {3.8, -2.5, 0.8}, k_u_beyond[NV] = {5.0, 8.0, -2.0};
 
 START_TEST(actuation_is_the_clamped_gain_times_u) {
   const double zero[NV] = {0, 0, 0};
@@ -95,7 +96,7 @@ START_TEST(actuation_is_the_clamped_gain_times_u) {
     for (int c = 0; c < 2; c++) {
       double tau[NV], va[NV], vb[NV];
       for (int i = 0; i < NV; i++) {
-        tau[i] = fmax(-k_limit[i], fmin(k_limit[i], k_gain[i] * cases[c][i]));
+        tau[i] = k_gain[i] * fmax(-k_limit[i], fmin(k_limit[i], cases[c][i]));
       }
       acceleration(p, cases[c], zero, va);
       acceleration(p, zero, tau, vb);
@@ -207,6 +208,32 @@ START_TEST(linearization_matches_differences_beyond_the_limit) {
 }
 END_TEST
 
+/* A joint's own effort limit is a joint force: through an actuator of gain
+ * g it bounds u at limit / |g| (the smaller of that and the actuator's). */
+START_TEST(joint_effort_limit_is_converted_to_u) {
+  teal_plant *p = geared_chain(0.0, 1);
+  const double joint_limit = 2.0; /* joint 1 (gain -0.5): u bound 4 > 3 */
+  ck_assert_int_eq(teal_plant_set_joint_effort_limits(p, 0, &joint_limit), TEAL_OK);
+  ck_assert_int_eq(teal_plant_set_joint_effort_limits(p, 1, &joint_limit), TEAL_OK);
+  ck_assert_int_eq(teal_plant_set_actuator_input_gain(p, 0, 2.5), TEAL_OK);
+  ck_assert_int_eq(teal_plant_set_actuator_input_gain(p, 1, -0.5), TEAL_OK);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  ck_assert_double_eq_tol(teal_plant_actuator_effort_limit(p, 0), 2.0 / 2.5, 1e-15);
+  ck_assert_double_eq(teal_plant_actuator_effort_limit(p, 1), 3.0);
+  double upper[NV];
+  ck_assert_int_eq(teal_plant_get_effort_upper_limits(p, upper, NV, NULL), TEAL_OK);
+  ck_assert_double_eq_tol(upper[0], 0.8, 1e-15);
+  /* and the joint force never exceeds the joint's limit */
+  const double zero[NV] = {0, 0, 0}, u[NV] = {10.0, 0.0, 0.0};
+  const double tau[NV] = {2.0, 0.0, 0.0};
+  double va[NV], vb[NV];
+  acceleration(p, u, zero, va);
+  acceleration(p, zero, tau, vb);
+  ck_assert_msg(ts_mb_max_abs_diff(va, vb, NV) < 1e-12, "%g", ts_mb_max_abs_diff(va, vb, NV));
+  teal_plant_free(p);
+}
+END_TEST
+
 START_TEST(summary_lists_gains_other_than_one) {
   teal_plant *p = geared_chain(0.0, 0);
   char *text = teal_plant_summary_string(p, NULL);
@@ -264,6 +291,7 @@ int main(void) {
   Suite *s = suite_create("actuator_gain");
   TCase *tc = tcase_create("gain");
   tcase_add_test(tc, actuation_is_the_clamped_gain_times_u);
+  tcase_add_test(tc, joint_effort_limit_is_converted_to_u);
   tcase_add_test(tc, actuation_matrix_holds_the_gains);
   tcase_add_test(tc, linearization_is_m_inverse_b);
   tcase_add_test(tc, linearization_matches_differences_beyond_the_limit);
