@@ -58,7 +58,12 @@
  *     joint's q being (quaternion, position) in Teal and (position,
  *     quaternion) in MuJoCo.
  *   - Geometries are collision geometries (unless contype and conaffinity
- *     are both 0) and visual geometries ("<name>_visual"); unnamed geoms are
+ *     are both 0: visual only) and visual geometries ("<name>_visual").
+ *     Two collision geometries on different bodies collide iff MuJoCo's
+ *     (contype_a & conaffinity_b) || (contype_b & conaffinity_a): every
+ *     other pair is excluded (teal_plant_exclude_collision_geometry_pair;
+ *     nothing is recorded when all geoms keep the defaults 1, 1). MuJoCo's
+ *     body filters are the plant's default filters. Unnamed geoms are
  *     "<body>_geom<k>" (k counts the body's geoms). A mesh geom collides as
  *     its convex hull (warned when far from convex or open), its visual is
  *     the mesh, and its solid (a closed mesh: TEAL_EINVAL otherwise, when

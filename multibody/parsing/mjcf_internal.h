@@ -14,6 +14,7 @@
  *                    model (names, references, inertias) before the build.
  *   mjcf_claims.c    the frame and joint names the build will create.
  *   mjcf_equality.c  <equality>: connect, weld and joint as constraints.
+ *   mjcf_contype.c   contype and conaffinity as geometry pair filters.
  *   mjcf_build.c     adding the checked model to the plant. */
 #ifndef TEAL_MULTIBODY_PARSING_MJCF_INTERNAL_H
 #define TEAL_MULTIBODY_PARSING_MJCF_INTERNAL_H
@@ -76,7 +77,9 @@ typedef struct mjcf_geom {
   int has_shape;     /* 0: skipped (a height field) */
   teal_shape visual; /* a mesh geom's visual, the mesh itself */
   int has_visual;    /* 0: the visual is shape */
-  int collide;
+  int collide;       /* contype or conaffinity nonzero */
+  uint32_t contype, conaffinity; /* MuJoCo's collision bits */
+  int plant_geometry;            /* build: the collision geometry, -1 if none */
   double rgba[4];
   double friction;
 } mjcf_geom;
@@ -226,6 +229,12 @@ int mjcf_parse_equality(mjcf_model *m, urdf_node *node);
 int mjcf_check_equalities(mjcf_model *m);
 /* Adds them as constraints (after the joints). */
 int mjcf_build_equalities(mjcf_model *m, teal_plant *plant);
+
+/* ---- mjcf_contype.c ---- */
+
+/* Excludes the collision geometry pairs MuJoCo's contype and conaffinity
+ * bits keep apart (after the geometries are added). */
+int mjcf_build_contype_filters(mjcf_model *m, teal_plant *plant);
 
 /* Adds the checked model as instance; returns its index or an error. */
 int mjcf_build(mjcf_model *m, teal_plant *plant, const char *instance);
