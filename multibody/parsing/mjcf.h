@@ -14,8 +14,10 @@
  *   <option>           gravity (sets the plant's gravity) and timestep
  *                      (reported in teal_mjcf_report.timestep).
  *   <default class>    nested classes inheriting from their parent, with
- *                      joint, geom, site and motor defaults; elements take
- *                      their class, else their body's childclass, else main.
+ *                      joint, geom, site, motor and equality (active,
+ *                      solref, solimp) defaults; elements take their class,
+ *                      else their body's childclass, else main (equalities:
+ *                      their class, else main).
  *   <worldbody>, <body name pos childclass> and its orientation (quat,
  *                      axisangle, euler, xyaxes, zaxis), nested freely.
  *   <inertial pos mass diaginertia|fullinertia> and its orientation.

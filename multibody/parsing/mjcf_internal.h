@@ -29,13 +29,13 @@
 #define MJCF_WORLD 0
 
 /* The element kinds a default class holds. */
-#define MJCF_CLASS_KINDS 4
+#define MJCF_CLASS_KINDS 5
 
 typedef struct mjcf_class {
   const char *name;
   urdf_node *node;                      /* the <default> element */
   int parent;                           /* -1 for main */
-  urdf_node *element[MJCF_CLASS_KINDS]; /* joint, geom, site, motor (or NULL) */
+  urdf_node *element[MJCF_CLASS_KINDS]; /* joint, geom, site, motor, equality (or NULL) */
 } mjcf_class;
 
 typedef enum mjcf_joint_type { MJCF_HINGE = 0, MJCF_SLIDE, MJCF_BALL, MJCF_FREE } mjcf_joint_type;
