@@ -65,7 +65,10 @@
  *     (contype_a & conaffinity_b) || (contype_b & conaffinity_a): every
  *     other pair is excluded (teal_plant_exclude_collision_geometry_pair;
  *     nothing is recorded when all geoms keep the defaults 1, 1). MuJoCo's
- *     body filters are the plant's default filters. Unnamed geoms are
+ *     body filters are the plant's default filters, plus the body pairs
+ *     its parent filter reaches beyond them (weld groups, bodies with
+ *     several joints); MuJoCo does not filter a body against a parent
+ *     welded to the world, the plant does. Unnamed geoms are
  *     "<body>_geom<k>" (k counts the body's geoms). A mesh geom collides as
  *     its convex hull (warned when far from convex or open), its visual is
  *     the mesh, and its solid (a closed mesh: TEAL_EINVAL otherwise, when

@@ -224,7 +224,7 @@ int mjcf_build(mjcf_model *m, teal_plant *plant, const char *instance) {
   }
   int rc = add_bodies(m, plant, inst, instance);
   rc = rc ? rc : add_sites_and_geoms(m, plant, instance);
-  rc = rc ? rc : mjcf_build_contype_filters(m, plant);
+  rc = rc ? rc : mjcf_build_collision_filters(m, plant);
   rc = rc ? rc : add_motors_and_filters(m, plant);
   rc = rc ? rc : mjcf_build_equalities(m, plant);
   return rc ? rc : inst;

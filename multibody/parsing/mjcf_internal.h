@@ -14,7 +14,8 @@
  *                    model (names, references, inertias) before the build.
  *   mjcf_claims.c    the frame and joint names the build will create.
  *   mjcf_equality.c  <equality>: connect, weld and joint as constraints.
- *   mjcf_contype.c   contype and conaffinity as geometry pair filters.
+ *   mjcf_filters.c   MuJoCo's collision filters the plant's defaults miss:
+ *                    contype and conaffinity, the parent filter.
  *   mjcf_build.c     adding the checked model to the plant. */
 #ifndef TEAL_MULTIBODY_PARSING_MJCF_INTERNAL_H
 #define TEAL_MULTIBODY_PARSING_MJCF_INTERNAL_H
@@ -230,11 +231,12 @@ int mjcf_check_equalities(mjcf_model *m);
 /* Adds them as constraints (after the joints). */
 int mjcf_build_equalities(mjcf_model *m, teal_plant *plant);
 
-/* ---- mjcf_contype.c ---- */
+/* ---- mjcf_filters.c ---- */
 
 /* Excludes the collision geometry pairs MuJoCo's contype and conaffinity
- * bits keep apart (after the geometries are added). */
-int mjcf_build_contype_filters(mjcf_model *m, teal_plant *plant);
+ * bits keep apart, and the body pairs its parent filter keeps apart beyond
+ * the plant's default filters (after the geometries are added). */
+int mjcf_build_collision_filters(mjcf_model *m, teal_plant *plant);
 
 /* Adds the checked model as instance; returns its index or an error. */
 int mjcf_build(mjcf_model *m, teal_plant *plant, const char *instance);

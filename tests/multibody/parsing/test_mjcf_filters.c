@@ -1,12 +1,15 @@
-/* MJCF contype and conaffinity (multibody/parsing/mjcf_contype.c): a model
- * of four free spheres and a floor plane, all overlapping, with different
- * bits (one set through a default class) gives exactly the pairs of
- * MuJoCo's rule (contype_a & conaffinity_b) || (contype_b & conaffinity_a),
- * written out below as a truth table, both as the scene graph's candidate
- * pairs and as the point pairs its query reports; a geom with both bits 0
- * is visual only; the body filters still apply on top of the bits (a hinged
- * child never meets its parent, as in MuJoCo); bits that are no integer
- * mask are errors. */
+/* MJCF collision filters (multibody/parsing/mjcf_filters.c): a model of
+ * four free spheres and a floor plane, all overlapping, with different
+ * contype and conaffinity bits (one set through a default class) gives
+ * exactly the pairs of MuJoCo's rule (contype_a & conaffinity_b) ||
+ * (contype_b & conaffinity_a), written out below as a truth table, both as
+ * the scene graph's candidate pairs and as the point pairs its query
+ * reports; a geom with both bits 0 is visual only; the body filters still
+ * apply on top of the bits (a hinged child never meets its parent, as in
+ * MuJoCo), and MuJoCo's parent filter on weld groups and on bodies with
+ * several joints is added (pairs the plant's defaults alone let through;
+ * bench/mjcf_mujoco.c checks the same structures in models/mjcf/contype.xml
+ * against MuJoCo's contacts); bits that are no integer mask are errors. */
 #include <check.h>
 #include <string.h>
 
@@ -187,11 +190,58 @@ START_TEST(bad_bits) {
 }
 END_TEST
 
+/* MuJoCo's parent filter works on weld groups: lower (hinged to the
+ * massive joint-less bracket, welded to upper) is kept from upper too, and
+ * double (two joints) from twist; lower still meets twist and double. */
+static const char *weld_xml =
+    "<mujoco><default><geom type='sphere' size='0.1'/></default><worldbody>"
+    "<body name='upper'><joint name='lift' type='slide' axis='0 0 1'/><geom name='gu'/>"
+    " <body name='bracket' pos='0 0 0.5'>"
+    "  <geom name='gk' type='box' size='0.01 0.01 0.01'/>"
+    "  <body name='lower' pos='0 0 -0.5'><joint name='knee' axis='0 1 0'/><geom name='gl'/>"
+    "</body></body></body>"
+    "<body name='twist' pos='0.02 0 0'><joint name='t1' axis='1 0 0'/><geom name='gt'/>"
+    " <body name='double'><joint name='d1' axis='0 1 0'/><joint name='d2' axis='0 0 1'/>"
+    "  <geom name='gd'/></body></body>"
+    "</worldbody></mujoco>";
+
+START_TEST(parent_filter_on_weld_groups) {
+  teal_plant *p = load(weld_xml);
+  teal_builder *b = teal_builder_new("weld");
+  teal_error err;
+  teal_scene_graph *sg = teal_add_plant_and_scene_graph(b, p, &err);
+  ck_assert_msg(sg != NULL, "%s", err.message);
+  static const char *const g[5] = {"gu", "gk", "gl", "gt", "gd"};
+  int id[5];
+  for (int k = 0; k < 5; k++) {
+    id[k] = teal_plant_get_geometry_id(p, collision_geometry(p, g[k]));
+  }
+  /* by hand from MuJoCo's weld ids: upper {upper, bracket}, lower, twist,
+   * double; lower's parent group is upper's, double's is twist's */
+  static const int collide[5][5] = {
+      /*      gu gk gl gt gd */
+      /* gu */ {0, 0, 0, 1, 1},
+      /* gk */ {0, 0, 0, 1, 1},
+      /* gl */ {0, 0, 0, 1, 1},
+      /* gt */ {1, 1, 1, 0, 0},
+      /* gd */ {1, 1, 1, 0, 0},
+  };
+  for (int i = 0; i < 5; i++) {
+    for (int k = 0; k < 5; k++) {
+      ck_assert_msg(teal_scene_graph_pair_is_candidate(sg, id[i], id[k]) == collide[i][k], "%s-%s",
+                    g[i], g[k]);
+    }
+  }
+  teal_builder_free(b);
+}
+END_TEST
+
 int main(void) {
-  Suite *s = suite_create("mjcf_contype");
+  Suite *s = suite_create("mjcf_filters");
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, bits_give_mujocos_pairs);
   tcase_add_test(tc, body_filters_apply_on_top);
+  tcase_add_test(tc, parent_filter_on_weld_groups);
   tcase_add_test(tc, bad_bits);
   suite_add_tcase(s, tc);
   return ts_run_suite(s);
