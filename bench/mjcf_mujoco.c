@@ -18,7 +18,14 @@
  *      joint's q is (position, quaternion) in MuJoCo and (quaternion,
  *      position) in Teal. The largest difference per model must be below
  *      1e-10 (exit status 1 otherwise).
- *   3. Collision filtering (models/mjcf/contype.xml, geoms that all overlap
+ *   3. For each of those models with motors: the joint forces of random
+ *      controls (inside the control range where it is limited) at each of
+ *      those states, MuJoCo's qfrc_actuator against Teal's B u with each
+ *      actuator's column clamped to its effort limit, mapped by T' (motors
+ *      act on hinges and slides, where T is a permutation); below 1e-12.
+ *      Actuators are matched by order, and each Teal actuator must drive the
+ *      joint named like its MuJoCo motor's.
+ *   4. Collision filtering (models/mjcf/contype.xml, geoms that all overlap
  *      at the reference configuration): the geom pairs of MuJoCo's contacts
  *      after mj_forward must be exactly the pairs Teal's scene graph query
  *      reports (contype and conaffinity bits, parent and weld filters).
@@ -39,6 +46,7 @@
 #define NUM_LOADS 15
 #define NUM_STATES 50
 #define TOLERANCE 1e-10
+#define FORCE_TOLERANCE 1e-12
 
 /* ---- the 100-body model ------------------------------------------------------ */
 
@@ -137,8 +145,8 @@ typedef struct engines {
   teal_mb_data *data;
   mjModel *m;
   mjData *d;
-  int nv;
-  double *q, *v, *T, *M, *b, *Mt, *bt, *tg, *Mm, *tmp;
+  int nv, nu;
+  double *q, *v, *T, *M, *b, *Mt, *bt, *tg, *Mm, *tmp, *B, *u;
 } engines;
 
 static unsigned rng = 12345u;
@@ -249,6 +257,54 @@ static double compare(engines *e) {
   return worst;
 }
 
+/* Teal's actuator a must drive the joint of MuJoCo's actuator a, by name. */
+static int actuators_match(const engines *e, const char *path) {
+  for (int a = 0; a < e->nu; a++) {
+    const char *name = e->m->actuator_trntype[a] == mjTRN_JOINT
+                           ? mj_id2name(e->m, mjOBJ_JOINT, e->m->actuator_trnid[2 * a])
+                           : NULL;
+    int tj = name ? teal_plant_get_joint_by_name(e->plant, name, -1, NULL) : -1;
+    if (tj < 0 ||
+        teal_plant_joint_v_start(e->plant, tj) != teal_plant_actuator_v_index(e->plant, a)) {
+      fprintf(stderr, "error: %s: actuator %d does not drive joint %s in Teal\n", path, a,
+              name ? name : "(none)");
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* Random controls (in the control range when limited) into MuJoCo's ctrl
+ * and Teal's u; returns the largest difference between MuJoCo's
+ * qfrc_actuator and T' tau, tau_v = sum over actuators of B[v][a] u_a
+ * clamped to the actuator's effort limit. */
+static double compare_actuation(engines *e) {
+  const mjModel *m = e->m;
+  int n = e->nv, nu = e->nu;
+  for (int a = 0; a < nu; a++) {
+    const double *r = m->actuator_ctrlrange + 2 * a;
+    e->u[a] = m->actuator_ctrllimited[a] ? uniform(r[0], r[1]) : uniform(-3.0, 3.0);
+    e->d->ctrl[a] = e->u[a];
+  }
+  mj_forward(e->m, e->d);
+  memset(e->bt, 0, sizeof(double) * (size_t)n);
+  for (int a = 0; a < nu; a++) {
+    double lim = teal_plant_actuator_effort_limit(e->plant, a);
+    for (int r = 0; r < n; r++) {
+      e->bt[r] += fmax(-lim, fmin(lim, e->B[r * nu + a] * e->u[a]));
+    }
+  }
+  double worst = 0.0;
+  for (int r = 0; r < n; r++) {
+    double s = 0.0;
+    for (int k = 0; k < n; k++) {
+      s += e->T[k * n + r] * e->bt[k];
+    }
+    worst = fmax(worst, fabs(s - e->d->qfrc_actuator[r]));
+  }
+  return worst;
+}
+
 static int engines_new(engines *e, const char *path) {
   char msg[1024] = "";
   teal_error err = {TEAL_OK, ""};
@@ -279,11 +335,19 @@ static int engines_new(engines *e, const char *path) {
   e->b = calloc(n + 1, sizeof(double));
   e->bt = calloc(n + 1, sizeof(double));
   e->tg = calloc(n + 1, sizeof(double));
-  return 0;
+  e->nu = e->m->nu;
+  e->B = calloc(n * (size_t)e->nu + 1, sizeof(double));
+  e->u = calloc((size_t)e->nu + 1, sizeof(double));
+  if (teal_plant_nu(e->plant) != e->nu || teal_plant_make_actuation_matrix(e->plant, e->B)) {
+    fprintf(stderr, "error: %s: nu %d in Teal, %d in MuJoCo\n", path, teal_plant_nu(e->plant),
+            e->nu);
+    return 1;
+  }
+  return actuators_match(e, path);
 }
 
 static void engines_free(engines *e) {
-  double *arrays[] = {e->q, e->v, e->T, e->M, e->b, e->Mt, e->bt, e->tg, e->Mm, e->tmp};
+  double *arrays[] = {e->q, e->v, e->T, e->M, e->b, e->Mt, e->bt, e->tg, e->Mm, e->tmp, e->B, e->u};
   for (size_t i = 0; i < sizeof(arrays) / sizeof(arrays[0]); i++) {
     free(arrays[i]);
   }
@@ -296,16 +360,21 @@ static void engines_free(engines *e) {
 static int compare_model(const char *path, double tolerance, const char *note) {
   engines e;
   int bad = engines_new(&e, path);
-  double worst = 0.0;
+  double worst = 0.0, worst_u = 0.0;
   for (int k = 0; k < NUM_STATES && !bad; k++) {
     bad = random_state(&e);
     worst = bad ? worst : fmax(worst, compare(&e));
+    worst_u = bad || e.nu == 0 ? worst_u : fmax(worst_u, compare_actuation(&e));
   }
   if (!bad) {
     const char *base = strrchr(path, '/');
     printf("  %-20s nv %3d  max |M, bias difference| %.2e%s%s\n", base ? base + 1 : path, e.nv,
            worst, worst < tolerance ? "" : "  MISMATCH", note);
-    bad = !(worst < tolerance);
+    if (e.nu > 0) {
+      printf("  %-20s nu %3d  max |actuator force difference| %.2e%s\n", "", e.nu, worst_u,
+             worst_u < FORCE_TOLERANCE ? "" : "  MISMATCH");
+    }
+    bad = !(worst < tolerance) || !(worst_u < FORCE_TOLERANCE);
   }
   engines_free(&e);
   return bad;
@@ -431,6 +500,7 @@ int main(int argc, char **argv) {
                 {"arm.xml", TOLERANCE, ""},
                 {"meshes.xml", TOLERANCE, ""},
                 {"armature.xml", TOLERANCE, ""},
+                {"geared_motors.xml", TOLERANCE, ""},
                 {"contype.xml", TOLERANCE, ""},
                 {"full_inertia.xml", 1e-7, "  (MuJoCo's compiled fullinertia: 1e-7)"}};
   printf("dynamics against MuJoCo (%d random states, tolerance %.0e)\n", NUM_STATES, TOLERANCE);

@@ -13,9 +13,10 @@
  * teal_mb_data_set_gravity), tau_applied a generalized applied force, F_app
  * the applied spatial forces and tau the generalized actuation. Joint
  * damping, joint limits and force elements are NOT included by any
- * algorithm (callers add them to tau_applied / tau). M includes the
- * actuators' default reflected inertias rho^2 I_r on its diagonal
- * (multibody/tree/actuator_rotor.h) in every algorithm: the mass matrix,
+ * algorithm (callers add them to tau_applied / tau). M includes the joints'
+ * armatures (multibody/tree/joint_armature.h) and the actuators' default
+ * reflected inertias rho^2 I_r (multibody/tree/actuator_rotor.h) on its
+ * diagonal in every algorithm: the mass matrix,
  * forward and inverse dynamics, M v, the kinetic energy and the
  * derivatives.
  *

@@ -89,8 +89,9 @@ struct teal_mb_data {
    * Mb (the discrete plant's implicit joint damping h D; see
    * teal_mb_data_set_added_diagonal) */
   const double *added_diagonal;
-  /* [nv] the actuators' reflected inertias rho^2 I_r, part of M's diagonal
-   * everywhere (the model's unless the owner lends its context's) */
+  /* [nv] the joints' armatures plus the actuators' reflected inertias
+   * rho^2 I_r, part of M's diagonal everywhere (the model's unless the owner lends its context's)
+   */
   const double *reflected;
   /* by body, in W at body origins: Jacobians and momentum */
   teal_transform *X_WB;      /* [nb] */

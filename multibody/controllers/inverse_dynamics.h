@@ -12,7 +12,8 @@
  *   GRAVITY_COMPENSATION: tau = -tau_g(q).
  * @endcode
  * so that a plant given tau (through applied_generalized_force, or through
- * actuation when every velocity is actuated) with nothing else applied
+ * actuation when every velocity is actuated, as u = B^-1 tau when an
+ * actuator's input gain is not 1) with nothing else applied
  * accelerates at vd. Actuation, applied_generalized_force and
  * applied_spatial_force inputs of the plant are not seen, nor are joint
  * limits and effort limits (Drake's InverseDynamics ignores them too).

@@ -14,7 +14,9 @@
  * @endcode
  * tau_app being joint damping and force elements, see inverse_dynamics.h.
  * Fed to the plant (applied_generalized_force, or actuation when every
- * velocity is actuated) with a perfect model, the error obeys
+ * velocity is actuated, through u = B^-1 tau, e.g. a matrix gain, when an
+ * actuator's input gain is not 1: multibody/tree/actuator_gain.h) with a
+ * perfect model, the error obeys
  * @code{.unparsed}
  *   edd + kd .* ed + kp .* e + ki .* z = 0,
  * @endcode

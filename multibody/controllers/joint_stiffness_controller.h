@@ -9,7 +9,9 @@
  * generalized forces of its joint damping (-b v) and force elements (the
  * spatial ones mapped through J'), Drake's CalcForceElementsContribution.
  * Fed to the plant (applied_generalized_force, or actuation when every
- * velocity is actuated) with nothing else applied, the closed loop is the
+ * velocity is actuated, through u = B^-1 tau when an actuator's input gain
+ * is not 1: multibody/tree/actuator_gain.h) with nothing else applied, the
+ * closed loop is the
  * joint-space spring-damper M vdot + C v + kp .* (q - q_d) + kd .* (v - v_d)
  * = tau_ext: at rest (v = v_d = 0) the controller exactly cancels gravity,
  * damping and force elements and adds the stiffness response kp .* e.

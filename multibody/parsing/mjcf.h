@@ -76,9 +76,13 @@
  *     as MuJoCo computes them exactly (exactmeshinertia; MuJoCo 2.2's
  *     legacy approximation is not modelled). Friction is the sliding coefficient (static and
  *     dynamic); torsional and rolling friction are ignored.
- *   - A motor's gear is not represented: the actuator input is the joint's
- *     generalized force, MuJoCo's gear * ctrl. Its effort limit is the
- *     forcerange, else the ctrlrange times the gear, else infinite.
+ *   - A motor is a joint actuator whose input is MuJoCo's ctrl: its input
+ *     gain (actuator_gain.h) is the gear's first component, so the joint
+ *     force is gear * ctrl (a gear of 0 is TEAL_EINVAL). Its joint-effort
+ *     limit is |gear| times the smaller of the limited ranges (forcerange
+ *     clamps the force before the gear, ctrlrange the control), infinite
+ *     when neither is limited: exact for symmetric ranges; an asymmetric
+ *     range is widened to +-its larger bound, with a warning.
  *
  *   - The model's names (bodies, joints, geoms, sites, meshes) must be
  *     unique per kind, and the plant's frames (bodies, sites, massless

@@ -165,7 +165,6 @@ static int parse_joint(mjcf_model *m, urdf_node *node, int body, int cls, int k)
   if (rc == TEAL_OK && j->damping < 0.0) {
     rc = urdf_fail(&m->u, node, TEAL_EINVAL, "negative damping %g", j->damping);
   }
-  j->armature_motor = -1;
   rc = rc ? rc : mjcf_double(m, node, "joint", cls, "armature", 0.0, &j->armature);
   if (rc == TEAL_OK && j->armature < 0.0) {
     rc = urdf_fail(&m->u, node, TEAL_EINVAL, "negative armature %g", j->armature);

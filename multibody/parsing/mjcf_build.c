@@ -9,7 +9,8 @@
 #include "multibody/contact/plant_geometry.h"
 #include "multibody/parsing/mjcf_internal.h"
 #include "multibody/plant/plant_defaults.h"
-#include "multibody/tree/actuator_rotor.h"
+#include "multibody/tree/actuator_gain.h"
+#include "multibody/tree/joint_armature.h"
 
 /* Turns a plant failure (index < 0) into the model's error at node. */
 static int plant_failed(mjcf_model *m, const teal_plant *plant, const urdf_node *node, int rc) {
@@ -70,6 +71,10 @@ static int add_joint(mjcf_model *m, teal_plant *plant, const char *inst, mjcf_jo
     d[i] = j->damping;
   }
   rc = rc == TEAL_OK && j->damping > 0.0 ? teal_plant_set_joint_damping(plant, pj, d) : rc;
+  /* MuJoCo adds armature to M's diagonal at every dof of the joint */
+  rc = rc == TEAL_OK && j->armature > 0.0
+           ? teal_plant_set_joint_default_armature(plant, pj, j->armature)
+           : rc;
   if (rc == TEAL_OK && (isfinite(j->lower) || isfinite(j->upper))) {
     rc = teal_plant_set_joint_position_limits(plant, pj, &j->lower, &j->upper);
   }
@@ -197,9 +202,8 @@ static int add_motors_and_filters(mjcf_model *m, teal_plant *plant) {
     const mjcf_motor *a = &MMOTOR(m)[i];
     const mjcf_joint *j = &MJOINT(m)[a->joint];
     int rc = teal_plant_add_joint_actuator(plant, a->name, j->plant_joint, a->limit);
-    if (rc >= 0 && j->armature_motor == i) { /* MuJoCo's armature: rho = 1 */
-      rc = teal_plant_set_actuator_default_rotor_inertia(plant, rc, j->armature);
-    }
+    int gain_rc = rc >= 0 ? teal_plant_set_actuator_input_gain(plant, rc, a->gear) : TEAL_OK;
+    rc = gain_rc < 0 ? gain_rc : rc;
     if (rc < 0) {
       return plant_failed(m, plant, a->node, rc);
     }

@@ -8,8 +8,21 @@
 
 /* ---- <actuator> ------------------------------------------------------------------- */
 
-/* The limit of a motor: its force range, else its control range times the
- * gear, else none; limited as MuJoCo's autolimits reads it. */
+/* The larger magnitude of a range: the plant's limits are symmetric. */
+static double range_bound(mjcf_model *m, urdf_node *node, const char *what, const double *r) {
+  if (r[0] != -r[1]) {
+    urdf_warn(&m->u, node, &m->report->ignored_attributes,
+              "asymmetric %s [%g, %g] approximated by +-%g", what, r[0], r[1],
+              fmax(fabs(r[0]), fabs(r[1])));
+  }
+  return fmax(fabs(r[0]), fabs(r[1]));
+}
+
+/* The joint-effort limit of a motor. MuJoCo clamps ctrl to its control
+ * range, the actuator force (ctrl) to its force range, and then applies
+ * gear * force to the joint: for symmetric ranges that is exactly
+ * clamp(gear * ctrl, +-|gear| min(ranges)), limited as MuJoCo's autolimits
+ * reads it. */
 static int motor_limit(mjcf_model *m, urdf_node *node, int cls, double gear, double *limit) {
   static const char *const words[] = {"false", "true", "auto", NULL};
   double fr[2], cr[2];
@@ -25,12 +38,14 @@ static int motor_limit(mjcf_model *m, urdf_node *node, int cls, double gear, dou
   if (rc) {
     return rc;
   }
+  double bound = INFINITY;
   if (nf == 2 && (fl == 1 || (fl == 2 && m->autolimits))) {
-    *limit = fmax(fabs(fr[0]), fabs(fr[1]));
-  } else if (nc == 2 && (cl == 1 || (cl == 2 && m->autolimits))) {
-    *limit = fmax(fabs(cr[0]), fabs(cr[1])) * fabs(gear);
+    bound = range_bound(m, node, "forcerange", fr);
   }
-  *limit = *limit > 0.0 ? *limit : INFINITY;
+  if (nc == 2 && (cl == 1 || (cl == 2 && m->autolimits))) {
+    bound = fmin(bound, range_bound(m, node, "ctrlrange", cr));
+  }
+  *limit = bound > 0.0 ? bound * fabs(gear) : INFINITY;
   return TEAL_OK;
 }
 
@@ -44,6 +59,9 @@ static int parse_motor(mjcf_model *m, urdf_node *node) {
     urdf_warn(&m->u, node, &m->report->ignored_elements, "motor without a joint ignored");
     return m->u.err->code;
   }
+  if (gear[0] == 0.0) {
+    return urdf_fail(&m->u, node, TEAL_EINVAL, "a motor's gear must be nonzero");
+  }
   mjcf_motor *a = urdf_push(&m->u, &m->motors, sizeof(mjcf_motor));
   if (!a) {
     return m->u.err->code;
@@ -51,13 +69,9 @@ static int parse_motor(mjcf_model *m, urdf_node *node) {
   a->node = node;
   a->joint_name = joint;
   a->joint = -1;
+  a->gear = gear[0]; /* a joint transmission uses the first component only */
   const char *name = urdf_attr(&m->u, node, "name");
   a->name = name && *name ? name : joint;
-  if (gear[0] != 1.0) {
-    urdf_warn(&m->u, node, &m->report->ignored_attributes,
-              "gear %g not represented: the actuator input is the joint force (gear * ctrl)",
-              gear[0]);
-  }
   return motor_limit(m, node, cls, gear[0], &a->limit);
 }
 
@@ -124,20 +138,6 @@ static int check_bodies(mjcf_model *m) {
   return TEAL_OK;
 }
 
-/* The plant keeps rotor inertia on actuators: a joint's armature is its
- * first motor's rotor inertia (gear 1), and without a motor it is lost. */
-static void warn_unactuated_armature(mjcf_model *m) {
-  for (int i = 0; i < m->joints.n; i++) {
-    const mjcf_joint *j = &MJOINT(m)[i];
-    if (j->armature > 0.0 && j->armature_motor < 0) {
-      urdf_warn(&m->u, j->node, &m->report->ignored_attributes,
-                "armature %g of a joint without a motor ignored (rotor inertia needs an "
-                "actuator)",
-                j->armature);
-    }
-  }
-}
-
 static int resolve_refs(mjcf_model *m) {
   for (int i = 0; i < m->motors.n; i++) {
     mjcf_motor *a = &MMOTOR(m)[i];
@@ -145,14 +145,12 @@ static int resolve_refs(mjcf_model *m) {
     if (a->joint < 0) {
       return urdf_fail(&m->u, a->node, TEAL_ENOTFOUND, "unknown joint '%.80s'", a->joint_name);
     }
-    mjcf_joint *j = &MJOINT(m)[a->joint];
+    const mjcf_joint *j = &MJOINT(m)[a->joint];
     if (j->type == MJCF_BALL || j->type == MJCF_FREE) {
       return urdf_fail(&m->u, a->node, TEAL_EINVAL,
                        "a motor on a ball or free joint is not supported (single-dof joints only)");
     }
-    j->armature_motor = j->armature_motor < 0 ? i : j->armature_motor;
   }
-  warn_unactuated_armature(m);
   for (int i = 0; i < m->excludes.n; i++) {
     const mjcf_exclude *e = &MEXCL(m)[i];
     const char *names[2] = {e->body1, e->body2};

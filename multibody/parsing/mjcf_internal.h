@@ -49,8 +49,7 @@ typedef struct mjcf_joint {
   teal_vec3 pos, axis; /* in the body frame */
   double lower, upper; /* -inf, inf when not limited */
   double damping;
-  double armature;    /* MuJoCo's rotor inertia: the first motor's rotor inertia */
-  int armature_motor; /* that motor, -1 if none (mjcf_check.c) */
+  double armature; /* the plant joint's armature, on each of its dofs */
   int plant_joint;
 } mjcf_joint;
 
@@ -107,7 +106,8 @@ typedef struct mjcf_motor {
   urdf_node *node;
   const char *joint_name;
   int joint;
-  double limit; /* > 0, inf when unlimited */
+  double limit; /* joint effort, > 0, inf when unlimited */
+  double gear;  /* the input gain: joint force = gear * ctrl */
 } mjcf_motor;
 
 typedef struct mjcf_exclude {

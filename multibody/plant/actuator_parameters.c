@@ -1,7 +1,8 @@
 /* Rotor inertias and gear ratios as context parameters (see
  * actuator_parameters.h). The parameter holds [I_r by actuator; rho by
- * actuator; the reflected inertia by v index], the last kept in step with
- * the first two by every setter, so the algorithms read M's added diagonal
+ * actuator; the added diagonal by v index: the joints' armatures plus the
+ * reflected inertias], the last kept in step with the first two by every
+ * setter, so the algorithms read M's added diagonal
  * without recomputing it. */
 #include "multibody/plant/actuator_parameters.h"
 

@@ -5,8 +5,8 @@
  * model's defaults (multibody/tree/actuator_rotor.h) and
  * teal_context_set_to_defaults restores them; every computation of the plant
  * on the context uses its values, whose reflected inertia rho^2 I_r joins
- * M's diagonal. Setting a value is an O(1) write that invalidates the cache
- * entries depending on it; it allocates nothing. */
+ * M's diagonal beside the joints' armatures (multibody/tree/joint_armature.h). Setting a value is
+ * an O(1) write that invalidates the cache entries depending on it; it allocates nothing. */
 #ifndef TEAL_MULTIBODY_PLANT_ACTUATOR_PARAMETERS_H
 #define TEAL_MULTIBODY_PLANT_ACTUATOR_PARAMETERS_H
 

@@ -121,15 +121,16 @@ int teal_plant_calc_mass_matrix(const teal_system *sys, const teal_context *ctx,
 
 /* ---- applied forces ----------------------------------------------------------------- */
 
-/* u of actuator a clamped to its effort limits, in both modes: Drake's
- * seed calls effort_limit "the maximum effort", so no mode may exceed it. */
+/* The joint effort gain * u of actuator a clamped to its effort limits, in
+ * both modes: Drake's seed calls effort_limit "the maximum effort", so no
+ * mode may exceed it; the limit is on the effort, whatever the gain. */
 static double clamp_effort(const teal_plant *p, int a, double u) {
   double lim = teal_plant_actuator_effort_limit(p, a);
-  return fmax(-lim, fmin(lim, u));
+  return fmax(-lim, fmin(lim, ACT(p)[a].input_gain * u));
 }
 
 /* Adds B u into tau from the whole-plant or the per-instance actuation
- * ports (unconnected: zero), u clamped to the effort limits. */
+ * ports (unconnected: zero), each gain * u clamped to its effort limit. */
 static int add_actuation(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
                          double *tau) {
   const plant_sys *s = &p->sys;

@@ -295,8 +295,8 @@ static void vdot_rows(const teal_plant *p, const double *q, const double *dampin
 }
 
 /* B = [0; scale M^-1 dtau/du] (M^-1 may be (M + h D)^-1): dtau/du is the identity for
- * applied_generalized_force, and for actuation the unit column of each actuator's dof while its u
- * is inside the effort limits (0 where the clamp holds it). */
+ * applied_generalized_force, and for actuation the column of each actuator's dof times its input
+ * gain while gain * u is inside the effort limits (0 where the clamp holds it). */
 static int input_columns(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
                          int input_port, const double *Minv, double scale, double *B) {
   int nq = p->nq, nv = p->nv, nu = input_port == p->sys.in_u ? p->nu : nv;
@@ -310,15 +310,17 @@ static int input_columns(const teal_system *sys, const teal_context *ctx, const 
   }
   for (int c = 0; c < nu; c++) {
     int dof = c;
+    double gain = 1.0;
     if (u) {
       double lim = teal_plant_actuator_effort_limit(p, c);
-      if (!(u[c] > -lim && u[c] < lim)) {
+      gain = ACT(p)[c].input_gain;
+      if (!(gain * u[c] > -lim && gain * u[c] < lim)) {
         continue;
       }
       dof = JOINT(p)[ACT(p)[c].joint].v_start;
     }
     for (int i = 0; i < nv; i++) {
-      B[(size_t)(nq + i) * nu + c] = scale * Minv[(size_t)i * nv + dof];
+      B[(size_t)(nq + i) * nu + c] = scale * gain * Minv[(size_t)i * nv + dof];
     }
   }
   return TEAL_OK;

@@ -24,7 +24,8 @@
  * a warning (teal_plant_warning_count, teal_plant_warning_message in
  * plant_contact.h) when some joint has finite position limits.
  *
- * Effort limits. In both modes each actuator's input u is clamped to
+ * Effort limits. In both modes each actuator's joint effort gain * u
+ * (the input gain, actuator_gain.h, is 1 by default) is clamped to
  * [-limit, limit] (teal_plant_actuator_effort_limit, Drake's
  * GetEffortLowerLimits / GetEffortUpperLimits) before it enters tau; the
  * seed calls effort_limit "the maximum effort" and documents no mode

@@ -3,7 +3,6 @@
 #include "multibody/tree/actuator_rotor.h"
 
 #include <math.h>
-#include <string.h>
 
 #include "multibody/tree/plant_internal.h"
 
@@ -77,7 +76,12 @@ double teal_plant_actuator_default_reflected_inertia(const teal_plant *p, int ac
 
 void teal_plant_reflected_inertia(const teal_plant *p, const double *rotor_inertia,
                                   const double *gear_ratio, double *reflected) {
-  memset(reflected, 0, (size_t)p->nv * sizeof(double));
+  for (int j = 0; j < p->joints.n; j++) { /* the joints' armature first */
+    const joint_rec *r = &JOINT(p)[j];
+    for (int i = 0; i < teal_joint_type_get(r->kind)->nv; i++) {
+      reflected[r->v_start + i] = r->armature;
+    }
+  }
   for (int a = 0; a < p->actuators.n; a++) {
     const actuator_rec *r = &ACT(p)[a];
     double rho = gear_ratio ? gear_ratio[a] : r->gear_ratio;

@@ -72,6 +72,7 @@ typedef struct joint_rec {
   int parent_frame, child_frame;
   teal_joint_params params;
   double damping[TEAL_JOINT_MAX_NV], effort[TEAL_JOINT_MAX_NV];
+  double armature; /* added to M's diagonal at each velocity (joint_armature.c) */
   double v_lo[TEAL_JOINT_MAX_NV], v_hi[TEAL_JOINT_MAX_NV];
   double q_lo[TEAL_JOINT_MAX_NQ], q_hi[TEAL_JOINT_MAX_NQ];
   double a_lo[TEAL_JOINT_MAX_NV], a_hi[TEAL_JOINT_MAX_NV]; /* acceleration limits, not enforced */
@@ -91,6 +92,7 @@ typedef struct actuator_rec {
   int joint;
   double effort_limit;
   double rotor_inertia, gear_ratio; /* defaults (actuator_rotor.c): 0 and 1 */
+  double input_gain;                /* tau = gain * u (actuator_gain.c): 1 */
 } actuator_rec;
 
 /* a force element; name is a user element's name, NULL for the built-ins */
@@ -261,9 +263,10 @@ int teal_plant_find_name(const teal_plant_list *l, size_t elem, const char *name
  * dropped again (n--) only before. Without memory for the index the new
  * records stay unindexed, and lookups scan them. */
 void teal_plant_list_index(teal_plant_list *l, size_t elem);
-/* reflected[v] = the sum of rho^2 I_r over the actuators of dof v, from the
- * actuators' rotor inertias and gear ratios (by actuator; NULL: the model's
- * defaults; nv values out; finalized plant; actuator_rotor.c). */
+/* reflected[v] = the armature of dof v's joint plus the sum of rho^2 I_r
+ * over the actuators of dof v, from the actuators' rotor inertias and gear
+ * ratios (by actuator; NULL: the model's defaults; nv values out; finalized
+ * plant; actuator_rotor.c). */
 void teal_plant_reflected_inertia(const teal_plant *p, const double *rotor_inertia,
                                   const double *gear_ratio, double *reflected);
 /* Frees l's records' names, the records and the index. */

@@ -220,8 +220,9 @@ typedef struct teal_plant_tree {
   const double *v_lower, *v_upper;
   /** @} */
   const double *effort_limit; /**< [nv] */
-  /** [nv] the default reflected inertia rho^2 I_r of the actuators on each
-   *  dof, added to M's diagonal (actuator_rotor.h) */
+  /** [nv] the default added diagonal of M: the joint's armature
+   *  (joint_armature.h) plus the reflected inertia rho^2 I_r of the
+   *  actuators on each dof (actuator_rotor.h) */
   const double *reflected_inertia;
 } teal_plant_tree;
 

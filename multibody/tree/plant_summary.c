@@ -8,8 +8,10 @@
 
 #include "framework/alloc.h"
 #include "framework/growable.h"
+#include "multibody/tree/actuator_gain.h"
 #include "multibody/tree/joints.h"
 #include "multibody/tree/model_instances.h"
+#include "multibody/tree/plant_internal.h"
 #include "multibody/tree/topology.h"
 
 /* A growing text buffer; failed once an allocation or format fails. */
@@ -173,6 +175,23 @@ static void put_tree(summary_text *t, const teal_plant *p, const teal_plant_tree
   teal_free(first);
 }
 
+/* Actuators whose input gain is not 1 (none: no section, the usual case). */
+static void put_input_gains(summary_text *t, const teal_plant *p) {
+  int header = 0;
+  for (int a = 0; a < teal_plant_num_actuators(p); a++) {
+    double gain = teal_plant_actuator_input_gain(p, a);
+    if (gain == 1.0) {
+      continue;
+    }
+    if (!header) {
+      put(t, "actuator input gains (tau = gain * u):\n");
+      header = 1;
+    }
+    put(t, "  %d \"%s\" (v %d): %.6g\n", a, ACT(p)[a].name, teal_plant_actuator_v_index(p, a),
+        gain);
+  }
+}
+
 char *teal_plant_summary_string(const teal_plant *p, teal_error *err) {
   static const char fn[] = "teal_plant_summary_string";
   if (!p) {
@@ -188,6 +207,7 @@ char *teal_plant_summary_string(const teal_plant *p, teal_error *err) {
   put_totals(&t, p, tree);
   put_instances(&t, p, tree);
   put_tree(&t, p, tree);
+  put_input_gains(&t, p);
   if (t.failed) {
     teal_free(t.buf);
     teal_error_set(err, TEAL_ENOMEM, "%s: out of memory", fn);

@@ -17,6 +17,8 @@
  *         upper [arm]: 1 kg; revolute "shoulder", q 7, v 6
  *           tip [arm]: 1 kg; revolute "elbow", q 8, v 7
  * @endcode
+ * A last section lists the actuators whose input gain is not 1
+ * (actuator_gain.h), e.g. `  0 "elbow_motor" (v 7): 2.5`.
  * Children follow their parent, listed by name (so the text does not depend
  * on the order a loader added the bodies in); indentation stops growing at
  * depth TEAL_PLANT_SUMMARY_MAX_INDENT (deeper lines carry their depth). */

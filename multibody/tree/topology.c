@@ -369,7 +369,7 @@ int teal_plant_make_actuation_matrix(const teal_plant *p, double *B) {
   }
   memset(B, 0, (size_t)p->nv * (size_t)p->nu * sizeof(double));
   for (int a = 0; a < p->nu; a++) {
-    B[(size_t)teal_plant_actuator_v_index(p, a) * (size_t)p->nu + (size_t)a] = 1.0;
+    B[(size_t)teal_plant_actuator_v_index(p, a) * (size_t)p->nu + (size_t)a] = ACT(p)[a].input_gain;
   }
   return TEAL_OK;
 }

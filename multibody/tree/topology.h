@@ -55,12 +55,15 @@ TEAL_API int teal_plant_joint_v_start(const teal_plant *plant, int joint);
 /** Effort limit of actuator a (> 0, may be inf), or NAN on a bad index: the
  *  smaller of the limit given to teal_plant_add_joint_actuator and the
  *  effort limit of the actuated joint's dof (teal_plant_set_joint_effort_limits).
- *  The plant clamps the actuator's input u to [-limit, limit] in both
- *  continuous and discrete mode (see plant_system.h). */
+ *  It limits the joint effort: the plant clamps the actuator's gain * u
+ *  (teal_plant_actuator_input_gain, 1 by default) to [-limit, limit] in
+ *  both continuous and discrete mode (see plant_system.h), so u itself
+ *  saturates at limit / |gain|. */
 TEAL_API double teal_plant_actuator_effort_limit(const teal_plant *plant, int actuator);
 
 /** The lower effort limit of every actuator, -teal_plant_actuator_effort_limit
- *  (-inf when unlimited), into lower (n = nu) (Drake's GetEffortLowerLimits).
+ *  (-inf when unlimited; a joint effort, as gain * u), into lower (n = nu)
+ *  (Drake's GetEffortLowerLimits).
  *  TEAL_EINVAL (NULL plant or array), TEAL_ESTATE before finalize, TEAL_ESIZE
  *  when n != nu, with a message in err (may be NULL). */
 TEAL_API int teal_plant_get_effort_lower_limits(const teal_plant *plant, double *lower, int n,
@@ -76,7 +79,8 @@ TEAL_API int teal_plant_get_effort_upper_limits(const teal_plant *plant, double 
 TEAL_API int teal_plant_actuator_v_index(const teal_plant *plant, int actuator);
 
 /** The actuation matrix B (nv x nu, row-major) with tau_u = B u (Drake's
- *  MakeActuationMatrix): B[v_index(a)][a] = 1. TEAL_ESTATE before finalize. */
+ *  MakeActuationMatrix): B[v_index(a)][a] = the actuator's input gain (1
+ *  unless set, actuator_gain.h). TEAL_ESTATE before finalize. */
 TEAL_API int teal_plant_make_actuation_matrix(const teal_plant *plant, double *B);
 
 /** Writes the default q (nq values) of the finalized plant. */

@@ -60,6 +60,31 @@ class MultibodyPlant(PlantElementsMixin, System):
         """The whole-plant actuation input u."""
         return self.get_input_port(lib.teal_plant_actuation_input_port(self._plant()))
 
+    def MakeActuationMatrix(self):
+        """B (nv x nu) with the actuation's generalized force B u (Drake's
+        MakeActuationMatrix); B[v][a] is actuator a's input gain (1 unless
+        set, see actuator_input_gain)."""
+        nv, nu = self.num_velocities(), self.num_actuators()
+        out = _core.as_vector([0.0] * (nv * nu + 1))
+        check(lib.teal_plant_make_actuation_matrix(self._plant(), dptr(out)), ffi.NULL,
+              "MakeActuationMatrix: call Finalize() first")
+        return out[:nv * nu].reshape(nv, nu)
+
+    def actuator_input_gain(self, actuator):
+        """Teal's input gain of actuator (index): its joint force is gain * u
+        (an MJCF motor's gear). Not in pydrake: Drake's u is the joint effort
+        (gain 1), and its gear ratio only scales the reflected inertia."""
+        gain = lib.teal_plant_actuator_input_gain(self._plant(), int(actuator))
+        if gain != gain:  # NaN: no such actuator
+            raise _core.TealNotFoundError(-5, f"actuator_input_gain: unknown actuator {actuator}")
+        return gain
+
+    def set_actuator_input_gain(self, actuator, gain):
+        """Sets Teal's input gain of actuator before Finalize (nonzero, finite;
+        see actuator_input_gain). Not in pydrake."""
+        check(lib.teal_plant_set_actuator_input_gain(self._plant(), int(actuator), float(gain)),
+              lib.teal_plant_error(self._plant()))
+
     def get_applied_generalized_force_input_port(self):
         """The applied generalized force input (nv)."""
         return self.get_input_port(

@@ -132,3 +132,27 @@ def test_add_models_from_url(tmp_path, monkeypatch, acrobot_urdf):
         Parser(MultibodyPlant(0.0)).AddModelsFromUrl("http://example.com/acrobot.urdf")
     with pytest.raises(TealNotFoundError, match="no_pkg"):
         Parser(MultibodyPlant(0.0)).AddModelsFromUrl("package://no_pkg/acrobot.urdf")
+
+
+def test_mjcf_motor_gear_is_the_actuator_input_gain():
+    """models/mjcf/geared_motors.xml: gears 2.5, -0.5 and 1 are the input
+    gains, so B holds them and ctrl drives the joints through the gear."""
+    path = os.path.join(os.environ["TEAL_MODEL_PATH"], "mjcf", "geared_motors.xml")
+    plant = MultibodyPlant(0.0)
+    Parser(plant).AddModels(path)
+    plant.Finalize()
+    gains = [plant.actuator_input_gain(a) for a in range(plant.num_actuators())]
+    assert gains == [2.5, -0.5, 1.0]
+    np.testing.assert_array_equal(plant.MakeActuationMatrix(), np.diag(gains))
+    with pytest.raises(TealNotFoundError, match="unknown actuator 3"):
+        plant.actuator_input_gain(3)
+
+
+def test_actuator_input_gain_errors():
+    path = os.path.join(os.environ["TEAL_MODEL_PATH"], "mjcf", "acrobot.xml")
+    plant = MultibodyPlant(0.0)
+    Parser(plant).AddModels(path)
+    with pytest.raises(TealError, match="MakeActuationMatrix"):
+        plant.MakeActuationMatrix()
+    with pytest.raises(TealInvalidArgumentError, match="must be nonzero"):
+        plant.set_actuator_input_gain(0, 0.0)

@@ -1,10 +1,11 @@
 /* Convex hulls of meshes through qhull (geometry/shapes/mesh_hull.c): the
  * hull of a cube is its 8 corners with their volume, the hull of an
- * icosphere keeps every vertex and its support points are the sphere's to
- * the discretization bound; the hull collides in the GJK/EPA pipeline like
- * the box shape it stands for; non-convexity is 0 for convex solids and 1/7
- * for the L-shaped prism; the parser convenience warns for that prism and
- * for an open mesh; degenerate input is refused. */
+ * icosphere keeps every vertex; support points, in memory and for a cube
+ * and an icosphere read from binary STL, ASCII STL and OBJ, are exactly the
+ * vertices extreme in their direction (a brute-force search); the hull collides in the GJK/EPA
+ * pipeline like the box shape it stands for; non-convexity is 0 for convex solids and 1/7 for the
+ * L-shaped prism; the parser convenience warns for that prism and for an open mesh; degenerate
+ * input is refused. */
 #define _XOPEN_SOURCE 700 /* mkdtemp */
 #include <check.h>
 #include <math.h>
@@ -55,40 +56,87 @@ START_TEST(cube_hull_is_its_corners) {
 }
 END_TEST
 
-START_TEST(icosphere_support_points_are_the_spheres) {
-  double r = 0.5;
-  teal_mesh ball = ts_mesh_icosphere(3, r);
-  teal_shape hull;
-  ck_assert_int_eq(teal_mesh_convex_hull(&ball, &hull, NULL, NULL), TEAL_OK);
-  ck_assert_int_eq(hull.num_vertices, ball.num_vertices);
-  /* the largest angle between a face's vertices bounds how far the support
-   * point is from the sphere's, r d */
-  double max_edge = 0.0;
-  for (int t = 0; t < ball.num_triangles; t++) {
-    for (int k = 0; k < 3; k++) {
-      teal_vec3 e = teal_vec3_sub(ball.vertices[ball.triangles[3 * t + k]],
-                                  ball.vertices[ball.triangles[3 * t + (k + 1) % 3]]);
-      max_edge = fmax(max_edge, teal_vec3_norm(e));
+/* The index of the vertex of m with the largest dot product with d (the
+ * support point of m's convex hull, found by brute force). */
+static int extreme_vertex(const teal_mesh *m, teal_vec3 d) {
+  int best = 0;
+  for (int k = 1; k < m->num_vertices; k++) {
+    if (teal_vec3_dot(m->vertices[k], d) > teal_vec3_dot(m->vertices[best], d)) {
+      best = k;
     }
   }
+  return best;
+}
+
+/* Every support point of hull in 200 random directions is exactly the
+ * vertex of m that is extreme in that direction: the same coordinates, bit
+ * for bit, or (for a direction in which two vertices tie to rounding) one
+ * with the same dot product. */
+static void expect_support_is_extreme_vertex(const teal_shape *hull, const teal_mesh *m) {
   unsigned seed = 7;
   for (int i = 0; i < 200; i++) {
     teal_vec3 d = teal_vec3_make(ts_rand_uniform(&seed, -1, 1), ts_rand_uniform(&seed, -1, 1),
                                  ts_rand_uniform(&seed, -1, 1));
-    d = teal_vec3_scale(d, 1.0 / teal_vec3_norm(d));
-    teal_vec3 s = teal_shape_support(&hull, d);
-    ck_assert_double_eq_tol(teal_vec3_norm(s), r, 1e-15);
-    ck_assert_double_le(teal_vec3_norm(teal_vec3_sub(s, teal_vec3_scale(d, r))), max_edge);
-    /* and it is the extreme vertex of the mesh itself */
-    for (int k = 0; k < ball.num_vertices; k++) {
-      ck_assert_double_le(teal_vec3_dot(ball.vertices[k], d), teal_vec3_dot(s, d) + 1e-15);
+    teal_vec3 s = teal_shape_support(hull, d);
+    teal_vec3 v = m->vertices[extreme_vertex(m, d)];
+    if (teal_vec3_dot(s, d) != teal_vec3_dot(v, d)) {
+      ck_abort_msg("support (%g %g %g) is not the extreme vertex (%g %g %g)", s.v[0], s.v[1],
+                   s.v[2], v.v[0], v.v[1], v.v[2]);
     }
+    int is_vertex = 0;
+    for (int k = 0; k < m->num_vertices && !is_vertex; k++) {
+      is_vertex = memcmp(&m->vertices[k], &s, sizeof(s)) == 0;
+    }
+    ck_assert_msg(is_vertex, "support (%g %g %g) is no vertex", s.v[0], s.v[1], s.v[2]);
   }
+}
+
+START_TEST(icosphere_support_points_are_its_vertices) {
+  teal_mesh ball = ts_mesh_icosphere(3, 0.5);
+  teal_shape hull;
+  ck_assert_int_eq(teal_mesh_convex_hull(&ball, &hull, NULL, NULL), TEAL_OK);
+  ck_assert_int_eq(hull.num_vertices, ball.num_vertices);
+  expect_support_is_extreme_vertex(&hull, &ball);
   double nc = -1.0;
   ck_assert_int_eq(teal_mesh_nonconvexity(&ball, &nc, NULL), TEAL_OK);
   ck_assert_double_eq_tol(nc, 0.0, 1e-12);
   teal_shape_release(&hull);
   teal_mesh_release(&ball);
+}
+END_TEST
+
+/* A cube and an icosphere written as binary STL, ASCII STL and OBJ and
+ * read back (scale 1.5): the hull's support points are the loaded
+ * vertices extreme in each direction; the cube's are its corners
+ * sign(d) * half extents, exactly. */
+START_TEST(file_hull_support_points_are_the_extreme_vertices) {
+  static const char *const names[3] = {"b.stl", "a.stl", "o.obj"};
+  int (*const write[3])(const char *, const teal_mesh *) = {
+      ts_mesh_write_stl_binary, ts_mesh_write_stl_ascii, ts_mesh_write_obj};
+  teal_mesh solids[2] = {ts_mesh_box(1.0, 2.0, 0.5), ts_mesh_icosphere(2, 0.5)};
+  make_dir();
+  for (int k = 0; k < 6; k++) {
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", g_dir, names[k % 3]);
+    ck_assert_int_eq(write[k % 3](path, &solids[k / 3]), 0);
+    teal_mesh loaded;
+    teal_shape hull;
+    ck_assert_int_eq(teal_mesh_load_file(path, 1.5, &loaded, NULL), TEAL_OK);
+    ck_assert_int_eq(teal_mesh_convex_hull(&loaded, &hull, NULL, NULL), TEAL_OK);
+    expect_support_is_extreme_vertex(&hull, &loaded);
+    if (k < 3) {
+      teal_vec3 d = teal_vec3_make(0.3, -0.8, 0.1), s = teal_shape_support(&hull, d);
+      ck_assert_double_eq(s.v[0], 0.75);
+      ck_assert_double_eq(s.v[1], -1.5);
+      ck_assert_double_eq(s.v[2], 0.375);
+    }
+    teal_shape_release(&hull);
+    teal_mesh_release(&loaded);
+    unlink(path);
+  }
+  rmdir(g_dir);
+  teal_mesh_release(&solids[0]);
+  teal_mesh_release(&solids[1]);
 }
 END_TEST
 
@@ -200,7 +248,8 @@ int main(void) {
   Suite *s = suite_create("mesh_hull");
   TCase *tc = tcase_create("core");
   tcase_add_test(tc, cube_hull_is_its_corners);
-  tcase_add_test(tc, icosphere_support_points_are_the_spheres);
+  tcase_add_test(tc, icosphere_support_points_are_its_vertices);
+  tcase_add_test(tc, file_hull_support_points_are_the_extreme_vertices);
   tcase_add_test(tc, hull_collides_like_the_box);
   tcase_add_test(tc, l_prism_is_far_from_convex_and_warns);
   tcase_add_test(tc, degenerate_input_is_refused);

@@ -3,7 +3,8 @@
  * and feedthrough, the output against RNEA at the PID's commanded
  * acceleration (integral state included), sinusoid tracking by a fully
  * actuated 3-link chain with and without the reference acceleration and
- * with and without ki, rejection of a constant disturbance by the integral
+ * with and without ki and through actuators with input gains (u = B^-1
+ * tau), rejection of a constant disturbance by the integral
  * term, bad construction arguments and an allocation-free closed loop. */
 #include "mb_controller_fixtures.h"
 
@@ -12,7 +13,9 @@
 #include "multibody/plant/plant_state.h"
 #include "systems/analysis/integrator.h"
 #include "systems/analysis/simulator.h"
+#include "multibody/tree/actuator_gain.h"
 #include "systems/primitives/constant_vector_source.h"
+#include "systems/primitives/matrix_gain.h"
 #include "systems/primitives/multiplexer.h"
 #include "systems/primitives/sine.h"
 
@@ -111,6 +114,26 @@ END_TEST
 
 /* ---- closed loops ------------------------------------------------------------------ */
 
+/* Feeds the controller's generalized force to the plant's actuation: directly
+ * when B = I, else through u = B^-1 tau (a matrix gain "to_u"; B is
+ * diagonal here, one actuator per joint in order). */
+static void connect_force(teal_builder *b, const teal_plant *p) {
+  double B[N * N], Binv[N * N] = {0};
+  ck_assert_int_eq(teal_plant_make_actuation_matrix(p, B), TEAL_OK);
+  int identity = 1;
+  for (int i = 0; i < N; i++) {
+    Binv[i * N + i] = 1.0 / B[i * N + i];
+    identity &= B[i * N + i] == 1.0;
+  }
+  if (identity) {
+    teal_builder_connect_by_name(b, "idc", "generalized_force", "plant", "actuation");
+    return;
+  }
+  teal_builder_add(b, teal_matrix_gain_new("to_u", Binv, N, N, NULL));
+  teal_builder_connect_by_name(b, "idc", "generalized_force", "to_u", "u");
+  teal_builder_connect_by_name(b, "to_u", "y", "plant", "actuation");
+}
+
 /* plant (fully actuated chain) + controller + a reference: the sine
  * source (tracking) or a constant target state. The plant's
  * applied_generalized_force is exported as diagram input 0
@@ -121,7 +144,7 @@ static teal_system *loop_new(teal_plant *p, const double *ki, int has_ref,
   teal_builder_add(b, teal_plant_system(p));
   teal_builder_add(b, idc_new(p, ki, has_ref));
   teal_builder_connect_by_name(b, "plant", "state", "idc", "estimated_state");
-  teal_builder_connect_by_name(b, "idc", "generalized_force", "plant", "actuation");
+  connect_force(b, p);
   teal_builder_export_input(
       b, teal_system_input_port_by_name(teal_plant_system(p), "applied_generalized_force"),
       "disturbance");
@@ -157,8 +180,8 @@ static teal_simulator *sim_new(teal_system *d, teal_plant *p) {
 
 /* Runs the tracking loop to t_end and returns the largest |q - q_d| over
  * [t_from, t_end], sampled every 10 ms. */
-static double tracking_error(const double *ki, int has_ref, double t_from, double t_end) {
-  teal_plant *p = fx_chain3(1, 0.1);
+static double tracking_error_of(teal_plant *p, const double *ki, int has_ref, double t_from,
+                                double t_end) {
   teal_system *d = loop_new(p, ki, has_ref, NULL);
   teal_simulator *sim = sim_new(d, p);
   teal_context *ctx = teal_simulator_context(sim);
@@ -181,10 +204,29 @@ static double tracking_error(const double *ki, int has_ref, double t_from, doubl
   return worst;
 }
 
+static double tracking_error(const double *ki, int has_ref, double t_from, double t_end) {
+  return tracking_error_of(fx_chain3(1, 0.1), ki, has_ref, t_from, t_end);
+}
+
 START_TEST(tracks_sinusoid_with_reference_acceleration) {
   /* a perfect model and feedforward: the error decays as e'' + kd e' + kp e
    * = 0 from its initial value (about 0.5) and ends at integration error */
   double e = tracking_error(KI0, 1, 2.0, 4.0);
+  ck_assert_msg(e < 1e-6, "tracking error %g", e);
+}
+END_TEST
+
+START_TEST(tracks_through_actuators_with_input_gains) {
+  /* input gains 2.5, -0.5, 4 (actuator_gain.h): the controller's force
+   * reaches the plant as u = B^-1 tau, and tracking is as exact as with B = I */
+  fx_chain_opts o = {N, 1, 0.1, 0, 0};
+  teal_plant *p = fx_chain_new(&o);
+  const double gain[N] = {2.5, -0.5, 4.0};
+  for (int a = 0; a < N; a++) {
+    ck_assert_int_eq(teal_plant_set_actuator_input_gain(p, a, gain[a]), TEAL_OK);
+  }
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  double e = tracking_error_of(p, KI0, 1, 2.0, 4.0);
   ck_assert_msg(e < 1e-6, "tracking error %g", e);
 }
 END_TEST
@@ -328,6 +370,7 @@ static Suite *idc_suite(void) {
   tcase_add_test(tc, ports_and_subsystems);
   tcase_add_test(tc, output_is_inverse_dynamics_of_pid_acceleration);
   tcase_add_test(tc, tracks_sinusoid_with_reference_acceleration);
+  tcase_add_test(tc, tracks_through_actuators_with_input_gains);
   tcase_add_test(tc, tracks_sinusoid_with_integral_gain);
   tcase_add_test(tc, tracks_sinusoid_without_reference_acceleration);
   tcase_add_test(tc, integral_rejects_constant_disturbance);

@@ -1,10 +1,10 @@
 /* Rotor inertia and gear ratio from the model formats: URDF's
  * <transmission><actuator> with Drake's <drake:rotor_inertia value> and
  * <drake:gear_ratio value>, SDFormat's <drake:rotor_inertia> and
- * <drake:gear_ratio> joint children, MJCF's joint armature (the rotor
- * inertia of the joint's first motor, gear 1; warned without a motor); the
- * mass matrix of each loaded plant against m l^2 + rho^2 I_r; bad values
- * with their messages. */
+ * <drake:gear_ratio> joint children, MJCF's joint armature (the joint's
+ * armature on every dof, motor or not; the motors' rotor inertia stays 0);
+ * the mass matrix of each loaded plant against m l^2 + rho^2 I_r (+
+ * armature); bad values with their messages. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -14,6 +14,7 @@
 #include "multibody/algorithms/data.h"
 #include "multibody/parsing/parser.h"
 #include "multibody/tree/actuator_rotor.h"
+#include "multibody/tree/joint_armature.h"
 #include "multibody/tree/plant_model.h"
 #include "multibody/tree/topology.h"
 #include "support/test_support.h"
@@ -140,13 +141,15 @@ START_TEST(sdf_joint_carries_rotor_inertia_and_gear_ratio) {
 }
 END_TEST
 
-START_TEST(mjcf_armature_is_the_motor_rotor_inertia) {
+START_TEST(mjcf_armature_is_the_joint_armature) {
   static const char *text =
       "<mujoco><default><joint armature='0.07'/></default><worldbody>"
       "<body name='arm'><joint name='hinge' axis='0 1 0'/>"
       "<inertial pos='0 0 -0.5' mass='2' diaginertia='1e-9 1e-9 1e-9'/>"
-      "<body name='tip' pos='0 0 -1'><joint name='free_hinge' axis='0 1 0'/>"
-      "<inertial pos='0 0 0' mass='1' diaginertia='0.1 0.1 0.1'/></body></body></worldbody>"
+      "<body name='tip' pos='0 0 -1'><joint name='free_hinge' axis='0 1 0' armature='0.3'/>"
+      "<inertial pos='0 0 0' mass='1' diaginertia='0.1 0.1 0.1'/></body></body>"
+      "<body name='ball' pos='2 0 0'><joint name='swivel' type='ball'/>"
+      "<geom size='0.1'/></body></worldbody>"
       "<actuator><motor name='m1' joint='hinge'/><motor name='m2' joint='hinge'/></actuator>"
       "</mujoco>";
   teal_parser_report r;
@@ -154,19 +157,29 @@ START_TEST(mjcf_armature_is_the_motor_rotor_inertia) {
   int rc;
   teal_plant *p = load(text, &r, &e, &rc);
   ck_assert_msg(p != NULL, "%s", e.message);
-  /* the first motor carries the armature, once; the unactuated hinge warns */
-  ck_assert_double_eq(teal_plant_actuator_default_rotor_inertia(p, 0), 0.07);
-  ck_assert_double_eq(teal_plant_actuator_default_rotor_inertia(p, 1), 0.0);
-  ck_assert_double_eq(teal_plant_actuator_default_gear_ratio(p, 0), 1.0);
-  ck_assert_int_eq(r.num_warnings, 1);
-  ck_assert_msg(strstr(r.first_warning, "armature 0.07 of a joint without a motor ignored"), "%s",
-                r.first_warning);
+  /* every joint carries its armature, actuated or not; the motors none */
+  for (int a = 0; a < 2; a++) {
+    ck_assert_double_eq(teal_plant_actuator_default_rotor_inertia(p, a), 0.0);
+  }
+  int hinge = teal_plant_get_joint_by_name(p, "hinge", -1, NULL);
+  int h2 = teal_plant_joint_v_start(p, teal_plant_get_joint_by_name(p, "free_hinge", -1, NULL));
+  int ball = teal_plant_joint_v_start(p, teal_plant_get_joint_by_name(p, "swivel", -1, NULL));
+  ck_assert_double_eq(teal_plant_joint_default_armature(p, hinge), 0.07);
+  ck_assert_int_eq(r.num_warnings, 0);
+  ck_assert_int_eq(teal_plant_nv(p), 5);
+  hinge = teal_plant_joint_v_start(p, hinge);
   teal_mb_data *d = teal_mb_data_new(p, NULL);
-  double q[2] = {0, 0}, M[4];
+  double q[6], M[25];
+  ck_assert_int_eq(teal_plant_default_q(p, q), TEAL_OK);
   ck_assert_int_eq(teal_mb_mass_matrix(p, d, q, M), TEAL_OK);
-  /* M00 = 2 (0.5)^2 + 1 (1)^2 + 0.1 + 1e-9 + armature; M11 = 0.1 (no armature) */
-  ck_assert_double_eq_tol(M[0], 0.5 + 1.0 + 0.1 + 1e-9 + 0.07, 1e-12);
-  ck_assert_double_eq_tol(M[3], 0.1, 1e-12);
+  /* M00 = 2 (0.5)^2 + 1 (1)^2 + 0.1 + 1e-9 + 0.07; M11 = 0.1 + 0.3; the
+   * ball: its solid sphere's inertia 2/5 m r^2 + 0.07 on each of 3 dofs */
+  ck_assert_double_eq_tol(M[hinge * 6], 0.5 + 1.0 + 0.1 + 1e-9 + 0.07, 1e-12);
+  ck_assert_double_eq_tol(M[h2 * 6], 0.1 + 0.3, 1e-12);
+  double m = 1000.0 * 4.0 / 3.0 * acos(-1.0) * 1e-3; /* MuJoCo's default density */
+  for (int i = ball; i < ball + 3; i++) {
+    ck_assert_double_eq_tol(M[i * 6], 0.4 * m * 0.01 + 0.07, 1e-12);
+  }
   teal_mb_data_free(d);
   teal_plant_free(p);
   p = load(
@@ -185,7 +198,7 @@ int main(void) {
   tcase_add_test(tc, urdf_transmission_carries_rotor_inertia_and_gear_ratio);
   tcase_add_test(tc, urdf_bad_values_are_refused);
   tcase_add_test(tc, sdf_joint_carries_rotor_inertia_and_gear_ratio);
-  tcase_add_test(tc, mjcf_armature_is_the_motor_rotor_inertia);
+  tcase_add_test(tc, mjcf_armature_is_the_joint_armature);
   suite_add_tcase(s, tc);
   return ts_run_suite(s);
 }
