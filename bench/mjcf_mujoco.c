@@ -25,6 +25,10 @@
  *      act on hinges and slides, where T is a permutation); below 1e-12.
  *      Actuators are matched by order, and each Teal actuator must drive the
  *      joint named like its MuJoCo motor's.
+ *   4. Collision filtering (models/mjcf/contype.xml, geoms that all overlap
+ *      at the reference configuration): the geom pairs of MuJoCo's contacts
+ *      after mj_forward must be exactly the pairs Teal's scene graph query
+ *      reports (contype and conaffinity bits, parent and weld filters).
  * Without MuJoCo (CMake did not find libmujoco-dev) only Teal's load time
  * is printed. */
 #define _POSIX_C_SOURCE 200809L
@@ -375,6 +379,105 @@ static int compare_model(const char *path, double tolerance, const char *note) {
   engines_free(&e);
   return bad;
 }
+/* ---- contact pairs against MuJoCo ------------------------------------------------- */
+
+#define MAX_PAIRS 64
+
+/* A geometry's name without the model instance's "<instance>::" scope. */
+static const char *unscoped(const char *name) {
+  const char *s = strstr(name, "::");
+  return s ? s + 2 : name;
+}
+
+/* Adds the pair (a, b) of names to the list unless it is there already;
+ * the pair is stored ordered so both engines' pairs compare equal. */
+static void add_pair(const char *pairs[][2], int *n, const char *a, const char *b) {
+  const char *lo = strcmp(a, b) < 0 ? a : b, *hi = lo == a ? b : a;
+  for (int i = 0; i < *n; i++) {
+    if (strcmp(pairs[i][0], lo) == 0 && strcmp(pairs[i][1], hi) == 0) {
+      return;
+    }
+  }
+  if (*n < MAX_PAIRS) {
+    pairs[*n][0] = lo;
+    pairs[(*n)++][1] = hi;
+  }
+}
+
+/* The pairs Teal's scene graph reports at the default state, into pairs
+ * (names borrowed from the plant, which the diagram *sys_out owns; the
+ * caller frees it, also on failure). */
+static int teal_pairs(const char *path, teal_system **sys_out, const char *pairs[][2], int *n) {
+  teal_error err = {TEAL_OK, ""};
+  teal_plant *p = teal_plant_new(0.0, &err);
+  int rc = p ? teal_mjcf_load_file(p, path, NULL, NULL, NULL, &err) : -1;
+  rc = rc >= 0 ? teal_plant_finalize(p) : rc;
+  teal_builder *b = rc == TEAL_OK ? teal_builder_new("contype") : NULL;
+  teal_scene_graph *sg = b ? teal_add_plant_and_scene_graph(b, p, &err) : NULL;
+  *sys_out = sg ? teal_builder_build(b, &err) : NULL; /* consumes the builder */
+  teal_context *ctx = *sys_out ? teal_context_new(*sys_out, &err) : NULL;
+  const teal_point_pair_list *list = NULL;
+  if (!ctx || teal_scene_graph_eval_point_pair_penetrations(
+                  sg, teal_context_subcontext(ctx, teal_scene_graph_system(sg)), &list)) {
+    fprintf(stderr, "error: %s: %s\n", path, err.message);
+    if (!b) {
+      teal_plant_free(p);
+    } else if (!sg) {
+      teal_builder_free(b); /* it took the finalized plant */
+    }
+    teal_context_free(ctx);
+    return 1;
+  }
+  for (int i = 0; i < list->n; i++) {
+    const teal_plant_geometry *ga =
+        teal_plant_get_geometry(p, teal_plant_get_geometry_from_id(p, list->pairs[i].id_A));
+    const teal_plant_geometry *gb =
+        teal_plant_get_geometry(p, teal_plant_get_geometry_from_id(p, list->pairs[i].id_B));
+    add_pair(pairs, n, unscoped(ga->name), unscoped(gb->name));
+  }
+  teal_context_free(ctx);
+  return 0;
+}
+
+static int compare_contact_pairs(const char *path) {
+  char msg[1024] = "";
+  mjModel *m = mj_loadXML(path, NULL, msg, (int)sizeof msg);
+  if (!m) {
+    fprintf(stderr, "error: %s: %s\n", path, msg);
+    return 1;
+  }
+  mjData *d = mj_makeData(m);
+  mj_forward(m, d);
+  const char *mj[MAX_PAIRS][2], *tl[MAX_PAIRS][2];
+  int nmj = 0, ntl = 0;
+  for (int i = 0; i < d->ncon; i++) {
+    add_pair(mj, &nmj, mj_id2name(m, mjOBJ_GEOM, d->contact[i].geom1),
+             mj_id2name(m, mjOBJ_GEOM, d->contact[i].geom2));
+  }
+  teal_system *sys = NULL;
+  int bad = teal_pairs(path, &sys, tl, &ntl);
+  int same = !bad && nmj == ntl;
+  for (int i = 0; same && i < nmj; i++) {
+    int found = 0;
+    for (int k = 0; k < ntl; k++) {
+      found |= strcmp(mj[i][0], tl[k][0]) == 0 && strcmp(mj[i][1], tl[k][1]) == 0;
+    }
+    same = found;
+  }
+  const char *base = strrchr(path, '/');
+  printf("  %-20s contact pairs: %d in MuJoCo, %d in Teal%s\n", base ? base + 1 : path, nmj, ntl,
+         same ? ", the same" : "  MISMATCH");
+  for (int i = 0; !same && i < nmj; i++) {
+    printf("    MuJoCo %s-%s\n", mj[i][0], mj[i][1]);
+  }
+  for (int i = 0; !same && i < ntl; i++) {
+    printf("    Teal   %s-%s\n", tl[i][0], tl[i][1]);
+  }
+  teal_system_free(sys);
+  mj_deleteData(d);
+  mj_deleteModel(m);
+  return !same;
+}
 #endif
 
 int main(int argc, char **argv) {
@@ -398,6 +501,7 @@ int main(int argc, char **argv) {
                 {"meshes.xml", TOLERANCE, ""},
                 {"armature.xml", TOLERANCE, ""},
                 {"geared_motors.xml", TOLERANCE, ""},
+                {"contype.xml", TOLERANCE, ""},
                 {"full_inertia.xml", 1e-7, "  (MuJoCo's compiled fullinertia: 1e-7)"}};
   printf("dynamics against MuJoCo (%d random states, tolerance %.0e)\n", NUM_STATES, TOLERANCE);
   for (int i = 1; i < argc; i++) {
@@ -407,6 +511,12 @@ int main(int argc, char **argv) {
     char path[1024];
     snprintf(path, sizeof path, "%s/mjcf/%s", TEAL_BENCH_MODELS_DIR, models[i].file);
     bad |= compare_model(path, models[i].tolerance, models[i].note);
+  }
+  if (argc == 1) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/mjcf/contype.xml", TEAL_BENCH_MODELS_DIR);
+    printf("collision filters against MuJoCo (mj_forward's contacts)\n");
+    bad |= compare_contact_pairs(path);
   }
 #else
   (void)argc;

@@ -43,6 +43,7 @@ static void destroy(teal_scene_graph *sg) {
   teal_free(sg->frames);
   teal_free(sg->geoms);
   teal_free(sg->excluded);
+  teal_free(sg->excluded_geoms);
   teal_free(sg->prox);
   teal_collision_filter_free(sg->filter);
   teal_free(sg->name);
@@ -184,6 +185,18 @@ int teal_scene_graph_set_collision_group(teal_scene_graph *sg, int geometry, uin
   return TEAL_OK;
 }
 
+/* Appends the pair (min, max) to a list of int pairs. */
+static int push_pair(teal_scene_graph *sg, int **list, int *n, int *cap, int a, int b) {
+  if (teal_grow((void **)list, cap, *n + 1, 2 * sizeof(int))) {
+    return fail(sg, TEAL_ENOMEM, "scene graph: out of memory%s", "");
+  }
+  int *e = *list + 2 * *n;
+  e[0] = a < b ? a : b;
+  e[1] = a < b ? b : a;
+  (*n)++;
+  return TEAL_OK;
+}
+
 int teal_scene_graph_exclude_frame_pair(teal_scene_graph *sg, int a, int b) {
   int rc = check_open(sg, "exclude a frame pair");
   if (rc) {
@@ -192,47 +205,61 @@ int teal_scene_graph_exclude_frame_pair(teal_scene_graph *sg, int a, int b) {
   if (a < 0 || b < 0 || a >= sg->nframes || b >= sg->nframes) {
     return fail(sg, TEAL_EINVAL, "scene graph: exclude_frame_pair: bad frame id%s", "");
   }
-  /* two ints an entry */
-  if (teal_grow((void **)&sg->excluded, &sg->cap_excluded, sg->nexcluded + 1, 2 * sizeof(int))) {
-    return fail(sg, TEAL_ENOMEM, "scene graph: out of memory%s", "");
+  return push_pair(sg, &sg->excluded, &sg->nexcluded, &sg->cap_excluded, a, b);
+}
+
+int teal_scene_graph_exclude_geometry_pair(teal_scene_graph *sg, int a, int b) {
+  static const char fn[] = "teal_scene_graph_exclude_geometry_pair";
+  int rc = check_open(sg, "exclude a geometry pair");
+  if (rc) {
+    return rc;
   }
-  int *e = sg->excluded + 2 * sg->nexcluded;
-  e[0] = a < b ? a : b;
-  e[1] = a < b ? b : a;
-  sg->nexcluded++;
-  return TEAL_OK;
+  if (a < 0 || b < 0 || a >= sg->ngeoms || b >= sg->ngeoms) {
+    return teal_error_set_sticky(&sg->err, TEAL_ENOTFOUND,
+                                 "%s: no geometry pair (%d, %d) (the scene graph has %d)", fn, a, b,
+                                 sg->ngeoms);
+  }
+  if (a == b) {
+    return teal_error_set_sticky(
+        &sg->err, TEAL_EINVAL, "%s: geometry %d given twice (a pair needs two geometries)", fn, a);
+  }
+  return push_pair(sg, &sg->excluded_geoms, &sg->nexcluded_geoms, &sg->cap_excluded_geoms, a, b);
 }
 
 /* ---- filtering and the candidate pairs ------------------------------------------ */
 
-static int compare_frame_pairs(const void *x, const void *y) {
+static int compare_pairs(const void *x, const void *y) {
   const int *a = x, *b = y;
   return a[0] != b[0] ? (a[0] > b[0]) - (a[0] < b[0]) : (a[1] > b[1]) - (a[1] < b[1]);
 }
 
-static int frames_excluded(const teal_scene_graph *sg, int fa, int fb) {
-  int key[2] = {fa < fb ? fa : fb, fa < fb ? fb : fa};
-  if (sg->nexcluded == 0) {
+/* 1 when the pair (a, b) is in the list of n pairs (binary search once
+ * sorted, a scan before). */
+static int pair_listed(const int *list, int n, int sorted, int a, int b) {
+  int key[2] = {a < b ? a : b, a < b ? b : a};
+  if (n == 0) {
     return 0;
   }
-  if (sg->excluded_sorted) {
-    return bsearch(key, sg->excluded, (size_t)sg->nexcluded, 2 * sizeof(int),
-                   compare_frame_pairs) != NULL;
+  if (sorted) {
+    return bsearch(key, list, (size_t)n, 2 * sizeof(int), compare_pairs) != NULL;
   }
-  for (int i = 0; i < sg->nexcluded; i++) {
-    if (sg->excluded[2 * i] == key[0] && sg->excluded[2 * i + 1] == key[1]) {
+  for (int i = 0; i < n; i++) {
+    if (list[2 * i] == key[0] && list[2 * i + 1] == key[1]) {
       return 1;
     }
   }
   return 0;
 }
 
-/* Sorts the excluded frame pairs once exclusions are closed, so building
- * the filter costs a binary search per geometry pair (a welded group of n
+/* Sorts the excluded pairs once exclusions are closed, so building the
+ * filter costs a binary search per geometry pair (a welded group of n
  * bodies excludes n (n - 1) / 2 pairs). */
 static void sort_exclusions(teal_scene_graph *sg) {
   if (sg->nexcluded > 1) {
-    qsort(sg->excluded, (size_t)sg->nexcluded, 2 * sizeof(int), compare_frame_pairs);
+    qsort(sg->excluded, (size_t)sg->nexcluded, 2 * sizeof(int), compare_pairs);
+  }
+  if (sg->nexcluded_geoms > 1) {
+    qsort(sg->excluded_geoms, (size_t)sg->nexcluded_geoms, 2 * sizeof(int), compare_pairs);
   }
   sg->excluded_sorted = 1;
 }
@@ -252,7 +279,8 @@ int teal_scene_graph_pair_is_candidate(const teal_scene_graph *sg, int a, int b)
   if (!(ga->group & gb->mask) || !(gb->group & ga->mask)) {
     return 0;
   }
-  return !frames_excluded(sg, ga->frame, gb->frame);
+  return !pair_listed(sg->excluded, sg->nexcluded, sg->excluded_sorted, ga->frame, gb->frame) &&
+         !pair_listed(sg->excluded_geoms, sg->nexcluded_geoms, sg->excluded_sorted, a, b);
 }
 
 /* Lists the proximity geometries and builds their collision filter from

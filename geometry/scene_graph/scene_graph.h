@@ -14,8 +14,8 @@
  * port "query" holds the point-pair penetrations of all
  * proximity geometries (teal_point_pair_list), evaluated lazily from the
  * current poses. Pairs are filtered: never two geometries on one frame,
- * never two frames declared excluded (e.g. welded bodies), and collision
- * groups (teal_scene_graph_set_collision_group).
+ * never two frames declared excluded (e.g. welded bodies), never two
+ * geometries declared excluded, and collision groups (teal_scene_graph_set_collision_group).
  *
  * Registration is allowed until teal_scene_graph_finalize, which builds the
  * system; from then the system owns the scene graph, as with the plant
@@ -77,6 +77,14 @@ TEAL_API int teal_scene_graph_set_collision_group(teal_scene_graph *sg, int geom
 
 /** Excludes collisions between the geometries of two frames. */
 TEAL_API int teal_scene_graph_exclude_frame_pair(teal_scene_graph *sg, int frame_a, int frame_b);
+
+/** Excludes collisions between two geometries (either order), leaving
+ *  every other pair of their frames alone (e.g. MJCF's contype and
+ *  conaffinity bits). Before finalize only (TEAL_ESTATE after); an unknown
+ *  id gives TEAL_ENOTFOUND and a == b TEAL_EINVAL, with the message in the
+ *  sticky error record. */
+TEAL_API int teal_scene_graph_exclude_geometry_pair(teal_scene_graph *sg, int geometry_a,
+                                                    int geometry_b);
 
 /** Ends registration and builds the system. */
 TEAL_API int teal_scene_graph_finalize(teal_scene_graph *sg);

@@ -42,7 +42,9 @@ struct teal_scene_graph {
   int cap_sources, cap_frames, cap_geoms;
   int *excluded; /* frame pairs (a, b), a < b, 2 per pair */
   int nexcluded, cap_excluded;
-  int excluded_sorted; /* sorted by (a, b) for binary search (set at finalize) */
+  int *excluded_geoms; /* geometry pairs (a, b), a < b, 2 per pair */
+  int nexcluded_geoms, cap_excluded_geoms;
+  int excluded_sorted; /* both lists sorted by (a, b) for binary search (set at finalize) */
   /* finalized: the proximity geometries and their collision filter (over
    * indices into prox, frame ids as given) */
   int *prox;

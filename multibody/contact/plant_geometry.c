@@ -439,6 +439,41 @@ int teal_plant_exclude_collisions_between_bodies(teal_plant *p, int body_a, int 
   return record_pairs(p, fn, &a, &b);
 }
 
+int teal_plant_exclude_collision_geometry_pair(teal_plant *p, int geometry_a, int geometry_b) {
+  static const char fn[] = "teal_plant_exclude_collision_geometry_pair";
+  int rc = filter_open(p, fn);
+  if (rc) {
+    return rc;
+  }
+  int n = p->geometries.n;
+  if (geometry_a < 0 || geometry_a >= n || geometry_b < 0 || geometry_b >= n) {
+    return teal_error_set_sticky(&p->err, TEAL_ENOTFOUND,
+                                 "%s: no geometry pair (%d, %d) (the plant has %d geometries)", fn,
+                                 geometry_a, geometry_b, n);
+  }
+  if (geometry_a == geometry_b) {
+    return teal_error_set_sticky(&p->err, TEAL_EINVAL,
+                                 "%s: geometry %d ('%s') given twice (a pair needs two)", fn,
+                                 geometry_a, GEOM(p)[geometry_a].name);
+  }
+  int ids[2] = {geometry_a, geometry_b};
+  for (int k = 0; k < 2; k++) {
+    if (GEOM(p)[ids[k]].g.role != TEAL_ROLE_PROXIMITY) {
+      return teal_error_set_sticky(&p->err, TEAL_EINVAL,
+                                   "%s: geometry %d ('%s') is not a collision geometry", fn, ids[k],
+                                   GEOM(p)[ids[k]].name);
+    }
+  }
+  filter_pair_rec *r = teal_plant_list_push(&p->filter_pairs, sizeof(filter_pair_rec));
+  if (!r) {
+    return teal_error_set_sticky(&p->err, TEAL_ENOMEM, "%s: out of memory", fn);
+  }
+  r->a = geometry_a < geometry_b ? geometry_a : geometry_b;
+  r->b = geometry_a < geometry_b ? geometry_b : geometry_a;
+  r->geometries = 1;
+  return TEAL_OK;
+}
+
 /* ---- scene graph ids ------------------------------------------------------------ */
 
 int teal_plant_geometry_source_is_registered(const teal_plant *p) {

@@ -127,6 +127,15 @@ TEAL_API int teal_plant_exclude_collision_geometries_with_collision_filter_group
 TEAL_API int teal_plant_exclude_collisions_between_bodies(teal_plant *plant, int body_a,
                                                           int body_b);
 
+/** Excludes collisions between two collision geometries (plant geometry
+ *  indices, either order) and no other pair of their bodies: the filter
+ *  MJCF's contype and conaffinity bits need. Recorded and applied like the
+ *  body exclusions (same timing, TEAL_ESTATE once wired). An unknown
+ *  geometry gives TEAL_ENOTFOUND; the same geometry twice or a visual
+ *  geometry gives TEAL_EINVAL; errors are sticky in the plant's record. */
+TEAL_API int teal_plant_exclude_collision_geometry_pair(teal_plant *plant, int geometry_a,
+                                                        int geometry_b);
+
 /* ---- scene graph source and frame ids ------------------------------------------------
  * The plant becomes a source of a scene graph in
  * teal_add_plant_and_scene_graph, or by hand through

@@ -75,7 +75,9 @@ static int exclude_declared_pairs(teal_scene_graph *sg, const teal_plant *p) {
   const filter_pair_rec *f = p->filter_pairs.data;
   int rc = TEAL_OK;
   for (int i = 0; rc == TEAL_OK && i < p->filter_pairs.n; i++) {
-    rc = exclude_bodies(sg, p, f[i].a, f[i].b);
+    rc = f[i].geometries ? teal_scene_graph_exclude_geometry_pair(sg, p->sg_geometry0 + f[i].a,
+                                                                  p->sg_geometry0 + f[i].b)
+                         : exclude_bodies(sg, p, f[i].a, f[i].b);
   }
   return rc;
 }

@@ -14,8 +14,10 @@
  *   <option>           gravity (sets the plant's gravity) and timestep
  *                      (reported in teal_mjcf_report.timestep).
  *   <default class>    nested classes inheriting from their parent, with
- *                      joint, geom, site and motor defaults; elements take
- *                      their class, else their body's childclass, else main.
+ *                      joint, geom, site, motor and equality (active,
+ *                      solref, solimp) defaults; elements take their class,
+ *                      else their body's childclass, else main (equalities:
+ *                      their class, else main).
  *   <worldbody>, <body name pos childclass> and its orientation (quat,
  *                      axisangle, euler, xyaxes, zaxis), nested freely.
  *   <inertial pos mass diaginertia|fullinertia> and its orientation.
@@ -58,7 +60,15 @@
  *     joint's q being (quaternion, position) in Teal and (position,
  *     quaternion) in MuJoCo.
  *   - Geometries are collision geometries (unless contype and conaffinity
- *     are both 0) and visual geometries ("<name>_visual"); unnamed geoms are
+ *     are both 0: visual only) and visual geometries ("<name>_visual").
+ *     Two collision geometries on different bodies collide iff MuJoCo's
+ *     (contype_a & conaffinity_b) || (contype_b & conaffinity_a): every
+ *     other pair is excluded (teal_plant_exclude_collision_geometry_pair;
+ *     nothing is recorded when all geoms keep the defaults 1, 1). MuJoCo's
+ *     body filters are the plant's default filters, plus the body pairs
+ *     its parent filter reaches beyond them (weld groups, bodies with
+ *     several joints); MuJoCo does not filter a body against a parent
+ *     welded to the world, the plant does. Unnamed geoms are
  *     "<body>_geom<k>" (k counts the body's geoms). A mesh geom collides as
  *     its convex hull (warned when far from convex or open), its visual is
  *     the mesh, and its solid (a closed mesh: TEAL_EINVAL otherwise, when

@@ -151,9 +151,9 @@ static int add_bodies(mjcf_model *m, teal_plant *plant, int inst, const char *in
   return TEAL_OK;
 }
 
-static int add_geometry(mjcf_model *m, teal_plant *plant, const char *instance,
-                        const mjcf_geom *g) {
+static int add_geometry(mjcf_model *m, teal_plant *plant, const char *instance, mjcf_geom *g) {
   const mjcf_body *B = &MBODY(m)[g->body];
+  g->plant_geometry = -1;
   if (!g->has_shape) {
     return TEAL_OK;
   }
@@ -167,6 +167,7 @@ static int add_geometry(mjcf_model *m, teal_plant *plant, const char *instance,
   if (rc == TEAL_OK && g->collide) {
     teal_proximity_properties props = teal_proximity_properties_make(g->friction, g->friction);
     rc = teal_plant_register_collision_geometry(plant, B->body, X, &g->shape, name, &props);
+    g->plant_geometry = rc;
   }
   if (rc >= 0 && g->shape.kind != TEAL_SHAPE_HALF_SPACE) {
     const teal_shape *visual = g->has_visual ? &g->visual : &g->shape;
@@ -227,6 +228,7 @@ int mjcf_build(mjcf_model *m, teal_plant *plant, const char *instance) {
   }
   int rc = add_bodies(m, plant, inst, instance);
   rc = rc ? rc : add_sites_and_geoms(m, plant, instance);
+  rc = rc ? rc : mjcf_build_collision_filters(m, plant);
   rc = rc ? rc : add_motors_and_filters(m, plant);
   rc = rc ? rc : mjcf_build_equalities(m, plant);
   return rc ? rc : inst;

@@ -12,7 +12,8 @@
 
 /* ---- attributes through the classes ---------------------------------------- */
 
-static const char *const class_kinds[MJCF_CLASS_KINDS] = {"joint", "geom", "site", "motor"};
+static const char *const class_kinds[MJCF_CLASS_KINDS] = {"joint", "geom", "site", "motor",
+                                                          "equality"};
 
 /* The class's element of that kind, or NULL (found when the class was
  * parsed: a class element may hold thousands of nested classes). */
@@ -322,6 +323,22 @@ int mjcf_parse_option(mjcf_model *m, urdf_node *node) {
 
 /* ---- <default> ------------------------------------------------------------------- */
 
+/* A default <equality> carries only what MuJoCo's schema lets it (active,
+ * solref, solimp): anything else, e.g. polycoef, is per element there and
+ * a schema error, so it is one here rather than silently unused. */
+static int check_default_equality(mjcf_model *m, urdf_node *e) {
+  for (int i = 0; e && i < e->nattrs; i++) {
+    const char *a = e->attrs[i].name;
+    if (strcmp(a, "active") != 0 && strcmp(a, "solref") != 0 && strcmp(a, "solimp") != 0) {
+      return urdf_fail(&m->u, e, TEAL_EPARSE,
+                       "attribute '%s' cannot be a default (an equality default holds active, "
+                       "solref and solimp)",
+                       a);
+    }
+  }
+  return TEAL_OK;
+}
+
 static int add_class(mjcf_model *m, urdf_node *node, const char *name, int parent) {
   mjcf_class *c = urdf_push(&m->u, &m->classes, sizeof(mjcf_class));
   if (!c) {
@@ -338,7 +355,7 @@ static int add_class(mjcf_model *m, urdf_node *node, const char *name, int paren
       }
     }
   }
-  return TEAL_OK;
+  return check_default_equality(m, c->element[MJCF_CLASS_KINDS - 1]);
 }
 
 static int parse_class(mjcf_model *m, urdf_node *node, int parent) {

@@ -4,8 +4,11 @@
  * bodies where they are written) are computed from the bodies' poses in
  * the document. solref and solimp have no meaning for Teal's rigid
  * constraints and are ignored with a warning; active="false" makes the
- * constraint disabled by default. Parsed with the document, resolved in
- * the check (names, joint kinds, bodies), added after the motors. */
+ * constraint disabled by default. active, solref and solimp may come from
+ * the element's class (its class attribute, else main: an equality sits
+ * outside the bodies, so no childclass reaches it), as MuJoCo's default
+ * <equality> gives them. Parsed with the document, resolved in the check
+ * (names, joint kinds, bodies), added after the motors. */
 #include <math.h>
 #include <string.h>
 
@@ -18,13 +21,16 @@
 
 /* ---- parsing ------------------------------------------------------------------------ */
 
-/* Attributes that change nothing here; a warning each. */
-static void warn_ignored(mjcf_model *m, urdf_node *node) {
-  static const char *const names[] = {"solref", "solimp", "class", "torquescale", NULL};
+/* Attributes that change nothing here (solref and solimp also from the
+ * class); a warning each. */
+static void warn_ignored(mjcf_model *m, urdf_node *node, int cls) {
+  static const char *const names[] = {"solref", "solimp", "torquescale", NULL};
   for (int i = 0; names[i]; i++) {
-    if (urdf_attr(&m->u, node, names[i])) {
+    int own = urdf_attr(&m->u, node, names[i]) != NULL;
+    if (own || (i < 2 && mjcf_attr(m, node, "equality", cls, names[i]))) {
       urdf_warn(&m->u, node, &m->report->ignored_attributes,
-                "%s ignored (Teal's equality constraints are rigid)", names[i]);
+                "%s%s ignored (Teal's equality constraints are rigid)", names[i],
+                own ? "" : " (from its default class)");
     }
   }
   if (urdf_is(node, "weld") && urdf_attr(&m->u, node, "anchor")) {
@@ -33,8 +39,8 @@ static void warn_ignored(mjcf_model *m, urdf_node *node) {
   }
 }
 
-static int parse_active(mjcf_model *m, urdf_node *node, int *active) {
-  const char *v = urdf_attr(&m->u, node, "active");
+static int parse_active(mjcf_model *m, urdf_node *node, int cls, int *active) {
+  const char *v = mjcf_attr(m, node, "equality", cls, "active");
   *active = !v || strcmp(v, "true") == 0;
   if (v && !*active && strcmp(v, "false") != 0) {
     return urdf_fail(&m->u, node, TEAL_EPARSE, "active must be \"true\" or \"false\", not '%.40s'",
@@ -91,8 +97,12 @@ static int parse_one(mjcf_model *m, urdf_node *node) {
   }
   e->node = node;
   e->kind = k;
-  warn_ignored(m, node);
-  int rc = parse_active(m, node, &e->active);
+  int cls;
+  int rc = mjcf_element_class(m, node, 0, &cls); /* main is class 0 */
+  if (rc == TEAL_OK) {
+    warn_ignored(m, node, cls);
+  }
+  rc = rc ? rc : parse_active(m, node, cls, &e->active);
   rc = rc ? rc : k == MJCF_EQ_JOINT ? parse_joints(m, node, e) : parse_bodies(m, node, e);
   return rc;
 }

@@ -185,7 +185,23 @@ static int add_solid(mjcf_model *m, urdf_node *node, int cls, int type, const do
   return TEAL_OK;
 }
 
-/* Colour, friction and whether the geom collides. */
+/* contype and conaffinity: 32-bit masks, so integers in [0, 2^32). */
+static int collision_bits(mjcf_model *m, urdf_node *node, double ct, double ca, mjcf_geom *g) {
+  const double v[2] = {ct, ca};
+  static const char *const names[2] = {"contype", "conaffinity"};
+  for (int i = 0; i < 2; i++) {
+    if (!(v[i] >= 0.0 && v[i] <= 4294967295.0 && v[i] == floor(v[i]))) {
+      return urdf_fail(&m->u, node, TEAL_EINVAL, "%s %g must be an integer bit mask in [0, 2^32)",
+                       names[i], v[i]);
+    }
+  }
+  g->contype = (uint32_t)ct;
+  g->conaffinity = (uint32_t)ca;
+  g->collide = g->contype != 0 || g->conaffinity != 0;
+  return TEAL_OK;
+}
+
+/* Colour, friction and the collision bits. */
 static int contact_values(mjcf_model *m, urdf_node *node, int cls, mjcf_geom *g) {
   double f[3] = {1.0, 0.005, 0.0001}, rgba[4] = {0.5, 0.5, 0.5, 1.0}, ct, ca;
   int n;
@@ -206,7 +222,7 @@ static int contact_values(mjcf_model *m, urdf_node *node, int cls, mjcf_geom *g)
   }
   g->friction = f[0];
   memcpy(g->rgba, rgba, sizeof(rgba));
-  g->collide = ct != 0.0 || ca != 0.0;
+  rc = rc ? rc : collision_bits(m, node, ct, ca, g);
   static const char *const ignored[] = {"condim", "solref",   "solimp", "margin",
                                         "gap",    "priority", "solmix", NULL};
   for (int i = 0; ignored[i] && rc == TEAL_OK; i++) {

@@ -14,6 +14,8 @@
  *                    model (names, references, inertias) before the build.
  *   mjcf_claims.c    the frame and joint names the build will create.
  *   mjcf_equality.c  <equality>: connect, weld and joint as constraints.
+ *   mjcf_filters.c   MuJoCo's collision filters the plant's defaults miss:
+ *                    contype and conaffinity, the parent filter.
  *   mjcf_build.c     adding the checked model to the plant. */
 #ifndef TEAL_MULTIBODY_PARSING_MJCF_INTERNAL_H
 #define TEAL_MULTIBODY_PARSING_MJCF_INTERNAL_H
@@ -28,13 +30,13 @@
 #define MJCF_WORLD 0
 
 /* The element kinds a default class holds. */
-#define MJCF_CLASS_KINDS 4
+#define MJCF_CLASS_KINDS 5
 
 typedef struct mjcf_class {
   const char *name;
   urdf_node *node;                      /* the <default> element */
   int parent;                           /* -1 for main */
-  urdf_node *element[MJCF_CLASS_KINDS]; /* joint, geom, site, motor (or NULL) */
+  urdf_node *element[MJCF_CLASS_KINDS]; /* joint, geom, site, motor, equality (or NULL) */
 } mjcf_class;
 
 typedef enum mjcf_joint_type { MJCF_HINGE = 0, MJCF_SLIDE, MJCF_BALL, MJCF_FREE } mjcf_joint_type;
@@ -75,7 +77,9 @@ typedef struct mjcf_geom {
   int has_shape;     /* 0: skipped (a height field) */
   teal_shape visual; /* a mesh geom's visual, the mesh itself */
   int has_visual;    /* 0: the visual is shape */
-  int collide;
+  int collide;       /* contype or conaffinity nonzero */
+  uint32_t contype, conaffinity; /* MuJoCo's collision bits */
+  int plant_geometry;            /* build: the collision geometry, -1 if none */
   double rgba[4];
   double friction;
 } mjcf_geom;
@@ -226,6 +230,13 @@ int mjcf_parse_equality(mjcf_model *m, urdf_node *node);
 int mjcf_check_equalities(mjcf_model *m);
 /* Adds them as constraints (after the joints). */
 int mjcf_build_equalities(mjcf_model *m, teal_plant *plant);
+
+/* ---- mjcf_filters.c ---- */
+
+/* Excludes the collision geometry pairs MuJoCo's contype and conaffinity
+ * bits keep apart, and the body pairs its parent filter keeps apart beyond
+ * the plant's default filters (after the geometries are added). */
+int mjcf_build_collision_filters(mjcf_model *m, teal_plant *plant);
 
 /* Adds the checked model as instance; returns its index or an error. */
 int mjcf_build(mjcf_model *m, teal_plant *plant, const char *instance);

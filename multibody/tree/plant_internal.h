@@ -133,12 +133,14 @@ typedef struct geometry_rec {
   teal_plant_geometry g;
 } geometry_rec;
 
-/* a collision filter exclusion between two bodies, declared through the plant
- * and applied when it is wired to its scene graph (name: unused, NULL) */
+/* a collision filter exclusion between two bodies (or, with geometries set,
+ * two geometries), declared through the plant and applied when it is wired
+ * to its scene graph (name: unused, NULL) */
 typedef struct filter_pair_rec {
   char *name;
   int instance;
   int a, b;
+  int geometries; /* 1: a, b are geometry indices; 0: body indices */
 } filter_pair_rec;
 
 /* A slot of a name index: the record's index + 1 (0: empty) and its hash. */

@@ -249,6 +249,50 @@ START_TEST(bad_inputs) {
 }
 END_TEST
 
+/* A geometry pair exclusion filters that pair only: a over b and c, with
+ * (a, c) excluded, reports a-b alone; the candidate test agrees before and
+ * after finalize (a scan, then a binary search over the sorted pairs). */
+START_TEST(geometry_pair_exclusion) {
+  rig r = make_rig();
+  ck_assert_int_eq(teal_scene_graph_exclude_geometry_pair(r.sg, r.g_c, r.g_a), TEAL_OK);
+  ck_assert_int_eq(teal_scene_graph_exclude_geometry_pair(r.sg, r.g_ground, r.g_b), TEAL_OK);
+  ck_assert_int_eq(teal_scene_graph_exclude_geometry_pair(r.sg, r.g_b, r.g_a), TEAL_OK);
+  ck_assert_int_eq(teal_scene_graph_exclude_geometry_pair(r.sg, r.g_b, r.g_a), TEAL_OK); /* twice */
+  ck_assert_int_eq(teal_scene_graph_exclude_geometry_pair(r.sg, r.g_ground, r.g_b), TEAL_OK);
+  ck_assert(!teal_scene_graph_pair_is_candidate(r.sg, r.g_a, r.g_c));
+  ck_assert(!teal_scene_graph_pair_is_candidate(r.sg, r.g_b, r.g_ground));
+  ck_assert(teal_scene_graph_pair_is_candidate(r.sg, r.g_c, r.g_ground));
+  ck_assert(teal_scene_graph_pair_is_candidate(r.sg, r.g_a, r.g_ground));
+  /* a fresh rig, finalized: the sorted pairs and the broadphase filter */
+  teal_scene_graph_free(r.sg);
+  r = make_rig();
+  ck_assert_int_eq(teal_scene_graph_exclude_geometry_pair(r.sg, r.g_ground, r.g_c), TEAL_OK);
+  ck_assert_int_eq(teal_scene_graph_exclude_geometry_pair(r.sg, r.g_c, r.g_a), TEAL_OK);
+  ck_assert_int_eq(teal_scene_graph_exclude_geometry_pair(r.sg, r.g_ground, r.g_b), TEAL_OK);
+  ck_assert_int_eq(teal_scene_graph_finalize(r.sg), TEAL_OK);
+  ck_assert(!teal_scene_graph_pair_is_candidate(r.sg, r.g_a, r.g_c));
+  ck_assert(!teal_scene_graph_pair_is_candidate(r.sg, r.g_c, r.g_ground));
+  ck_assert(!teal_scene_graph_pair_is_candidate(r.sg, r.g_b, r.g_ground));
+  ck_assert(teal_scene_graph_pair_is_candidate(r.sg, r.g_a, r.g_b));
+  ck_assert(teal_scene_graph_pair_is_candidate(r.sg, r.g_a, r.g_ground));
+  teal_system *sys = teal_scene_graph_system(r.sg);
+  teal_context *ctx = teal_context_new(sys, NULL);
+  /* a at z 1.8, b at z 2 and c at z 2.3 (radius 0.5): a overlaps both */
+  set_poses(ctx, &r, 1.8, 0.0);
+  const teal_point_pair_list *pairs;
+  ck_assert_int_eq(teal_scene_graph_eval_point_pair_penetrations(r.sg, ctx, &pairs), TEAL_OK);
+  ck_assert_int_eq(pairs->n, 1);
+  int lo =
+      pairs->pairs[0].id_A < pairs->pairs[0].id_B ? pairs->pairs[0].id_A : pairs->pairs[0].id_B;
+  int hi = pairs->pairs[0].id_A ^ pairs->pairs[0].id_B ^ lo;
+  ck_assert_int_eq(lo, r.g_a);
+  ck_assert_int_eq(hi, r.g_b);
+  ck_assert_double_eq_tol(pairs->pairs[0].depth, 0.8, 1e-12);
+  teal_context_free(ctx);
+  teal_scene_graph_free(r.sg);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("scene_graph");
   TCase *tc = tcase_create("core");
@@ -256,6 +300,7 @@ int main(void) {
   tcase_add_test(tc, query_finds_penetrations);
   tcase_add_test(tc, bad_inputs);
   tcase_add_test(tc, broadphase_candidates_are_linear);
+  tcase_add_test(tc, geometry_pair_exclusion);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

@@ -1,7 +1,8 @@
 /* Error messages of the scene graph's queries in a context: a scene graph
  * that is not finalized, a context that does not hold it and NULL results
  * fail with a message in the context's record that names the query and
- * the cause (replacing an earlier one). */
+ * the cause (replacing an earlier one); bad geometry-pair exclusions leave
+ * their message in the scene graph's record. */
 #include <check.h>
 #include <stdlib.h>
 
@@ -92,12 +93,34 @@ START_TEST(register_source_null_name) {
 }
 END_TEST
 
+START_TEST(exclude_geometry_pair_bad_ids) {
+  teal_scene_graph *sg = sphere_graph(0);
+  TS_EXPECT_ERROR(teal_scene_graph_exclude_geometry_pair(sg, 0, 5), TEAL_ENOTFOUND,
+                  teal_scene_graph_error(sg), "no geometry pair (0, 5) (the scene graph has 1)");
+  teal_scene_graph_free(sg);
+  sg = sphere_graph(0);
+  TS_EXPECT_ERROR(teal_scene_graph_exclude_geometry_pair(sg, -1, 0), TEAL_ENOTFOUND,
+                  teal_scene_graph_error(sg), "teal_scene_graph_exclude_geometry_pair");
+  teal_scene_graph_free(sg);
+  sg = sphere_graph(0);
+  TS_EXPECT_ERROR(teal_scene_graph_exclude_geometry_pair(sg, 0, 0), TEAL_EINVAL,
+                  teal_scene_graph_error(sg), "geometry 0 given twice");
+  teal_scene_graph_free(sg);
+  sg = sphere_graph(1);
+  TS_EXPECT_ERROR(teal_scene_graph_exclude_geometry_pair(sg, 0, 0), TEAL_ESTATE,
+                  teal_scene_graph_error(sg), "cannot exclude a geometry pair after finalize");
+  teal_scene_graph_free(sg);
+  ck_assert_int_eq(teal_scene_graph_exclude_geometry_pair(NULL, 0, 1), TEAL_EINVAL);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("scene_graph_error_messages");
   TCase *tc = tcase_create("messages");
   tcase_add_test(tc, query_not_finalized);
   tcase_add_test(tc, query_wrong_context_and_null_results);
   tcase_add_test(tc, register_source_null_name);
+  tcase_add_test(tc, exclude_geometry_pair_bad_ids);
   suite_add_tcase(s, tc);
   return ts_run_suite(s);
 }

@@ -5,7 +5,9 @@
  * small scene (welded groups, revolute joints, free bodies, visual and
  * collision geometry); group-pair and body-pair exclusions, against the
  * scene graph's point-pair query on overlapping spheres (a pair it reports
- * without the exclusion disappears with it); bad input. */
+ * without the exclusion disappears with it); a geometry-pair exclusion
+ * (one pair of two bodies' geometries filtered, the other kept), also with
+ * the plant's geometry ids offset in a shared scene graph; bad input. */
 #include <check.h>
 #include <string.h>
 
@@ -14,8 +16,10 @@
 #include "geometry/scene_graph/scene_graph_query.h"
 #include "multibody/contact/plant_geometry.h"
 #include "multibody/contact/plant_scene_graph.h"
+#include "multibody/contact/scene_graph_source.h"
 #include "multibody/plant/plant_system.h"
 #include "multibody/tree/topology.h"
+#include "support/error_messages.h"
 #include "support/test_support.h"
 
 static int add_body(teal_plant *p, const char *name) {
@@ -372,6 +376,107 @@ START_TEST(bad_input) {
 }
 END_TEST
 
+/* Body A carries spheres a0 and a1, body B sphere b, all overlapping at the
+ * origin; (a0, b) is excluded. The query reports (a1, b) only; a1 and a0
+ * never pair (one body). */
+START_TEST(geometry_pair_exclusion_reaches_the_query) {
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  int A = add_body(p, "A"), B = add_body(p, "B");
+  int a0 = add_sphere(p, A, "a0"), a1 = add_sphere(p, A, "a1"), b = add_sphere(p, B, "b");
+  ck_assert_int_eq(teal_plant_exclude_collision_geometry_pair(p, b, a0), TEAL_OK);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  teal_builder *bld = teal_builder_new("pair");
+  teal_error err;
+  teal_scene_graph *sg = teal_add_plant_and_scene_graph(bld, p, &err);
+  ck_assert_msg(sg != NULL, "%s", err.message);
+  ck_assert(!teal_scene_graph_pair_is_candidate(sg, teal_plant_get_geometry_id(p, a0),
+                                                teal_plant_get_geometry_id(p, b)));
+  ck_assert(teal_scene_graph_pair_is_candidate(sg, teal_plant_get_geometry_id(p, a1),
+                                               teal_plant_get_geometry_id(p, b)));
+  teal_system *d = teal_builder_build(bld, &err);
+  ck_assert_msg(d != NULL, "%s", err.message);
+  teal_context *ctx = teal_context_new(d, NULL);
+  ck_assert_ptr_nonnull(ctx);
+  const teal_context *sgc = teal_context_subcontext(ctx, teal_scene_graph_system(sg));
+  const teal_point_pair_list *pairs;
+  ck_assert_int_eq(teal_scene_graph_eval_point_pair_penetrations(sg, sgc, &pairs), TEAL_OK);
+  ck_assert_int_eq(pairs->n, 1);
+  int ga = teal_plant_get_geometry_from_id(p, pairs->pairs[0].id_A);
+  int gb = teal_plant_get_geometry_from_id(p, pairs->pairs[0].id_B);
+  ck_assert((ga == a1 && gb == b) || (ga == b && gb == a1));
+  teal_context_free(ctx);
+  teal_system_free(d);
+}
+END_TEST
+
+/* Registered by hand into a scene graph that holds another source's
+ * geometry first: the plant's geometry ids are offset, and the exclusion
+ * follows them. */
+START_TEST(geometry_pair_exclusion_with_offset_ids) {
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  int A = add_body(p, "A"), B = add_body(p, "B");
+  int a0 = add_sphere(p, A, "a0"), a1 = add_sphere(p, A, "a1"), b = add_sphere(p, B, "b");
+  ck_assert_int_eq(teal_plant_exclude_collision_geometry_pair(p, a1, b), TEAL_OK);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  teal_scene_graph *sg = teal_scene_graph_new("shared", NULL);
+  int src = teal_scene_graph_register_source(sg, "obstacles");
+  int frame = teal_scene_graph_register_frame(sg, src, "post");
+  teal_shape s;
+  teal_shape_sphere(0.1, &s, NULL);
+  teal_proximity_properties props = teal_proximity_properties_make(0.5, 0.5);
+  int post = teal_scene_graph_register_geometry(sg, frame, teal_transform_identity(), &s, "post",
+                                                TEAL_ROLE_PROXIMITY, &props, NULL);
+  ck_assert_int_eq(post, 0);
+  teal_error err;
+  ck_assert_int_ge(teal_plant_register_as_source_for_scene_graph(p, sg, &err), 0);
+  int id_a0 = teal_plant_get_geometry_id(p, a0), id_a1 = teal_plant_get_geometry_id(p, a1);
+  int id_b = teal_plant_get_geometry_id(p, b);
+  ck_assert_int_eq(id_a0, 1); /* after the obstacle */
+  ck_assert(!teal_scene_graph_pair_is_candidate(sg, id_a1, id_b));
+  ck_assert(teal_scene_graph_pair_is_candidate(sg, id_a0, id_b));
+  ck_assert(teal_scene_graph_pair_is_candidate(sg, post, id_a1));
+  ck_assert(teal_scene_graph_pair_is_candidate(sg, post, id_b));
+  teal_scene_graph_free(sg);
+  teal_plant_free(p);
+}
+END_TEST
+
+static void expect_geometry_pair_error(teal_plant *p, int a, int b, int code, const char *needle) {
+  TS_EXPECT_ERROR(teal_plant_exclude_collision_geometry_pair(p, a, b), code, teal_plant_error(p),
+                  needle);
+  teal_plant_free(p);
+}
+
+START_TEST(geometry_pair_bad_input) {
+  ck_assert_int_eq(teal_plant_exclude_collision_geometry_pair(NULL, 0, 1), TEAL_EINVAL);
+  scene s = make_scene();
+  expect_geometry_pair_error(s.p, s.g_arm_col, 42, TEAL_ENOTFOUND, "no geometry pair (");
+  s = make_scene();
+  expect_geometry_pair_error(s.p, -1, s.g_arm_col, TEAL_ENOTFOUND,
+                             "teal_plant_exclude_collision_geometry_pair");
+  s = make_scene();
+  expect_geometry_pair_error(s.p, s.g_arm_col, s.g_arm_col, TEAL_EINVAL, "given twice");
+  s = make_scene();
+  expect_geometry_pair_error(s.p, s.g_arm_col, s.g_tool_vis, TEAL_EINVAL,
+                             "is not a collision geometry");
+  /* sticky: a good call after a failure returns the old code */
+  s = make_scene();
+  ck_assert_int_eq(teal_plant_exclude_collision_geometry_pair(s.p, 0, 99), TEAL_ENOTFOUND);
+  ck_assert_int_eq(teal_plant_exclude_collision_geometry_pair(s.p, s.g_arm_col, s.g_ball_col),
+                   TEAL_ENOTFOUND);
+  teal_plant_free(s.p);
+  /* after the wiring */
+  s = make_scene();
+  ck_assert_int_eq(teal_plant_finalize(s.p), TEAL_OK);
+  teal_builder *bld = teal_builder_new("late");
+  teal_error err;
+  ck_assert_ptr_nonnull(teal_add_plant_and_scene_graph(bld, s.p, &err));
+  TS_EXPECT_ERROR(teal_plant_exclude_collision_geometry_pair(s.p, s.g_arm_col, s.g_ball_col),
+                  TEAL_ESTATE, teal_plant_error(s.p), "already registered with its scene graph");
+  teal_builder_free(bld);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("plant_geometry_queries");
   TCase *tc = tcase_create("core");
@@ -381,6 +486,9 @@ int main(void) {
   tcase_add_test(tc, group_pair_exclusions_reach_the_query);
   tcase_add_test(tc, welded_groups_as_filter_groups);
   tcase_add_test(tc, bad_input);
+  tcase_add_test(tc, geometry_pair_exclusion_reaches_the_query);
+  tcase_add_test(tc, geometry_pair_exclusion_with_offset_ids);
+  tcase_add_test(tc, geometry_pair_bad_input);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);

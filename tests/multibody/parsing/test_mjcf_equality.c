@@ -6,7 +6,10 @@
  * parallelogram four-bar closed by connect is satisfied along its analytic
  * motion, and examples/four_bar_linkage.c's crank-rocker written in MJCF
  * falls under gravity as the hand-built one does (1e-6 after 1 s); active="false", ignored
- * attributes and bad equalities. */
+ * attributes and bad equalities; active, solref and solimp from default
+ * classes (the class attribute, else main, never a body's childclass: the
+ * expected enabled flags are what MuJoCo 2.2.2 compiles for the same
+ * documents), and what a default <equality> may not hold. */
 #include <check.h>
 #include <math.h>
 #include <stdlib.h>
@@ -27,9 +30,11 @@
 #define PI 3.14159265358979323846
 
 /* Two hinged links a and b (with a massless frame "tip" at b's end), a
- * free box c; eq is the <equality> content. */
-#define CHAIN(eq)                                                                         \
-  "<mujoco><worldbody>"                                                                   \
+ * free box c; def is the <default> element (or ""), eq the <equality>
+ * content. */
+#define CHAIN_D(def, eq)                                                                  \
+  "<mujoco>" def                                                                          \
+  "<worldbody>"                                                                           \
   "<body name='a' pos='0 0 1' euler='0 0 20'><joint name='ja' axis='0 1 0'/>"             \
   "<geom type='capsule' fromto='0 0 0 1 0 0' size='0.05'/>"                               \
   "<body name='b' pos='1 0 0'><joint name='jb' axis='0 1 0'/>"                            \
@@ -37,6 +42,7 @@
   "</body></body>"                                                                        \
   "<body name='c' pos='2 0.5 1'><freejoint name='fc'/><geom type='box' size='.1 .1 .1'/>" \
   "</body></worldbody><equality>" eq "</equality></mujoco>"
+#define CHAIN(eq) CHAIN_D("", eq)
 
 static teal_plant *load(const char *xml, int finalize) {
   teal_error e = {TEAL_OK, ""};
@@ -367,6 +373,66 @@ START_TEST(bad_equalities) {
 }
 END_TEST
 
+/* main: inactive with a solref; 'on' (in main): active; 'inner' (in
+ * 'on'): nothing of its own. */
+#define EQ_DEFAULTS                                                                 \
+  "<default><equality active='false' solref='0.05 1'/>"                             \
+  "<default class='on'><equality active='true'/><default class='inner'/></default>" \
+  "</default>"
+
+START_TEST(equality_defaults_through_classes) {
+  teal_mjcf_report r;
+  teal_error e = {TEAL_OK, ""};
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  ck_assert_msg(teal_mjcf_load_string(p,
+                                      CHAIN_D(EQ_DEFAULTS,
+                                              "<joint joint1='ja' joint2='jb'/>"
+                                              "<joint class='on' joint1='jb' joint2='ja'/>"
+                                              "<connect class='inner' body1='c' anchor='0 0 0'/>"
+                                              "<weld body1='c' active='true'/>"
+                                              "<connect body1='c' anchor='0 0 0'/>"),
+                                      NULL, NULL, &r, &e) >= 2,
+                "%s", e.message);
+  ck_assert_int_eq(teal_plant_num_constraints(p), 5);
+  static const int enabled[5] = {0, 1, 1, 1, 0};
+  for (int c = 0; c < 5; c++) {
+    ck_assert_msg(teal_plant_constraint_default_enabled(p, c) == enabled[c], "constraint %d", c);
+  }
+  /* every one inherits main's solref, ignored with a warning each */
+  ck_assert_int_eq(r.ignored_attributes, 5);
+  ck_assert_msg(strstr(r.first_warning, "solref (from its default class) ignored"), "%s",
+                r.first_warning);
+  teal_plant_free(p);
+}
+END_TEST
+
+/* A body's childclass does not reach the equalities (they sit outside the
+ * bodies): 'off' would disable the connect, but it stays active. */
+START_TEST(childclass_does_not_reach_equalities) {
+  teal_plant *p = load(
+      "<mujoco><default><default class='off'><equality active='false'/></default></default>"
+      "<worldbody><body name='k' childclass='off'><joint axis='0 1 0'/>"
+      "<geom type='sphere' size='0.1'/></body></worldbody>"
+      "<equality><connect body1='k' anchor='0 0 1'/></equality></mujoco>",
+      0);
+  ck_assert_int_eq(teal_plant_num_constraints(p), 1);
+  ck_assert_int_eq(teal_plant_constraint_default_enabled(p, 0), 1);
+  teal_plant_free(p);
+}
+END_TEST
+
+START_TEST(bad_equality_defaults) {
+  expect_failure(CHAIN_D("<default><equality polycoef='0 2 0 0 0'/></default>",
+                         "<joint joint1='ja' joint2='jb'/>"),
+                 TEAL_EPARSE, "attribute 'polycoef' cannot be a default");
+  expect_failure(
+      CHAIN_D("<default><equality active='maybe'/></default>", "<joint joint1='ja' joint2='jb'/>"),
+      TEAL_EPARSE, "active must be");
+  expect_failure(CHAIN("<joint class='nope' joint1='ja' joint2='jb'/>"), TEAL_ENOTFOUND,
+                 "unknown class 'nope'");
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("mjcf_equality");
   TCase *tc = tcase_create("core");
@@ -378,6 +444,9 @@ int main(void) {
   tcase_add_test(tc, four_bar_simulates_like_the_example);
   tcase_add_test(tc, ignored_attributes_are_warned);
   tcase_add_test(tc, bad_equalities);
+  tcase_add_test(tc, equality_defaults_through_classes);
+  tcase_add_test(tc, childclass_does_not_reach_equalities);
+  tcase_add_test(tc, bad_equality_defaults);
   suite_add_tcase(s, tc);
   return ts_run_suite(s);
 }
