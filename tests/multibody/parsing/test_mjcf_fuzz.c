@@ -25,8 +25,9 @@
 #include "support/test_support.h"
 #include "urdf_models.h"
 
-static const char *const models[] = {"mjcf/acrobot.xml", "mjcf/mixed_joints.xml", "mjcf/arm.xml",
-                                     "mjcf/full_inertia.xml"};
+static const char *const models[] = {
+    "mjcf/acrobot.xml",       "mjcf/mixed_joints.xml", "mjcf/arm.xml",    "mjcf/full_inertia.xml",
+    "mjcf/geared_motors.xml", "mjcf/armature.xml",     "mjcf/contype.xml"};
 #define NUM_MODELS ((int)(sizeof(models) / sizeof(models[0])))
 
 /* Every element and attribute the parser reads, in one document. */
