@@ -285,6 +285,37 @@ START_TEST(world_frames_are_plant_frames) {
 }
 END_TEST
 
+/* A joint of the outer model from a link of the nested one, and a
+ * canonical link in the nested model: their frames are the outer model's,
+ * on the nested model's body. */
+START_TEST(outer_frames_on_nested_body) {
+  static const char *xml =
+      "<sdf version='1.9'><model name='o' canonical_link='in::a'>"
+      "<model name='in'><pose>0 0 1 0 0 0</pose><link name='a'/></model>"
+      "<link name='b'><pose>0 0 2 0 0 0</pose></link>"
+      "<joint name='k' type='revolute'><parent>in::a</parent><child>b</child>"
+      "<axis><xyz>1 0 0</xyz></axis></joint></model></sdf>";
+  int inst[8];
+  teal_plant *p = load(xml, 2, inst);
+  int o = inst[0], in = inst[1];
+  int a = teal_plant_get_body_by_name(p, "a", in, NULL);
+  int b = teal_plant_get_body_by_name(p, "b", o, NULL);
+  ck_assert_int_ge(a, 1);
+  int body, k = teal_plant_get_joint_by_name(p, "k", o, NULL);
+  ck_assert_int_eq(teal_plant_joint_parent_body(p, k), a);
+  ck_assert_int_eq(teal_plant_joint_child_body(p, k), b);
+  ts_urdf_assert_transform_near(ts_urdf_frame_pose(p, "k_parent", o, &body), tr(0, 0, 1), 0.0);
+  ck_assert_int_eq(body, a);
+  ck_assert_int_lt(teal_plant_get_frame_by_name(p, "k_parent", in, NULL), 0);
+  /* o's model frame sits at o's pose, 1 below a, on a */
+  ts_urdf_assert_transform_near(ts_urdf_frame_pose(p, "__model__", o, &body), tr(0, 0, -1), 0.0);
+  ck_assert_int_eq(body, a);
+  ts_urdf_assert_transform_near(ts_urdf_frame_pose(p, "__model__", in, &body), tr(0, 0, 0), 0.0);
+  ck_assert_int_eq(body, a);
+  teal_plant_free(p);
+}
+END_TEST
+
 /* The summary lists the nested instance and its bodies. */
 START_TEST(summary_lists_nested_instances) {
   int inst[8];
@@ -355,6 +386,24 @@ START_TEST(world_frame_name_clash) {
 }
 END_TEST
 
+/* A joint of the outer model into a nested one has its own child frame in
+ * the outer instance: an outer frame of that name clashes with it. */
+START_TEST(cross_joint_frame_clash) {
+  static const char *xml =
+      "<sdf version='1.9'><model name='o'><link name='base'/>"
+      "<model name='in'><link name='a'/></model>\n"
+      "<joint name='k' type='revolute'><parent>base</parent><child>in::a</child></joint>"
+      "<frame name='k_child' attached_to='base'/></model></sdf>";
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  teal_error e;
+  ts_stale_error(&e);
+  TS_EXPECT_ERROR(teal_sdf_load_string(p, xml, &e), TEAL_EDUPLICATE, &e,
+                  "<string>:2: <frame name=\"k_child\">: frame name 'k_child' is used twice");
+  expect_untouched(p, 2, 1);
+  teal_plant_free(p);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("sdf_nested");
   TCase *tc = tcase_create("instances");
@@ -363,12 +412,14 @@ int main(void) {
   tcase_add_test(tc, instance_name_prefixes_nested);
   tcase_add_test(tc, model_frames_move_with_canonical_link);
   tcase_add_test(tc, world_frames_are_plant_frames);
+  tcase_add_test(tc, outer_frames_on_nested_body);
   tcase_add_test(tc, summary_lists_nested_instances);
   suite_add_tcase(s, tc);
   TCase *te = tcase_create("errors");
   tcase_add_test(te, nested_instance_name_clash);
   tcase_add_test(te, world_frame_attached_to_unknown);
   tcase_add_test(te, world_frame_name_clash);
+  tcase_add_test(te, cross_joint_frame_clash);
   suite_add_tcase(s, te);
   return ts_run_suite(s);
 }
