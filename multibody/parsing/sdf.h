@@ -60,7 +60,8 @@
  * models (its frames are that model's too; teal_plant_add_frame_in_instance).
  * Each model has a frame `__model__` at the model's pose, fixed to its
  * canonical link (`canonical_link`, else its first link, else the
- * canonical link of its first nested model), and each `<frame>` of the
+ * canonical link of its first nested model; a model without one, nested
+ * or not, is an error), and each `<frame>` of the
  * `<world>` is a frame of the world model instance under its own name on
  * the body it is attached to. Frames that end up on the world body (those
  * of massless links of static models) are frames of the world model

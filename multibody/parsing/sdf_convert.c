@@ -104,8 +104,13 @@ static int add_frame(sdf_state *s, sdf_instance *in, int f, const char *name) {
 }
 
 /* Each model's frame __model__ ("inner::__model__" in the urdf_model), at
- * the model's pose on its canonical link, as Drake's parser adds it. */
+ * the model's pose on its canonical link, as Drake's parser adds it. A
+ * model needs a link, its own or a nested model's, to carry it. */
 static int add_model_frame(sdf_state *s, sdf_instance *in, int f) {
+  const sdf_frame *M = &SFRAME(s)[f];
+  if (M->body_link == SDF_WORLD) {
+    return urdf_fail(M->doc, M->node, TEAL_EPARSE, "model '%.80s' has no link", M->name);
+  }
   const char *name =
       f == in->top ? "__model__" : concat(&in->out, sdf_local_name(s, f), "::", "__model__");
   return name ? add_frame(s, in, f, name) : s->err->code;

@@ -404,6 +404,21 @@ START_TEST(cross_joint_frame_clash) {
 }
 END_TEST
 
+/* Every model needs a link: an empty nested model is an error. */
+START_TEST(nested_model_without_link) {
+  static const char *xml =
+      "<sdf version='1.9'><model name='o'><link name='base'/>\n"
+      "<model name='empty'><frame name='f'/></model></model></sdf>";
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  teal_error e;
+  ts_stale_error(&e);
+  TS_EXPECT_ERROR(teal_sdf_load_string(p, xml, &e), TEAL_EPARSE, &e,
+                  "<string>:2: <model name=\"empty\">: model 'o::empty' has no link");
+  expect_untouched(p, 2, 1);
+  teal_plant_free(p);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("sdf_nested");
   TCase *tc = tcase_create("instances");
@@ -420,6 +435,7 @@ int main(void) {
   tcase_add_test(te, world_frame_attached_to_unknown);
   tcase_add_test(te, world_frame_name_clash);
   tcase_add_test(te, cross_joint_frame_clash);
+  tcase_add_test(te, nested_model_without_link);
   suite_add_tcase(s, te);
   return ts_run_suite(s);
 }
