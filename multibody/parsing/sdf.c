@@ -261,7 +261,8 @@ static const char *instance_of(const sdf_state *s, const sdf_instance *in) {
   return s->instance_name ? s->instance_name : SFRAME(s)[in->top].name;
 }
 
-/* The top-level models, converted and checked against the plant and each other. */
+/* The top-level models, converted and checked against the plant and each
+ * other, and the world's frames checked. */
 static int convert_all(sdf_state *s, const teal_plant *plant, sdf_instance **out, int *n) {
   int count = 0;
   for (int f = 1; f < s->frames.n; f++) {
@@ -285,11 +286,12 @@ static int convert_all(sdf_state *s, const teal_plant *plant, sdf_instance **out
     if (SFRAME(s)[f].kind == SDF_MODEL && SFRAME(s)[f].scope == SDF_WORLD) {
       sdf_instance *in = &(*out)[(*n)++];
       in->top = f;
+      in->name = instance_of(s, in);
       rc = sdf_convert_model(s, in);
-      rc = rc ? rc : urdf_resolve(&in->out, plant, instance_of(s, in));
+      rc = rc ? rc : urdf_resolve(&in->out, plant, in->name);
     }
   }
-  return rc;
+  return rc ? rc : sdf_check_world_frames(s, plant);
 }
 
 /* Free root links of a model that is not static start at their pose. */
@@ -310,10 +312,11 @@ static int set_default_poses(sdf_state *s, teal_plant *plant, const sdf_instance
 static int build_all(sdf_state *s, teal_plant *plant, sdf_instance *inst, int n) {
   int first = -1, rc = TEAL_OK;
   for (int i = 0; i < n && rc == TEAL_OK; i++) {
-    int idx = urdf_build(&inst[i].out, plant, instance_of(s, &inst[i]));
+    int idx = urdf_build(&inst[i].out, plant);
     rc = idx < 0 ? idx : set_default_poses(s, plant, &inst[i]);
     first = first < 0 ? idx : first;
   }
+  rc = rc ? rc : sdf_build_world_frames(s, plant, inst, n);
   if (rc == TEAL_OK && s->has_gravity) {
     rc = teal_plant_set_gravity(plant, s->gravity);
   }
@@ -355,7 +358,11 @@ static int load(teal_plant *plant, const char *buf, size_t len, const char *path
   rc = rc ? rc : sdf_resolve_frames(&s);
   rc = rc ? rc : convert_all(&s, plant, &inst, &n);
   rc = rc ? rc : build_all(&s, plant, inst, n);
-  report->num_models = rc >= 0 ? n : 0;
+  int instances = 0;
+  for (int i = 0; i < n; i++) {
+    instances += inst[i].out.instances.n;
+  }
+  report->num_models = rc >= 0 ? instances : 0;
   report->num_warnings = s.ureport.num_warnings;
   report->mesh_collisions = s.mesh_collisions;
   report->nonconvex_meshes = s.nonconvex_meshes;

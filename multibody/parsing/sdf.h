@@ -1,14 +1,14 @@
 /** @file
  * An SDFormat parser (Drake's Parser::AddModels for .sdf files) that adds
  * every model of a document to an unfinalized plant, one model instance per
- * top-level model.
+ * model, nested models included.
  *
  * Supported (SDFormat 1.7 and later; the `version` attribute of `<sdf>` is
  * required):
  * @code{.unparsed}
  *   <sdf>        one <model> or one <world>.
- *   <world>      <model>, <include>, <frame> (for poses only: no plant
- *                frame), <gravity> (sets the plant's gravity); other
+ *   <world>      <model>, <include>, <frame> (a plant frame of the world
+ *                model instance), <gravity> (sets the plant's gravity); other
  *                children (physics, scene, light, plugin) are ignored with
  *                a warning.
  *   <model name> <static>, <pose>, <link>, <joint>, <frame>, nested <model>,
@@ -50,10 +50,24 @@
  * and a top-level model's to the world. `degrees="true"` takes the angles
  * in degrees. A cycle of relative_to or attached_to references is an error.
  *
- * Mapping to the plant: each top-level model is a model instance named
- * after the model (or its `<include><name>`). Nested models are flattened
- * into it with scoped names: link "l" of nested model "inner" is the body
- * "inner::l". A link is a body whose frame is the SDFormat link frame.
+ * Mapping to the plant, as Drake's parser does it: each model is a model
+ * instance, added in document order: a top-level one named after the model
+ * (or its `<include><name>`, or teal_sdf_options.instance_name), a nested
+ * one with its scoped name ("outer::inner"). An instance holds its model's
+ * links, joints, frames and actuators under their local names: link "l" of
+ * nested model "inner" is the body "l" of instance "outer::inner". A joint
+ * belongs to the model declaring it, also when its links are in nested
+ * models (its frames are that model's too; teal_plant_add_frame_in_instance).
+ * Each model has a frame `__model__` at the model's pose, fixed to its
+ * canonical link (`canonical_link`, else its first link, else the
+ * canonical link of its first nested model; a model without one, nested
+ * or not, is an error), and each `<frame>` of the
+ * `<world>` is a frame of the world model instance under its own name on
+ * the body it is attached to. Frames that end up on the world body (those
+ * of massless links of static models) are frames of the world model
+ * instance named "<instance>::<name>", as in urdf.h. The tree, and so the
+ * dynamics, is the same as if the models were one.
+ * A link is a body whose frame is the SDFormat link frame.
  * A joint J becomes a plant joint from the frame `<joint>_parent` (J in
  * the parent link) to `<joint>_child` (J in the child link), so a revolute
  * or prismatic axis is its `<xyz>` in J. A universal joint's frames are
@@ -76,7 +90,9 @@
  * @endcode
  * TEAL_ENOTFOUND also for an include that cannot be resolved, TEAL_EINVAL
  * for cyclic poses or attachments and cyclic includes, TEAL_ESIZE for
- * nesting or includes deeper than teal_sdf_options.max_depth. Everything is
+ * nesting or includes deeper than teal_sdf_options.max_depth,
+ * TEAL_EDUPLICATE for a model instance (nested ones included) or a world
+ * frame whose name the plant already has. Everything is
  * parsed and checked before the plant is touched, so on error the plant is
  * left as it was (except for plant failures while adding, as in urdf.h). */
 #ifndef TEAL_MULTIBODY_PARSING_SDF_H
@@ -115,7 +131,9 @@ typedef struct teal_sdf_options {
   int max_attributes; /**< most attributes on one element (> 0) */
   int max_depth;      /**< deepest nesting of models and includes (> 0) */
   /** The instance name for a document of one top-level model (NULL: the
-   *  model's name); a document of several refuses it (TEAL_EINVAL). */
+   *  model's name), also the prefix of its nested models' instances
+   *  ("<instance_name>::inner"); a document of several refuses it
+   *  (TEAL_EINVAL). */
   const char *instance_name;
   /** Where package:// and model:// URIs of includes and meshes point
    *  (borrowed; NULL: the model search path only, see package_map.h). */
@@ -129,8 +147,9 @@ TEAL_API void teal_sdf_options_init(teal_sdf_options *options);
 /** Parses the SDFormat file at path (looked up on the model search path
  *  when relative and not in the working directory, as
  *  teal_urdf_load_file does) and adds its models to the unfinalized plant.
- *  Returns the index of the first new model instance (the others follow
- *  it) or a negative status with a message in err. */
+ *  Returns the index of the first new model instance (the others, nested
+ *  ones included, follow it in document order) or a negative status with a
+ *  message in err. */
 TEAL_API int teal_sdf_load_file(teal_plant *plant, const char *path, teal_error *err);
 
 /** As teal_sdf_load_file for a NUL-terminated document in memory (source

@@ -1,6 +1,8 @@
-/* One top-level SDFormat model as a URDF intermediate model: links with
- * their inertias, joints (sdf_joints.c), <frame>s on the link carrying
- * them, geometries (sdf_geometry.c), and the welds of a static model. */
+/* One top-level SDFormat model as a URDF intermediate model: a model
+ * instance for it and one for each nested model, links with their
+ * inertias, joints (sdf_joints.c), <frame>s and each model's __model__
+ * frame on the link carrying them, geometries (sdf_geometry.c), and the
+ * welds of a static model. */
 #include <math.h>
 #include <string.h>
 
@@ -13,6 +15,44 @@ const char *sdf_local_name(const sdf_state *s, int f) {
     return "world";
   }
   return F->name + strlen(SFRAME(s)[F->top].name) + 2;
+}
+
+int sdf_sub(const sdf_state *s, int f) {
+  const sdf_frame *F = &SFRAME(s)[f];
+  return F->kind == SDF_MODEL ? F->sub : SFRAME(s)[F->scope].sub;
+}
+
+/* a + b + c in a string kept by out (NULL when out of memory, recorded) */
+static const char *concat(urdf_model *out, const char *a, const char *b, const char *c) {
+  size_t na = strlen(a), nb = strlen(b), nc = strlen(c);
+  char *r = teal_alloc(na + nb + nc + 1);
+  if (r) {
+    memcpy(r, a, na);
+    memcpy(r + na, b, nb);
+    memcpy(r + na + nb, c, nc + 1);
+  }
+  return urdf_keep(out, r);
+}
+
+/* The model instances: the top-level model's (in->name), then each nested
+ * model's, named "<in->name>::<its name in the top-level model>". */
+static int add_instances(sdf_state *s, sdf_instance *in) {
+  urdf_model *out = &in->out;
+  for (int f = in->top; f < s->frames.n; f++) {
+    sdf_frame *F = &SFRAME(s)[f];
+    if (F->kind != SDF_MODEL || F->top != in->top) {
+      continue;
+    }
+    const char *local = f == in->top ? "" : sdf_local_name(s, f);
+    const char *name = f == in->top ? in->name : concat(out, in->name, "::", local);
+    urdf_instance *u = name ? urdf_push(out, &out->instances, sizeof(urdf_instance)) : NULL;
+    if (!u) {
+      return s->err->code;
+    }
+    *u = (urdf_instance){name, *local ? strlen(local) + 2 : 0, -1};
+    SFRAME(s)[f].sub = out->instances.n - 1;
+  }
+  return TEAL_OK;
 }
 
 /* X_AB from the world poses of A and B. */
@@ -34,11 +74,15 @@ static int add_link(sdf_state *s, sdf_instance *in, int f) {
   L->parent_joint = L->first_child = L->owner = -1;
   L->X_OL = teal_transform_identity();
   L->body = L->frame = -1;
+  L->inst = sdf_sub(s, f);
   in->link_frame[out->links.n - 1] = f;
+  SFRAME(s)[f].ulink = out->links.n - 1;
   return sdf_convert_geometry(s, f, out->links.n - 1, out);
 }
 
-static int add_frame(sdf_state *s, sdf_instance *in, int f) {
+/* The plant frame for frame f (a <frame>, or a model's __model__ frame
+ * then named name) on the link carrying it. */
+static int add_frame(sdf_state *s, sdf_instance *in, int f, const char *name) {
   const sdf_frame *F = &SFRAME(s)[f];
   int link = F->body_link;
   if (link != SDF_WORLD && SFRAME(s)[link].top != in->top) {
@@ -50,12 +94,26 @@ static int add_frame(sdf_state *s, sdf_instance *in, int f) {
   if (!u) {
     return s->err->code;
   }
-  u->name = sdf_local_name(s, f);
+  u->name = name;
   u->node = F->node;
   u->link_name = sdf_local_name(s, link);
   u->link = -1;
   u->X_LF = relative(s, link, f);
+  u->inst = sdf_sub(s, f);
   return TEAL_OK;
+}
+
+/* Each model's frame __model__ ("inner::__model__" in the urdf_model), at
+ * the model's pose on its canonical link, as Drake's parser adds it. A
+ * model needs a link, its own or a nested model's, to carry it. */
+static int add_model_frame(sdf_state *s, sdf_instance *in, int f) {
+  const sdf_frame *M = &SFRAME(s)[f];
+  if (M->body_link == SDF_WORLD) {
+    return urdf_fail(M->doc, M->node, TEAL_EPARSE, "model '%.80s' has no link", M->name);
+  }
+  const char *name =
+      f == in->top ? "__model__" : concat(&in->out, sdf_local_name(s, f), "::", "__model__");
+  return name ? add_frame(s, in, f, name) : s->err->code;
 }
 
 /* 1 if some joint of out has link l's name as its child. */
@@ -92,6 +150,7 @@ static int weld_roots(sdf_state *s, sdf_instance *in) {
       return s->err->code;
     }
     j->name = kept;
+    j->inst = ULINK(out)[l].inst;
     j->node = ULINK(out)[l].node;
     j->type = URDF_FIXED;
     j->parent_name = "world";
@@ -116,6 +175,7 @@ int sdf_convert_model(sdf_state *s, sdf_instance *in) {
     return urdf_fail(s->main, NULL, TEAL_ENOMEM, "out of memory");
   }
   int rc = urdf_add_world(out);
+  rc = rc ? rc : add_instances(s, in);
   for (int f = in->top; f < s->frames.n && rc == TEAL_OK; f++) {
     rc =
         SFRAME(s)[f].top == in->top && SFRAME(s)[f].kind == SDF_LINK ? add_link(s, in, f) : TEAL_OK;
@@ -124,7 +184,8 @@ int sdf_convert_model(sdf_state *s, sdf_instance *in) {
     const sdf_frame *F = &SFRAME(s)[f];
     rc = F->top != in->top      ? TEAL_OK
          : F->kind == SDF_JOINT ? sdf_convert_joint(s, f, out)
-         : F->kind == SDF_FRAME ? add_frame(s, in, f)
+         : F->kind == SDF_FRAME ? add_frame(s, in, f, sdf_local_name(s, f))
+         : F->kind == SDF_MODEL ? add_model_frame(s, in, f)
                                 : TEAL_OK;
   }
   if (rc == TEAL_OK && out->links.n == 1) {

@@ -286,7 +286,8 @@ static int add_geometry(sdf_state *s, int f, int l, urdf_model *out, urdf_node *
   rc = rc                            ? rc
        : role == TEAL_ROLE_PROXIMITY ? parse_proximity(doc, node, &g.props)
                                      : parse_color(doc, node, g.rgba);
-  g.name = rc ? NULL : geometry_name(ULINK(out)[l].name, name);
+  const urdf_link *L = &ULINK(out)[l];
+  g.name = rc ? NULL : geometry_name(urdf_plant_name(out, L->inst, L->name), name);
   urdf_geom *dst = g.name ? urdf_push(out, &out->geoms, sizeof(urdf_geom)) : NULL;
   if (!dst) {
     teal_shape_release(&g.shape);

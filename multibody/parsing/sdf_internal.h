@@ -9,7 +9,8 @@
  * which urdf_resolve checks and urdf_build adds to the plant.
  *
  * Stages: sdf.c (entry points, documents, includes), sdf_parse.c,
- * sdf_frames.c, sdf_convert.c, sdf_joints.c, sdf_mimic.c, sdf_geometry.c. */
+ * sdf_frames.c, sdf_convert.c, sdf_joints.c, sdf_mimic.c, sdf_geometry.c,
+ * sdf_world.c (the <world>'s frames). */
 #ifndef TEAL_MULTIBODY_PARSING_SDF_INTERNAL_H
 #define TEAL_MULTIBODY_PARSING_SDF_INTERNAL_H
 
@@ -39,6 +40,7 @@ typedef struct sdf_frame {
   teal_transform X_WF;                   /* resolved */
   int body_link;                         /* the link frame (or SDF_WORLD) carrying this frame */
   /* models */
+  int sub; /* its entry in its top-level model's instances (0: the top-level) */
   int is_static;
   const char *canonical; /* canonical_link as written, or NULL */
   /* joints: <parent> and <child> as written */
@@ -46,13 +48,16 @@ typedef struct sdf_frame {
   /* links */
   int massive;
   teal_spatial_inertia M_LLo_L;
+  int ulink; /* its link in its top-level model's urdf_model */
 } sdf_frame;
 
 #define SFRAME(s) ((sdf_frame *)(s)->frames.data)
 
-/* A top-level model on its way to the plant. */
+/* A top-level model on its way to the plant, with its nested models (each
+ * one an entry of out.instances, built as its own model instance). */
 typedef struct sdf_instance {
   int top;         /* its model frame */
+  const char *name; /* its model instance's name */
   urdf_model out;  /* the URDF intermediate model */
   int *link_frame; /* the frame of each of out's links (teal_alloc'd) */
 } sdf_instance;
@@ -101,11 +106,15 @@ int sdf_lookup(sdf_state *s, int scope, const char *ref, urdf_model *doc, urdf_n
 
 /* ---- sdf_convert.c ---- */
 
-/* Turns top-level model inst->top into inst->out (zeroed before). */
+/* Turns top-level model inst->top (named inst->name) into inst->out
+ * (zeroed before), one urdf_instance per model. */
 int sdf_convert_model(sdf_state *s, sdf_instance *inst);
-/* The name of frame f inside its instance (its scoped name without the
- * top-level model's prefix). */
+/* The name of frame f inside its top-level model (its scoped name without
+ * the top-level model's prefix: "inner::link"), unique in the urdf_model;
+ * the plant's name drops its model's prefix as well (urdf_plant_name). */
 const char *sdf_local_name(const sdf_state *s, int f);
+/* The instance entry of a frame: that of its model (of itself for a model). */
+int sdf_sub(const sdf_state *s, int f);
 
 /* ---- sdf_joints.c ---- */
 
@@ -122,5 +131,12 @@ int sdf_convert_mimic(sdf_state *s, int f, urdf_node *axis, urdf_model *out);
 
 /* Adds the <visual>s and <collision>s of link frame f (urdf link index l). */
 int sdf_convert_geometry(sdf_state *s, int f, int l, urdf_model *out);
+
+/* ---- sdf_world.c ---- */
+
+/* The <world>'s <frame>s must be new to the plant's world model instance. */
+int sdf_check_world_frames(sdf_state *s, const teal_plant *plant);
+/* Adds them (after the n models inst are built). */
+int sdf_build_world_frames(sdf_state *s, teal_plant *plant, const sdf_instance *inst, int n);
 
 #endif

@@ -179,7 +179,7 @@ static int add_actuator(urdf_model *doc, urdf_model *out, const urdf_joint *j) {
   if (!a) {
     return rc ? rc : out->err->code;
   }
-  *a = (urdf_actuator){j->name, j->node, j->name, -1, rotor_inertia, gear_ratio};
+  *a = (urdf_actuator){j->name, j->node, j->name, -1, rotor_inertia, gear_ratio, j->inst};
   return TEAL_OK;
 }
 
@@ -189,6 +189,7 @@ int sdf_convert_joint(sdf_state *s, int f, urdf_model *out) {
   urdf_joint j;
   memset(&j, 0, sizeof(j));
   j.name = sdf_local_name(s, f);
+  j.inst = sdf_sub(s, f);
   j.node = J->node;
   j.parent = j.child = j.next_sibling = j.plant_joint = -1;
   j.axis = teal_vec3_make(0, 0, 1);

@@ -271,8 +271,8 @@ void urdf_free_model(urdf_model *m) {
   for (int i = 0; i < m->strings.n; i++) {
     teal_free(((char **)m->strings.data)[i]);
   }
-  urdf_list *lists[] = {&m->links,     &m->joints, &m->geoms,       &m->materials,
-                        &m->actuators, &m->frames, &m->constraints, &m->strings};
+  urdf_list *lists[] = {&m->links,  &m->joints,      &m->geoms,   &m->materials, &m->actuators,
+                        &m->frames, &m->constraints, &m->strings, &m->instances};
   for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
     teal_free(lists[i]->data);
   }
@@ -325,7 +325,7 @@ static int load(teal_plant *plant, const char *buf, size_t len, const char *sour
   rc = rc ? rc : parse_robot(&m);
   rc = rc ? rc : instance_name(&m, given, &inst);
   rc = rc ? rc : urdf_resolve(&m, plant, inst);
-  rc = rc ? rc : urdf_build(&m, plant, inst);
+  rc = rc ? rc : urdf_build(&m, plant);
   urdf_free_model(&m);
   return rc;
 }

@@ -97,6 +97,7 @@ typedef struct urdf_link {
   teal_transform X_OL;
   /* build: the plant body and the link's frame */
   int body, frame;
+  int inst; /* its entry of urdf_model.instances (0: the model's own) */
 } urdf_link;
 
 typedef enum urdf_joint_type {
@@ -129,6 +130,7 @@ typedef struct urdf_joint {
   teal_transform X_CJ;  /* then: the joint frame in the child link frame */
   int has_actuator;
   int plant_joint;      /* build: the plant joint, -1 if none */
+  int inst;             /* its entry of urdf_model.instances */
 } urdf_joint;
 
 typedef struct urdf_geom {
@@ -155,6 +157,7 @@ typedef struct urdf_actuator {
   const char *joint_name;
   int joint;
   double rotor_inertia, gear_ratio; /* <drake:rotor_inertia>, <drake:gear_ratio>: 0, 1 */
+  int inst;                         /* resolve: its joint's entry of urdf_model.instances */
 } urdf_actuator;
 
 typedef struct urdf_frame {
@@ -163,6 +166,7 @@ typedef struct urdf_frame {
   const char *link_name;
   int link;
   teal_transform X_LF;
+  int inst; /* its entry of urdf_model.instances */
 } urdf_frame;
 
 /* A constraint element or a <mimic> (urdf_constraints.c): bodies A and B
@@ -185,6 +189,16 @@ typedef struct urdf_constraint {
   double ratio, offset;                /* coupler */
 } urdf_constraint;
 
+/* A model instance the build adds. A URDF document is one (named by the
+ * caller); an SDFormat model is one and each of its nested models another,
+ * whose elements' names start with prefix_len bytes ("inner::") that the
+ * plant's names drop (urdf_plant_name). */
+typedef struct urdf_instance {
+  const char *name; /* the plant's instance name */
+  size_t prefix_len;
+  int plant; /* build: its index in the plant */
+} urdf_instance;
+
 typedef struct urdf_model {
   const char *source; /* file base name or "<string>" */
   const char *dir;    /* the file's directory with a trailing '/', or NULL */
@@ -195,6 +209,7 @@ typedef struct urdf_model {
   const char *robot_name;
   urdf_list links, joints, geoms, materials, actuators, frames;
   urdf_list constraints; /* urdf_constraint */
+  urdf_list instances;   /* urdf_instance; empty until urdf_check_names adds the one named */
   urdf_list strings; /* char * owned by the model */
   int *link_order;   /* links in tree order (parents first), links.n entries */
   urdf_table link_index;  /* link indices by name */
@@ -208,6 +223,7 @@ typedef struct urdf_model {
 #define UACT(m) ((urdf_actuator *)(m)->actuators.data)
 #define UFRAME(m) ((urdf_frame *)(m)->frames.data)
 #define UCONSTRAINT(m) ((urdf_constraint *)(m)->constraints.data)
+#define UINST(m) ((urdf_instance *)(m)->instances.data)
 
 /* Parses the document into m->xml (the caller has run the pre-scan); a
  * malformed one gives TEAL_EPARSE with its line. No network, no DTD
@@ -356,14 +372,24 @@ int urdf_resolve(urdf_model *m, const teal_plant *plant, const char *instance);
 
 /* ---- urdf_claims.c ---- */
 
-/* The plant's name rules, the instance name, and the frame and geometry
- * names the build will create (no duplicates, no clash with the world). */
+/* The plant's name rules, the instance names (instance when m has no
+ * instances yet, which it then adds), and the frame and geometry names
+ * the build will create (no duplicates, no clash with the world). */
 int urdf_check_names(urdf_model *m, const teal_plant *plant, const char *instance);
+/* The plant's name of an element of instance entry inst named name. */
+const char *urdf_plant_name(const urdf_model *m, int inst, const char *name);
+/* The plant's name of instance entry inst. */
+const char *urdf_instance_name(const urdf_model *m, int inst);
+/* 1 if joint j's child frame M is a frame of its own, "<joint>_child"
+ * (planar joints, SDFormat joint frames off the child link frame, and
+ * joints of another model instance than their child link's). */
+int urdf_child_frame_needed(const urdf_model *m, const urdf_joint *j);
 
 /* ---- urdf_build.c ---- */
 
-/* Adds the checked model as instance; returns its index or the plant's error. */
-int urdf_build(urdf_model *m, teal_plant *plant, const char *instance);
+/* Adds the checked model's instances (urdf_model.instances); returns the
+ * plant index of the first or the plant's error. */
+int urdf_build(urdf_model *m, teal_plant *plant);
 /* The plant-side name of a frame or geometry on body owner (prefixed with
  * "<instance>::" on the world); teal_alloc'd, NULL when out of memory. */
 char *urdf_scoped_name(const char *instance, int on_world, const char *name,

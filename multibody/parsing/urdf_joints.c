@@ -272,6 +272,6 @@ int urdf_parse_transmission(urdf_model *m, urdf_node *node) {
   if (!a) {
     return m->err->code;
   }
-  *a = (urdf_actuator){act, node, joint, -1, rotor_inertia, gear_ratio};
+  *a = (urdf_actuator){act, node, joint, -1, rotor_inertia, gear_ratio, 0};
   return TEAL_OK;
 }

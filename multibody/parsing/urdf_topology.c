@@ -200,6 +200,7 @@ static int resolve_actuator(urdf_model *m, urdf_actuator *a) {
                      j->name);
   }
   j->has_actuator = 1;
+  a->inst = j->inst;
   return TEAL_OK;
 }
 

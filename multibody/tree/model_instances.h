@@ -7,7 +7,8 @@
  * GetFrameIndices and GetJointActuatorIndices).
  *
  * An instance's positions and velocities are those of the joints that
- * belong to it (a joint belongs to its child body's instance; the floating
+ * belong to it (a joint belongs to its child frame's instance, normally
+ * the child body's (teal_plant_add_joint); the floating
  * joint finalize gives a free body belongs to that body's instance). Its
  * actuators are those on its joints. The counts of positions, velocities
  * and actuated dofs need a finalized plant; names, body, joint and frame

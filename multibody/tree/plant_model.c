@@ -237,7 +237,9 @@ int teal_plant_add_rigid_body(teal_plant *p, const char *name, int instance,
   return p->bodies.n - 1;
 }
 
-int teal_plant_add_frame(teal_plant *p, const char *name, int parent_frame, teal_transform X_PF) {
+/* Adds frame F on parent_frame at X_PF to instance (< 0: the parent's). */
+static int add_frame(teal_plant *p, const char *name, int instance, int parent_frame,
+                     teal_transform X_PF) {
   int rc = teal_plant_check_new_name(p, "frame", name);
   if (rc) {
     return rc;
@@ -246,12 +248,17 @@ int teal_plant_add_frame(teal_plant *p, const char *name, int parent_frame, teal
     return teal_error_set_sticky(&p->err, TEAL_ENOTFOUND,
                                  "plant: frame '%s': unknown parent frame %d", name, parent_frame);
   }
+  if (instance >= p->instances.n) {
+    return teal_error_set_sticky(&p->err, TEAL_ENOTFOUND,
+                                 "plant: frame '%s': unknown model instance %d", name, instance);
+  }
   if (!teal_vec3_is_finite(X_PF.p) || !teal_rotation_is_orthonormal(X_PF.R, 1e-9)) {
     return teal_plant_fail(p, TEAL_EINVAL,
                            "plant: frame '%s': X_PF is not a finite rigid transform%s", name, NULL);
   }
   frame_rec parent = FRAME(p)[parent_frame];
-  char *nm = new_name(p, &p->frames, sizeof(frame_rec), "frame", name, parent.instance);
+  int inst = instance < 0 ? parent.instance : instance;
+  char *nm = new_name(p, &p->frames, sizeof(frame_rec), "frame", name, inst);
   if (!nm) {
     return p->err.code;
   }
@@ -260,9 +267,23 @@ int teal_plant_add_frame(teal_plant *p, const char *name, int parent_frame, teal
     teal_free(nm);
     return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory adding frame '%s'%s", name, NULL);
   }
-  *f = (frame_rec){nm, parent.instance, parent.body, teal_transform_compose(parent.X_BF, X_PF)};
+  *f = (frame_rec){nm, inst, parent.body, teal_transform_compose(parent.X_BF, X_PF)};
   teal_plant_list_index(&p->frames, sizeof(frame_rec));
   return p->frames.n - 1;
+}
+
+int teal_plant_add_frame(teal_plant *p, const char *name, int parent_frame, teal_transform X_PF) {
+  return add_frame(p, name, -1, parent_frame, X_PF);
+}
+
+int teal_plant_add_frame_in_instance(teal_plant *p, const char *name, int instance,
+                                     int parent_frame, teal_transform X_PF) {
+  int rc = teal_plant_check_new_name(p, "frame", name);
+  if (rc == TEAL_OK && instance < 0) {
+    return teal_error_set_sticky(&p->err, TEAL_ENOTFOUND,
+                                 "plant: frame '%s': unknown model instance %d", name, instance);
+  }
+  return rc ? rc : add_frame(p, name, instance, parent_frame, X_PF);
 }
 
 /* ---- joints ------------------------------------------------------------- */
@@ -351,7 +372,7 @@ static int check_joint(teal_plant *p, const char *name, teal_joint_kind kind, in
 int teal_plant_push_joint(teal_plant *p, const char *name, teal_joint_kind kind, int pf, int cf,
                           const teal_vec3 *axis, double pitch) {
   int cb = FRAME(p)[cf].body;
-  int inst = BODY(p)[cb].instance;
+  int inst = FRAME(p)[cf].instance; /* the child body's unless the frame was put elsewhere */
   char *nm = new_name(p, &p->joints, sizeof(joint_rec), "joint", name, inst);
   if (!nm) {
     return p->err.code;

@@ -95,13 +95,24 @@ TEAL_API int teal_plant_add_rigid_body(teal_plant *plant, const char *name, int 
 TEAL_API int teal_plant_add_frame(teal_plant *plant, const char *name, int parent_frame,
                                   teal_transform X_PF);
 
+/** As teal_plant_add_frame, but the frame belongs to model instance (an
+ *  index of the plant, TEAL_ENOTFOUND otherwise) whatever its parent's
+ *  instance, as Drake's FixedOffsetFrame with a model instance: the
+ *  SDFormat parser puts a joint's frames in the joint's model and a
+ *  model's frame on a link of a nested model. Its name must be unique
+ *  among the frames of that instance. */
+TEAL_API int teal_plant_add_frame_in_instance(teal_plant *plant, const char *name, int instance,
+                                              int parent_frame, teal_transform X_PF);
+
 /** Adds a joint of type kind from parent_frame (F) to child_frame (M).
  *  axis (expressed in F and M, normalized here without overflow, so any
  *  finite axis with a norm of at least 1e-12 works, (1e300, 1e300, 0) as
  *  well as (1e-6, 0, 0); TEAL_EINVAL otherwise) is required for revolute,
  *  prismatic and screw and ignored otherwise (may be NULL then); pitch
- *  (finite) is used by screw only. The joint belongs to the child body's
- *  model instance. Returns the joint index. */
+ *  (finite) is used by screw only. The joint belongs to the model instance
+ *  of child_frame (as in Drake): the child body's, unless the frame was
+ *  added to another one (teal_plant_add_frame_in_instance). Returns the
+ *  joint index. */
 TEAL_API int teal_plant_add_joint(teal_plant *plant, const char *name, teal_joint_kind kind,
                                   int parent_frame, int child_frame, const teal_vec3 *axis,
                                   double pitch);

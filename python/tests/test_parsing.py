@@ -49,6 +49,25 @@ def test_summary_names_the_model(acrobot_urdf):
         MultibodyPlant(0.0).Summary()  # before Finalize
 
 
+NESTED_SDF = """<sdf version='1.9'><model name='outer'><link name='base'/>
+<model name='inner'><link name='arm'/><link name='hand'/>
+<joint name='wrist' type='revolute'><parent>arm</parent><child>hand</child></joint></model>
+<joint name='shoulder' type='revolute'><parent>base</parent><child>inner::arm</child></joint>
+</model></sdf>"""
+
+
+def test_add_models_returns_nested_instances():
+    plant = MultibodyPlant(0.0)
+    instances = Parser(plant).AddModelsFromString(NESTED_SDF, "sdf")
+    assert instances == [plant.GetModelInstanceByName("outer"),
+                         plant.GetModelInstanceByName("outer::inner")]
+    outer, inner = instances
+    assert plant.GetBodyByName("arm", inner).name() == "arm"
+    assert plant.GetJointByName("shoulder", outer).name() == "shoulder"
+    with pytest.raises(TealNotFoundError):
+        plant.GetBodyByName("arm", outer)
+
+
 def test_parser_errors_carry_teals_message(tmp_path):
     bad = tmp_path / "bad.sdf"
     bad.write_text("<sdf version='1.9'><model name='m'><link name='a'></model></sdf>")

@@ -3,8 +3,9 @@
  * and tau_g(q) at random states, frames, limits, actuators); the acrobot in
  * SDFormat against the acrobot in URDF; relative_to chains (degrees,
  * expressed_in) against transforms composed by hand; geometry, materials
- * and Drake proximity properties; nested models and model:// includes with
- * overrides; worlds with several models, gravity and static models. */
+ * and Drake proximity properties; model:// includes with overrides; worlds
+ * with several models, gravity and static models. Nested models as their
+ * own instances, world frames and __model__ frames: test_sdf_nested.c. */
 #define _XOPEN_SOURCE 700 /* setenv, mkdtemp */
 #include <check.h>
 #include <math.h>
@@ -352,12 +353,14 @@ START_TEST(relative_to_chains) {
   ts_urdf_assert_transform_near(ts_urdf_frame_pose(p, "r::W", TEAL_WORLD_MODEL_INSTANCE, &b),
                                 tr(1, 2, 4), 0.0);
   ck_assert_int_eq(b, TEAL_WORLD_BODY);
-  /* the static nested model's link is welded where it stands, 1 beside L */
-  int weld = teal_plant_get_joint_by_name(p, "fixture::F_static_weld", 2, NULL);
+  /* the static nested model (its own instance) has its link welded where
+   * it stands, 1 beside L */
+  int fixture = teal_plant_get_model_instance_by_name(p, "r::fixture", NULL);
+  int weld = teal_plant_get_joint_by_name(p, "F_static_weld", fixture, NULL);
   ck_assert_int_eq(teal_plant_joint_kind(p, weld), TEAL_JOINT_WELD);
   double q[7];
   teal_plant_default_q(p, q);
-  ts_urdf_assert_transform_near(ts_urdf_world_pose(p, "fixture::F", q), tr(2, 2, 3), 1e-15);
+  ts_urdf_assert_transform_near(ts_urdf_world_pose(p, "F", q), tr(2, 2, 3), 1e-15);
   teal_plant_free(p);
 }
 END_TEST
@@ -459,50 +462,15 @@ START_TEST(world_with_models) {
 }
 END_TEST
 
-/* A nested model: scoped names, its pose relative to the parent model. */
-START_TEST(nested_models) {
-  static const char *xml =
-      "<sdf version='1.8'><model name='outer'>"
-      "<link name='base'>" INERTIAL("1", "0") "</link>"
-      "<joint name='fix' type='fixed'><parent>world</parent><child>base</child></joint>"
-      "<model name='inner'><pose>0 0 1 0 0 0</pose>"
-      "<link name='arm'><pose>1 0 0 0 0 0</pose>" INERTIAL("1", "0") "</link>"
-      "<frame name='tip' attached_to='arm'><pose>0.5 0 0 0 0 0</pose></frame>"
-      "</model>"
-      "<joint name='hinge' type='revolute'><parent>base</parent><child>inner::arm</child>"
-      "<pose relative_to='inner::tip'/><axis><xyz>0 1 0</xyz></axis></joint>"
-      "</model></sdf>";
-  teal_plant *p = load_string(xml, NULL);
-  int inst = teal_plant_get_model_instance_by_name(p, "outer", NULL);
-  int arm = teal_plant_get_body_by_name(p, "inner::arm", inst, NULL);
-  ck_assert_int_ge(arm, 1);
-  int b;
-  ts_urdf_assert_transform_near(ts_urdf_frame_pose(p, "inner::tip", inst, &b), tr(0.5, 0, 0), 0.0);
-  ck_assert_int_eq(b, arm);
-  /* the hinge sits at the tip, (1.5, 0, 1) from the base */
-  ts_urdf_assert_transform_near(ts_urdf_frame_pose(p, "hinge_parent", inst, &b), tr(1.5, 0, 1),
-                                1e-15);
-  ts_urdf_assert_transform_near(ts_urdf_frame_pose(p, "hinge_child", inst, &b), tr(0.5, 0, 0),
-                                1e-15);
-  double q = 0.3;
-  teal_transform X = ts_urdf_world_pose(p, "inner::arm", &q);
-  /* rotating about y through the tip: the arm origin swings about (1.5, 0, 1) */
-  ck_assert_double_eq_tol(X.p.v[0], 1.5 - 0.5 * cos(0.3), 1e-15);
-  ck_assert_double_eq_tol(X.p.v[2], 1.0 + 0.5 * sin(0.3), 1e-15);
-  teal_plant_free(p);
-}
-END_TEST
-
 /* A unit cube centred at the origin (OBJ). */
 static const char cube_obj[] =
     "v -0.5 -0.5 -0.5\nv 0.5 -0.5 -0.5\nv 0.5 0.5 -0.5\nv -0.5 0.5 -0.5\n"
     "v -0.5 -0.5 0.5\nv 0.5 -0.5 0.5\nv 0.5 0.5 0.5\nv -0.5 0.5 0.5\n"
     "f 1 4 3 2\nf 5 6 7 8\nf 1 2 6 5\nf 2 3 7 6\nf 3 4 8 7\nf 4 1 5 8\n";
 
-/* <include> through model:// with name, pose and static overrides, twice. */
-START_TEST(includes) {
-  char dir[] = "/tmp/teal_sdf_XXXXXX", path[512];
-  ck_assert_ptr_nonnull(mkdtemp(dir));
+/* Writes the box model (dir/box: model.config, box.sdf, box.obj). */
+static void write_box_model(const char *dir) {
+  char path[512];
   snprintf(path, sizeof path, "%s/box", dir);
   ck_assert_int_eq(mkdir(path, 0700), 0);
   snprintf(path, sizeof path, "%s/box/model.config", dir);
@@ -515,6 +483,13 @@ START_TEST(includes) {
              "</mesh></geometry></collision></link></model></sdf>");
   snprintf(path, sizeof path, "%s/box/box.obj", dir);
   ts_write_text(path, cube_obj);
+}
+
+/* <include> through model:// with name, pose and static overrides, twice. */
+START_TEST(includes) {
+  char dir[] = "/tmp/teal_sdf_XXXXXX", path[512];
+  ck_assert_ptr_nonnull(mkdtemp(dir));
+  write_box_model(dir);
   snprintf(path, sizeof path, "%s/scene.sdf", dir);
   ts_write_text(path,
                 "<sdf version='1.8'><world name='w'>"
@@ -528,7 +503,7 @@ START_TEST(includes) {
   teal_sdf_report r;
   int first = teal_sdf_load_file_opts(p, path, NULL, &r, &e);
   ck_assert_msg(first >= 2, "%s", e.message);
-  ck_assert_int_eq(r.num_models, 3);
+  ck_assert_int_eq(r.num_models, 4);      /* and holder's nested box */
   ck_assert_int_eq(r.mesh_collisions, 3); /* the box is included three times */
   ck_assert_int_eq(r.nonconvex_meshes, 0);
   int b1 = teal_plant_get_model_instance_by_name(p, "b1", NULL);
@@ -536,14 +511,16 @@ START_TEST(includes) {
   int holder = teal_plant_get_model_instance_by_name(p, "holder", NULL);
   ck_assert_int_eq(b1, first);
   ck_assert_int_ge(b2, 0);
-  ck_assert_int_ge(teal_plant_get_body_by_name(p, "box::body", holder, NULL), 1);
+  int held = teal_plant_get_model_instance_by_name(p, "holder::box", NULL);
+  ck_assert_int_eq(held, holder + 1);
+  ck_assert_int_ge(teal_plant_get_body_by_name(p, "body", held, NULL), 1);
   int body = teal_plant_get_body_by_name(p, "body", b1, NULL);
   teal_transform X;
   ck_assert_int_eq(teal_plant_get_default_free_body_pose(p, body, &X), TEAL_OK);
   ts_urdf_assert_transform_near(X, tr(1, 0, 0), 0.0);
   ck_assert_int_ge(teal_plant_get_joint_by_name(p, "body_static_weld", b2, NULL), 0);
   ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
-  ck_assert_int_eq(teal_plant_nq(p), 21); /* b1, holder::h and holder::box::body are free */
+  ck_assert_int_eq(teal_plant_nq(p), 21); /* b1, holder.h and holder::box.body are free */
   const teal_plant_geometry *g = ts_urdf_geometry_named(p, "body::v");
   snprintf(path, sizeof path, "%s/box/box.obj", dir);
   ck_assert_str_eq(g->shape.filename, path);
@@ -570,7 +547,7 @@ START_TEST(includes) {
   o.packages = map;
   snprintf(path, sizeof path, "%s/scene.sdf", dir);
   ck_assert_int_ge(teal_sdf_load_file_opts(p, path, &o, NULL, &e), 2);
-  ck_assert_int_eq(teal_plant_num_model_instances(p), 5);
+  ck_assert_int_eq(teal_plant_num_model_instances(p), 6); /* b1, b2, holder, holder::box */
   teal_package_map_free(map);
   teal_plant_free(p);
   const char *files[] = {"box/model.config", "box/box.sdf", "box/box.obj", "scene.sdf"};
@@ -643,7 +620,6 @@ static Suite *sdf_suite(void) {
   tcase_add_test(tc, relative_to_chains);
   tcase_add_test(tc, geometry_and_proximity);
   tcase_add_test(tc, world_with_models);
-  tcase_add_test(tc, nested_models);
   tcase_add_test(tc, includes);
   tcase_add_test(tc, ignored_with_warnings);
   tcase_add_test(tc, parser_entry_point);

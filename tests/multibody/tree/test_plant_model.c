@@ -319,6 +319,48 @@ START_TEST(test_two_named_plants_in_one_diagram) {
 }
 END_TEST
 
+/* A frame added to another instance than its body's, and a joint whose
+ * child frame it is: both are that instance's (Drake's FixedOffsetFrame
+ * with a model instance; a joint is its child frame's instance's). */
+START_TEST(test_frame_in_instance) {
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  int a = teal_plant_add_model_instance(p, "a"), b = teal_plant_add_model_instance(p, "b");
+  teal_spatial_inertia M = unit_inertia();
+  int body = teal_plant_add_rigid_body(p, "l", b, &M);
+  teal_transform up = teal_transform_make(teal_rotation_identity(), teal_vec3_make(0, 0, 1));
+  int f = teal_plant_add_frame_in_instance(p, "J_child", a, teal_plant_body_frame(p, body), up);
+  ck_assert_int_ge(f, 0);
+  ck_assert_int_eq(teal_plant_frame_body(p, f), body);
+  ck_assert_double_eq(teal_plant_frame_pose_in_body(p, f)->p.v[2], 1.0);
+  ck_assert_int_eq(teal_plant_get_frame_by_name(p, "J_child", a, NULL), f);
+  ck_assert_int_lt(teal_plant_get_frame_by_name(p, "J_child", b, NULL), 0);
+  /* a frame on it inherits its instance */
+  int g = teal_plant_add_frame(p, "G", f, up);
+  ck_assert_int_eq(teal_plant_get_frame_by_name(p, "G", a, NULL), g);
+  teal_vec3 z = teal_vec3_make(0, 0, 1);
+  int j = teal_plant_add_joint(p, "J", TEAL_JOINT_REVOLUTE, TEAL_WORLD_FRAME, f, &z, 0);
+  ck_assert_int_eq(teal_plant_get_joint_by_name(p, "J", a, NULL), j);
+  ck_assert_int_lt(teal_plant_get_joint_by_name(p, "J", b, NULL), 0);
+  ck_assert_int_eq(teal_plant_add_joint_actuator(p, "u", j, 1.0), 0);
+  ck_assert_int_eq(teal_plant_get_actuator_by_name(p, "u", a, NULL), 0);
+  /* bad instances, with the plant's sticky error */
+  teal_plant *q = teal_plant_new(0.0, NULL);
+  TS_EXPECT_ERROR(teal_plant_add_frame_in_instance(q, "x", 2, TEAL_WORLD_FRAME, up), TEAL_ENOTFOUND,
+                  teal_plant_error(q), "frame 'x': unknown model instance 2");
+  teal_plant_free(q);
+  q = teal_plant_new(0.0, NULL);
+  TS_EXPECT_ERROR(teal_plant_add_frame_in_instance(q, "x", -1, TEAL_WORLD_FRAME, up),
+                  TEAL_ENOTFOUND, teal_plant_error(q), "frame 'x': unknown model instance -1");
+  teal_plant_free(q);
+  q = teal_plant_new(0.0, NULL);
+  TS_EXPECT_ERROR(teal_plant_add_frame_in_instance(q, "x", 1, 5, up), TEAL_ENOTFOUND,
+                  teal_plant_error(q), "frame 'x': unknown parent frame 5");
+  teal_plant_free(q);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  teal_plant_free(p);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("plant_model");
   TCase *tc = tcase_create("plant_model");
@@ -329,6 +371,7 @@ int main(void) {
   tcase_add_test(tc, test_ambiguous_names);
   tcase_add_test(tc, test_plant_name);
   tcase_add_test(tc, test_two_named_plants_in_one_diagram);
+  tcase_add_test(tc, test_frame_in_instance);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);
   srunner_run_all(sr, CK_NORMAL);
