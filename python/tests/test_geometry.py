@@ -1,5 +1,6 @@
 """Shapes, geometry registration on the plant, the scene graph's QueryObject and
 inspector, and C-typed abstract ports read as Python objects."""
+import gc
 import math
 
 import numpy as np
@@ -284,3 +285,14 @@ def test_scene_graph_ports_before_the_plant_is_finalized():
     assert scene_graph.model_inspector().num_geometries() == 0
     plant.Finalize()
     assert scene_graph.get_query_output_port().get_name() == "query"
+
+
+def test_query_object_keeps_what_it_reads_alive():
+    _, scene_graph, root, (id_a, id_b, _) = two_spheres(np.zeros(3), np.array([1.0, 0, 0]))
+    query = query_object(scene_graph, root)
+    inspector = scene_graph.model_inspector()
+    del scene_graph, root
+    gc.collect()
+    assert query.ComputeSignedDistancePairClosestPoints(id_a, id_b).distance == \
+        pytest.approx(0.5, abs=1e-9)
+    assert inspector.GetName(id_b) == "sphere_b"
