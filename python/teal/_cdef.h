@@ -520,3 +520,97 @@ int teal_plant_calc_motion_errors(const teal_plant *plant, const teal_context *c
                                   double *err, int n);
 int teal_package_map_resolve(const teal_package_map *map, const char *uri, const char *base_dir,
                              char *path, size_t cap, teal_error *err);
+
+/* geometry: shapes, the plant's geometry registration, the scene graph's
+ * model and its queries in a context (geometry/, multibody/contact) */
+typedef enum teal_shape_kind {
+  TEAL_SHAPE_SPHERE = 0, TEAL_SHAPE_BOX, TEAL_SHAPE_CYLINDER, TEAL_SHAPE_CAPSULE,
+  TEAL_SHAPE_ELLIPSOID, TEAL_SHAPE_HALF_SPACE, TEAL_SHAPE_CONVEX, TEAL_SHAPE_MESH,
+  TEAL_SHAPE_KIND_COUNT
+} teal_shape_kind;
+typedef struct teal_shape {
+  teal_shape_kind kind; double radius, length; teal_vec3 size; int num_vertices;
+  teal_vec3 *vertices; char *filename;
+} teal_shape;
+int teal_shape_sphere(double radius, teal_shape *out, teal_error *err);
+int teal_shape_box(double x, double y, double z, teal_shape *out, teal_error *err);
+int teal_shape_cylinder(double radius, double length, teal_shape *out, teal_error *err);
+int teal_shape_capsule(double radius, double length, teal_shape *out, teal_error *err);
+int teal_shape_ellipsoid(double a, double b, double c, teal_shape *out, teal_error *err);
+int teal_shape_half_space(teal_shape *out);
+int teal_shape_convex(const teal_vec3 *vertices, int n, teal_shape *out, teal_error *err);
+int teal_shape_mesh(const char *filename, double scale, teal_shape *out, teal_error *err);
+void teal_shape_release(teal_shape *shape);
+const char *teal_shape_kind_name(teal_shape_kind kind);
+typedef struct teal_mesh_shapes { teal_shape collision; teal_shape visual; ...; } teal_mesh_shapes;
+int teal_mesh_shapes_from_file(const char *path, double scale, teal_mesh_shapes *out,
+                               teal_error *err);
+void teal_mesh_shapes_release(teal_mesh_shapes *shapes);
+
+typedef enum teal_geometry_role {
+  TEAL_ROLE_PROXIMITY = 1, TEAL_ROLE_ILLUSTRATION = 2
+} teal_geometry_role;
+typedef struct teal_proximity_properties {
+  double static_friction, dynamic_friction; double point_contact_stiffness;
+  double hunt_crossley_dissipation;
+} teal_proximity_properties;
+teal_proximity_properties teal_proximity_properties_make(double static_friction,
+                                                         double dynamic_friction);
+int teal_proximity_properties_valid(const teal_proximity_properties *p);
+
+int teal_plant_register_collision_geometry(teal_plant *plant, int body, teal_transform X_BG,
+                                           const teal_shape *shape, const char *name,
+                                           const teal_proximity_properties *props);
+int teal_plant_register_visual_geometry(teal_plant *plant, int body, teal_transform X_BG,
+                                        const teal_shape *shape, const char *name,
+                                        const double rgba[4]);
+int teal_plant_num_collision_geometries(const teal_plant *plant);
+int teal_plant_num_visual_geometries(const teal_plant *plant);
+int teal_plant_get_collision_geometries_for_body(const teal_plant *plant, int body, int *out,
+                                                 int cap, teal_error *err);
+int teal_plant_get_visual_geometries_for_body(const teal_plant *plant, int body, int *out,
+                                              int cap, teal_error *err);
+int teal_plant_get_geometry_id(const teal_plant *plant, int g);
+int teal_plant_get_geometry_from_id(const teal_plant *plant, int id);
+int teal_plant_get_source_id(const teal_plant *plant);
+int teal_plant_get_body_frame_id_if_exists(const teal_plant *plant, int body);
+int teal_plant_get_body_from_frame_id(const teal_plant *plant, int frame_id);
+int teal_plant_geometry_pose_output_port(const teal_plant *plant);
+int teal_plant_geometry_query_input_port(const teal_plant *plant);
+int teal_plant_body_poses_output_port(const teal_plant *plant);
+
+const teal_error *teal_scene_graph_error(const teal_scene_graph *sg);
+teal_system *teal_scene_graph_system(teal_scene_graph *sg);
+int teal_scene_graph_query_output_port(const teal_scene_graph *sg);
+int teal_scene_graph_geometry_poses_output_port(const teal_scene_graph *sg);
+int teal_scene_graph_num_sources(const teal_scene_graph *sg);
+int teal_scene_graph_num_frames(const teal_scene_graph *sg);
+int teal_scene_graph_num_geometries(const teal_scene_graph *sg);
+int teal_scene_graph_geometry_frame(const teal_scene_graph *sg, int geometry);
+const char *teal_scene_graph_geometry_name(const teal_scene_graph *sg, int geometry);
+teal_geometry_role teal_scene_graph_geometry_role(const teal_scene_graph *sg, int geometry);
+const char *teal_scene_graph_frame_name(const teal_scene_graph *sg, int frame);
+const teal_shape *teal_scene_graph_geometry_shape(const teal_scene_graph *sg, int geometry);
+const teal_transform *teal_scene_graph_geometry_pose_in_frame(const teal_scene_graph *sg,
+                                                               int geometry);
+int teal_scene_graph_pair_is_candidate(const teal_scene_graph *sg, int a, int b);
+
+typedef struct teal_point_pair {
+  int id_A, id_B; int frame_A, frame_B; teal_vec3 p_WCa, p_WCb; teal_vec3 nhat_BA_W;
+  double depth;
+} teal_point_pair;
+typedef struct teal_point_pair_list { int n, cap; teal_point_pair *pairs; } teal_point_pair_list;
+typedef struct teal_transform_list { int n, cap; teal_transform *X; } teal_transform_list;
+int teal_scene_graph_eval_geometry_poses(const teal_scene_graph *sg, const teal_context *ctx,
+                                         const teal_transform **X_WG);
+int teal_scene_graph_eval_point_pair_penetrations(const teal_scene_graph *sg,
+                                                  const teal_context *ctx,
+                                                  const teal_point_pair_list **pairs);
+int teal_scene_graph_signed_distance(const teal_scene_graph *sg, const teal_context *ctx, int a,
+                                     int b, double *distance, teal_vec3 *p_WCa, teal_vec3 *p_WCb);
+typedef struct teal_spatial_vector { double v[6]; } teal_spatial_vector;
+typedef struct teal_spatial_vector_list { int n, cap; teal_spatial_vector *V; }
+    teal_spatial_vector_list;
+int teal_plant_body_spatial_velocities_output_port(const teal_plant *plant);
+int teal_plant_body_spatial_accelerations_output_port(const teal_plant *plant);
+int teal_plant_reaction_forces_output_port(const teal_plant *plant);

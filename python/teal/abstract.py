@@ -125,13 +125,30 @@ class _OutputValue(AbstractValue):
         put(self._block, value)
 
 
+# Readers of C-typed abstract values by type name: each turns a value (a
+# const void * to the C struct) into a Python copy. The modules binding the
+# C types register theirs (teal.geometry, teal.multibody).
+_c_readers = {}
+
+
+def register_c_reader(type_name, reader):
+    """Makes ports of the C value type type_name readable: reader(ptr) copies
+    the value at ptr into a Python object."""
+    _c_readers[type_name] = reader
+
+
 def read_port_value(value_type, value_ptr, what):
-    """The Python object an abstract port evaluated to, or an error for a C type."""
-    if value_type != PYTHON_OBJECT:
-        name = ffi.string(value_type.name).decode() if value_type != ffi.NULL else "?"
+    """The Python object an abstract port evaluated to: the object itself for
+    a Python leaf's port, a copy for a C type with a reader, else an error."""
+    if value_type == PYTHON_OBJECT:
+        return get(value_ptr)
+    name = ffi.string(value_type.name).decode() if value_type != ffi.NULL else "?"
+    reader = _c_readers.get(name)
+    if reader is None:
         raise _core.TealInvalidArgumentError(
-            -1, f"{what}: abstract values of C type '{name}' cannot be read from Python")
-    return get(value_ptr)
+            -1, f"{what}: abstract values of C type '{name}' cannot be read from Python "
+            f"(readable C types: {', '.join(sorted(_c_readers))})")
+    return reader(value_ptr)
 
 
 def _temporary_block(value):

@@ -159,7 +159,7 @@ def teal_py_abstract_calc(sys, ctx, out, user):
 
 class State:
     """The next state an unrestricted update writes (Drake's State): its
-    abstract and discrete parts, valid during the callback."""
+    continuous, discrete and abstract parts, valid during the callback."""
 
     def __init__(self, leaf, view):
         self._leaf = leaf
@@ -178,6 +178,68 @@ class State:
     def get_mutable_discrete_state(self):
         """All discrete state (a BasicVector holding the current values)."""
         return BasicVector(self._view.xd, self._leaf._num_discrete)
+
+    def get_mutable_continuous_state(self):
+        """The continuous state x = [q; v; z] (holding the current values);
+        what is written here replaces x when the update is applied."""
+        return ContinuousState(self._view, self._leaf._continuous_sizes)
+
+
+class ContinuousState:
+    """The next continuous state an unrestricted update writes (Drake's
+    ContinuousState as the State hands it out): x = [q; v; z], valid during
+    the callback. q, v and z may sit apart in memory, so the whole vector is
+    read and written through get_value / SetFromVector / SetAtIndex."""
+
+    def __init__(self, view, sizes):
+        self._parts = [BasicVector(ptr, n) for ptr, n in zip((view.q, view.v, view.z), sizes)]
+
+    def size(self):
+        """nq + nv + nz."""
+        return sum(part.size() for part in self._parts)
+
+    def get_vector(self):
+        """Itself (pydrake's ContinuousState.get_vector)."""
+        return self
+
+    get_mutable_vector = get_vector
+
+    def get_generalized_position(self):
+        """q, writable (no copy)."""
+        return self._parts[0]
+
+    def get_generalized_velocity(self):
+        """v, writable (no copy)."""
+        return self._parts[1]
+
+    def get_misc_continuous_state(self):
+        """z, writable (no copy)."""
+        return self._parts[2]
+
+    def CopyToVector(self):
+        """x as one numpy copy."""
+        return np.concatenate([part.CopyToVector() for part in self._parts])
+
+    get_value = CopyToVector
+
+    def SetFromVector(self, value):
+        """Writes all of x (same size)."""
+        x = _core.as_vector(value, self.size(), what="ContinuousState.SetFromVector")
+        start = 0
+        for part in self._parts:
+            part.SetFromVector(x[start:start + part.size()])
+            start += part.size()
+
+    def SetAtIndex(self, i, value):
+        """Sets entry i of x."""
+        if not 0 <= i < self.size():
+            raise _core.TealNotFoundError(
+                -5, f"ContinuousState.SetAtIndex: no entry {i} (the state has {self.size()})")
+        for part in self._parts:
+            if i < part.size():
+                part.SetAtIndex(i, value)
+                return
+            i -= part.size()
 
 
 @ffi.def_extern()
@@ -283,6 +345,7 @@ class LeafSystem(System):
         super().__init__(_Handle(ptr, lib.teal_system_free))
         self._finalized = False
         self._num_continuous = 0
+        self._continuous_sizes = (0, 0, 0)
         self._num_discrete = 0
         self._xcdot_views = {}
         self._num_abstract = 0
@@ -407,6 +470,7 @@ class LeafSystem(System):
         self._declared(lib.teal_leaf_set_time_derivatives(ptr, lib.teal_py_derivatives,
                                                           self._user(self)))
         self._num_continuous = n
+        self._continuous_sizes = (nq, nv, nz)
 
     def DeclareDiscreteState(self, model_value):
         """Declares a discrete state group: an int size or a default vector."""

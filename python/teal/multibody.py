@@ -2,14 +2,16 @@
 lives in teal.parsing, bodies, joints and constraints in teal.multibody_elements."""
 import numpy as np
 
-from teal import _core
+from teal import _core, abstract
 from teal._core import _Handle, check, cstr, dptr, ffi, lib
 from teal.framework import OutputPort, System, auto_name, new_owned_system
+from teal.geometry import SceneGraph, new_scene_graph  # noqa: F401 (teal.multibody.SceneGraph)
 from teal.multibody_elements import PlantElementsMixin
+from teal.plant_geometry import PlantGeometryMixin
 from teal.parsing import PackageMap, Parser  # noqa: F401 (teal.multibody.Parser)
 
 
-class MultibodyPlant(PlantElementsMixin, System):
+class MultibodyPlant(PlantElementsMixin, PlantGeometryMixin, System):
     """A multibody plant (Drake's MultibodyPlant); time_step 0 is continuous."""
 
     def __init__(self, time_step):
@@ -208,8 +210,14 @@ class ContactResults:
         return self._infos[i]
 
 
+abstract.register_c_reader(
+    "teal_contact_results",
+    lambda ptr: ContactResults(ffi.cast("const teal_contact_results *", ptr)[0]))
+
+
 class _ContactResultsPort(OutputPort):
-    """The plant's contact_results port: Eval gives a ContactResults."""
+    """The plant's contact_results port: Eval gives a ContactResults (also
+    when evaluated through a diagram's exported port, by the C reader)."""
 
     def Eval(self, context):
         """The contact results in context (the plant's or one above it), copied."""
@@ -258,13 +266,6 @@ class InverseDynamicsController(System):
         return self.GetOutputPort("generalized_force")
 
 
-class SceneGraph:
-    """The scene graph AddMultibodyPlantSceneGraph made (owned by the builder)."""
-
-    def __init__(self, handle):
-        self._h = handle
-
-
 def AddMultibodyPlantSceneGraph(builder, time_step=0.0, plant=None):
     """Adds a plant (a new one with time_step, or plant) and a scene graph to
     builder and wires them; returns (plant, scene_graph) as Drake does. The
@@ -285,5 +286,5 @@ def AddMultibodyPlantSceneGraph(builder, time_step=0.0, plant=None):
         raise _core.error_from(err, -1, "AddMultibodyPlantSceneGraph failed")
     plant._h.give_to(builder._h)
     builder._systems.append(plant)
-    builder._scene_graph = SceneGraph(_Handle(sg, None, builder._h))
+    builder._scene_graph = new_scene_graph(sg, builder._h)
     return plant, builder._scene_graph

@@ -10,6 +10,7 @@ import numpy as np
 
 from teal import _core
 from teal._core import check, ffi, lib
+from teal.ids import MultibodyConstraintId, index_of
 
 
 class RigidTransform:
@@ -122,6 +123,11 @@ class Joint(_Element):
         return bool(locked[0])
 
 
+def _constraint_index(id):
+    """A constraint's C index from a MultibodyConstraintId (or an int)."""
+    return index_of(id, MultibodyConstraintId, "constraint id")
+
+
 def _index_of(element, cls, what):
     if isinstance(element, cls):
         return element.index()
@@ -138,6 +144,9 @@ class PlantElementsMixin:
         if rc < 0:
             raise _core.error_from(lib.teal_plant_error(self._plant()), rc, what)
         return rc
+
+    def _constraint_added(self, rc, what):
+        return MultibodyConstraintId(self._plant_check(rc, what))
 
     def _lookup(self, fn, name, model_instance, cls):
         err = _core.new_error()
@@ -196,7 +205,7 @@ class PlantElementsMixin:
         """q0 = gear_ratio q1 + offset between two single-dof joints."""
         j0 = _index_of(joint0, Joint, "AddCouplerConstraint joint0")
         j1 = _index_of(joint1, Joint, "AddCouplerConstraint joint1")
-        return self._plant_check(lib.teal_plant_add_coupler_constraint(
+        return self._constraint_added(lib.teal_plant_add_coupler_constraint(
             self._plant(), j0, j1, float(gear_ratio), float(offset)), "AddCouplerConstraint")
 
     def AddDistanceConstraint(self, body_A, p_AP, body_B, p_BQ, distance,
@@ -204,7 +213,7 @@ class PlantElementsMixin:
         """|p_WQ - p_WP| = distance; rigid with the default infinite
         stiffness, else a spring-damper (Drake's compliant form)."""
         what = "AddDistanceConstraint"
-        return self._plant_check(lib.teal_plant_add_distance_constraint(
+        return self._constraint_added(lib.teal_plant_add_distance_constraint(
             self._plant(), _index_of(body_A, RigidBody, what), _vec3(p_AP, what + " p_AP"),
             _index_of(body_B, RigidBody, what), _vec3(p_BQ, what + " p_BQ"), float(distance),
             float(stiffness), float(damping)), what)
@@ -213,7 +222,7 @@ class PlantElementsMixin:
         """Point P of body A coincides with point Q of body B (p_BQ defaults
         to the origin, as Drake's optional argument)."""
         what = "AddBallConstraint"
-        return self._plant_check(lib.teal_plant_add_ball_constraint(
+        return self._constraint_added(lib.teal_plant_add_ball_constraint(
             self._plant(), _index_of(body_A, RigidBody, what), _vec3(p_AP, what + " p_AP"),
             _index_of(body_B, RigidBody, what),
             _vec3(np.zeros(3) if p_BQ is None else p_BQ, what + " p_BQ")), what)
@@ -221,7 +230,7 @@ class PlantElementsMixin:
     def AddWeldConstraint(self, body_A, X_AP, body_B, X_BQ):
         """Frame P (X_AP on body A) coincides with frame Q (X_BQ on body B)."""
         what = "AddWeldConstraint"
-        return self._plant_check(lib.teal_plant_add_weld_constraint(
+        return self._constraint_added(lib.teal_plant_add_weld_constraint(
             self._plant(), _index_of(body_A, RigidBody, what), _as_transform(X_AP, what + " X_AP"),
             _index_of(body_B, RigidBody, what), _as_transform(X_BQ, what + " X_BQ")), what)
 
@@ -229,7 +238,7 @@ class PlantElementsMixin:
         """Teal (Simbody's PointInPlane): point S of body B stays in the
         plane n . x = height of body A."""
         what = "AddPointInPlaneConstraint"
-        return self._plant_check(lib.teal_plant_add_point_in_plane_constraint(
+        return self._constraint_added(lib.teal_plant_add_point_in_plane_constraint(
             self._plant(), _index_of(body_A, RigidBody, what), _vec3(normal_A, what + " normal"),
             float(height), _index_of(body_B, RigidBody, what), _vec3(p_BS, what + " p_BS")), what)
 
@@ -237,7 +246,7 @@ class PlantElementsMixin:
         """Teal (Simbody's PointOnLine): point S of body B stays on the line
         of body A through p_AL along direction_A."""
         what = "AddPointOnLineConstraint"
-        return self._plant_check(lib.teal_plant_add_point_on_line_constraint(
+        return self._constraint_added(lib.teal_plant_add_point_on_line_constraint(
             self._plant(), _index_of(body_A, RigidBody, what),
             _vec3(direction_A, what + " direction"), _vec3(p_AL, what + " p_AL"),
             _index_of(body_B, RigidBody, what), _vec3(p_BS, what + " p_BS")), what)
@@ -246,7 +255,7 @@ class PlantElementsMixin:
         """Teal (Simbody's ConstantAngle): the angle between axis a of body A
         and axis b of body B stays angle."""
         what = "AddConstantAngleConstraint"
-        return self._plant_check(lib.teal_plant_add_constant_angle_constraint(
+        return self._constraint_added(lib.teal_plant_add_constant_angle_constraint(
             self._plant(), _index_of(body_A, RigidBody, what), _vec3(a_A, what + " a_A"),
             _index_of(body_B, RigidBody, what), _vec3(b_B, what + " b_B"), float(angle)), what)
 
@@ -260,22 +269,24 @@ class PlantElementsMixin:
                                  "num_constraint_rows: call Finalize() first")
 
     def GetConstraintActiveStatus(self, context, id):
-        """True when constraint id is enabled in context."""
+        """True when constraint id (a MultibodyConstraintId, or an int) is
+        enabled in context."""
         ctx = context._ptr()
-        rc = lib.teal_plant_constraint_enabled(self._plant(), ctx, int(id))
+        rc = lib.teal_plant_constraint_enabled(self._plant(), ctx, _constraint_index(id))
         return bool(check(rc, lib.teal_context_error(ctx)))
 
     def SetConstraintActiveStatus(self, context, id, status):
         """Enables (status True) or disables constraint id in context."""
         ctx = context._ptr()
-        check(lib.teal_plant_set_constraint_enabled(self._plant(), ctx, int(id),
+        check(lib.teal_plant_set_constraint_enabled(self._plant(), ctx, _constraint_index(id),
                                                     int(bool(status))),
               lib.teal_context_error(ctx))
 
     def SetConstraintDefaultActiveStatus(self, id, status):
         """Teal: the enabled flag new contexts start with (before Finalize)."""
         self._plant_check(lib.teal_plant_set_constraint_default_enabled(
-            self._plant(), int(id), int(bool(status))), "SetConstraintDefaultActiveStatus")
+            self._plant(), _constraint_index(id), int(bool(status))),
+            "SetConstraintDefaultActiveStatus")
 
     def GetConstraintMultipliers(self, context):
         """Teal (Simbody's getConstraintMultipliers): lambda (m values) with

@@ -4,9 +4,10 @@ import gc
 import numpy as np
 import pytest
 
-from teal import (AbstractValue, AddMultibodyPlantSceneGraph, DiagramBuilder, Gain, LeafSystem,
-                  Parser, Simulator, TealError, TealInvalidArgumentError)
+from teal import (AbstractValue, AddMultibodyPlantSceneGraph, ContactResults, DiagramBuilder, Gain,
+                  LeafSystem, Parser, Simulator, TealError, TealInvalidArgumentError)
 from teal import abstract
+from teal._core import ffi
 
 
 class Producer(LeafSystem):
@@ -123,16 +124,23 @@ def test_type_mismatches_are_refused():
         b.Connect(producer.get_output_port(), gain.get_input_port())
 
 
-def test_c_abstract_ports_are_not_readable_as_python_objects(acrobot_urdf):
+def test_c_abstract_ports_read_through_their_c_readers(acrobot_urdf):
     b = DiagramBuilder()
     plant, scene_graph = AddMultibodyPlantSceneGraph(b, 1e-3)
     Parser(plant).AddModels(acrobot_urdf)
     plant.Finalize()
     ctx = plant.CreateDefaultContext()
     port = plant.get_contact_results_output_port()
-    with pytest.raises(TealInvalidArgumentError, match="C type"):
-        plant.get_output_port(port.get_index()).Eval(ctx)
+    # a plain OutputPort of a C-typed value: read by the reader of its type
+    results = plant.get_output_port(port.get_index()).Eval(ctx)
+    assert isinstance(results, ContactResults) and results.num_point_pair_contacts() == 0
     assert np.isfinite(plant.get_state_output_port().Eval(ctx)).all()
+    # a C type without a reader (the visualizer's marker list) is refused by name
+    name = ffi.new("char[]", b"teal_marker_list")
+    marker_type = ffi.new("teal_value_type *", {"name": name, "size": 8})
+    with pytest.raises(TealInvalidArgumentError,
+                       match="C type 'teal_marker_list' cannot be read.*teal_contact_results"):
+        abstract.read_port_value(marker_type, ffi.NULL, "port 'markers'")
 
 
 class Planner(LeafSystem):

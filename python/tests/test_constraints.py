@@ -4,9 +4,10 @@ import math
 import numpy as np
 import pytest
 
-from teal import (MultibodyPlant, Parser, PiecewisePolynomial, ResetIntegratorFromFlags,
-                  RigidBody, RigidTransform, Simulator, TealError, TealInvalidArgumentError,
-                  TealNonFiniteError, TealNotFoundError, TealSizeError, TealStateError)
+from teal import (GeometryId, MultibodyConstraintId, MultibodyPlant, Parser, PiecewisePolynomial,
+                  ResetIntegratorFromFlags, RigidBody, RigidTransform, Simulator, TealError,
+                  TealInvalidArgumentError, TealNonFiniteError, TealNotFoundError, TealSizeError,
+                  TealStateError)
 
 G = 9.81
 MASS = 2.0
@@ -39,7 +40,7 @@ def run(plant, context, t, scheme="runge_kutta3"):
 def test_ball_constraint_multiplier_is_the_weight_at_rest():
     plant, body = free_body_plant()
     cid = plant.AddBallConstraint(plant.world_body(), [0, 0, 1], body, [0, 0, 0])
-    assert (cid, plant.num_constraints()) == (0, 1)
+    assert (cid, plant.num_constraints()) == (MultibodyConstraintId(0), 1)
     plant.Finalize()
     assert plant.num_constraint_rows() == 3
     context = plant.CreateDefaultContext()
@@ -97,7 +98,8 @@ def test_distance_constraint_rigid_and_compliant():
     plant.Finalize()
     context = plant.CreateDefaultContext()
     # one row along the rod: its multiplier carries the weight
-    assert abs(plant.GetConstraintMultipliers(context)[rigid]) == pytest.approx(MASS * G)
+    assert rigid == MultibodyConstraintId(0) and plant.num_constraint_rows() == 1
+    assert abs(plant.GetConstraintMultipliers(context)[0]) == pytest.approx(MASS * G)
     compliant_plant, body = free_body_plant()
     compliant_plant.AddDistanceConstraint(compliant_plant.world_body(), [0, 0, 1.5], body,
                                           [0, 0, 0], 0.5, stiffness=1e3, damping=10.0)
@@ -253,3 +255,36 @@ def test_elements_keep_their_plant_alive(acrobot_urdf):
     assert joint.is_locked(context) and joint.name() == "elbow" and body.name() == "link2"
     with pytest.raises(TealNotFoundError, match="body 99"):
         RigidBody(joint._plant_obj, 99).name()
+
+
+def test_constraint_ids_are_typed_hashable_and_ints_still_work():
+    plant, body = free_body_plant()
+    ball = plant.AddBallConstraint(plant.world_body(), [0, 0, 1], body)
+    dist = plant.AddDistanceConstraint(plant.world_body(), [0, 0, 1.5], body, [0, 0, 0], 0.5)
+    assert isinstance(ball, MultibodyConstraintId) and ball.is_valid()
+    assert (ball.get_value(), dist.get_value()) == (0, 1)
+    assert ball == MultibodyConstraintId(0) and ball != dist and ball < dist
+    assert ball != 0 and ball != GeometryId(0)  # an id equals only an id of its kind
+    assert len({ball, MultibodyConstraintId(0), dist}) == 2
+    assert {ball: "ball"}[MultibodyConstraintId(0)] == "ball"
+    assert not MultibodyConstraintId().is_valid()
+    plant.SetConstraintDefaultActiveStatus(1, False)  # a plain int, as before
+    plant.Finalize()
+    context = plant.CreateDefaultContext()
+    assert not plant.GetConstraintActiveStatus(context, dist)
+    plant.SetConstraintActiveStatus(context, 1, True)
+    assert plant.GetConstraintActiveStatus(context, dist)
+    assert plant.GetConstraintActiveStatus(context, np.int64(0))
+    expected = "expected a MultibodyConstraintId or an int"
+    with pytest.raises(TealInvalidArgumentError, match=expected):
+        plant.GetConstraintActiveStatus(context, GeometryId(0))
+    with pytest.raises(TealInvalidArgumentError, match=expected):
+        plant.GetConstraintActiveStatus(context, "0")
+    with pytest.raises(TealInvalidArgumentError, match="the id is invalid"):
+        plant.GetConstraintActiveStatus(context, MultibodyConstraintId())
+    with pytest.raises(TealInvalidArgumentError, match="the id is invalid"):
+        hash(MultibodyConstraintId())
+    with pytest.raises(TealNotFoundError):
+        plant.GetConstraintActiveStatus(context, MultibodyConstraintId(7))
+    with pytest.raises(TealInvalidArgumentError, match="expected an int value"):
+        MultibodyConstraintId(1.5)
