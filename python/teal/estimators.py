@@ -3,7 +3,7 @@ the steady-state Kalman filters (systems/estimators)."""
 import numpy as np
 
 from teal import _core
-from teal._core import cstr, dptr, ffi, lib
+from teal._core import cstr, dptr, lib
 from teal.framework import System, auto_name, new_owned_system
 
 
