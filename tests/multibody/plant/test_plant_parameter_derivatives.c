@@ -2,13 +2,15 @@
  * against central differences of its generalized acceleration with the
  * body's inertia perturbed in the context (joint damping, a non-default
  * gravity and the context's own masses included), the parameters read
- * back after the context's mass changes, the refused cases (discrete
+ * back after the context's mass changes, a diagram's root context, the
+ * refused cases (discrete
  * plant, locked joint), no allocation and bad input. */
 #include <check.h>
 #include <math.h>
 #include <string.h>
 
 #include "framework/context.h"
+#include "framework/diagram_builder.h"
 #include "multibody/algorithms/regressor.h"
 #include "multibody/plant/joint_locking.h"
 #include "multibody/plant/plant_parameter_derivatives.h"
@@ -24,11 +26,10 @@
 #define MAXV 64
 #define MAXQ 80
 
-/* A context of p at a random state, with damping on every joint velocity,
- * a tilted gravity and body 1's mass changed from the model's. */
-static teal_context *make_context(teal_plant *p, unsigned seed) {
-  teal_context *ctx = teal_context_new(teal_plant_system(p), NULL);
-  ck_assert_ptr_nonnull(ctx);
+/* Sets in ctx (the plant's or one above it) a random state, damping on
+ * every joint velocity, a tilted gravity and body 1's mass changed from the
+ * model's. */
+static void configure(teal_plant *p, teal_context *ctx, unsigned seed) {
   int nq = teal_plant_nq(p), nv = teal_plant_nv(p);
   double q[MAXQ], v[MAXV];
   ck_assert_int_eq(ts_mb_rand_state(p, &seed, q, v, 1.0), TEAL_OK);
@@ -43,6 +44,13 @@ static teal_context *make_context(teal_plant *p, unsigned seed) {
   ck_assert_int_eq(teal_plant_set_gravity_in_context(p, ctx, teal_vec3_make(1.0, -2.0, -9.0)),
                    TEAL_OK);
   ck_assert_int_eq(teal_plant_set_body_mass_in_context(p, ctx, 1, 2.5), TEAL_OK);
+}
+
+/* A context of p configured as above. */
+static teal_context *make_context(teal_plant *p, unsigned seed) {
+  teal_context *ctx = teal_context_new(teal_plant_system(p), NULL);
+  ck_assert_ptr_nonnull(ctx);
+  configure(p, ctx, seed);
   return ctx;
 }
 
@@ -119,6 +127,37 @@ static teal_plant *pendulum(double time_step, int *joint) {
   ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
   return p;
 }
+
+/* Through a diagram's root context both reach the plant's own subcontext
+ * and give what a context of the plant alone gives. */
+START_TEST(test_diagram_context) {
+  teal_plant *p = ts_mb_random_tree(ts_mb_topologies[0].spec, ts_mb_topologies[0].n, 13, 1);
+  int nv = teal_plant_nv(p);
+  double vdot0[MAXV], D0[MAXV * NP], pi0[NP], vdot1[MAXV], D1[MAXV * NP], pi1[NP];
+  teal_context *alone = teal_context_new(teal_plant_system(p), NULL);
+  configure(p, alone, 21);
+  ck_assert_int_eq(teal_plant_calc_forward_dynamics_parameter_derivatives(p, alone, 1, vdot0, D0),
+                   TEAL_OK);
+  ck_assert_int_eq(teal_plant_get_body_inertial_parameters_in_context(p, alone, 1, pi0), TEAL_OK);
+  teal_context_free(alone);
+  teal_builder *bld = teal_builder_new("with_plant");
+  teal_builder_add(bld, teal_plant_system(p));
+  teal_system *d = teal_builder_build(bld, NULL);
+  ck_assert_ptr_nonnull(d);
+  teal_context *root = teal_context_new(d, NULL);
+  ck_assert_ptr_nonnull(root);
+  configure(p, root, 21);
+  ck_assert_int_eq(teal_plant_calc_forward_dynamics_parameter_derivatives(p, root, 1, vdot1, D1),
+                   TEAL_OK);
+  ck_assert_int_eq(teal_plant_get_body_inertial_parameters_in_context(p, root, 1, pi1), TEAL_OK);
+  ck_assert_double_eq(ts_mb_max_abs_diff(vdot0, vdot1, nv), 0.0);
+  ck_assert_double_eq(ts_mb_max_abs_diff(D0, D1, nv * NP), 0.0);
+  ck_assert_double_eq(ts_mb_max_abs_diff(pi0, pi1, NP), 0.0);
+  ck_assert_double_eq(pi1[0], 2.5); /* the mass configure set */
+  teal_context_free(root);
+  teal_system_free(d);
+}
+END_TEST
 
 START_TEST(test_unsupported) {
   int j;
@@ -198,6 +237,7 @@ int main(void) {
   tcase_set_timeout(tc, 60);
   tcase_add_loop_test(tc, test_against_central_differences, 0, ts_mb_num_topologies);
   tcase_add_test(tc, test_parameters_follow_context);
+  tcase_add_test(tc, test_diagram_context);
   tcase_add_test(tc, test_unsupported);
   tcase_add_test(tc, test_no_allocation);
   tcase_add_test(tc, test_bad_input);
