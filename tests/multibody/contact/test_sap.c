@@ -277,44 +277,54 @@ START_TEST(near_rigid_contact_rests) {
 }
 END_TEST
 
-/* SAP's optimality conditions at the step's solution v+ of a sliding block
- * with a spin: the gradient M (v+ - v*) - h J' gamma vanishes, i.e. the
- * inverse dynamics at vdot = (v+ - v) / h equals gravity plus the
- * generalized contact forces; each force lies in its friction cone, on its
- * surface when the contact slides. */
+/* SAP's first optimality condition at the next step's solution v+: the
+ * gradient M (v+ - v*) - h J' gamma vanishes (M + h D with joint damping),
+ * i.e. the inverse dynamics at vdot = (v+ - v) / h equals gravity, the
+ * joint damping -D v+ and the generalized contact forces. Leaves w at the
+ * step's start, its contact results in *r. */
+static void expect_gradient_vanishes(ts_contact_world *w, int nq, int nv, const double *damping,
+                                     const teal_contact_results **r) {
+  double q0[14], v0[12], v1[12], vdot[12], tau[12], tau_g[12];
+  teal_plant_get_positions(w->plant, w->ctx, q0, nq);
+  teal_plant_get_velocities(w->plant, w->ctx, v0, nv);
+  double t = teal_context_time(w->ctx);
+  ts_contact_advance(w, t + H);
+  teal_plant_get_velocities(w->plant, w->ctx, v1, nv);
+  /* back to the step's start: the results and forces of that step */
+  teal_plant_set_positions(w->plant, w->ctx, q0, nq);
+  teal_plant_set_velocities(w->plant, w->ctx, v0, nv);
+  const teal_system *sys = teal_plant_system(w->plant);
+  const teal_context *pc = teal_context_subcontext(w->ctx, sys);
+  const double *gcf;
+  ck_assert_int_eq(teal_plant_eval_contact_results(w->plant, w->ctx, r), TEAL_OK);
+  ck_assert_int_eq(teal_eval_vector_output(
+                       sys, pc, teal_plant_generalized_contact_forces_output_port(w->plant), &gcf),
+                   TEAL_OK);
+  for (int i = 0; i < nv; i++) {
+    vdot[i] = (v1[i] - v0[i]) / H;
+  }
+  ck_assert_int_eq(teal_plant_calc_inverse_dynamics(w->plant, pc, vdot, NULL, NULL, tau), TEAL_OK);
+  ck_assert_int_eq(teal_plant_calc_gravity_generalized_forces(w->plant, pc, tau_g), TEAL_OK);
+  for (int i = 0; i < nv; i++) { /* the gradient over h, in N or N m */
+    double grad = tau[i] - tau_g[i] + (damping ? damping[i] * v1[i] : 0.0) - gcf[i];
+    ck_assert_msg(fabs(grad) < 1e-8 * G, "gradient[%d] = %g", i, grad);
+  }
+}
+
+/* SAP's optimality conditions at the step's solution of a sliding block
+ * with a spin: the gradient vanishes, and each contact force lies in its
+ * friction cone, on its surface when the contact slides. */
 START_TEST(step_meets_optimality_conditions) {
   const double theta = 20.0 * M_PI / 180.0, mu = 0.2;
   ts_contact_world w = block_world(TEAL_DISCRETE_CONTACT_SOLVER_SAP, theta, mu);
   ts_contact_advance(&w, 0.2);
-  double q0[7], v0[6], v1[6];
-  teal_plant_get_positions(w.plant, w.ctx, q0, 7);
+  double v0[6];
   teal_plant_get_velocities(w.plant, w.ctx, v0, 6);
   v0[2] += 0.5; /* a spin about z: the contacts slide in different directions */
   teal_plant_set_velocities(w.plant, w.ctx, v0, 6);
-  ts_contact_advance(&w, 0.2 + H);
-  teal_plant_get_velocities(w.plant, w.ctx, v1, 6);
-  /* back to the step's start: the results and forces of that step */
-  teal_plant_set_positions(w.plant, w.ctx, q0, 7);
-  teal_plant_set_velocities(w.plant, w.ctx, v0, 6);
-  const teal_system *sys = teal_plant_system(w.plant);
-  const teal_context *pc = teal_context_subcontext(w.ctx, sys);
   const teal_contact_results *r;
-  const double *gcf;
-  ck_assert_int_eq(teal_plant_eval_contact_results(w.plant, w.ctx, &r), TEAL_OK);
+  expect_gradient_vanishes(&w, 7, 6, NULL, &r);
   ck_assert_int_eq(r->n, 4);
-  ck_assert_int_eq(teal_eval_vector_output(
-                       sys, pc, teal_plant_generalized_contact_forces_output_port(w.plant), &gcf),
-                   TEAL_OK);
-  double vdot[6], tau[6], tau_g[6];
-  for (int i = 0; i < 6; i++) {
-    vdot[i] = (v1[i] - v0[i]) / H;
-  }
-  ck_assert_int_eq(teal_plant_calc_inverse_dynamics(w.plant, pc, vdot, NULL, NULL, tau), TEAL_OK);
-  ck_assert_int_eq(teal_plant_calc_gravity_generalized_forces(w.plant, pc, tau_g), TEAL_OK);
-  for (int i = 0; i < 6; i++) { /* the gradient over h, in N and N m */
-    double grad = tau[i] - tau_g[i] - gcf[i];
-    ck_assert_msg(fabs(grad) < 1e-8 * G, "gradient[%d] = %g", i, grad);
-  }
   int sliding = 0;
   for (int c = 0; c < r->n; c++) {
     teal_vec3 n = r->c[c].nhat_BA_W, f = r->c[c].f_Bc_W;
@@ -329,6 +339,61 @@ START_TEST(step_meets_optimality_conditions) {
     }
   }
   ck_assert_int_eq(sliding, 4);
+  ts_contact_world_free(&w);
+}
+END_TEST
+
+/* A two-link arm with damped hinges (one tree of 2 dofs, M + h D in the
+ * Delassus blocks) drops its tip sphere on the ground: while the tip
+ * lands, and once it has settled, SAP's gradient vanishes; at rest the
+ * hinges all but hold still. */
+START_TEST(articulated_arm_meets_optimality_conditions) {
+  ts_contact_world w = {0};
+  w.plant = teal_plant_new(H, NULL);
+  teal_plant_set_discrete_contact_solver(w.plant, TEAL_DISCRETE_CONTACT_SOLVER_SAP);
+  teal_spatial_inertia M = teal_spatial_inertia_solid_box(1.0, 0.2, 0.02, 0.02);
+  teal_vec3 y = teal_vec3_make(0, 1, 0);
+  const double damping[2] = {0.2, 0.2};
+  int parent = teal_plant_add_frame(
+      w.plant, "mount", TEAL_WORLD_FRAME,
+      teal_transform_make(teal_rotation_identity(), teal_vec3_make(0, 0, 0.25)));
+  int link = -1;
+  for (int i = 0; i < 2; i++) {
+    link = teal_plant_add_rigid_body(w.plant, i ? "l2" : "l1", TEAL_DEFAULT_MODEL_INSTANCE, &M);
+    int child = teal_plant_add_frame(
+        w.plant, i ? "l2_in" : "l1_in", teal_plant_body_frame(w.plant, link),
+        teal_transform_make(teal_rotation_identity(), teal_vec3_make(-0.1, 0, 0)));
+    int j = teal_plant_add_joint(w.plant, i ? "elbow" : "shoulder", TEAL_JOINT_REVOLUTE, parent,
+                                 child, &y, 0);
+    ck_assert_int_eq(teal_plant_set_joint_damping(w.plant, j, &damping[i]), TEAL_OK);
+    parent = teal_plant_add_frame(
+        w.plant, i ? "l2_out" : "l1_out", teal_plant_body_frame(w.plant, link),
+        teal_transform_make(teal_rotation_identity(), teal_vec3_make(0.1, 0, 0)));
+  }
+  teal_shape s;
+  teal_shape_sphere(0.02, &s, NULL);
+  teal_proximity_properties props = teal_proximity_properties_make(0.8, 0.8);
+  teal_plant_register_collision_geometry(
+      w.plant, link, teal_transform_make(teal_rotation_identity(), teal_vec3_make(0.1, 0, 0)), &s,
+      "tip", &props);
+  ts_contact_add_ground(w.plant, 0.0, 0.8, NAN);
+  ts_contact_finish(&w);
+  const teal_contact_results *r;
+  int landed = 0;
+  for (int i = 1; i <= 400 && !landed; i++) { /* the first step with the tip on the ground */
+    ts_contact_advance(&w, i * 5 * H);
+    ck_assert_int_eq(teal_plant_eval_contact_results(w.plant, w.ctx, &r), TEAL_OK);
+    landed = r->n > 0;
+  }
+  ck_assert(landed);
+  expect_gradient_vanishes(&w, 2, 2, damping, &r);
+  ts_contact_advance(&w, 3.0);
+  double v[2];
+  teal_plant_get_velocities(w.plant, w.ctx, v, 2);
+  /* (regularized stiction lets the tip creep at about sigma w |gamma_t|) */
+  ck_assert_msg(fabs(v[0]) < 1e-4 && fabs(v[1]) < 1e-4, "v = %g %g", v[0], v[1]);
+  expect_gradient_vanishes(&w, 2, 2, damping, &r);
+  ck_assert_int_eq(r->n, 1);
   ts_contact_world_free(&w);
 }
 END_TEST
@@ -406,6 +471,7 @@ int main(void) {
   tcase_add_test(tc, dropped_ball_loses_energy_and_rests);
   tcase_add_test(tc, near_rigid_contact_rests);
   tcase_add_test(tc, step_meets_optimality_conditions);
+  tcase_add_test(tc, articulated_arm_meets_optimality_conditions);
   tcase_add_test(tc, constraint_rows_in_the_sap_problem);
   tcase_add_test(tc, sap_step_allocates_nothing);
   suite_add_tcase(s, tc);
