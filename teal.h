@@ -128,6 +128,7 @@
 #include "multibody/algorithms/stages.h"
 #include "multibody/algorithms/subtree.h"
 #include "multibody/algorithms/system_kinematics.h"
+#include "multibody/contact/discrete_contact_solver.h"
 #include "multibody/contact/plant_contact.h"
 #include "multibody/contact/plant_geometry.h"
 #include "multibody/contact/plant_scene_graph.h"

@@ -19,7 +19,11 @@
  *   - discrete plant (time_step 1 ms, implicit Newton contact step): the
  *     step works per kinematic tree (blocks of M, per-tree contact
  *     Jacobians) and its Newton solve splits into islands, one 6-dof
- *     sphere each here, so its cost and memory are O(K).
+ *     sphere each here, so its cost and memory are O(K);
+ *   - the same discrete plant with the SAP contact solver
+ *     (teal_plant_set_discrete_contact_solver; each geometry's relaxation
+ *     time sqrt(delta / g), critical damping at the default stiffness),
+ *     with its time over the built-in solver's.
  * MuJoCo: MJCF with a plane geom and free-joint sphere bodies, default
  * soft contact (condim 3, pyramidal cone, friction 1), Euler, dt = 1 ms,
  * 1000 x mj_step, all collisions on (sphere-sphere pairs are tested too).
@@ -79,6 +83,9 @@ const sim_method spheres_sims[NUM_SIMS] = {
     [S_TEAL_DISCRETE] = {"Teal: discrete plant, h = 1 ms (implicit contact)", "Teal discrete", 0,
                          spheres_teal_discrete_new, spheres_teal_state_size, spheres_teal_run,
                          spheres_teal_scene_free},
+    [S_TEAL_SAP] = {"Teal: discrete plant, h = 1 ms, SAP contact solver", "Teal SAP", 0,
+                    spheres_teal_sap_new, spheres_teal_state_size, spheres_teal_run,
+                    spheres_teal_scene_free},
 #ifdef TEAL_BENCH_HAVE_MUJOCO
     [S_MJ_EULER] = {"MuJoCo: default soft contact, Euler, 1000 x mj_step", "MuJoCo", 0,
                     spheres_mj_sim_new, spheres_mj_state_size, spheres_mj_run, spheres_mj_sim_free},

@@ -45,7 +45,7 @@ typedef struct run_info {
 /* The final heights and speeds of the k spheres, into info. */
 void spheres_rest_figures(const double *z, const double *speed, int k, run_info *info);
 
-enum { S_TEAL_EULER, S_TEAL_RK3, S_TEAL_DISCRETE, S_MJ_EULER, NUM_SIMS };
+enum { S_TEAL_EULER, S_TEAL_RK3, S_TEAL_DISCRETE, S_TEAL_SAP, S_MJ_EULER, NUM_SIMS };
 
 typedef struct scene_result {
   double sim_s[NUM_SIMS]; /* median wall s per simulated second; NAN when not run */
@@ -95,11 +95,19 @@ typedef struct teal_scene {
  * body[i] gets sphere i's body. NULL on failure, reported. */
 teal_plant *spheres_teal_build_plant(const scene_spec *s, double time_step, int *body);
 
-/* The three Teal rows' setups: continuous plant with semi-explicit Euler
- * at 1 ms or RK3 at accuracy 1e-3, and the discrete plant at 1 ms. */
+/* The same with the discrete contact solver given (SAP: each geometry's
+ * relaxation time the contact time scale sqrt(delta / g), which damps the
+ * default stiffness critically). */
+teal_plant *spheres_teal_build_plant_with(const scene_spec *s, double time_step,
+                                          teal_discrete_contact_solver solver, int *body);
+
+/* The Teal rows' setups: continuous plant with semi-explicit Euler at 1 ms
+ * or RK3 at accuracy 1e-3, and the discrete plant at 1 ms with the
+ * built-in (TAMSI-like) or the SAP contact solver. */
 void *spheres_teal_euler_new(const scene_spec *s);
 void *spheres_teal_rk3_new(const scene_spec *s);
 void *spheres_teal_discrete_new(const scene_spec *s);
+void *spheres_teal_sap_new(const scene_spec *s);
 int spheres_teal_state_size(const void *state);
 int spheres_teal_run(void *state, int count_contacts, double *x, run_info *info);
 void spheres_teal_scene_free(void *state);

@@ -57,6 +57,10 @@ static void print_times(const scene_result *res, int ncols) {
              spheres_sims[spheres_sim_ref].short_name);
     print_row(label, cells, ncols);
   }
+  for (int c = 0; c < ncols; c++) {
+    bench_fmt_ratio(cells[c], res[c].sim_s[S_TEAL_SAP], res[c].sim_s[S_TEAL_DISCRETE]);
+  }
+  print_row("ratio Teal SAP / Teal discrete (built-in solver)", cells, ncols);
   static const struct {
     const char *label;
     const double *t;

@@ -26,6 +26,11 @@ static int teal_add_sphere(teal_plant *p, int i, const teal_shape *sphere,
 
 /* The plant: K free spheres and the ground (a half-space on the world). */
 teal_plant *spheres_teal_build_plant(const scene_spec *s, double time_step, int *body) {
+  return spheres_teal_build_plant_with(s, time_step, TEAL_DISCRETE_CONTACT_SOLVER_TAMSI, body);
+}
+
+teal_plant *spheres_teal_build_plant_with(const scene_spec *s, double time_step,
+                                          teal_discrete_contact_solver solver, int *body) {
   teal_error err;
   teal_plant *p = teal_plant_new(time_step, &err);
   if (!p) {
@@ -37,6 +42,12 @@ teal_plant *spheres_teal_build_plant(const scene_spec *s, double time_step, int 
   int rc = teal_shape_sphere(k_radius, &sphere, &err);
   rc = rc ? rc : teal_shape_half_space(&ground);
   rc = rc ? rc : teal_plant_set_gravity(p, teal_vec3_make(0.0, 0.0, -k_gravity));
+  rc = rc ? rc : teal_plant_set_discrete_contact_solver(p, solver);
+  if (solver == TEAL_DISCRETE_CONTACT_SOLVER_SAP) {
+    /* SAP's Kelvin-Voigt damping, critical at the default stiffness m g /
+     * delta: tau_d = 2 sqrt(delta / g) per pair, half on each geometry */
+    props.relaxation_time = teal_plant_contact_time_scale(p);
+  }
   for (int i = 0; i < s->k && rc == TEAL_OK; i++) {
     body[i] = teal_add_sphere(p, i, &sphere, &props);
     rc = body[i] < 0 ? body[i] : TEAL_OK;
@@ -96,6 +107,7 @@ void spheres_teal_scene_free(void *state) {
 
 /* Plant, scene graph, diagram and simulator with the given integrator. */
 static teal_scene *teal_scene_new(const scene_spec *s, double time_step,
+                                  teal_discrete_contact_solver solver,
                                   const teal_integrator_type *integrator, double accuracy) {
   teal_error err = {0};
   teal_scene *e = calloc(1, sizeof *e);
@@ -103,7 +115,7 @@ static teal_scene *teal_scene_new(const scene_spec *s, double time_step,
     return NULL;
   }
   e->spec = s;
-  e->plant = spheres_teal_build_plant(s, time_step, e->body);
+  e->plant = spheres_teal_build_plant_with(s, time_step, solver, e->body);
   teal_builder *b = e->plant ? teal_builder_new("spheres") : NULL;
   e->sg = b ? teal_add_plant_and_scene_graph(b, e->plant, &err) : NULL;
   e->diagram = b ? teal_builder_build(b, &err) : NULL;
@@ -129,16 +141,24 @@ static teal_scene *teal_scene_new(const scene_spec *s, double time_step,
 }
 
 void *spheres_teal_euler_new(const scene_spec *s) {
-  return teal_scene_new(s, 0.0, teal_integrator_semi_explicit_euler, 0.0);
+  return teal_scene_new(s, 0.0, TEAL_DISCRETE_CONTACT_SOLVER_TAMSI,
+                        teal_integrator_semi_explicit_euler, 0.0);
 }
 
 void *spheres_teal_rk3_new(const scene_spec *s) {
-  return teal_scene_new(s, 0.0, teal_integrator_rk3, k_accuracy);
+  return teal_scene_new(s, 0.0, TEAL_DISCRETE_CONTACT_SOLVER_TAMSI, teal_integrator_rk3,
+                        k_accuracy);
 }
 
 void *spheres_teal_discrete_new(const scene_spec *s) {
   /* the integrator has nothing to integrate; the plant updates every 1 ms */
-  return teal_scene_new(s, k_dt, teal_integrator_semi_explicit_euler, 0.0);
+  return teal_scene_new(s, k_dt, TEAL_DISCRETE_CONTACT_SOLVER_TAMSI,
+                        teal_integrator_semi_explicit_euler, 0.0);
+}
+
+void *spheres_teal_sap_new(const scene_spec *s) {
+  return teal_scene_new(s, k_dt, TEAL_DISCRETE_CONTACT_SOLVER_SAP,
+                        teal_integrator_semi_explicit_euler, 0.0);
 }
 
 int spheres_teal_state_size(const void *state) {

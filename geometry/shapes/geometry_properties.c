@@ -5,7 +5,7 @@
 
 teal_proximity_properties teal_proximity_properties_make(double static_friction,
                                                          double dynamic_friction) {
-  teal_proximity_properties p = {static_friction, dynamic_friction, NAN, NAN};
+  teal_proximity_properties p = {static_friction, dynamic_friction, NAN, NAN, NAN};
   return p;
 }
 
@@ -15,7 +15,9 @@ int teal_proximity_properties_valid(const teal_proximity_properties *p) {
     return 0;
   }
   double k = p->point_contact_stiffness, d = p->hunt_crossley_dissipation;
+  double tau = p->relaxation_time;
   int k_ok = isnan(k) || (isfinite(k) && k > 0.0);
   int d_ok = isnan(d) || (isfinite(d) && d >= 0.0);
-  return k_ok && d_ok;
+  int tau_ok = isnan(tau) || (isfinite(tau) && tau >= 0.0);
+  return k_ok && d_ok && tau_ok;
 }

@@ -13,6 +13,10 @@
 typedef struct contact_pair_params {
   double k, d, mu_s, mu_d;
   double w_a; /* weight of p_WCa in the contact point: k_A / (k_A + k_B) */
+  double tau; /* relaxation time tau_A + tau_B (SAP's Kelvin-Voigt dissipation) */
+  /* SAP's regularization of the step (sap_contact.c): R = diag(Rt, Rt, Rn)
+   * and the normal velocity bias v_hat_n */
+  double Rt, Rn, vn_hat;
 } contact_pair_params;
 
 /* The plant geometry index of scene graph geometry id (the plant's
@@ -81,6 +85,30 @@ void teal_plant_contact_defaults(teal_plant *p);
  * simulator hooks, the teal_plant_eval_* functions). TEAL_OK or the
  * parameter write's error. */
 int teal_plant_sync_contact_settings(const teal_plant *p, const teal_context *own);
+
+/* ---- SAP (sap_contact.c) ----------------------------------------------------------- */
+
+/* Contact c's Jacobian is up to two blocks: block k (0 for B's tree, 1 for
+ * A's when it differs) is 3 x m_t at Jc + (2 c + k) 3 max_nv, of tree
+ * jtree[2 c + k] (-1: unused). */
+static inline double *teal_contact_jac_block(const teal_plant_scratch *s, int c, int k) {
+  return s->step.Jc + (size_t)(2 * c + k) * 3 * (size_t)s->step.trees->max_nv;
+}
+
+/* SAP's regularization (Rt, Rn, vn_hat in s->step.cparams) of the nc
+ * contacts cidx of an island, from the Delassus blocks J M_t^-1 J' of the
+ * step's trees (the blocks of M + h D in s->data); L holds m_t^2 and x m_t
+ * doubles for the largest tree m_t of the island. TEAL_ESINGULAR when a
+ * block of M is not positive definite. */
+int teal_sap_regularize(const teal_plant *p, teal_plant_scratch *s, const int *cidx, int nc,
+                        double *L, double *x);
+
+/* SAP's contact force gamma / h on B (in W) at the relative contact
+ * velocity vc, gamma the R-norm projection of the unconstrained impulse
+ * onto the friction cone; with G non-NULL also d(gamma / h) / dvc (3x3,
+ * row-major, symmetric negative semidefinite). */
+teal_vec3 teal_sap_force(const teal_contact_info *c, const contact_pair_params *cp, double h,
+                         teal_vec3 vc, double *G);
 
 /* The discrete contact step (discrete_contact.c): from the free
  * velocity vstar, the next velocity v_next with the contact forces of the

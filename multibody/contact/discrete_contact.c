@@ -27,6 +27,7 @@
 #include "multibody/algorithms/mass_inverse.h"
 #include "multibody/algorithms/rnea.h"
 #include "multibody/contact/contact_internal.h"
+#include "multibody/contact/discrete_contact_solver.h"
 #include "multibody/plant/discrete_constraints_internal.h"
 #include "multibody/tree/forest.h"
 #include "solvers/dense_lu.h"
@@ -67,13 +68,26 @@ static teal_vec3 discrete_force(const teal_contact_info *c, const contact_pair_p
   return f;
 }
 
+static int use_sap(const teal_plant *p) {
+  return p->contact.discrete_solver == TEAL_DISCRETE_CONTACT_SOLVER_SAP;
+}
+
+/* The force on B of contact c at vc and its derivative G (NULL: none) by
+ * the law of the plant's solver (SAP's needs the step's regularization). */
+static teal_vec3 contact_force(const teal_plant *p, const teal_plant_scratch *s, int c,
+                               teal_vec3 vc, double *G) {
+  const teal_contact_info *ci = &s->step.contacts[c];
+  if (use_sap(p)) {
+    return teal_sap_force(ci, &s->step.cparams[c], p->time_step, vc, G);
+  }
+  return discrete_force(ci, &s->step.cparams[c], p->time_step, discrete_regularization(p), vc, G);
+}
+
 /* ---- contact Jacobians ------------------------------------------------------------ */
 
-/* Contact c's Jacobian is up to two blocks: block k (0 for B's tree, 1 for
- * A's when it differs) is 3 x m_t at Jc + (2 c + k) 3 max_nv, of tree
- * jtree[2 c + k] (-1: unused). */
+/* (contact c's Jacobian blocks: teal_contact_jac_block, contact_internal.h) */
 static double *jac_block(const teal_plant_scratch *s, int c, int k) {
-  return s->step.Jc + (size_t)(2 * c + k) * 3 * (size_t)s->step.trees->max_nv;
+  return teal_contact_jac_block(s, c, k);
 }
 
 static int tree_nv(const teal_plant_scratch *s, int t) {
@@ -273,12 +287,11 @@ static void mass_residual(const teal_plant_scratch *s, const island *is, const d
  * Newton matrix M - h J' G J. Returns max |r|. */
 static double residual(const teal_plant *p, teal_plant_scratch *s, const island *is,
                        const double *vstar, const double *v, double *r, double *A) {
-  double h = p->time_step, eps = discrete_regularization(p), G[9], norm = 0.0;
+  double h = p->time_step, G[9], norm = 0.0;
   mass_residual(s, is, vstar, v, r, A);
   for (int k = 0; k < is->nc; k++) {
     int c = is->cidx[k];
-    teal_vec3 f = discrete_force(&s->step.contacts[c], &s->step.cparams[c], h, eps,
-                                 contact_velocity(s, c, v), A ? G : NULL);
+    teal_vec3 f = contact_force(p, s, c, contact_velocity(s, c, v), A ? G : NULL);
     add_contact_force(s, c, f, h, r);
     if (A) {
       add_contact_jacobian(s, c, G, h, A, is->m);
@@ -308,8 +321,80 @@ static int newton_direction(teal_plant_scratch *s, int m) {
   return rc ? rc : teal_dense_lu_solve(s->step.A_newton, m, s->step.pivots, s->step.dir, NULL);
 }
 
-/* One Newton iteration with a backtracking line search; returns the new
- * residual norm in *norm and the largest velocity change in *dv_max. A
+/* TAMSI's line search: halves the step from 1 until |R| decreases enough;
+ * v_try and r_try hold the accepted point. Returns its max |R|. */
+static double backtracking_line_search(const teal_plant *p, teal_plant_scratch *s, const island *is,
+                                       const double *vstar, const double *v, double norm) {
+  double alpha = 1.0, trial = INFINITY;
+  for (int k = 0; k < 30; k++, alpha *= 0.5) {
+    for (int i = 0; i < is->m; i++) {
+      s->step.v_try[i] = v[i] + alpha * s->step.dir[i];
+    }
+    trial = residual(p, s, is, vstar, s->step.v_try, s->step.r_try, NULL);
+    if (trial <= (1.0 - 1e-4 * alpha) * norm) {
+      break;
+    }
+  }
+  return trial;
+}
+
+/* The slope dir . grad l(v + alpha dir) of SAP's cost along the Newton
+ * direction (the residual is the cost's gradient); v_try and r_try are
+ * left at that point, *norm gets its max |R|. */
+static double slope_at(const teal_plant *p, teal_plant_scratch *s, const island *is,
+                       const double *vstar, const double *v, double alpha, double *norm) {
+  for (int i = 0; i < is->m; i++) {
+    s->step.v_try[i] = v[i] + alpha * s->step.dir[i];
+  }
+  *norm = residual(p, s, is, vstar, s->step.v_try, s->step.r_try, NULL);
+  double g = 0.0;
+  for (int i = 0; i < is->m; i++) {
+    g += s->step.dir[i] * s->step.r_try[i];
+  }
+  return g;
+}
+
+/* SAP's exact line search: the cost is convex along the direction, so its
+ * slope grows from g(0) = dir . R(v) < 0; the step is the slope's root in
+ * (0, 1] (regula falsi, Illinois variant, which keeps the bracket), or 1
+ * when the slope is still <= 0 there. v_try and r_try hold the point;
+ * returns its max |R|. */
+static double exact_line_search(const teal_plant *p, teal_plant_scratch *s, const island *is,
+                                const double *vstar, const double *v) {
+  double g0 = 0.0, norm;
+  for (int i = 0; i < is->m; i++) {
+    g0 += s->step.dir[i] * s->step.res[i];
+  }
+  double lo = 0.0, hi = 1.0, glo = g0, ghi = slope_at(p, s, is, vstar, v, 1.0, &norm);
+  if (ghi <= 0.0 || g0 >= 0.0) {
+    return norm;
+  }
+  for (int k = 0, side = 0; k < 60; k++) {
+    double a = (lo * ghi - hi * glo) / (ghi - glo);
+    a = a > lo && a < hi ? a : 0.5 * (lo + hi);
+    double g = slope_at(p, s, is, vstar, v, a, &norm);
+    if (fabs(g) <= 1e-10 * -g0 || hi - lo <= 1e-14) {
+      break;
+    }
+    /* Illinois: halve the kept end's slope when the same end moves twice */
+    if (g < 0.0) {
+      ghi *= side < 0 ? 0.5 : 1.0;
+      lo = a;
+      glo = g;
+      side = -1;
+    } else {
+      glo *= side > 0 ? 0.5 : 1.0;
+      hi = a;
+      ghi = g;
+      side = 1;
+    }
+  }
+  return norm;
+}
+
+/* One Newton iteration with a line search (backtracking for TAMSI, exact
+ * for SAP); returns the new residual norm in *norm and the largest
+ * velocity change in *dv_max. A
  * step below tol is taken whole: the iteration has converged, and near
  * round-off the residual cannot show a decrease to the line search. */
 static int newton_iteration(const teal_plant *p, teal_plant_scratch *s, const island *is,
@@ -331,16 +416,8 @@ static int newton_iteration(const teal_plant *p, teal_plant_scratch *s, const is
     }
     return TEAL_OK;
   }
-  double alpha = 1.0, trial = INFINITY;
-  for (int k = 0; k < 30; k++, alpha *= 0.5) {
-    for (int i = 0; i < m; i++) {
-      s->step.v_try[i] = v[i] + alpha * s->step.dir[i];
-    }
-    trial = residual(p, s, is, vstar, s->step.v_try, s->step.r_try, NULL);
-    if (trial <= (1.0 - 1e-4 * alpha) * *norm) {
-      break;
-    }
-  }
+  double trial = use_sap(p) ? exact_line_search(p, s, is, vstar, v)
+                            : backtracking_line_search(p, s, is, vstar, v, *norm);
   *dv_max = 0.0;
   for (int i = 0; i < m; i++) {
     *dv_max = fmax(*dv_max, fabs(s->step.v_try[i] - v[i]));
@@ -398,6 +475,16 @@ static int solve_linear_island(const teal_plant *p, teal_plant_scratch *s, const
   return rc;
 }
 
+/* SAP's forces at the island's solution, kept in the contacts for the
+ * contact results (teal_plant_contact_forces_at). */
+static void record_sap_forces(const teal_plant *p, teal_plant_scratch *s, const island *is) {
+  for (int k = 0; k < is->nc; k++) {
+    int c = is->cidx[k];
+    s->step.contacts[c].f_Bc_W =
+        contact_force(p, s, c, contact_velocity(s, c, s->step.v_loc), NULL);
+  }
+}
+
 /* Solves one island, writing its dofs of v_next. */
 static int solve_island(const teal_plant *p, teal_plant_scratch *s, const teal_context *ctx,
                         island *is, const double *v0, const double *vstar, double *v_next) {
@@ -410,6 +497,15 @@ static int solve_island(const teal_plant *p, teal_plant_scratch *s, const teal_c
   if (is->nc == 0 && (rc = solve_linear_island(p, s, is, v_next)) == TEAL_OK) {
     return TEAL_OK;
   }
+  /* SAP's regularization: the Cholesky factor of a tree's block of M in
+   * A_newton and one column in dir, before Newton needs them */
+  if (use_sap(p) &&
+      (rc = teal_sap_regularize(p, s, is->cidx, is->nc, s->step.A_newton, s->step.dir))) {
+    return teal_context_report_error(ctx, rc,
+                                     "plant: SAP contact step at t = %g: a block of "
+                                     "the mass matrix is not positive definite",
+                                     teal_context_time(ctx));
+  }
   double norm = residual(p, s, is, s->step.vstar_loc, s->step.v_loc, s->step.res, NULL);
   rc = TEAL_ENOCONV;
   for (int it = 0; it < NEWTON_MAX_ITERATIONS; it++) {
@@ -420,6 +516,9 @@ static int solve_island(const teal_plant *p, teal_plant_scratch *s, const teal_c
     }
     if (dv <= tol) {
       scatter_island(s, is, v_next);
+      if (use_sap(p)) {
+        record_sap_forces(p, s, is);
+      }
       teal_discrete_rows_multipliers(p, s, is->ridx, is->nr, s->step.v_loc);
       return TEAL_OK;
     }
@@ -467,6 +566,18 @@ int teal_plant_contact_step(const teal_plant *p, teal_plant_scratch *s, const te
   return TEAL_OK;
 }
 
+/* The SAP force of contact i as the step that made v_next left it, after
+ * checking that the step's contact i is the same contact. */
+static int sap_step_force(const teal_plant_scratch *s, int i, teal_contact_info *c) {
+  const teal_contact_info *sc = i < s->step.nc_cap ? &s->step.contacts[i] : NULL;
+  if (!sc || sc->geometry_A != c->geometry_A || sc->geometry_B != c->geometry_B ||
+      sc->depth != c->depth) {
+    return TEAL_ESTATE;
+  }
+  c->f_Bc_W = sc->f_Bc_W;
+  return TEAL_OK;
+}
+
 int teal_plant_contact_forces_at(const teal_plant *p, teal_plant_scratch *s,
                                  const teal_context *ctx, const double *q,
                                  const teal_point_pair_list *pairs, const double *v_next,
@@ -483,9 +594,17 @@ int teal_plant_contact_forces_at(const teal_plant *p, teal_plant_scratch *s,
     teal_contact_from_pair(p, &pairs->pairs[i], &cp, c);
     teal_vec3 vc = teal_contact_relative_velocity(X_WB, V_WB, c);
     double xdot = teal_vec3_dot(vc, c->nhat_BA_W);
-    c->f_Bc_W = discrete_force(c, &cp, h, eps, vc, NULL);
+    if (use_sap(p)) { /* the step's forces: SAP's law needs the step's regularization */
+      rc = sap_step_force(s, i, c);
+    } else {
+      c->f_Bc_W = discrete_force(c, &cp, h, eps, vc, NULL);
+    }
     c->separation_speed = -xdot;
     c->slip_speed = teal_vec3_norm(teal_vec3_sub(vc, teal_vec3_scale(c->nhat_BA_W, xdot)));
   }
-  return rc ? teal_context_report_error(ctx, rc, "plant: contact results failed") : TEAL_OK;
+  return rc ? teal_context_report_error(ctx, rc, "plant: contact results failed (%s)",
+                                        rc == TEAL_ESTATE ? "the SAP step's contacts are not "
+                                                            "those of the query"
+                                                          : teal_strerror(rc))
+            : TEAL_OK;
 }

@@ -140,6 +140,10 @@ void teal_contact_pair_params(const teal_plant *p, const teal_point_pair *pp,
   out->mu_s = harmonic(pa->static_friction, pb->static_friction);
   out->mu_d = harmonic(pa->dynamic_friction, pb->dynamic_friction);
   out->w_a = ka / (ka + kb);
+  /* relaxation times add up, as Drake's; a missing one is the time step */
+  double ta = pa->relaxation_time, tb = pb->relaxation_time;
+  out->tau = (isnan(ta) ? p->time_step : ta) + (isnan(tb) ? p->time_step : tb);
+  out->Rt = out->Rn = out->vn_hat = 0.0;
 }
 
 void teal_contact_from_pair(const teal_plant *p, const teal_point_pair *pp,

@@ -44,7 +44,9 @@
  *     from the current velocities; v* is the free-motion velocity (joint
  *     limits are enforced afterwards). M is kept as its per-tree blocks
  *     and each island of trees coupled by contacts is solved on its own
- *     (multibody/tree/forest.h), so free bodies cost O(1) each.
+ *     (multibody/tree/forest.h), so free bodies cost O(1) each. This is
+ *     the default discrete solver; discrete_contact_solver.h selects SAP,
+ *     which replaces the law and the line search.
  *
  * Ports added by finalize: input geometry_query (teal_point_pair_list);
  * outputs geometry_pose (teal_transform_list, X_WB by body index),

@@ -17,8 +17,8 @@ static int check_props(teal_plant *p, const char *name, const teal_proximity_pro
   if (!teal_proximity_properties_valid(pp)) {
     return teal_plant_fail(p, TEAL_EINVAL,
                            "plant: collision geometry '%s' needs Coulomb friction with static >= "
-                           "dynamic >= 0, stiffness > 0 and dissipation >= 0 (or NaN for the "
-                           "defaults)%s",
+                           "dynamic >= 0, stiffness > 0, dissipation >= 0 and relaxation "
+                           "time >= 0 (or NaN for the defaults)%s",
                            name, NULL);
   }
   return TEAL_OK;

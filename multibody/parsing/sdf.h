@@ -36,7 +36,8 @@
  *                model.sdf), <name>, <pose>, <static> overrides.
  *   <drake:proximity_properties> in a <collision>: <drake:mu_dynamic>,
  *                <drake:mu_static>, <drake:point_contact_stiffness>,
- *                <drake:hunt_crossley_dissipation>; the hydroelastic ones
+ *                <drake:hunt_crossley_dissipation>,
+ *                <drake:relaxation_time>; the hydroelastic ones
  *                are ignored with a warning; a <collision>'s <surface>
  *                is ignored with a warning.
  * @endcode

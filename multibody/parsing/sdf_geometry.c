@@ -163,11 +163,12 @@ static int parse_color(urdf_model *doc, urdf_node *visual, double rgba[4]) {
 /* One <drake:...> proximity property, or a warning for an unsupported one. */
 static int proximity_child(urdf_model *doc, urdf_node *c, teal_proximity_properties *p, double *mus,
                            double *mud) {
-  static const char *const names[4] = {"drake:mu_static", "drake:mu_dynamic",
+  static const char *const names[5] = {"drake:mu_static", "drake:mu_dynamic",
                                        "drake:point_contact_stiffness",
-                                       "drake:hunt_crossley_dissipation"};
-  double *dst[4] = {mus, mud, &p->point_contact_stiffness, &p->hunt_crossley_dissipation};
-  for (int i = 0; i < 4; i++) {
+                                       "drake:hunt_crossley_dissipation", "drake:relaxation_time"};
+  double *dst[5] = {mus, mud, &p->point_contact_stiffness, &p->hunt_crossley_dissipation,
+                    &p->relaxation_time};
+  for (int i = 0; i < 5; i++) {
     if (urdf_is(c, names[i])) {
       const char *t = urdf_text(doc, c);
       int rc = t ? urdf_parse_numbers(t, 1, dst[i]) : doc->err->code;
@@ -203,7 +204,7 @@ static int parse_proximity(urdf_model *doc, urdf_node *col, teal_proximity_prope
              ? TEAL_OK
              : urdf_fail(doc, pp, TEAL_EINVAL,
                          "invalid proximity properties (friction >= 0 with dynamic <= static, "
-                         "stiffness > 0, dissipation >= 0)");
+                         "stiffness > 0, dissipation >= 0, relaxation time >= 0)");
 }
 
 /* The geometry name "<link>::<name>" (teal_alloc'd). */

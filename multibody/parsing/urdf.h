@@ -42,10 +42,12 @@
  *             naming the URI and the places searched.
  *   <drake:proximity_properties> in a <collision>: <drake:mu_static value>,
  *             <drake:mu_dynamic value> (one given alone sets both),
- *             <drake:point_contact_stiffness value> and
- *             <drake:hunt_crossley_dissipation value>. Without them friction
- *             is mu = 1.0 static and dynamic (Drake's default) and stiffness
- *             and dissipation are NaN (the plant's defaults).
+ *             <drake:point_contact_stiffness value>,
+ *             <drake:hunt_crossley_dissipation value> and
+ *             <drake:relaxation_time value> (SAP's). Without them friction
+ *             is mu = 1.0 static and dynamic (Drake's default) and stiffness,
+ *             dissipation and relaxation time are NaN (the plant's
+ *             defaults).
  * @endcode
  * Other elements (gazebo, calibration, safety_controller, ...) are ignored;
  * unsupported Drake extensions, `<mimic>`, joint friction and the like are

@@ -235,10 +235,11 @@ static int drake_value(urdf_model *m, urdf_node *p, const char *tag, double *x, 
 static int is_known_property(const urdf_node *c) {
   return urdf_is(c, "drake:mu_static") || urdf_is(c, "drake:mu_dynamic") ||
          urdf_is(c, "drake:point_contact_stiffness") ||
-         urdf_is(c, "drake:hunt_crossley_dissipation");
+         urdf_is(c, "drake:hunt_crossley_dissipation") || urdf_is(c, "drake:relaxation_time");
 }
 
-/* Friction, stiffness and dissipation of a <collision> (defaults: mu = 1). */
+/* Friction, stiffness, dissipation and relaxation time of a <collision>
+ * (defaults: mu = 1). */
 static int parse_proximity(urdf_model *m, urdf_node *node, teal_proximity_properties *props) {
   urdf_node *p;
   *props = teal_proximity_properties_make(1.0, 1.0);
@@ -254,6 +255,7 @@ static int parse_proximity(urdf_model *m, urdf_node *node, teal_proximity_proper
                              &props->point_contact_stiffness, &has);
   rc = rc ? rc : drake_value(m, p, "drake:hunt_crossley_dissipation",
                              &props->hunt_crossley_dissipation, &has);
+  rc = rc ? rc : drake_value(m, p, "drake:relaxation_time", &props->relaxation_time, &has);
   if (rc) {
     return rc;
   }
@@ -266,7 +268,8 @@ static int parse_proximity(urdf_model *m, urdf_node *node, teal_proximity_proper
   }
   if (!teal_proximity_properties_valid(props)) {
     return urdf_fail(m, p, TEAL_EINVAL,
-                     "needs friction static >= dynamic >= 0, stiffness > 0 and dissipation >= 0");
+                     "needs friction static >= dynamic >= 0, stiffness > 0, dissipation >= 0 "
+                     "and relaxation time >= 0");
   }
   return TEAL_OK;
 }
@@ -306,9 +309,14 @@ static int push_geom(urdf_model *m, const urdf_geom *g) {
 }
 
 int urdf_parse_visual(urdf_model *m, int link, urdf_node *node, int k) {
-  urdf_geom g = {link, node, TEAL_ROLE_ILLUSTRATION, NULL, teal_transform_identity(),
+  urdf_geom g = {link,
+                 node,
+                 TEAL_ROLE_ILLUSTRATION,
+                 NULL,
+                 teal_transform_identity(),
                  {TEAL_SHAPE_SPHERE, 0, 0, {{0, 0, 0}}, 0, NULL, NULL},
-                 {0.7, 0.7, 0.7, 1.0}, {0, 0, 0, 0}};
+                 {0.7, 0.7, 0.7, 1.0},
+                 {0, 0, 0, 0, 0}};
   urdf_node *mat;
   int rc = urdf_origin(m, node, &g.X_LG);
   rc = rc ? rc : urdf_unique_child(m, node, "material", &mat);
@@ -329,7 +337,7 @@ int urdf_parse_collision(urdf_model *m, int link, urdf_node *node, int k) {
                  teal_transform_identity(),
                  {TEAL_SHAPE_SPHERE, 0, 0, {{0, 0, 0}}, 0, NULL, NULL},
                  {0.7, 0.7, 0.7, 1.0},
-                 {0, 0, 0, 0}};
+                 {0, 0, 0, 0, 0}};
   int rc = urdf_origin(m, node, &g.X_LG);
   rc = rc ? rc : parse_proximity(m, node, &g.props);
   rc = rc ? rc : parse_shape(m, node, g.role, &g.shape);

@@ -203,6 +203,7 @@ typedef struct plant_contact_params {
   double penetration_allowance, stiction_tolerance;
   double default_stiffness, default_dissipation; /* per geometry */
   double version; /* counts the changes after finalize (multibody/contact/plant_contact.c) */
+  int discrete_solver; /* teal_discrete_contact_solver (0: TAMSI; discrete_contact_solver.c) */
 } plant_contact_params;
 
 struct teal_plant {

@@ -375,6 +375,7 @@ START_TEST(geometry_and_proximity) {
       "<drake:mu_static>0.6</drake:mu_static>"
       "<drake:point_contact_stiffness>1000</drake:point_contact_stiffness>"
       "<drake:hunt_crossley_dissipation>2</drake:hunt_crossley_dissipation>"
+      "<drake:relaxation_time>0.02</drake:relaxation_time>"
       "<drake:hydroelastic_modulus>1e7</drake:hydroelastic_modulus>"
       "</drake:proximity_properties></collision>"
       "<collision name='s'><geometry><sphere><radius>0.2</radius></sphere></geometry>"
@@ -407,6 +408,7 @@ START_TEST(geometry_and_proximity) {
   ck_assert_double_eq(g->proximity.dynamic_friction, 0.4);
   ck_assert_double_eq(g->proximity.point_contact_stiffness, 1000.0);
   ck_assert_double_eq(g->proximity.hunt_crossley_dissipation, 2.0);
+  ck_assert_double_eq(g->proximity.relaxation_time, 0.02);
   g = ts_urdf_geometry_named(p, "L::s");
   ck_assert_int_eq(g->shape.kind, TEAL_SHAPE_SPHERE);
   ck_assert_double_eq(g->proximity.static_friction, 1.0);

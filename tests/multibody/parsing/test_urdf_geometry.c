@@ -54,7 +54,8 @@ START_TEST(geometry_materials_and_friction) {
       "<collision name=\"cap\"><geometry><capsule radius=\"0.1\" length=\"0.3\"/></geometry>"
       "<drake:proximity_properties><drake:mu_static value=\"0.8\"/>"
       "<drake:mu_dynamic value=\"0.5\"/><drake:point_contact_stiffness value=\"1e5\"/>"
-      "<drake:hunt_crossley_dissipation value=\"2\"/></drake:proximity_properties></collision>"
+      "<drake:hunt_crossley_dissipation value=\"2\"/><drake:relaxation_time value=\"0.05\"/>"
+      "</drake:proximity_properties></collision>"
       "<collision><geometry><drake:capsule radius=\"0.2\" length=\"0.1\"/></geometry>"
       "<drake:proximity_properties><drake:mu_dynamic value=\"0.4\"/>"
       "<drake:hydroelastic_modulus value=\"1e7\"/></drake:proximity_properties></collision>"
@@ -92,6 +93,8 @@ START_TEST(geometry_materials_and_friction) {
   ck_assert_double_eq(g->proximity.dynamic_friction, 0.5);
   ck_assert_double_eq(g->proximity.point_contact_stiffness, 1e5);
   ck_assert_double_eq(g->proximity.hunt_crossley_dissipation, 2.0);
+  ck_assert_double_eq(g->proximity.relaxation_time, 0.05);
+  ck_assert(isnan(ts_urdf_geometry_named(p, "a_collision_0")->proximity.relaxation_time));
   g = ts_urdf_geometry_named(p, "a_collision_2");
   ck_assert_double_eq(g->shape.radius, 0.2);
   ck_assert_double_eq(g->proximity.static_friction, 0.4);
