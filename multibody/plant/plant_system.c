@@ -12,6 +12,7 @@
 #include "framework/leaf_util.h"
 #include "multibody/constraints/constraint_internal.h"
 #include "multibody/contact/contact_internal.h"
+#include "multibody/plant/discrete_constraints_internal.h"
 #include "multibody/plant/error_weights_internal.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/tree/topology.h"
@@ -263,9 +264,9 @@ static int mass_matrix_calc(const teal_system *sys, const teal_context *ctx, dou
       p->bodies.n, p->nv, p->nv, p->nv, mib, (int)(TEAL_PLANT_DENSE_MAX_BYTES >> 20));
 }
 /* the next state, the constraints' multipliers (discrete_constraints.h),
- * the held dofs' forces (plant_discrete.c) */
+ * the held dofs' forces (plant_discrete.c), the compliant rows' tensions */
 static int step_size(const teal_plant *p) {
-  return p->nq + p->nv + p->nc_rows + p->nv;
+  return p->nq + p->nv + p->nc_rows + p->nv + teal_discrete_compliant_rows(p);
 }
 static int nv_size(const teal_plant *p) {
   return p->nv;

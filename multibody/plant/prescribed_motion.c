@@ -172,14 +172,23 @@ int teal_plant_calc_motion_forces(const teal_plant *plant, const teal_context *c
 
 /* ---- errors and power -------------------------------------------------------- */
 
+/* A level's values by dof: (x[i] - base[i]) * scale (base NULL: 0), so a
+ * discrete plant's accelerations (v+ - v) / h need no array of their own. */
+typedef struct level_values {
+  const double *x, *base;
+  double scale;
+} level_values;
+
+static double level_value(const level_values *lv, int i) {
+  return (lv->x[i] - (lv->base ? lv->base[i] : 0.0)) * lv->scale;
+}
+
 /* The target of held dof v index i at level (0, 1, 2), or the entry left 0
  * for a free dof; level 0 of a locked dof has no target (its q is where it
- * was locked). */
+ * was locked). lv gives the level's values (q-indexed at level 0). */
 static int motion_error_entries(const teal_plant *p, const teal_context *ctx, int level,
-                                const double *vdot, double *err) {
-  const double *q, *v, *locks = teal_context_numeric_parameter(ctx, p->sys.param_locks);
-  teal_plant_qv(p, ctx, &q, &v);
-  const double *x = level == 0 ? q : level == 1 ? v : vdot;
+                                const level_values *lv, double *err) {
+  const double *locks = teal_context_numeric_parameter(ctx, p->sys.param_locks);
   for (int j = 0; j < p->joints.n; j++) {
     const joint_rec *J = &JOINT(p)[j];
     if (J->motion) {
@@ -188,16 +197,38 @@ static int motion_error_entries(const teal_plant *p, const teal_context *ctx, in
       if (rc) {
         return rc;
       }
-      err[J->v_start] = x[level == 0 ? J->q_start : J->v_start] - m[level];
+      err[J->v_start] = level_value(lv, level == 0 ? J->q_start : J->v_start) - m[level];
       continue;
     }
     for (int d = 0; level > 0 && d < teal_joint_type_get(J->kind)->nv; d++) {
       if (locks[J->v_start + d] != 0.0) {
-        err[J->v_start + d] = x[J->v_start + d];
+        err[J->v_start + d] = level_value(lv, J->v_start + d);
       }
     }
   }
   return TEAL_OK;
+}
+
+/* The values of level in own: q, v, and the accelerations, the plant's
+ * vdot when continuous, the step's (v+ - v) / h from own's state when
+ * discrete. */
+static int level_values_of(const teal_plant *p, const teal_context *own, int level,
+                           level_values *lv) {
+  const double *q, *v;
+  teal_plant_qv(p, own, &q, &v);
+  *lv = (level_values){level == 0 ? q : v, NULL, 1.0};
+  if (level < 2) {
+    return TEAL_OK;
+  }
+  if (!p->sys.discrete) {
+    return teal_eval_cache_entry(p->system, own, p->sys.ce_vdot, (const void **)&lv->x);
+  }
+  const double *next;
+  int rc = teal_plant_eval_discrete_step(p, own, &next);
+  if (rc == TEAL_OK) {
+    *lv = (level_values){next + p->nq, v, 1.0 / p->time_step};
+  }
+  return rc;
 }
 
 int teal_plant_calc_motion_errors(const teal_plant *plant, const teal_context *ctx, int level,
@@ -212,15 +243,25 @@ int teal_plant_calc_motion_errors(const teal_plant *plant, const teal_context *c
                                      "%s: level %d (0, 1 or 2), err %s, n = %d (nv = %d)", fn,
                                      level, err ? "given" : "NULL", n, plant->nv);
   }
-  if (plant->sys.discrete) {
-    return teal_context_report_error(ctx, TEAL_EUNSUPPORTED, "%s: the plant is discrete", fn);
-  }
   memset(err, 0, (size_t)n * sizeof(double));
-  const double *vdot = NULL;
-  int rc = level == 2
-               ? teal_eval_cache_entry(plant->system, own, plant->sys.ce_vdot, (const void **)&vdot)
-               : TEAL_OK;
-  return rc ? rc : motion_error_entries(plant, own, level, vdot, err);
+  level_values lv;
+  int rc = level_values_of(plant, own, level, &lv);
+  return rc ? rc : motion_error_entries(plant, own, level, &lv, err);
+}
+
+/* A discrete plant's motion power: the held dofs' forces of the step from
+ * own's state (impulses / h) times the velocities they produce, v+. */
+static int discrete_motion_power(const teal_plant *p, const teal_context *own, double *power) {
+  const double *next;
+  int rc = teal_plant_eval_discrete_step(p, own, &next);
+  if (rc) {
+    return rc;
+  }
+  const double *vnext = next + p->nq, *tau = next + p->nq + p->nv + p->nc_rows;
+  for (int i = 0; i < p->nv; i++) {
+    *power += tau[i] * vnext[i];
+  }
+  return TEAL_OK;
 }
 
 int teal_plant_calc_motion_power(const teal_plant *plant, const teal_context *ctx, double *power) {
@@ -231,11 +272,10 @@ int teal_plant_calc_motion_power(const teal_plant *plant, const teal_context *ct
   if (!power) {
     return teal_context_report_error(ctx, TEAL_EINVAL, "plant calc_motion_power: power is NULL");
   }
-  if (plant->sys.discrete) {
-    return teal_context_report_error(ctx, TEAL_EUNSUPPORTED,
-                                     "plant calc_motion_power: the plant is discrete");
-  }
   *power = 0.0;
+  if (plant->sys.discrete) {
+    return discrete_motion_power(plant, own, power);
+  }
   int rc = held_solve(plant, ctx, own, NULL);
   if (rc == TEAL_OK && teal_plant_num_held(plant, own) > 0) {
     *power = teal_plant_held_power(plant, own, teal_plant_get_scratch(plant, own));
