@@ -72,9 +72,11 @@ static int rows_advance(double *q, const double *dv, void *user) {
   return teal_plant_normalize_q(u->p, qm);
 }
 
+/* the solves' work, then qdot (nq), the weights (nv) and the error
+ * estimate's two velocity-space vectors (nv each) */
 size_t teal_plant_projection_doubles(const teal_plant *p) {
   int m = p->nc_rows;
-  return m ? teal_projection_work_doubles(m, p->nv) + (size_t)p->nq + (size_t)p->nv : 0;
+  return m ? teal_projection_work_doubles(m, p->nv) + (size_t)p->nq + 3 * (size_t)p->nv : 0;
 }
 
 int teal_plant_projection_reserve(teal_plant_scratch *s, const teal_plant *p) {
@@ -130,5 +132,64 @@ int teal_plant_project_constraints(const teal_plant *p, const teal_context *ctx,
   }
   return rc ? teal_context_report_error(ctx, rc, "plant: constraint projection at t = %g: %s",
                                         teal_context_time(ctx), err.message)
+            : TEAL_OK;
+}
+
+/* The position part of the error estimate (eq. 10.12 in velocity space):
+ * ev = N+ e_q, its normal part removed, and e_q moved by N of the change. */
+static int project_q_error(const teal_plant *p, const teal_context *ctx,
+                           const teal_projection_rows *rows, const teal_projection_options *opt,
+                           double *eq, double *work, teal_error *err) {
+  proj_user *u = rows->user;
+  double *ev = u->qdot + p->nq + p->nv, *ev0 = ev + p->nv;
+  int rc = teal_plant_qdot_to_v(p->system, ctx, eq, ev, (void *)p);
+  if (rc) {
+    return rc;
+  }
+  memcpy(ev0, ev, (size_t)p->nv * sizeof(double));
+  if ((rc = teal_project_error_tangent(rows, opt, teal_context_q(ctx), ev, work, err))) {
+    return rc;
+  }
+  for (int i = 0; i < p->nv; i++) {
+    ev[i] -= ev0[i];
+  }
+  rc = teal_plant_map_v_to_qdot(p, ctx, teal_context_q(ctx), ev, u->qdot, "plant error projection");
+  for (int i = 0; rc == TEAL_OK && i < p->nq; i++) {
+    eq[i] += u->qdot[i];
+  }
+  return rc;
+}
+
+int teal_plant_project_error(const teal_system *sys, const teal_context *ctx,
+                             teal_continuous_view *e, void *user) {
+  (void)sys;
+  const teal_plant *p = user;
+  if (p->nc_rows == 0 || p->projection_off) {
+    return TEAL_OK;
+  }
+  teal_plant_scratch *s = teal_plant_get_scratch(p, ctx);
+  if (!s || !s->proj_work) {
+    return teal_plant_no_scratch(ctx);
+  }
+  double *work = s->proj_work, *qdot = work + teal_projection_work_doubles(p->nc_rows, p->nv);
+  double *w = qdot + p->nq;
+  held_weights(p, ctx, w);
+  /* the rows as the state projection weights them: q's, then v's */
+  const double *row_w = teal_plant_error_weights(p, ctx) + p->nv;
+  proj_user u = {p, (teal_context *)ctx, qdot, row_w};
+  teal_projection_rows rows = {p->nc_rows,    p->nq,        p->nv, rows_errors,
+                               rows_jacobian, rows_advance, &u};
+  double accuracy = teal_context_accuracy(ctx);
+  teal_projection_options opt = {accuracy > 0.0 ? accuracy : TEAL_PLANT_DEFAULT_PROJECTION_TOL, 0,
+                                 w};
+  teal_error err = {TEAL_OK, ""};
+  int rc = project_q_error(p, ctx, &rows, &opt, e->q, work, &err);
+  if (rc == TEAL_OK) {
+    u.row_w = row_w + p->nc_rows;
+    rc = teal_project_error_tangent(&rows, &opt, teal_context_q(ctx), e->v, work, &err);
+  }
+  return rc ? teal_context_report_error(ctx, rc, "plant: error estimate projection at t = %g: %s",
+                                        teal_context_time(ctx),
+                                        err.code ? err.message : teal_strerror(rc))
             : TEAL_OK;
 }
