@@ -172,22 +172,11 @@ int teal_plant_calc_motion_forces(const teal_plant *plant, const teal_context *c
 
 /* ---- errors and power -------------------------------------------------------- */
 
-/* A level's values by dof: (x[i] - base[i]) * scale (base NULL: 0), so a
- * discrete plant's accelerations (v+ - v) / h need no array of their own. */
-typedef struct level_values {
-  const double *x, *base;
-  double scale;
-} level_values;
-
-static double level_value(const level_values *lv, int i) {
-  return (lv->x[i] - (lv->base ? lv->base[i] : 0.0)) * lv->scale;
-}
-
 /* The target of held dof v index i at level (0, 1, 2), or the entry left 0
  * for a free dof; level 0 of a locked dof has no target (its q is where it
- * was locked). lv gives the level's values (q-indexed at level 0). */
+ * was locked). x holds the level's values (q-indexed at level 0). */
 static int motion_error_entries(const teal_plant *p, const teal_context *ctx, int level,
-                                const level_values *lv, double *err) {
+                                const double *x, double *err) {
   const double *locks = teal_context_numeric_parameter(ctx, p->sys.param_locks);
   for (int j = 0; j < p->joints.n; j++) {
     const joint_rec *J = &JOINT(p)[j];
@@ -197,38 +186,31 @@ static int motion_error_entries(const teal_plant *p, const teal_context *ctx, in
       if (rc) {
         return rc;
       }
-      err[J->v_start] = level_value(lv, level == 0 ? J->q_start : J->v_start) - m[level];
+      err[J->v_start] = x[level == 0 ? J->q_start : J->v_start] - m[level];
       continue;
     }
     for (int d = 0; level > 0 && d < teal_joint_type_get(J->kind)->nv; d++) {
       if (locks[J->v_start + d] != 0.0) {
-        err[J->v_start + d] = level_value(lv, J->v_start + d);
+        err[J->v_start + d] = x[J->v_start + d];
       }
     }
   }
   return TEAL_OK;
 }
 
-/* The values of level in own: q, v, and the accelerations, the plant's
- * vdot when continuous, the step's (v+ - v) / h from own's state when
- * discrete. */
-static int level_values_of(const teal_plant *p, const teal_context *own, int level,
-                           level_values *lv) {
+/* The values of level in own: q, v, or the plant's generalized
+ * accelerations (a discrete plant's are its step's (v+ - v) / h). */
+static int level_values(const teal_plant *p, const teal_context *own, int level, const double **x) {
   const double *q, *v;
   teal_plant_qv(p, own, &q, &v);
-  *lv = (level_values){level == 0 ? q : v, NULL, 1.0};
+  *x = level == 0 ? q : v;
   if (level < 2) {
     return TEAL_OK;
   }
-  if (!p->sys.discrete) {
-    return teal_eval_cache_entry(p->system, own, p->sys.ce_vdot, (const void **)&lv->x);
-  }
+  /* a discrete plant's step, with its contact settings brought up to date */
   const double *next;
-  int rc = teal_plant_eval_discrete_step(p, own, &next);
-  if (rc == TEAL_OK) {
-    *lv = (level_values){next + p->nq, v, 1.0 / p->time_step};
-  }
-  return rc;
+  int rc = p->sys.discrete ? teal_plant_eval_discrete_step(p, own, &next) : TEAL_OK;
+  return rc ? rc : teal_eval_cache_entry(p->system, own, p->sys.ce_vdot, (const void **)x);
 }
 
 int teal_plant_calc_motion_errors(const teal_plant *plant, const teal_context *ctx, int level,
@@ -244,9 +226,9 @@ int teal_plant_calc_motion_errors(const teal_plant *plant, const teal_context *c
                                      level, err ? "given" : "NULL", n, plant->nv);
   }
   memset(err, 0, (size_t)n * sizeof(double));
-  level_values lv;
-  int rc = level_values_of(plant, own, level, &lv);
-  return rc ? rc : motion_error_entries(plant, own, level, &lv, err);
+  const double *x;
+  int rc = level_values(plant, own, level, &x);
+  return rc ? rc : motion_error_entries(plant, own, level, x, err);
 }
 
 /* A discrete plant's motion power: the held dofs' forces of the step from
