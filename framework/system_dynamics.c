@@ -221,6 +221,62 @@ int teal_project_continuous_state(const teal_system *sys, teal_context *ctx) {
   return TEAL_OK;
 }
 
+/* ---- error estimate projection ---------------------------------------------------- */
+
+int teal_leaf_set_error_projection(teal_system *sys, teal_error_projection_fn fn, void *user) {
+  static const char what[] = "set error projection";
+  int rc = teal_leaf_declare_guard(sys, what);
+  if (rc) {
+    return rc;
+  }
+  if (!fn) {
+    return teal_error_set_sticky(&sys->err, TEAL_EINVAL, "%s on system '%s': NULL callback", what,
+                                 sys->name);
+  }
+  sys->error_projection = fn;
+  sys->error_projection_user = user;
+  return TEAL_OK;
+}
+
+int teal_system_has_error_projection(const teal_system *sys) {
+  if (!sys) {
+    return 0;
+  }
+  if (!sys->is_diagram) {
+    return sys->error_projection != NULL;
+  }
+  for (int c = 0; c < sys->nchildren; c++) {
+    if (teal_system_has_error_projection(sys->children[c])) {
+      return 1;
+    }
+  }
+  return 0;
+}
+
+int teal_project_error_estimate(const teal_system *sys, const teal_context *ctx, double *xerr) {
+  int rc = teal_check_context(sys, ctx);
+  if (rc || (!xerr && sys->nq + sys->nv + sys->nz)) {
+    return rc ? rc : null_array(ctx, "project_error_estimate", "xerr");
+  }
+  const teal_context_root *root = ctx->root;
+  double *eq = xerr, *ev = xerr + sys->nq, *ez = xerr + sys->nq + sys->nv;
+  for (int k = ctx->xc_begin; k < ctx->xc_end; k++) {
+    const teal_context *leaf = root->xc_leaves[k];
+    const teal_system *ls = leaf->system;
+    if (!ls->error_projection) {
+      continue;
+    }
+    teal_continuous_view err = {eq + (leaf->q - ctx->q), ev + (leaf->v - ctx->v),
+                                ez + (leaf->z - ctx->z)};
+    unsigned long serial = root->error_serial;
+    rc = ls->error_projection(ls, leaf, &err, ls->error_projection_user);
+    if (rc) {
+      return teal_callback_failed(leaf, rc, serial, "error estimate projection");
+    }
+  }
+  return TEAL_OK;
+}
+
 /* ---- implicit residual ------------------------------------------------------------- */
 
 int teal_leaf_set_implicit_time_derivatives_residual(teal_system *sys, teal_implicit_residual_fn fn,

@@ -88,6 +88,36 @@ TEAL_API int teal_system_has_projection(const teal_system *sys);
  *  that have a hook. */
 TEAL_API int teal_project_continuous_state(const teal_system *sys, teal_context *ctx);
 
+/** Removes from a step's local error estimate err (writable, in place,
+ *  the leaf's slices of it) what the leaf's projection hook would remove
+ *  from the state anyway: its components normal to the constraint manifold
+ *  at the state in ctx (the step's end, before projection), in the weights
+ *  the state projection uses (Simbody's error estimate projection, Theory
+ *  Manual eqs. 10.12-10.14). An error-controlled simulator then judges the
+ *  step by the error that stays after projection. */
+typedef int (*teal_error_projection_fn)(const teal_system *sys, const teal_context *ctx,
+                                        teal_continuous_view *err, void *user);
+
+/** Gives a leaf (before finalize) its error estimate projection (see
+ *  teal_error_projection_fn); a leaf that projects its state (teal_leaf_set_projection)
+ *  should project the error estimate the same way. Errors: TEAL_EINVAL for a
+ *  NULL sys or fn, TEAL_ESTATE for a diagram or a finalized leaf (sticky on
+ *  the system, like every declaration). */
+TEAL_API int teal_leaf_set_error_projection(teal_system *sys, teal_error_projection_fn fn,
+                                            void *user);
+
+/** Nonzero when some leaf of the subtree has an error projection hook. */
+TEAL_API int teal_system_has_error_projection(const teal_system *sys);
+
+/** Runs every leaf's error projection hook (teal_leaf_set_error_projection)
+ *  on its slices of xerr, a local error estimate of the whole continuous
+ *  state laid out [q; v; z] like teal_calc_time_derivatives' xcdot, at the
+ *  state in ctx (a root or any subcontext); leaves without a hook keep
+ *  theirs. Errors: TEAL_EINVAL for a NULL xerr (with states), a leaf's
+ *  failure (reported on ctx). */
+TEAL_API int teal_project_error_estimate(const teal_system *sys, const teal_context *ctx,
+                                         double *xerr);
+
 /** Runs a leaf's analytic Jacobian hook; TEAL_EUNSUPPORTED when absent. */
 TEAL_API int teal_calc_jacobian(const teal_system *sys, const teal_context *ctx, int input_port,
                                 int output_port, teal_jacobian *jac);

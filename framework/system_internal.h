@@ -121,6 +121,8 @@ struct teal_system {
   void *jacobian_user;
   teal_projection_fn projection;
   void *projection_user;
+  teal_error_projection_fn error_projection;
+  void *error_projection_user;
   teal_implicit_residual_fn implicit_residual;
   void *implicit_residual_user;
   const void *type_tag;

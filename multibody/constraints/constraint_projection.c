@@ -233,3 +233,30 @@ int teal_project_velocities(const teal_projection_rows *rows, const teal_project
                               "error is still %g (tolerance %g): the rows are inconsistent",
                               e, opt->tolerance);
 }
+
+int teal_project_error_tangent(const teal_projection_rows *rows, const teal_projection_options *opt,
+                               const double *q, double *e, double *work, teal_error *err) {
+  static const char fn[] = "project error estimate";
+  int rc = check_args(rows, opt, e, work, err, fn);
+  if (rc || (rc = q ? TEAL_OK : teal_error_set(err, TEAL_EINVAL, "%s: q is NULL", fn))) {
+    return rc;
+  }
+  proj_work w = split_work(work, rows->m, rows->nv);
+  if ((rc = rows->jacobian(q, w.P, rows->user)) != TEAL_OK) {
+    return teal_error_set(err, rc, "%s: the constraint Jacobian failed (%s)", fn,
+                          teal_strerror(rc));
+  }
+  if (max_abs(w.P, rows->m * rows->nv) == INFINITY ||
+      velocity_residual(rows, NULL, e, &w) == INFINITY) {
+    return teal_error_set(err, TEAL_ENONFINITE, "%s: the Jacobian or the estimate is not finite",
+                          fn);
+  }
+  /* r = P e; the least-norm dv with P dv = -r is minus e's normal part */
+  if ((rc = min_norm_step(rows, opt, &w)) != TEAL_OK) {
+    return teal_error_set(err, rc, "%s: the projected system failed (%s)", fn, teal_strerror(rc));
+  }
+  for (int j = 0; j < rows->nv; j++) {
+    e[j] += w.dv[j];
+  }
+  return TEAL_OK;
+}

@@ -77,6 +77,19 @@ TEAL_API int teal_project_velocities(const teal_projection_rows *rows,
                                      const teal_projection_options *opt, const double *q,
                                      const double *c, double *v, double *work, teal_error *err);
 
+/** Error estimate projection (Theory Manual eqs. 10.12 and 10.14): removes
+ *  from e (nv values, in place: a velocity-space vector such as an
+ *  integrator's local error estimate of v, or of q mapped by N+) its
+ *  component normal to the rows' manifold at q in the weighted norm,
+ *  e <- e - W P' (P W P')^-1 P e, so that P e = 0 afterwards up to round-off
+ *  and the dofs of weight 0 keep their entries. Coordinate projection would
+ *  remove that component from the state anyway, so an error-controlled
+ *  integrator need not pay for it. One linear solve, no iteration (the
+ *  tolerance is checked but unused). Errors as teal_project_velocities. */
+TEAL_API int teal_project_error_tangent(const teal_projection_rows *rows,
+                                        const teal_projection_options *opt, const double *q,
+                                        double *e, double *work, teal_error *err);
+
 #ifdef __cplusplus
 }
 #endif

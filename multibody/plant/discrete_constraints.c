@@ -33,6 +33,10 @@ int teal_discrete_rows_capacity(const teal_plant *p) {
   return n;
 }
 
+int teal_discrete_compliant_rows(const teal_plant *p) {
+  return teal_discrete_rows_capacity(p) - p->nc_rows;
+}
+
 /* The body poses by body index (the world's the identity) from the
  * position stage of s->data. */
 static void gather_poses(const teal_plant_scratch *s) {
@@ -334,6 +338,44 @@ int teal_plant_get_discrete_constraint_multipliers(const teal_plant *plant, cons
   }
   if (rc == TEAL_OK) {
     memcpy(lambda, next + plant->nq + plant->nv, (size_t)plant->nc_rows * sizeof(double));
+  }
+  return rc;
+}
+
+/* Why constraint c has no discrete tension, or NULL when it has one. */
+static const char *no_tension(const teal_plant *p, int c) {
+  if (c < 0 || c >= p->constraints.n) {
+    return "is not a constraint of the plant";
+  }
+  return CONSTRAINT(p)[c].force_element < 0 ? "is not a compliant distance constraint" : NULL;
+}
+
+int teal_plant_get_discrete_constraint_tension(const teal_plant *plant, const teal_context *ctx,
+                                               int c, double *tension) {
+  const char *fn = "teal_plant_get_discrete_constraint_tension";
+  const teal_context *own = plant && ctx ? teal_plant_own_context(plant, ctx) : NULL;
+  if (!own) {
+    return teal_plant_bad_call(plant, ctx, fn);
+  }
+  if (!tension || !plant->sys.discrete) {
+    return teal_context_report_error(ctx, TEAL_EINVAL, "%s: %s", fn,
+                                     tension ? "the plant is continuous (a compliant distance "
+                                               "is a force element there)"
+                                             : "tension is NULL");
+  }
+  const char *why = no_tension(plant, c);
+  if (why) {
+    return teal_context_report_error(ctx, TEAL_EINVAL, "%s: constraint %d %s", fn, c, why);
+  }
+  /* the compliant rows follow the held dofs' forces, in constraint order */
+  int row = 0;
+  for (int i = 0; i < c; i++) {
+    row += CONSTRAINT(plant)[i].force_element >= 0;
+  }
+  const double *next;
+  int rc = teal_plant_eval_discrete_step(plant, own, &next);
+  if (rc == TEAL_OK) {
+    *tension = next[plant->nq + plant->nv + plant->nc_rows + plant->nv + row];
   }
   return rc;
 }

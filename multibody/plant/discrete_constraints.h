@@ -31,6 +31,21 @@ TEAL_API int teal_plant_get_discrete_constraint_multipliers(const teal_plant *pl
                                                             const teal_context *ctx,
                                                             double *lambda);
 
+/** The tension of compliant distance constraint c (one added by
+ *  teal_plant_add_distance_constraint with a finite stiffness k and
+ *  damping d) in the discrete step from ctx's state: its row's impulse
+ *  divided by h, k (l - l0) + d ldot at the step's implicit end (l the
+ *  step's start length plus h ldot, ldot at the next velocity), positive
+ *  when the spring pulls its points together; 0 when the constraint is
+ *  disabled in ctx. A continuous plant applies the same spring as a force
+ *  element (its tension is that element's). Errors, reported on ctx:
+ *  TEAL_EINVAL for a NULL argument, a context that holds no context of the
+ *  plant, a continuous plant, an unknown constraint or one that is not a
+ *  compliant distance, and the step's own errors. */
+TEAL_API int teal_plant_get_discrete_constraint_tension(const teal_plant *plant,
+                                                        const teal_context *ctx, int c,
+                                                        double *tension);
+
 #ifdef __cplusplus
 }
 #endif

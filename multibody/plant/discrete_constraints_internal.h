@@ -34,6 +34,10 @@ static inline int teal_island_find(int *uf, int t) {
  * room the step data keeps (0 without constraints). */
 int teal_discrete_rows_capacity(const teal_plant *p);
 
+/* Compliant distance constraints of p, one row each after the rigid rows:
+ * the tensions the step cache keeps after the held dofs' forces. */
+int teal_discrete_compliant_rows(const teal_plant *p);
+
 /* Fills s->step's rows at q for the constraints enabled in ctx (the plant's
  * own context): G, the position errors g, and every row rigid (k =
  * INFINITY, c = 0) for now but a compliant distance's (its spring's k and

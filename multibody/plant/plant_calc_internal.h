@@ -167,6 +167,9 @@ int teal_plant_implicit_residual(const teal_system *sys, const teal_context *ctx
                                  teal_continuous_view *residual, void *user);
 int teal_plant_project(const teal_system *sys, const teal_context *ctx, teal_continuous_view *x,
                        void *user);
+/* the step's error estimate projected like the state (plant_projection.c) */
+int teal_plant_project_error(const teal_system *sys, const teal_context *ctx,
+                             teal_continuous_view *e, void *user);
 int teal_plant_v_to_qdot(const teal_system *sys, const teal_context *ctx, const double *v,
                          double *qdot, void *user);
 int teal_plant_qdot_to_v(const teal_system *sys, const teal_context *ctx, const double *qdot,

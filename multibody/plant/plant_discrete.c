@@ -263,6 +263,11 @@ int teal_plant_calc_discrete_step(const teal_system *sys, const teal_context *ct
   for (int i = 0; i < p->nv; i++) {
     held[i] /= h;
   }
+  /* the compliant rows' multipliers, their springs' tensions */
+  int ncompliant = teal_discrete_compliant_rows(p);
+  if (ncompliant > 0) {
+    memcpy(held + p->nv, s->step.lambda_r + p->nc_rows, (size_t)ncompliant * sizeof(double));
+  }
   rc = teal_plant_normalize_q(p, out);
   return rc ? teal_context_report_error(ctx, rc, "plant: a quaternion became degenerate in the "
                                         "discrete step at t = %g", teal_context_time(ctx))

@@ -1,5 +1,7 @@
 /* The continuous plant's projection of its constraint rows after every
- * accepted step (Simbody's projectQ then projectU, constraint_projection.h):
+ * accepted step (Simbody's projectQ then projectU, constraint_projection.h),
+ * and of each trial step's error estimate onto the rows' tangent (eqs.
+ * 10.12 and 10.14, with the same rows and weights):
  * the rows are the enabled rigid constraints' (constraint_operators.h),
  * evaluated at the state being projected and weighted by the context's
  * error weights (error_weights.h), with zero velocity weights on
@@ -72,9 +74,11 @@ static int rows_advance(double *q, const double *dv, void *user) {
   return teal_plant_normalize_q(u->p, qm);
 }
 
+/* the solves' work, then qdot (nq), the weights (nv) and the error
+ * estimate's two velocity-space vectors (nv each) */
 size_t teal_plant_projection_doubles(const teal_plant *p) {
   int m = p->nc_rows;
-  return m ? teal_projection_work_doubles(m, p->nv) + (size_t)p->nq + (size_t)p->nv : 0;
+  return m ? teal_projection_work_doubles(m, p->nv) + (size_t)p->nq + 3 * (size_t)p->nv : 0;
 }
 
 int teal_plant_projection_reserve(teal_plant_scratch *s, const teal_plant *p) {
@@ -100,6 +104,31 @@ static void held_weights(const teal_plant *p, const teal_context *ctx, double *w
   }
 }
 
+/* The rows of p's enabled rigid constraints at ctx's state with the
+ * projection's weights (the rows' q weights first; the caller switches u's
+ * row_w to the v weights for velocity work) and its options. */
+typedef struct proj_setup {
+  proj_user u;
+  teal_projection_rows rows;
+  teal_projection_options opt;
+  double *work;
+} proj_setup;
+
+static void setup_rows(const teal_plant *p, const teal_context *ctx, teal_plant_scratch *s,
+                       proj_setup *ps) {
+  double *work = s->proj_work, *qdot = work + teal_projection_work_doubles(p->nc_rows, p->nv);
+  double *w = qdot + p->nq;
+  held_weights(p, ctx, w);
+  /* the hook's context is the leaf the simulator is projecting: writable */
+  ps->u = (proj_user){p, (teal_context *)ctx, qdot, teal_plant_error_weights(p, ctx) + p->nv};
+  ps->rows = (teal_projection_rows){p->nc_rows,    p->nq,        p->nv, rows_errors,
+                                    rows_jacobian, rows_advance, &ps->u};
+  double accuracy = teal_context_accuracy(ctx);
+  ps->opt = (teal_projection_options){accuracy > 0.0 ? accuracy : TEAL_PLANT_DEFAULT_PROJECTION_TOL,
+                                      0, w};
+  ps->work = work;
+}
+
 int teal_plant_project_constraints(const teal_plant *p, const teal_context *ctx,
                                    teal_continuous_view *x) {
   if (p->nc_rows == 0 || p->projection_off) {
@@ -109,26 +138,69 @@ int teal_plant_project_constraints(const teal_plant *p, const teal_context *ctx,
   if (!s || !s->proj_work) {
     return teal_plant_no_scratch(ctx);
   }
-  /* the hook's context is the leaf the simulator is projecting: writable */
-  teal_context *own = (teal_context *)ctx;
-  double *work = s->proj_work, *qdot = work + teal_projection_work_doubles(p->nc_rows, p->nv);
-  double *w = qdot + p->nq;
-  held_weights(p, ctx, w);
-  const double *row_w = teal_plant_error_weights(p, ctx) + p->nv;
-  proj_user u = {p, own, qdot, row_w};
-  teal_projection_rows rows = {p->nc_rows,    p->nq,        p->nv, rows_errors,
-                               rows_jacobian, rows_advance, &u};
-  double accuracy = teal_context_accuracy(ctx);
-  teal_projection_options opt = {accuracy > 0.0 ? accuracy : TEAL_PLANT_DEFAULT_PROJECTION_TOL, 0,
-                                 w};
+  proj_setup ps;
+  setup_rows(p, ctx, s, &ps);
   teal_error err = {TEAL_OK, ""};
-  int rc = teal_project_positions(&rows, &opt, x->q, work, NULL, &err);
+  int rc = teal_project_positions(&ps.rows, &ps.opt, x->q, ps.work, NULL, &err);
   if (rc == TEAL_OK) {
-    teal_context_v_mut(own); /* v changes below */
-    u.row_w = row_w + p->nc_rows;
-    rc = teal_project_velocities(&rows, &opt, x->q, NULL, x->v, work, &err);
+    teal_context_v_mut(ps.u.ctx); /* v changes below */
+    ps.u.row_w += p->nc_rows;
+    rc = teal_project_velocities(&ps.rows, &ps.opt, x->q, NULL, x->v, ps.work, &err);
   }
   return rc ? teal_context_report_error(ctx, rc, "plant: constraint projection at t = %g: %s",
                                         teal_context_time(ctx), err.message)
             : TEAL_OK;
+}
+
+/* The position part of the error estimate (eq. 10.12 in velocity space):
+ * ev = N+ e_q, its normal part removed, and e_q moved by N of the change. */
+static int project_q_error(const teal_plant *p, const teal_context *ctx,
+                           const teal_projection_rows *rows, const teal_projection_options *opt,
+                           double *eq, double *work, teal_error *err) {
+  proj_user *u = rows->user;
+  double *ev = u->qdot + p->nq + p->nv, *ev0 = ev + p->nv;
+  int rc = teal_plant_qdot_to_v(p->system, ctx, eq, ev, (void *)p);
+  if (rc) {
+    return rc;
+  }
+  memcpy(ev0, ev, (size_t)p->nv * sizeof(double));
+  if ((rc = teal_project_error_tangent(rows, opt, teal_context_q(ctx), ev, work, err))) {
+    return rc;
+  }
+  for (int i = 0; i < p->nv; i++) {
+    ev[i] -= ev0[i];
+  }
+  rc = teal_plant_map_v_to_qdot(p, ctx, teal_context_q(ctx), ev, u->qdot, "plant error projection");
+  for (int i = 0; rc == TEAL_OK && i < p->nq; i++) {
+    eq[i] += u->qdot[i];
+  }
+  return rc;
+}
+
+int teal_plant_project_error(const teal_system *sys, const teal_context *ctx,
+                             teal_continuous_view *e, void *user) {
+  (void)sys;
+  const teal_plant *p = user;
+  if (p->nc_rows == 0 || p->projection_off) {
+    return TEAL_OK;
+  }
+  teal_plant_scratch *s = teal_plant_get_scratch(p, ctx);
+  if (!s || !s->proj_work) {
+    return teal_plant_no_scratch(ctx);
+  }
+  /* the rows weighted as the state projection weights them: q's, then v's */
+  proj_setup ps;
+  setup_rows(p, ctx, s, &ps);
+  teal_error err = {TEAL_OK, ""};
+  int rc = project_q_error(p, ctx, &ps.rows, &ps.opt, e->q, ps.work, &err);
+  if (rc == TEAL_OK) {
+    ps.u.row_w += p->nc_rows;
+    rc = teal_project_error_tangent(&ps.rows, &ps.opt, teal_context_q(ctx), e->v, ps.work, &err);
+  }
+  /* the velocity maps report on ctx themselves; the solves into err */
+  if (rc == TEAL_OK || err.code == TEAL_OK) {
+    return rc;
+  }
+  return teal_context_report_error(ctx, rc, "plant: error estimate projection at t = %g: %s",
+                                   teal_context_time(ctx), err.message);
 }

@@ -12,6 +12,7 @@
 #include "framework/leaf_util.h"
 #include "multibody/constraints/constraint_internal.h"
 #include "multibody/contact/contact_internal.h"
+#include "multibody/plant/discrete_constraints_internal.h"
 #include "multibody/plant/error_weights_internal.h"
 #include "multibody/plant/plant_calc_internal.h"
 #include "multibody/tree/topology.h"
@@ -184,6 +185,7 @@ static void declare_state(teal_system *sys, teal_plant *p, double *x0) {
     teal_leaf_declare_continuous_state(sys, p->nq, p->nv, 0, x0);
     teal_leaf_set_time_derivatives(sys, teal_plant_derivatives, p);
     teal_leaf_set_projection(sys, teal_plant_project, p);
+    teal_leaf_set_error_projection(sys, teal_plant_project_error, p);
     teal_leaf_set_implicit_time_derivatives_residual(sys, teal_plant_implicit_residual, p);
   }
   double g[3] = {p->gravity.v[0], p->gravity.v[1], p->gravity.v[2]};
@@ -263,9 +265,9 @@ static int mass_matrix_calc(const teal_system *sys, const teal_context *ctx, dou
       p->bodies.n, p->nv, p->nv, p->nv, mib, (int)(TEAL_PLANT_DENSE_MAX_BYTES >> 20));
 }
 /* the next state, the constraints' multipliers (discrete_constraints.h),
- * the held dofs' forces (plant_discrete.c) */
+ * the held dofs' forces (plant_discrete.c), the compliant rows' tensions */
 static int step_size(const teal_plant *p) {
-  return p->nq + p->nv + p->nc_rows + p->nv;
+  return p->nq + p->nv + p->nc_rows + p->nv + teal_discrete_compliant_rows(p);
 }
 static int nv_size(const teal_plant *p) {
   return p->nv;

@@ -174,12 +174,10 @@ int teal_plant_calc_motion_forces(const teal_plant *plant, const teal_context *c
 
 /* The target of held dof v index i at level (0, 1, 2), or the entry left 0
  * for a free dof; level 0 of a locked dof has no target (its q is where it
- * was locked). */
+ * was locked). x holds the level's values (q-indexed at level 0). */
 static int motion_error_entries(const teal_plant *p, const teal_context *ctx, int level,
-                                const double *vdot, double *err) {
-  const double *q, *v, *locks = teal_context_numeric_parameter(ctx, p->sys.param_locks);
-  teal_plant_qv(p, ctx, &q, &v);
-  const double *x = level == 0 ? q : level == 1 ? v : vdot;
+                                const double *x, double *err) {
+  const double *locks = teal_context_numeric_parameter(ctx, p->sys.param_locks);
   for (int j = 0; j < p->joints.n; j++) {
     const joint_rec *J = &JOINT(p)[j];
     if (J->motion) {
@@ -200,6 +198,21 @@ static int motion_error_entries(const teal_plant *p, const teal_context *ctx, in
   return TEAL_OK;
 }
 
+/* The values of level in own: q, v, or the plant's generalized
+ * accelerations (a discrete plant's are its step's (v+ - v) / h). */
+static int level_values(const teal_plant *p, const teal_context *own, int level, const double **x) {
+  const double *q, *v;
+  teal_plant_qv(p, own, &q, &v);
+  *x = level == 0 ? q : v;
+  if (level < 2) {
+    return TEAL_OK;
+  }
+  /* a discrete plant's step, with its contact settings brought up to date */
+  const double *next;
+  int rc = p->sys.discrete ? teal_plant_eval_discrete_step(p, own, &next) : TEAL_OK;
+  return rc ? rc : teal_eval_cache_entry(p->system, own, p->sys.ce_vdot, (const void **)x);
+}
+
 int teal_plant_calc_motion_errors(const teal_plant *plant, const teal_context *ctx, int level,
                                   double *err, int n) {
   const char *fn = "plant calc_motion_errors";
@@ -212,15 +225,25 @@ int teal_plant_calc_motion_errors(const teal_plant *plant, const teal_context *c
                                      "%s: level %d (0, 1 or 2), err %s, n = %d (nv = %d)", fn,
                                      level, err ? "given" : "NULL", n, plant->nv);
   }
-  if (plant->sys.discrete) {
-    return teal_context_report_error(ctx, TEAL_EUNSUPPORTED, "%s: the plant is discrete", fn);
-  }
   memset(err, 0, (size_t)n * sizeof(double));
-  const double *vdot = NULL;
-  int rc = level == 2
-               ? teal_eval_cache_entry(plant->system, own, plant->sys.ce_vdot, (const void **)&vdot)
-               : TEAL_OK;
-  return rc ? rc : motion_error_entries(plant, own, level, vdot, err);
+  const double *x;
+  int rc = level_values(plant, own, level, &x);
+  return rc ? rc : motion_error_entries(plant, own, level, x, err);
+}
+
+/* A discrete plant's motion power: the held dofs' forces of the step from
+ * own's state (impulses / h) times the velocities they produce, v+. */
+static int discrete_motion_power(const teal_plant *p, const teal_context *own, double *power) {
+  const double *next;
+  int rc = teal_plant_eval_discrete_step(p, own, &next);
+  if (rc) {
+    return rc;
+  }
+  const double *vnext = next + p->nq, *tau = next + p->nq + p->nv + p->nc_rows;
+  for (int i = 0; i < p->nv; i++) {
+    *power += tau[i] * vnext[i];
+  }
+  return TEAL_OK;
 }
 
 int teal_plant_calc_motion_power(const teal_plant *plant, const teal_context *ctx, double *power) {
@@ -231,11 +254,10 @@ int teal_plant_calc_motion_power(const teal_plant *plant, const teal_context *ct
   if (!power) {
     return teal_context_report_error(ctx, TEAL_EINVAL, "plant calc_motion_power: power is NULL");
   }
-  if (plant->sys.discrete) {
-    return teal_context_report_error(ctx, TEAL_EUNSUPPORTED,
-                                     "plant calc_motion_power: the plant is discrete");
-  }
   *power = 0.0;
+  if (plant->sys.discrete) {
+    return discrete_motion_power(plant, own, power);
+  }
   int rc = held_solve(plant, ctx, own, NULL);
   if (rc == TEAL_OK && teal_plant_num_held(plant, own) > 0) {
     *power = teal_plant_held_power(plant, own, teal_plant_get_scratch(plant, own));

@@ -67,14 +67,19 @@ TEAL_API int teal_plant_calc_motion_forces(const teal_plant *plant, const teal_c
  *  prescribed dofs), 1 (velocities: v - qdot_p on prescribed dofs, v on
  *  locked ones) or 2 (accelerations, with the plant's vdot: vdot - qddot_p,
  *  vdot) into err (n = nv values, 0 on free dofs) (Simbody's
- *  calcMotionErrors). Reported on ctx: TEAL_EINVAL (NULL, a bad level),
- *  TEAL_ESIZE (n != nv), TEAL_EUNSUPPORTED (discrete plant). */
+ *  calcMotionErrors), all at ctx's time t. In a discrete plant the
+ *  acceleration is the step's from ctx's state, (v+ - v) / h, so level 2 is
+ *  first order in h; levels 0 and 1 read the state as they do when
+ *  continuous. Reported on ctx: TEAL_EINVAL (NULL, a bad level),
+ *  TEAL_ESIZE (n != nv), evaluation errors. */
 TEAL_API int teal_plant_calc_motion_errors(const teal_plant *plant, const teal_context *ctx,
                                            int level, double *err, int n);
 
 /** The power the held dofs' motion forces deliver, sum_i tau_i v_i
- *  (Simbody's calcMotionPower); errors as teal_plant_calc_motion_forces,
- *  and TEAL_EUNSUPPORTED for a discrete plant. */
+ *  (Simbody's calcMotionPower). In a discrete plant tau is the step's
+ *  (impulses / h, teal_plant_calc_motion_forces) and v the velocity the
+ *  step ends with, v+, the one its impulses work against. Errors as
+ *  teal_plant_calc_motion_forces. */
 TEAL_API int teal_plant_calc_motion_power(const teal_plant *plant, const teal_context *ctx,
                                           double *power);
 

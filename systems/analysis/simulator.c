@@ -237,6 +237,8 @@ teal_simulator *teal_simulator_new(const teal_system *sys, teal_context *ctx, te
   sim->n = teal_system_num_continuous_states(sys, &sim->nq, &sim->nv, &sim->nz);
   sim->nw = teal_system_num_witnesses(sys);
   sim->project = teal_system_has_projection(sys);
+  sim->project_error = teal_system_has_error_projection(sys);
+  sim->error_projection = 1;
   init_ode(sim);
   if (!sim->ctx || alloc_workspace(sim, err) != TEAL_OK || alloc_event_sets(sim) != TEAL_OK ||
       init_jacobian(sim) != TEAL_OK) {

@@ -117,6 +117,19 @@ static int next_step(teal_simulator *sim, double t0, double target, double trial
   return TEAL_OK;
 }
 
+/* Removes from xerr, when the leaves project their error estimates, what
+ * their state projection will remove from x1 anyway (Simbody's error
+ * estimate projection), at x1 written into the context at time t. */
+static int project_error(teal_simulator *sim, double t) {
+  if (!teal_simulator_uses_error_projection(sim)) {
+    return TEAL_OK;
+  }
+  teal_simulator_write_state(sim, t, sim->x1);
+  unsigned long serial = teal_context_error_count(sim->ctx);
+  int rc = teal_project_error_estimate(sim->sys, sim->ctx, sim->xerr);
+  return teal_simulator_blame(sim, rc, serial, "the error estimate projection");
+}
+
 /* Takes one accepted step from (t0, x0) toward target into x1; *h is the
  * step taken and *reached tells whether it lands on target. */
 static int take_step(teal_simulator *sim, double t0, double target, double *h, int *reached) {
@@ -142,7 +155,8 @@ static int take_step(teal_simulator *sim, double t0, double target, double *h, i
       rc = teal_error_set(&sim->err, TEAL_ENONFINITE, "simulator: the state became non-finite "
                           "in a step of %g from t = %.17g", *h, t0);
     }
-    if (rc || !error_controlled(sim)) {
+    if (rc || !error_controlled(sim) ||
+        (rc = project_error(sim, *reached ? target : t0 + *h)) != TEAL_OK) {
       return rc;
     }
     double norm = error_norm(sim);

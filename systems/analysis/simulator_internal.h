@@ -31,6 +31,8 @@ struct teal_simulator {
   unsigned char *triggered;
   unsigned char *witness_dir; /* each witness's direction, read once */
   int project;                /* some leaf projects its state after each step */
+  int project_error;          /* some leaf projects its error estimate */
+  int error_projection;       /* setting: error control uses that projection (default 1) */
   teal_event_set *init, *per_step, *timed, *witnessed, *merged;
 
   /* run state */

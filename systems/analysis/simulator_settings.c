@@ -112,6 +112,18 @@ int teal_simulator_uses_analytic_jacobian(const teal_simulator *sim) {
   return sim && sim->ode.jacobian != NULL;
 }
 
+int teal_simulator_set_error_projection(teal_simulator *sim, int on) {
+  if (!sim) {
+    return TEAL_EINVAL;
+  }
+  sim->error_projection = on != 0;
+  return TEAL_OK;
+}
+
+int teal_simulator_uses_error_projection(const teal_simulator *sim) {
+  return sim && sim->error_projection && sim->project_error;
+}
+
 int teal_simulator_set_target_realtime_rate(teal_simulator *sim, double rate) {
   if (!sim) {
     return TEAL_EINVAL;

@@ -50,6 +50,16 @@ TEAL_API int teal_simulator_set_analytic_jacobian(teal_simulator *sim, int on);
 /** Nonzero when implicit integrators will use the analytic Jacobian (0
  *  after a hook declined, see teal_simulator_set_analytic_jacobian). */
 TEAL_API int teal_simulator_uses_analytic_jacobian(const teal_simulator *sim);
+/** Whether error control judges a step by its local error estimate after
+ *  the leaves' error projection hooks (teal_leaf_set_error_projection: a
+ *  constrained plant removes the error components its state projection
+ *  removes anyway, Simbody's error estimate projection) (on != 0, the
+ *  default) or by the raw estimate (on = 0). No effect on a system without
+ *  such hooks or on fixed steps. TEAL_EINVAL for a NULL simulator. */
+TEAL_API int teal_simulator_set_error_projection(teal_simulator *sim, int on);
+/** Nonzero when error control projects the error estimate: the setting is
+ *  on and some leaf has the hook (0 for NULL). */
+TEAL_API int teal_simulator_uses_error_projection(const teal_simulator *sim);
 /** Sets (or clears, with NULL) the monitor. */
 TEAL_API int teal_simulator_set_monitor(teal_simulator *sim, teal_monitor_fn fn, void *user);
 

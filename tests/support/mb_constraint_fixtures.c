@@ -121,3 +121,57 @@ teal_plant *ts_mbc_conflicting_slider(int baumgarte) {
   }
   return p;
 }
+
+/* A slender bar of mass m and length l along its body x axis. */
+static teal_spatial_inertia slender_bar(double m, double l) {
+  return teal_spatial_inertia_from_central(m, teal_vec3_make(0.5 * l, 0, 0),
+                                           teal_mat3_diag(1e-4, m * l * l / 12, m * l * l / 12));
+}
+
+teal_plant *ts_mbc_four_bar(void) {
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  teal_vec3 axis = teal_vec3_make(0, -1, 0);
+  teal_spatial_inertia Ma = slender_bar(1.0, TS_MBC_LA), Mb = slender_bar(2.0, TS_MBC_LB),
+                       Mc = slender_bar(1.5, TS_MBC_LC);
+  int crank = teal_plant_add_rigid_body(p, "crank", TEAL_DEFAULT_MODEL_INSTANCE, &Ma);
+  int coupler = teal_plant_add_rigid_body(p, "coupler", TEAL_DEFAULT_MODEL_INSTANCE, &Mb);
+  int rocker = teal_plant_add_rigid_body(p, "rocker", TEAL_DEFAULT_MODEL_INSTANCE, &Mc);
+  teal_rotation I = teal_rotation_identity();
+  int tip = teal_plant_add_frame(p, "crank_tip", teal_plant_body_frame(p, crank),
+                                 teal_transform_make(I, teal_vec3_make(TS_MBC_LA, 0, 0)));
+  int pivot = teal_plant_add_frame(p, "rocker_pivot", TEAL_WORLD_FRAME,
+                                   teal_transform_make(I, teal_vec3_make(TS_MBC_LD, 0, 0)));
+  teal_plant_add_joint(p, "crank", TEAL_JOINT_REVOLUTE, TEAL_WORLD_FRAME,
+                       teal_plant_body_frame(p, crank), &axis, 0);
+  teal_plant_add_joint(p, "coupler", TEAL_JOINT_REVOLUTE, tip, teal_plant_body_frame(p, coupler),
+                       &axis, 0);
+  teal_plant_add_joint(p, "rocker", TEAL_JOINT_REVOLUTE, pivot, teal_plant_body_frame(p, rocker),
+                       &axis, 0);
+  teal_plant_add_ball_constraint(p, coupler, teal_vec3_make(TS_MBC_LB, 0, 0), rocker,
+                                 teal_vec3_make(TS_MBC_LC, 0, 0));
+  teal_plant_set_gravity(p, teal_vec3_make(0, 0, -TS_MBC_GRAV));
+  if (teal_plant_error(p)->code != TEAL_OK) {
+    fprintf(stderr, "ts_mbc_four_bar: %s\n", teal_plant_error(p)->message);
+    teal_plant_free(p);
+    return NULL;
+  }
+  return p;
+}
+
+double ts_mbc_four_bar_rocker(double t2, double s) {
+  double bx = TS_MBC_LA * cos(t2), bz = TS_MBC_LA * sin(t2), dx = TS_MBC_LD - bx, dz = -bz;
+  double e = hypot(dx, dz);
+  double along = (TS_MBC_LB * TS_MBC_LB - TS_MBC_LC * TS_MBC_LC + e * e) / (2 * e);
+  double h = sqrt(TS_MBC_LB * TS_MBC_LB - along * along);
+  double cx = bx + (along * dx - s * h * dz) / e, cz = bz + (along * dz + s * h * dx) / e;
+  return atan2(cz, cx - TS_MBC_LD);
+}
+
+void ts_mbc_four_bar_assemble(double t2, double *q) {
+  double t4 = ts_mbc_four_bar_rocker(t2, 1.0);
+  double bx = TS_MBC_LA * cos(t2), bz = TS_MBC_LA * sin(t2);
+  double cx = TS_MBC_LD + TS_MBC_LC * cos(t4), cz = TS_MBC_LC * sin(t4);
+  q[0] = t2;
+  q[1] = atan2(cz - bz, cx - bx) - t2;
+  q[2] = t4;
+}

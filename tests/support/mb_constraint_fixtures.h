@@ -36,4 +36,31 @@ teal_context *ts_mbc_random_context(const teal_plant *p, unsigned *state, double
  *  set, which routes the dynamics through the combined held-dof solve. */
 teal_plant *ts_mbc_conflicting_slider(int baumgarte);
 
+/** The four-bar's link lengths: crank a, coupler b, rocker c, ground d
+ *  (a Grashof crank-rocker, the crank the shortest), and its gravity. @{ */
+#define TS_MBC_LA 1.0
+#define TS_MBC_LB 3.0
+#define TS_MBC_LC 2.5
+#define TS_MBC_LD 3.0
+#define TS_MBC_GRAV 9.81
+/** @} */
+
+/** A continuous crank-rocker four-bar, not finalized: slender bars (crank
+ *  1 kg, coupler 2 kg, rocker 1.5 kg) on revolute joints about -y, so a
+ *  joint angle is its bar's angle in the (x, z) plane; the crank on the
+ *  world at the origin, the coupler on the crank's tip, the rocker on the
+ *  world at (d, 0, 0), the coupler's far end and the rocker's tip joined by
+ *  a ball constraint (three rows, the out-of-plane one redundant); gravity
+ *  along -z. Joints 0, 1, 2 are crank, coupler, rocker. NULL on failure. */
+teal_plant *ts_mbc_four_bar(void);
+
+/** The four-bar's rocker angle for crank angle t2 on the branch of sign s
+ *  (+1: the coupler-rocker joint above the line from the crank tip to the
+ *  rocker pivot), by intersecting two circles. */
+double ts_mbc_four_bar_rocker(double t2, double s);
+
+/** An assembled four-bar configuration at crank angle t2 (branch +1), by
+ *  joint (crank, coupler, rocker): q = (t2, t3 - t2, t4). */
+void ts_mbc_four_bar_assemble(double t2, double *q_by_joint);
+
 #endif

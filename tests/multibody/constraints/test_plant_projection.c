@@ -24,65 +24,27 @@
 #include "multibody/plant/plant_system.h"
 #include "multibody/plant/prescribed_motion.h"
 #include "multibody/tree/topology.h"
+#include "support/mb_constraint_fixtures.h"
 #include "support/sim_fixtures.h"
 #include "support/test_support.h"
 #include "systems/analysis/simulator.h"
 
-/* crank a, coupler b, rocker c, ground d: Grashof crank-rocker (a + b <=
- * c + d with the crank the shortest) */
-#define LA 1.0
-#define LB 3.0
-#define LC 2.5
-#define LD 3.0
-#define GRAV 9.81
+#define LA TS_MBC_LA
+#define LB TS_MBC_LB
+#define LC TS_MBC_LC
+#define LD TS_MBC_LD
+#define GRAV TS_MBC_GRAV
 #define TWO_PI_HALF 3.14159265358979323846
 
-/* A slender bar of mass m and length l along its body x axis. */
-static teal_spatial_inertia bar(double m, double l) {
-  return teal_spatial_inertia_from_central(m, teal_vec3_make(0.5 * l, 0, 0),
-                                           teal_mat3_diag(1e-4, m * l * l / 12, m * l * l / 12));
-}
-
-/* The crank on the world at A = 0, the coupler on the crank's tip, the
- * rocker on the world at D = (d, 0, 0), all about -y so that the joint
- * angle is the bar's angle in the (x, z) plane; the coupler's far end and
- * the rocker's tip joined by a ball constraint. Returns the plant, not
- * finalized (joints 0, 1, 2 = crank, coupler, rocker). */
+/* The four-bar (support/mb_constraint_fixtures.h), not finalized. */
 static teal_plant *four_bar(void) {
-  teal_plant *p = teal_plant_new(0.0, NULL);
-  teal_vec3 axis = teal_vec3_make(0, -1, 0);
-  teal_spatial_inertia Ma = bar(1.0, LA), Mb = bar(2.0, LB), Mc = bar(1.5, LC);
-  int crank = teal_plant_add_rigid_body(p, "crank", TEAL_DEFAULT_MODEL_INSTANCE, &Ma);
-  int coupler = teal_plant_add_rigid_body(p, "coupler", TEAL_DEFAULT_MODEL_INSTANCE, &Mb);
-  int rocker = teal_plant_add_rigid_body(p, "rocker", TEAL_DEFAULT_MODEL_INSTANCE, &Mc);
-  teal_rotation I = teal_rotation_identity();
-  int tip = teal_plant_add_frame(p, "crank_tip", teal_plant_body_frame(p, crank),
-                                 teal_transform_make(I, teal_vec3_make(LA, 0, 0)));
-  int pivot = teal_plant_add_frame(p, "rocker_pivot", TEAL_WORLD_FRAME,
-                                   teal_transform_make(I, teal_vec3_make(LD, 0, 0)));
-  teal_plant_add_joint(p, "crank", TEAL_JOINT_REVOLUTE, TEAL_WORLD_FRAME,
-                       teal_plant_body_frame(p, crank), &axis, 0);
-  teal_plant_add_joint(p, "coupler", TEAL_JOINT_REVOLUTE, tip, teal_plant_body_frame(p, coupler),
-                       &axis, 0);
-  teal_plant_add_joint(p, "rocker", TEAL_JOINT_REVOLUTE, pivot, teal_plant_body_frame(p, rocker),
-                       &axis, 0);
-  ck_assert_int_ge(teal_plant_add_ball_constraint(p, coupler, teal_vec3_make(LB, 0, 0), rocker,
-                                                  teal_vec3_make(LC, 0, 0)),
-                   0);
-  teal_plant_set_gravity(p, teal_vec3_make(0, 0, -GRAV));
-  ck_assert_msg(teal_plant_error(p)->code == TEAL_OK, "%s", teal_plant_error(p)->message);
+  teal_plant *p = ts_mbc_four_bar();
+  ck_assert_ptr_nonnull(p);
   return p;
 }
 
-/* The rocker angle for crank angle t2 by intersecting the circles of radius
- * b about the crank tip and c about D, on the branch of sign s (+1: the
- * joint above the line from the crank tip to D). */
 static double rocker_angle(double t2, double s) {
-  double bx = LA * cos(t2), bz = LA * sin(t2), dx = LD - bx, dz = -bz;
-  double e = hypot(dx, dz);
-  double along = (LB * LB - LC * LC + e * e) / (2 * e), h = sqrt(LB * LB - along * along);
-  double cx = bx + (along * dx - s * h * dz) / e, cz = bz + (along * dz + s * h * dx) / e;
-  return atan2(cz, cx - LD);
+  return ts_mbc_four_bar_rocker(t2, s);
 }
 
 /* Freudenstein's equation K1 cos t4 - K2 cos t2 + K3 - cos(t2 - t4). */
@@ -91,14 +53,8 @@ static double freudenstein(double t2, double t4) {
   return K1 * cos(t4) - K2 * cos(t2) + K3 - cos(t2 - t4);
 }
 
-/* An assembled state at crank angle t2 (at rest): q = (t2, t3 - t2, t4). */
 static void assemble(double t2, double *q) {
-  double t4 = rocker_angle(t2, 1.0);
-  double bx = LA * cos(t2), bz = LA * sin(t2);
-  double cx = LD + LC * cos(t4), cz = LC * sin(t4);
-  q[0] = t2;
-  q[1] = atan2(cz - bz, cx - bx) - t2;
-  q[2] = t4;
+  ts_mbc_four_bar_assemble(t2, q);
 }
 
 /* Joint-ordered values (crank, coupler, rocker) to and from the plant's q

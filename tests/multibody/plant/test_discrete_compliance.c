@@ -7,10 +7,13 @@
  * the analytic damped frequency with the analytic damping ratio, in the
  * continuous plant (against the closed form) and the discrete one (measured
  * from its peaks, the error shrinking with h); disabling it in a context
- * removes its force from the step. */
+ * removes its force from the step; the tension the step reports is the
+ * spring's k (l - l0) + d ldot at the step's end and m g for a bob hanging
+ * at rest, and bad calls get clear errors. */
 #include <check.h>
 #include <math.h>
 
+#include "support/error_messages.h"
 #include "support/test_support.h"
 #include "teal.h"
 
@@ -172,6 +175,74 @@ START_TEST(disabled_compliant_distance_exerts_no_force_in_the_step) {
 }
 END_TEST
 
+/* Critical damping for the hanging bob (d = 2 sqrt(k m)): it settles in
+ * well under the 3 s the test waits (time constant 0.1 s). */
+#define HANG_D 20.0
+
+START_TEST(hanging_compliant_distance_reports_its_tension) {
+  const double h = 1e-3, g = 9.81;
+  teal_plant *p = spring_bob(h, SOFT_K, HANG_D, g);
+  teal_simulator *sim = start(p, teal_vec3_make(0, 0, -1.0));
+  teal_context *ctx = teal_simulator_context(sim);
+  /* transient: the step's tension is k (l0 + h ldot - 1) + d ldot, with
+   * ldot = n . v+ along the start direction n and v+ = (p+ - p) / h */
+  teal_vec3 p0 = teal_vec3_make(0, 0, -1.0);
+  for (int k = 1; k <= 50; k++) {
+    double tension;
+    ck_assert_int_eq(teal_plant_get_discrete_constraint_tension(p, ctx, 0, &tension), TEAL_OK);
+    teal_vec3 p1 = advance(p, sim, k * h);
+    double l0 = teal_vec3_norm(p0);
+    double ldot = teal_vec3_dot(teal_vec3_scale(p0, 1.0 / l0), teal_vec3_sub(p1, p0)) / h;
+    double expect = SOFT_K * (l0 + h * ldot - 1.0) + HANG_D * ldot;
+    ck_assert_msg(fabs(tension - expect) < 1e-9 * fmax(1.0, fabs(expect)),
+                  "step %d: tension %.17g, spring %.17g", k, tension, expect);
+    ck_assert_double_gt(tension, 0.0); /* the bob pulls the spring from the start */
+    p0 = p1;
+  }
+  /* at rest: the spring carries the weight, k (l - 1) = m g */
+  teal_vec3 pe = advance(p, sim, 3.0);
+  double tension;
+  ck_assert_int_eq(teal_plant_get_discrete_constraint_tension(p, ctx, 0, &tension), TEAL_OK);
+  ck_assert_double_eq_tol(tension, 1.0 * g, 1e-9);
+  ck_assert_double_eq_tol(SOFT_K * (teal_vec3_norm(pe) - 1.0), 1.0 * g, 1e-9);
+  /* disabled, the constraint carries nothing */
+  ck_assert_int_eq(teal_plant_set_constraint_enabled(p, ctx, 0, 0), TEAL_OK);
+  ck_assert_int_eq(teal_plant_get_discrete_constraint_tension(p, ctx, 0, &tension), TEAL_OK);
+  ck_assert_double_eq(tension, 0.0);
+  teal_simulator_free(sim);
+  teal_plant_free(p);
+}
+END_TEST
+
+START_TEST(discrete_tension_bad_calls_are_reported) {
+  teal_plant *p = spring_bob(1e-3, SOFT_K, SOFT_D, 9.81);
+  teal_context *ctx = teal_context_new(teal_plant_system(p), NULL);
+  double tension;
+  TS_EXPECT_ERROR(teal_plant_get_discrete_constraint_tension(p, ctx, 0, NULL), TEAL_EINVAL,
+                  teal_context_error(ctx), "tension is NULL");
+  TS_EXPECT_ERROR(teal_plant_get_discrete_constraint_tension(p, ctx, 1, &tension), TEAL_EINVAL,
+                  teal_context_error(ctx), "constraint 1 is not a constraint of the plant");
+  TS_EXPECT_ERROR(teal_plant_get_discrete_constraint_tension(p, ctx, -1, &tension), TEAL_EINVAL,
+                  teal_context_error(ctx), "constraint -1 is not a constraint of the plant");
+  teal_context_free(ctx);
+  teal_plant_free(p);
+
+  p = spring_bob(1e-3, INFINITY, 0.0, 9.81); /* rigid: a row, no spring */
+  ctx = teal_context_new(teal_plant_system(p), NULL);
+  TS_EXPECT_ERROR(teal_plant_get_discrete_constraint_tension(p, ctx, 0, &tension), TEAL_EINVAL,
+                  teal_context_error(ctx), "constraint 0 is not a compliant distance constraint");
+  teal_context_free(ctx);
+  teal_plant_free(p);
+
+  p = spring_bob(0.0, SOFT_K, SOFT_D, 9.81);
+  ctx = teal_context_new(teal_plant_system(p), NULL);
+  TS_EXPECT_ERROR(teal_plant_get_discrete_constraint_tension(p, ctx, 0, &tension), TEAL_EINVAL,
+                  teal_context_error(ctx), "the plant is continuous");
+  teal_context_free(ctx);
+  teal_plant_free(p);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("discrete_compliance");
   TCase *tc = tcase_create("core");
@@ -180,6 +251,8 @@ static Suite *suite(void) {
   tcase_add_test(tc, soft_compliant_distance_follows_the_closed_form_when_continuous);
   tcase_add_test(tc, soft_compliant_distance_oscillates_at_the_analytic_frequency_when_discrete);
   tcase_add_test(tc, disabled_compliant_distance_exerts_no_force_in_the_step);
+  tcase_add_test(tc, hanging_compliant_distance_reports_its_tension);
+  tcase_add_test(tc, discrete_tension_bad_calls_are_reported);
   suite_add_tcase(s, tc);
   return s;
 }

@@ -5,8 +5,8 @@
  * motion, Baumgarte's feedback removes an initial error that stays without
  * it, a failing motion stops the simulation keeping the last good state,
  * a discrete plant follows the sinusoid to first order with its motion
- * force converging to the inverse dynamics, and bad declarations get clear
- * errors. */
+ * errors, force and power converging to the inverse dynamics' at first
+ * order as h halves, and bad declarations get clear errors. */
 #include <check.h>
 #include <math.h>
 #include <string.h>
@@ -225,37 +225,64 @@ START_TEST(failing_motion_stops_and_keeps_the_last_state) {
 }
 END_TEST
 
+/* What discrete_sinusoid measures: the largest |q - q_p| and |vdot -
+ * qddot_p| of the motion errors (levels 0 and 2) over the run, and at
+ * t = 0.5 the motion force and power of the step from there minus the
+ * inverse dynamics' M qddot_p + C - tau_g on the exact path and its power. */
+typedef struct discrete_errors {
+  double q, vdot, tau, power;
+} discrete_errors;
+
+/* The motion errors of levels 0, 1, 2 at ctx (one dof). */
+static void motion_errors(const teal_plant *p, const teal_context *ctx, double *e) {
+  for (int level = 0; level < 3; level++) {
+    ck_assert_int_eq(teal_plant_calc_motion_errors(p, ctx, level, &e[level], 1), TEAL_OK);
+  }
+}
+
+/* The inverse dynamics' motion force M qddot + C - tau_g at time t on the
+ * exact path, evaluated in ref. */
+static double exact_motion_force(const teal_plant *p, teal_context *ref, double t) {
+  double q, qd, qdd, tau_id, tau_g;
+  sinusoid(t, &q, &qd, &qdd, NULL);
+  ck_assert_int_eq(teal_plant_set_positions(p, ref, &q, 1), TEAL_OK);
+  ck_assert_int_eq(teal_plant_set_velocities(p, ref, &qd, 1), TEAL_OK);
+  ck_assert_int_eq(teal_plant_calc_inverse_dynamics(p, ref, &qdd, NULL, NULL, &tau_id), TEAL_OK);
+  ck_assert_int_eq(teal_plant_calc_gravity_generalized_forces(p, ref, &tau_g), TEAL_OK);
+  return tau_id - tau_g;
+}
+
 /* The prescribed sinusoid in a discrete plant at step h over 1 s: each
- * step's v+ is qdot_p(t + h) exactly (to round-off); *q_err gets the
- * largest |q - q_p|, and *tau_err, at t = 0.5, the motion force of the step
- * from there minus the inverse dynamics' M qddot_p + C - tau_g on the exact
- * path. */
-static void discrete_sinusoid(double h, double *q_err, double *tau_err) {
+ * step's v+ is qdot_p(t + h) exactly (to round-off), so the level-1 error
+ * is 0 at every step; the other errors go into *de. */
+static void discrete_sinusoid(double h, discrete_errors *de) {
   teal_plant *p = pendulum_h(h);
   ck_assert_int_eq(teal_plant_prescribe_joint_motion(p, 0, sinusoid, NULL), TEAL_OK);
   ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
   teal_simulator *sim = teal_simulator_new(teal_plant_system(p), NULL, NULL);
   teal_context *ctx = teal_simulator_context(sim),
                *ref = teal_context_new(teal_plant_system(p), NULL);
-  double v0 = AMP * OMEGA, x[2], q, qd, qdd, tau, tau_id, tau_g;
+  double v0 = AMP * OMEGA, x[2], q, qd, qdd, e[3];
   ck_assert_int_eq(teal_plant_set_velocities(p, ctx, &v0, 1), TEAL_OK);
   teal_sim_status st;
   int n = (int)lround(1.0 / h);
-  *q_err = 0.0;
+  memset(de, 0, sizeof(*de));
   for (int k = 1; k <= n; k++) {
     ck_assert_int_eq(teal_simulator_advance_to(sim, k * h, &st), TEAL_OK);
     ck_assert_int_eq(teal_plant_get_state(p, ctx, x, 2), TEAL_OK);
     sinusoid(k * h, &q, &qd, &qdd, NULL);
-    ck_assert_double_eq_tol(x[1], qd, 1e-12);
-    *q_err = fmax(*q_err, fabs(x[0] - q));
+    motion_errors(p, ctx, e);
+    ck_assert_double_eq_tol(e[0], x[0] - q, 1e-15); /* q - q_p(t) at the context's time */
+    ck_assert_double_eq_tol(e[1], 0.0, 1e-12);
+    de->q = fmax(de->q, fabs(e[0]));
+    de->vdot = fmax(de->vdot, fabs(e[2]));
     if (2 * k == n) {
+      double tau, power;
       ck_assert_int_eq(teal_plant_calc_motion_forces(p, ctx, &tau, 1), TEAL_OK);
-      ck_assert_int_eq(teal_plant_set_positions(p, ref, &q, 1), TEAL_OK);
-      ck_assert_int_eq(teal_plant_set_velocities(p, ref, &qd, 1), TEAL_OK);
-      ck_assert_int_eq(teal_plant_calc_inverse_dynamics(p, ref, &qdd, NULL, NULL, &tau_id),
-                       TEAL_OK);
-      ck_assert_int_eq(teal_plant_calc_gravity_generalized_forces(p, ref, &tau_g), TEAL_OK);
-      *tau_err = fabs(tau - (tau_id - tau_g));
+      ck_assert_int_eq(teal_plant_calc_motion_power(p, ctx, &power), TEAL_OK);
+      double tau_exact = exact_motion_force(p, ref, k * h);
+      de->tau = fabs(tau - tau_exact);
+      de->power = fabs(power - tau_exact * qd);
     }
   }
   teal_context_free(ref);
@@ -264,14 +291,21 @@ static void discrete_sinusoid(double h, double *q_err, double *tau_err) {
 }
 
 START_TEST(discrete_sinusoid_converges_and_its_force_to_the_inverse_dynamics) {
-  double q1, t1, q2, t2;
-  discrete_sinusoid(1e-3, &q1, &t1);
-  discrete_sinusoid(5e-4, &q2, &t2);
+  discrete_errors a, b;
+  discrete_sinusoid(1e-3, &a);
+  discrete_sinusoid(5e-4, &b);
   /* first order: q_n - q_p(t_n) = sum h qdot_p(t_k) - integral, at most
    * h (qdot_max - qdot_min) / 2 = 1.8e-3 at 1 ms */
-  ck_assert_msg(q1 < 2e-3 && q2 < 0.6 * q1, "q errors %g %g", q1, q2);
-  ck_assert_msg(t1 < 0.1 && t2 < 0.6 * t1, "force errors %g %g", t1, t2);
-  ck_assert_double_gt(t1, 0.0); /* a discretization error, not an identity */
+  ck_assert_msg(a.q < 2e-3 && b.q < 0.6 * a.q, "q errors %g %g", a.q, b.q);
+  /* (qdot_p(t + h) - qdot_p(t)) / h - qddot_p(t) = h qdddot_p / 2 + O(h^2):
+   * at most h AMP OMEGA^3 / 2 = 8.1e-3 at 1 ms */
+  ck_assert_msg(a.vdot < 8.2e-3 && b.vdot < 0.6 * a.vdot, "vdot errors %g %g", a.vdot, b.vdot);
+  ck_assert_msg(a.tau < 0.1 && b.tau < 0.6 * a.tau, "force errors %g %g", a.tau, b.tau);
+  ck_assert_msg(a.power < 0.2 && b.power < 0.6 * a.power, "power errors %g %g", a.power, b.power);
+  /* discretization errors, not identities */
+  ck_assert_double_gt(a.tau, 0.0);
+  ck_assert_double_gt(a.power, 0.0);
+  ck_assert_double_gt(a.vdot, 1e-4);
 }
 END_TEST
 
