@@ -35,6 +35,9 @@
  *      plus MuJoCo's joint damping dof_damping qvel, which leaves the
  *      tendons' springs and dampers) against Teal's force elements (tau + J'
  *      F_Bo_W, mapped by T'); tendons are matched by name; below 1e-10.
+ *      Tendon equalities: with MuJoCo's q moved onto each of Teal's
+ *      couplers (q0 = ratio q1 + offset), MuJoCo's tendon equality
+ *      residuals (efc_pos) must vanish, one row per coupler; below 1e-10.
  * Without MuJoCo (CMake did not find libmujoco-dev) only Teal's load time
  * is printed. */
 #define _POSIX_C_SOURCE 200809L
@@ -367,6 +370,32 @@ static double compare_tendons(engines *e) {
   return worst;
 }
 
+/* Moves MuJoCo's q onto each of Teal's couplers, then returns the largest
+ * residual of MuJoCo's tendon equalities (INFINITY when the number of rows
+ * is not the number of couplers). */
+static double compare_tendon_equalities(engines *e) {
+  int nc = teal_plant_num_constraints(e->plant), rows = 0;
+  for (int c = 0; c < nc; c++) {
+    teal_constraint_info info;
+    if (teal_plant_get_constraint(e->plant, c, &info, NULL) || info.joint0 < 0) {
+      return INFINITY;
+    }
+    int j0 = mj_name2id(e->m, mjOBJ_JOINT, teal_plant_joint_name(e->plant, info.joint0));
+    int j1 = mj_name2id(e->m, mjOBJ_JOINT, teal_plant_joint_name(e->plant, info.joint1));
+    double *q = e->d->qpos;
+    q[e->m->jnt_qposadr[j0]] = info.gear_ratio * q[e->m->jnt_qposadr[j1]] + info.offset;
+  }
+  mj_forward(e->m, e->d);
+  double worst = 0.0;
+  for (int r = 0; r < e->d->nefc; r++) {
+    if (e->d->efc_type[r] == mjCNSTR_EQUALITY && e->m->eq_type[e->d->efc_id[r]] == mjEQ_TENDON) {
+      worst = fmax(worst, fabs(e->d->efc_pos[r]));
+      rows++;
+    }
+  }
+  return rows == nc ? worst : INFINITY;
+}
+
 static int engines_new(engines *e, const char *path) {
   char msg[1024] = "";
   teal_error err = {TEAL_OK, ""};
@@ -428,6 +457,8 @@ static int compare_model(const char *path, double tolerance, const char *note) {
     worst = bad ? worst : fmax(worst, compare(&e));
     worst_t = bad || e.m->ntendon == 0 ? worst_t : fmax(worst_t, compare_tendons(&e));
     worst_u = bad || e.nu == 0 ? worst_u : fmax(worst_u, compare_actuation(&e));
+    /* last: it moves MuJoCo's q away from Teal's */
+    worst_t = bad || e.m->ntendon == 0 ? worst_t : fmax(worst_t, compare_tendon_equalities(&e));
   }
   if (!bad) {
     const char *base = strrchr(path, '/');
@@ -438,7 +469,7 @@ static int compare_model(const char *path, double tolerance, const char *note) {
              worst_u < FORCE_TOLERANCE ? "" : "  MISMATCH");
     }
     if (e.m->ntendon > 0) {
-      printf("  %-20s %d tendons: max |length, rate, J, tendon force difference| %.2e%s\n", "",
+      printf("  %-20s %d tendons: max |length, rate, J, force, equality difference| %.2e%s\n", "",
              e.m->ntendon, worst_t, worst_t < TOLERANCE ? "" : "  MISMATCH");
     }
     bad = !(worst < tolerance) || !(worst_u < FORCE_TOLERANCE) || !(worst_t < TOLERANCE);

@@ -15,6 +15,7 @@
  *   mjcf_claims.c    the frame and joint names the build will create.
  *   mjcf_equality.c  <equality>: connect, weld and joint as constraints.
  *   mjcf_tendon.c    <tendon>: fixed and spatial tendons.
+ *   mjcf_tendon_equality.c  <equality><tendon> as a coupler.
  *   mjcf_filters.c   MuJoCo's collision filters the plant's defaults miss:
  *                    contype and conaffinity, the parent filter.
  *   mjcf_build.c     adding the checked model to the plant. */
@@ -117,16 +118,24 @@ typedef struct mjcf_exclude {
   const char *body1, *body2;
 } mjcf_exclude;
 
-typedef enum mjcf_equality_kind { MJCF_EQ_CONNECT, MJCF_EQ_WELD, MJCF_EQ_JOINT } mjcf_equality_kind;
+typedef enum mjcf_equality_kind {
+  MJCF_EQ_CONNECT,
+  MJCF_EQ_WELD,
+  MJCF_EQ_JOINT,
+  MJCF_EQ_TENDON
+} mjcf_equality_kind;
 
 typedef struct mjcf_equality {
   urdf_node *node;
   mjcf_equality_kind kind;
-  const char *name1, *name2; /* body1, body2 (NULL: the world) or joint1, joint2 */
-  double data[7];            /* connect: anchor; weld: relpose; joint: polycoef */
+  const char *name1,
+      *name2;     /* body1, body2 (NULL: the world), joint1, joint2 or tendon1, tendon2 */
+  double data[7]; /* connect: anchor; weld: relpose; joint, tendon: polycoef */
   int has_relpose;           /* weld: 0 uses the reference pose */
   int active;
-  int i1, i2;              /* check: the bodies or joints */
+  int i1, i2;           /* check: the bodies or joints (a tendon's: its coupler's) */
+  double ratio, offset; /* check: a tendon equality's coupler; skip: left out */
+  int skip;
   teal_transform X_1, X_2; /* check: the frames (points) in body1 and body2 */
 } mjcf_equality;
 
@@ -257,6 +266,11 @@ int mjcf_build_equalities(mjcf_model *m, teal_plant *plant);
 int mjcf_parse_tendons(mjcf_model *m, urdf_node *node);
 /* Resolves their joints and sites. */
 int mjcf_check_tendons(mjcf_model *m);
+/* The index of the fixed or spatial tendon called name, or -1. */
+int mjcf_find_tendon(const mjcf_model *m, const char *name);
+/* An <equality tendon> over fixed tendons as the coupler q_i1 = ratio q_i2
+ * + offset it amounts to (see mjcf_tendon_equality.c). */
+int mjcf_check_tendon_equality(mjcf_model *m, mjcf_equality *e);
 /* Adds them as the plant's tendons (after the joints and sites). */
 int mjcf_build_tendons(mjcf_model *m, teal_plant *plant, int instance);
 

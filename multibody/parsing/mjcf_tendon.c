@@ -129,6 +129,16 @@ static double length_at_qpos0(const mjcf_model *m, const mjcf_tendon *t) {
   return L; /* a fixed tendon: the joints are at 0 */
 }
 
+int mjcf_find_tendon(const mjcf_model *m, const char *name) {
+  for (int i = 0; name && i < m->tendons.n; i++) {
+    const char *n = MTENDON(m)[i].name;
+    if (n && strcmp(n, name) == 0) {
+      return i;
+    }
+  }
+  return -1;
+}
+
 /* ---- checking ------------------------------------------------------------------- */
 
 static int resolve_entry(mjcf_model *m, const mjcf_tendon *t, mjcf_tendon_entry *e) {

@@ -4,7 +4,9 @@
  * length at qpos0 where none is (the cable's 0.35 and the flexor's length
  * worked out here from the model's poses; bench_mjcf_mujoco compares the
  * forces with MuJoCo's); the fixed tendons' coefficients on the right
- * joints; the warnings for what is not modelled (range, frictionloss,
+ * joints; <equality tendon> as the coupler it amounts to (the ratio and
+ * offset worked out here; bench_mjcf_mujoco checks MuJoCo's residuals vanish
+ * on it); the warnings for what is not modelled (range, frictionloss,
  * wrapping, tendon motors, <equality tendon>); and bad tendons with their
  * messages, the plant left unchanged. */
 #include <check.h>
@@ -13,6 +15,8 @@
 #include <string.h>
 
 #include "multibody/algorithms/kinematics.h"
+#include "multibody/constraints/constraint_access.h"
+#include "multibody/constraints/constraint_specs.h"
 #include "multibody/forces/tendons.h"
 #include "multibody/parsing/mjcf.h"
 #include "multibody/tree/plant_model.h"
@@ -61,7 +65,7 @@ static double length_at_default(const teal_plant *p, int i) {
 
 START_TEST(test_tendons_model) {
   teal_plant *p = load_file("tendons.xml");
-  ck_assert_int_eq(teal_plant_num_tendons(p), 4);
+  ck_assert_int_eq(teal_plant_num_tendons(p), 6);
   int c1 = tendon(p, "couple1", TEAL_TENDON_FIXED, 40.0, 0.5);
   int c2 = tendon(p, "couple2", TEAL_TENDON_FIXED, 2.0, 0.1);
   int fl = tendon(p, "flexor", TEAL_TENDON_SPATIAL, 10.0, 0.1);
@@ -93,6 +97,27 @@ START_TEST(test_tendons_model) {
   }
   ck_assert_double_eq(sum, 0.0); /* nothing elsewhere */
   teal_mb_data_free(data);
+  teal_plant_free(p);
+}
+END_TEST
+
+/* The coupler c of the plant: joint0 = ratio joint1 + offset, by name. */
+static void expect_coupler(const teal_plant *p, int c, const char *j0, const char *j1, double ratio,
+                           double offset) {
+  teal_constraint_info info;
+  ck_assert_int_eq(teal_plant_get_constraint(p, c, &info, NULL), TEAL_OK);
+  ck_assert_str_eq(teal_plant_joint_name(p, info.joint0), j0);
+  ck_assert_str_eq(teal_plant_joint_name(p, info.joint1), j1);
+  ck_assert_double_eq_tol(info.gear_ratio, ratio, 1e-15);
+  ck_assert_double_eq_tol(info.offset, offset, 1e-15);
+}
+
+/* couple1 = f1a - 0.5 f1b = 0.05, and -2 f2s = 0.01 + 0.4 (1.5 wrist). */
+START_TEST(test_tendon_equalities) {
+  teal_plant *p = load_file("tendons.xml");
+  ck_assert_int_eq(teal_plant_num_constraints(p), 2);
+  expect_coupler(p, 0, "f1a", "f1b", 0.5, 0.05);
+  expect_coupler(p, 1, "f2s", "wrist", -0.3, -0.005);
   teal_plant_free(p);
 }
 END_TEST
@@ -154,6 +179,18 @@ START_TEST(test_tendon_errors) {
       {"<fixed><joint/></fixed>", TEAL_EPARSE, "joint"},
       {"<fixed class='none'><joint joint='ja'/></fixed>", TEAL_ENOTFOUND, "none"},
       {"<fixed><joint joint='ja' coef='x'/></fixed>", TEAL_EPARSE, "coef"},
+      {"<fixed name='t'><joint joint='ja'/></fixed></tendon><equality><tendon tendon1='u'/>"
+       "</equality><tendon>",
+       TEAL_ENOTFOUND, "unknown tendon 'u'"},
+      {"<fixed name='t'><joint joint='ja'/><joint joint='ja'/></fixed></tendon><equality>"
+       "<tendon tendon1='t'/></equality><tendon>",
+       TEAL_EINVAL, "give no coupler"},
+      {"<fixed name='t'><joint joint='ja' coef='0'/></fixed><fixed name='u'><joint "
+       "joint='ja'/></fixed></tendon><equality><tendon tendon1='t' tendon2='u'/></equality>"
+       "<tendon>",
+       TEAL_EINVAL, "give no coupler"},
+      {"</tendon><equality><tendon tendon1='t' polycoef='0 1 0.5 0 0'/></equality><tendon>",
+       TEAL_EINVAL, "quadratic"},
   };
   for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
     char xml[2048];
@@ -174,6 +211,7 @@ int main(void) {
   Suite *s = suite_create("mjcf_tendon");
   TCase *tc = tcase_create("mjcf_tendon");
   tcase_add_test(tc, test_tendons_model);
+  tcase_add_test(tc, test_tendon_equalities);
   tcase_add_test(tc, test_tendon_warnings);
   tcase_add_test(tc, test_tendon_errors);
   suite_add_tcase(s, tc);
