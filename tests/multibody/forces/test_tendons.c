@@ -4,19 +4,29 @@
  * rate against J v, its Jacobian against central differences of L(q) along
  * q +- h N(q) v (a free body among its sites), its forces against -J^T T;
  * energy conservation of undamped tendons under RK4 and the power split
- * against -dU/dt; queries; bad inputs with their messages. */
+ * against -dU/dt; the plant system simulating undamped tendons conserves
+ * its kinetic plus potential energy and allocates nothing while it steps;
+ * queries; bad inputs with their messages. */
 #include <check.h>
 #include <math.h>
 #include <string.h>
 
+#include "framework/context.h"
+#include "framework/system_dynamics.h"
+
 #include "multibody/algorithms/jacobians.h"
 #include "multibody/algorithms/kinematics.h"
 #include "multibody/forces/tendons.h"
+#include "multibody/plant/plant_state.h"
+#include "multibody/plant/plant_system.h"
 #include "multibody/tree/topology.h"
 #include "support/error_messages.h"
 #include "support/mb_fixtures.h"
 #include "support/mb_force_fixtures.h"
 #include "support/test_support.h"
+#include "systems/analysis/integrators_explicit.h"
+#include "systems/analysis/simulator.h"
+#include "systems/analysis/simulator_settings.h"
 
 /* The test plant: a revolute-revolute-prismatic chain (joints 0..2, bodies
  * 1..3) and a free body (4), with frames on the world and on bodies. */
@@ -234,6 +244,61 @@ START_TEST(test_tendon_energy) {
 }
 END_TEST
 
+static double system_energy(teal_plant *p, teal_context *ctx) {
+  double ke, pe;
+  ck_assert_int_eq(teal_calc_kinetic_energy(teal_plant_system(p), ctx, &ke), TEAL_OK);
+  ck_assert_int_eq(teal_calc_potential_energy(teal_plant_system(p), ctx, &pe), TEAL_OK);
+  return ke + pe;
+}
+
+/* The plant system with undamped fixed and spatial tendons under RK4: the
+ * system's energy (the tendons' in its potential energy) is conserved, and
+ * the steps allocate nothing. */
+START_TEST(test_tendon_simulation) {
+  tendon_plant t = make_plant();
+  const double coefs[3] = {0.5, -1.0, 3.0};
+  teal_tendon_spring s = teal_tendon_spring_default();
+  s.stiffness = 6.0;
+  s.spring_length = 0.3;
+  ck_assert_int_ge(teal_plant_add_fixed_tendon(t.p, "fixed", TEAL_DEFAULT_MODEL_INSTANCE, 3,
+                                               t.joints, coefs, &s),
+                   0);
+  s.stiffness = 25.0;
+  s.spring_length = 1.0;
+  ck_assert_int_ge(
+      teal_plant_add_spatial_tendon(t.p, "cable", TEAL_DEFAULT_MODEL_INSTANCE, 4, t.frames, &s), 0);
+  ts_fe_model m = ts_fe_model_make(t.p);
+  unsigned seed = 21u;
+  double q[TS_FE_MAXX], v[TS_FE_MAXX], q1[TS_FE_MAXX];
+  random_state(&m, &seed, q, v);
+  teal_context *ctx = teal_context_new(teal_plant_system(t.p), NULL);
+  ck_assert_ptr_nonnull(ctx);
+  ck_assert_int_eq(teal_plant_set_positions(t.p, ctx, q, m.nq), TEAL_OK);
+  ck_assert_int_eq(teal_plant_set_velocities(t.p, ctx, v, m.nv), TEAL_OK);
+  double e0 = system_energy(t.p, ctx);
+  teal_simulator *sim = teal_simulator_new(teal_plant_system(t.p), ctx, NULL);
+  ck_assert_ptr_nonnull(sim);
+  ck_assert_int_eq(teal_simulator_set_integrator(sim, teal_integrator_rk4), TEAL_OK);
+  ck_assert_int_eq(teal_simulator_set_fixed_step(sim, 2e-4), TEAL_OK);
+  teal_sim_status st;
+  ck_assert_int_eq(teal_simulator_advance_to(sim, 0.01, &st), TEAL_OK);
+  ts_alloc_install();
+  ts_alloc_reset();
+  int rc = teal_simulator_advance_to(sim, 0.5, &st);
+  unsigned long allocs = ts_alloc_allocs();
+  ts_alloc_uninstall();
+  ck_assert_int_eq(rc, TEAL_OK);
+  ck_assert_uint_eq(allocs, 0);
+  ck_assert_int_eq(teal_plant_get_positions(t.p, ctx, q1, m.nq), TEAL_OK);
+  ck_assert(fabs(q1[0] - q[0]) > 1e-3); /* it moved */
+  double e1 = system_energy(t.p, ctx);
+  ck_assert_msg(fabs(e1 - e0) < 1e-7 * (1.0 + fabs(e0)), "energy %.12g -> %.12g", e0, e1);
+  teal_simulator_free(sim);
+  teal_context_free(ctx);
+  ts_fe_model_free(&m);
+}
+END_TEST
+
 START_TEST(test_tendon_queries) {
   tendon_plant t = make_plant();
   const double c = 1.0;
@@ -387,6 +452,7 @@ int main(void) {
   tcase_add_loop_test(tc, test_fixed_tendon_forces, 0, 2);
   tcase_add_test(tc, test_spatial_tendon_kinematics);
   tcase_add_test(tc, test_tendon_energy);
+  tcase_add_test(tc, test_tendon_simulation);
   tcase_add_test(tc, test_tendon_queries);
   tcase_add_test(tc, test_tendon_bad_inputs);
   tcase_add_test(tc, test_tendon_evaluation_errors);
