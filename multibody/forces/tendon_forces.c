@@ -195,6 +195,12 @@ int teal_plant_calc_tendon_length(const teal_plant *p, int i, const double *q, c
   if (rc) {
     return rc;
   }
+  if (!isfinite(L) || !isfinite(Ld)) {
+    return teal_error_set(err, TEAL_ENONFINITE,
+                          "teal_plant_calc_tendon_length: tendon '%s' has a non-finite length "
+                          "or rate (NaN or Inf in q, v or the poses)",
+                          f->name);
+  }
   *length = L;
   if (rate) {
     *rate = Ld;

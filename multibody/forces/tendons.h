@@ -102,7 +102,8 @@ TEAL_API int teal_plant_get_tendon_spring(const struct teal_plant *plant, int i,
  *  i at q with the body poses X_WB (and velocities V_WB, as
  *  teal_mb_body_velocities gives them). TEAL_EINVAL for a NULL argument,
  *  TEAL_ENOTFOUND when i is not a tendon, TEAL_ESTATE before finalize,
- *  TEAL_ESINGULAR for a rate of a spatial tendon with a zero-length segment. */
+ *  TEAL_ESINGULAR for a rate of a spatial tendon with a zero-length segment,
+ *  TEAL_ENONFINITE for a NaN or Inf result (from NaN or Inf inputs). */
 TEAL_API int teal_plant_calc_tendon_length(const struct teal_plant *plant, int i, const double *q,
                                            const double *v, const teal_transform *X_WB,
                                            const teal_spatial_vector *V_WB, double *length,

@@ -441,6 +441,10 @@ START_TEST(test_tendon_evaluation_errors) {
                   &err, "NULL q");
   TS_EXPECT_ERROR(teal_plant_calc_tendon_length(NULL, e, q, v, X, V, &L, &Ld, &err), TEAL_EINVAL,
                   &err, "NULL plant");
+  q[0] = NAN;
+  ck_assert_int_eq(teal_mb_body_poses(t.p, q, X), TEAL_OK);
+  TS_EXPECT_ERROR(teal_plant_calc_tendon_length(t.p, e, q, NULL, X, NULL, &L, NULL, &err),
+                  TEAL_ENONFINITE, &err, "non-finite length");
   ts_fe_model_free(&m);
 }
 END_TEST
