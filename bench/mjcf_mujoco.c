@@ -29,6 +29,15 @@
  *      at the reference configuration): the geom pairs of MuJoCo's contacts
  *      after mj_forward must be exactly the pairs Teal's scene graph query
  *      reports (contype and conaffinity bits, parent and weld filters).
+ *   5. Tendons (models/mjcf/tendons.xml): at each of those states, each
+ *      tendon's length, rate and Jacobian (ten_length, ten_velocity, ten_J
+ *      mapped by T) and the generalized force of all tendons (qfrc_passive
+ *      plus MuJoCo's joint damping dof_damping qvel, which leaves the
+ *      tendons' springs and dampers) against Teal's force elements (tau + J'
+ *      F_Bo_W, mapped by T'); tendons are matched by name; below 1e-10.
+ *      Tendon equalities: with MuJoCo's q moved onto each of Teal's
+ *      couplers (q0 = ratio q1 + offset), MuJoCo's tendon equality
+ *      residuals (efc_pos) must vanish, one row per coupler; below 1e-10.
  * Without MuJoCo (CMake did not find libmujoco-dev) only Teal's load time
  * is printed. */
 #define _POSIX_C_SOURCE 200809L
@@ -305,6 +314,88 @@ static double compare_actuation(engines *e) {
   return worst;
 }
 
+/* Teal's tendon i (matched to MuJoCo's tendon t by name) against MuJoCo's
+ * length, rate and Jacobian (J_mj = J_teal T); J: nv scratch. */
+static double compare_tendon(engines *e, int t, const teal_transform *X_WB,
+                             const teal_spatial_vector *V_WB, double *J) {
+  const char *name = mj_id2name(e->m, mjOBJ_TENDON, t);
+  int i = name ? teal_plant_find_tendon(e->plant, name, -1) : -1;
+  double L = 0.0, Ld = 0.0;
+  if (i < 0 || teal_plant_calc_tendon_length(e->plant, i, e->q, e->v, X_WB, V_WB, &L, &Ld, NULL) ||
+      teal_plant_calc_tendon_jacobian(e->plant, e->data, i, e->q, J, NULL)) {
+    fprintf(stderr, "error: tendon %d (%s) not evaluated in Teal\n", t, name ? name : "unnamed");
+    return INFINITY;
+  }
+  double worst = fmax(fabs(L - e->d->ten_length[t]), fabs(Ld - e->d->ten_velocity[t]));
+  for (int c = 0; c < e->nv; c++) {
+    double s = 0.0;
+    for (int k = 0; k < e->nv; k++) {
+      s += J[k] * e->T[k * e->nv + c];
+    }
+    worst = fmax(worst, fabs(s - e->d->ten_J[t * e->nv + c]));
+  }
+  return worst;
+}
+
+/* The tendons' generalized force in both engines (see 5. above) and each
+ * tendon's kinematics, at the current state (after compare's mj_forward). */
+static double compare_tendons(engines *e) {
+  int n = e->nv, nb = teal_plant_num_bodies(e->plant);
+  teal_transform *X_WB = calloc((size_t)nb, sizeof(teal_transform));
+  teal_spatial_vector *V_WB = calloc((size_t)nb, sizeof(teal_spatial_vector));
+  teal_spatial_vector *F = calloc((size_t)nb, sizeof(teal_spatial_vector));
+  double *tau = calloc((size_t)n, sizeof(double)), *J = calloc((size_t)n, sizeof(double));
+  double worst = INFINITY;
+  if (X_WB && V_WB && F && tau && J && !teal_mb_body_velocities(e->plant, e->q, e->v, X_WB, V_WB) &&
+      !teal_plant_calc_force_elements(e->plant, e->q, e->v, X_WB, V_WB, F, tau, NULL) &&
+      !teal_mb_jacobian_apply_transpose(e->plant, e->data, e->q, F, J)) {
+    worst = 0.0;
+    for (int r = 0; r < n; r++) {
+      double s = 0.0;
+      for (int k = 0; k < n; k++) {
+        s += e->T[k * n + r] * (tau[k] + J[k]);
+      }
+      double mj = e->d->qfrc_passive[r] + e->m->dof_damping[r] * e->d->qvel[r];
+      worst = fmax(worst, fabs(s - mj));
+    }
+    for (int t = 0; t < e->m->ntendon; t++) {
+      worst = fmax(worst, compare_tendon(e, t, X_WB, V_WB, J));
+    }
+  }
+  free(X_WB);
+  free(V_WB);
+  free(F);
+  free(tau);
+  free(J);
+  return worst;
+}
+
+/* Moves MuJoCo's q onto each of Teal's couplers, then returns the largest
+ * residual of MuJoCo's tendon equalities (INFINITY when the number of rows
+ * is not the number of couplers). */
+static double compare_tendon_equalities(engines *e) {
+  int nc = teal_plant_num_constraints(e->plant), rows = 0;
+  for (int c = 0; c < nc; c++) {
+    teal_constraint_info info;
+    if (teal_plant_get_constraint(e->plant, c, &info, NULL) || info.joint0 < 0) {
+      return INFINITY;
+    }
+    int j0 = mj_name2id(e->m, mjOBJ_JOINT, teal_plant_joint_name(e->plant, info.joint0));
+    int j1 = mj_name2id(e->m, mjOBJ_JOINT, teal_plant_joint_name(e->plant, info.joint1));
+    double *q = e->d->qpos;
+    q[e->m->jnt_qposadr[j0]] = info.gear_ratio * q[e->m->jnt_qposadr[j1]] + info.offset;
+  }
+  mj_forward(e->m, e->d);
+  double worst = 0.0;
+  for (int r = 0; r < e->d->nefc; r++) {
+    if (e->d->efc_type[r] == mjCNSTR_EQUALITY && e->m->eq_type[e->d->efc_id[r]] == mjEQ_TENDON) {
+      worst = fmax(worst, fabs(e->d->efc_pos[r]));
+      rows++;
+    }
+  }
+  return rows == nc ? worst : INFINITY;
+}
+
 static int engines_new(engines *e, const char *path) {
   char msg[1024] = "";
   teal_error err = {TEAL_OK, ""};
@@ -360,11 +451,14 @@ static void engines_free(engines *e) {
 static int compare_model(const char *path, double tolerance, const char *note) {
   engines e;
   int bad = engines_new(&e, path);
-  double worst = 0.0, worst_u = 0.0;
+  double worst = 0.0, worst_u = 0.0, worst_t = 0.0;
   for (int k = 0; k < NUM_STATES && !bad; k++) {
     bad = random_state(&e);
     worst = bad ? worst : fmax(worst, compare(&e));
+    worst_t = bad || e.m->ntendon == 0 ? worst_t : fmax(worst_t, compare_tendons(&e));
     worst_u = bad || e.nu == 0 ? worst_u : fmax(worst_u, compare_actuation(&e));
+    /* last: it moves MuJoCo's q away from Teal's */
+    worst_t = bad || e.m->ntendon == 0 ? worst_t : fmax(worst_t, compare_tendon_equalities(&e));
   }
   if (!bad) {
     const char *base = strrchr(path, '/');
@@ -374,7 +468,11 @@ static int compare_model(const char *path, double tolerance, const char *note) {
       printf("  %-20s nu %3d  max |actuator force difference| %.2e%s\n", "", e.nu, worst_u,
              worst_u < FORCE_TOLERANCE ? "" : "  MISMATCH");
     }
-    bad = !(worst < tolerance) || !(worst_u < FORCE_TOLERANCE);
+    if (e.m->ntendon > 0) {
+      printf("  %-20s %d tendons: max |length, rate, J, force, equality difference| %.2e%s\n", "",
+             e.m->ntendon, worst_t, worst_t < TOLERANCE ? "" : "  MISMATCH");
+    }
+    bad = !(worst < tolerance) || !(worst_u < FORCE_TOLERANCE) || !(worst_t < TOLERANCE);
   }
   engines_free(&e);
   return bad;
@@ -502,6 +600,7 @@ int main(int argc, char **argv) {
                 {"armature.xml", TOLERANCE, ""},
                 {"geared_motors.xml", TOLERANCE, ""},
                 {"contype.xml", TOLERANCE, ""},
+                {"tendons.xml", TOLERANCE, ""},
                 {"full_inertia.xml", 1e-7, "  (MuJoCo's compiled fullinertia: 1e-7)"}};
   printf("dynamics against MuJoCo (%d random states, tolerance %.0e)\n", NUM_STATES, TOLERANCE);
   for (int i = 1; i < argc; i++) {

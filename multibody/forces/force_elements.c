@@ -1,5 +1,5 @@
-/* Force elements: spring-damper, revolute spring, rpy bushing (see
- * force_elements.h). */
+/* Force elements: spring-damper, revolute spring, rpy bushing, and the
+ * dispatch to user elements and tendons (see force_elements.h). */
 #include "multibody/forces/force_elements.h"
 
 #include <math.h>
@@ -288,6 +288,8 @@ static int element_forces(const teal_plant *p, int i, const teal_force_element_s
       return bushing(f, s->X_WB, s->V_WB, F_Bo_W, err);
     case TEAL_FORCE_USER:
       return teal_force_user_calc(p, i, s, F_Bo_W, tau, err);
+    case TEAL_FORCE_TENDON:
+      return teal_tendon_forces(p, f, s, F_Bo_W, tau, err);
     default: {
       const joint_rec *j = &JOINT(p)[f->joint];
       tau[j->v_start] += f->k * (f->rest - s->q[j->q_start]);
@@ -332,6 +334,9 @@ static double element_energy(const teal_plant *p, const force_rec *f, const doub
   if (f->kind == TEAL_FORCE_REVOLUTE_SPRING) {
     double e = q[JOINT(p)[f->joint].q_start] - f->rest;
     return 0.5 * f->k * e * e;
+  }
+  if (f->kind == TEAL_FORCE_TENDON) {
+    return teal_tendon_energy(p, f, q, X_WB);
   }
   if (f->kind == TEAL_FORCE_LINEAR_SPRING_DAMPER) {
     spring_kin k;
@@ -392,6 +397,9 @@ static int builtin_power(const teal_plant *p, const force_rec *f, const teal_for
     *pc = f->k * (f->rest - s->q[j->q_start]) * s->v[j->v_start];
     *pnc = 0.0;
     return TEAL_OK;
+  }
+  if (f->kind == TEAL_FORCE_TENDON) {
+    return teal_tendon_power(p, f, s, pc, pnc, err);
   }
   if (f->kind == TEAL_FORCE_LINEAR_SPRING_DAMPER) {
     spring_kin k;

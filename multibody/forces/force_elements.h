@@ -3,7 +3,8 @@
  * spring-damper between two points, a revolute spring on a joint, a
  * linear roll-pitch-yaw bushing between two frames, and user-defined
  * elements (a callback table, teal_force_element_ops, added with
- * teal_plant_add_force_element of user_force_element.h).
+ * teal_plant_add_force_element of user_force_element.h), and MuJoCo's
+ * fixed and spatial tendons (tendons.h).
  *
  * They are added before finalize (like bodies and joints; sticky errors,
  * TEAL_ESTATE after finalize) and evaluated from the body poses and
@@ -39,7 +40,8 @@ typedef enum teal_force_element_kind {
   TEAL_FORCE_LINEAR_SPRING_DAMPER = 0, /**< teal_plant_add_linear_spring_damper */
   TEAL_FORCE_REVOLUTE_SPRING,          /**< teal_plant_add_revolute_spring */
   TEAL_FORCE_LINEAR_BUSHING_RPY,       /**< teal_plant_add_linear_bushing_rpy */
-  TEAL_FORCE_USER                      /**< teal_plant_add_force_element (user_force_element.h) */
+  TEAL_FORCE_USER,                     /**< teal_plant_add_force_element (user_force_element.h) */
+  TEAL_FORCE_TENDON                    /**< a fixed or spatial tendon (tendons.h) */
 } teal_force_element_kind;
 
 /** The state a user element is evaluated at: q (nq) and v (nv), the body

@@ -55,6 +55,9 @@ static int parse_top(mjcf_model *m, urdf_node *c) {
   if (urdf_is(c, "equality")) {
     return mjcf_parse_equality(m, c);
   }
+  if (urdf_is(c, "tendon")) {
+    return mjcf_parse_tendons(m, c);
+  }
   if (!harmless_top(c) && !urdf_is(c, "compiler") && !urdf_is(c, "default")) {
     urdf_warn(&m->u, c, &m->report->ignored_elements, "unsupported element ignored");
   }
@@ -106,6 +109,8 @@ static void free_model(mjcf_model *m) {
     teal_free(lists[i]->data);
   }
   teal_free(m->equalities.data);
+  teal_free(m->tendons.data);
+  teal_free(m->tendon_entries.data);
   urdf_table *tables[] = {&m->class_index, &m->body_index, &m->joint_index,
                           &m->geom_index,  &m->site_index, &m->mesh_index};
   for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {

@@ -180,12 +180,12 @@ static int add_geometry(mjcf_model *m, teal_plant *plant, const char *instance, 
 
 static int add_sites_and_geoms(mjcf_model *m, teal_plant *plant, const char *instance) {
   for (int i = 0; i < m->sites.n; i++) {
-    const mjcf_site *s = &MSITE(m)[i];
+    mjcf_site *s = &MSITE(m)[i];
     const mjcf_body *B = &MBODY(m)[s->body];
-    int f = add_frame(m, plant, s->node, instance, B->body, s->name, "",
-                      teal_transform_compose(B->X_OB, s->X_BS));
-    if (f < 0) {
-      return f;
+    s->frame = add_frame(m, plant, s->node, instance, B->body, s->name, "",
+                         teal_transform_compose(B->X_OB, s->X_BS));
+    if (s->frame < 0) {
+      return s->frame;
     }
   }
   for (int i = 0; i < m->geoms.n; i++) {
@@ -229,6 +229,7 @@ int mjcf_build(mjcf_model *m, teal_plant *plant, const char *instance) {
   int rc = add_bodies(m, plant, inst, instance);
   rc = rc ? rc : add_sites_and_geoms(m, plant, instance);
   rc = rc ? rc : mjcf_build_collision_filters(m, plant);
+  rc = rc ? rc : mjcf_build_tendons(m, plant, inst);
   rc = rc ? rc : add_motors_and_filters(m, plant);
   rc = rc ? rc : mjcf_build_equalities(m, plant);
   return rc ? rc : inst;

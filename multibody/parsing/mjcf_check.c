@@ -167,6 +167,7 @@ int mjcf_check(mjcf_model *m, const teal_plant *plant, const char *instance) {
   int rc = index_names(m);
   rc = rc ? rc : check_bodies(m);
   rc = rc ? rc : resolve_refs(m);
+  rc = rc ? rc : mjcf_check_tendons(m);
   rc = rc ? rc : mjcf_check_equalities(m);
   if (rc == TEAL_OK && teal_plant_get_model_instance_by_name(plant, instance, NULL) >= 0) {
     rc = urdf_fail(&m->u, m->u.xml.root, TEAL_EDUPLICATE, "the plant already has an instance '%s'",

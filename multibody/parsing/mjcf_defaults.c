@@ -12,8 +12,8 @@
 
 /* ---- attributes through the classes ---------------------------------------- */
 
-static const char *const class_kinds[MJCF_CLASS_KINDS] = {"joint", "geom", "site", "motor",
-                                                          "equality"};
+static const char *const class_kinds[MJCF_CLASS_KINDS] = {"joint", "geom",   "site",
+                                                          "motor", "tendon", "equality"};
 
 /* The class's element of that kind, or NULL (found when the class was
  * parsed: a class element may hold thousands of nested classes). */

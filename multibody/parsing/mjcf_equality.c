@@ -1,5 +1,6 @@
 /* MJCF <equality> (see docs/mjcf.md): connect -> ball constraint, weld ->
- * weld constraint, joint -> coupler. Points and poses MuJoCo takes from the
+ * weld constraint, joint -> coupler, tendon (over fixed tendons) -> coupler
+ * (mjcf_tendon_equality.c). Points and poses MuJoCo takes from the
  * model's reference configuration (qpos0: every hinge and slide at 0, free
  * bodies where they are written) are computed from the bodies' poses in
  * the document. solref and solimp have no meaning for Teal's rigid
@@ -87,10 +88,26 @@ static int parse_joints(mjcf_model *m, urdf_node *node, mjcf_equality *e) {
   return rc;
 }
 
+/* tendon1 [tendon2] and the polynomial (MuJoCo's default "0 1 0 0 0"). */
+static int parse_tendons(mjcf_model *m, urdf_node *node, mjcf_equality *e) {
+  int rc = urdf_attr_required(&m->u, node, "tendon1", &e->name1);
+  e->name2 = rc ? NULL : urdf_attr(&m->u, node, "tendon2");
+  e->data[1] = 1.0;
+  rc = rc ? rc : urdf_attr_numbers(&m->u, node, "polycoef", 5, e->data, &(int){0});
+  if (rc == TEAL_OK && (e->data[2] != 0.0 || e->data[3] != 0.0 || e->data[4] != 0.0)) {
+    return urdf_fail(&m->u, node, TEAL_EINVAL,
+                     "polycoef has nonzero quadratic or higher terms (%g %g %g): only a linear "
+                     "coupling (a coupler constraint) is supported",
+                     e->data[2], e->data[3], e->data[4]);
+  }
+  return rc;
+}
+
 static int parse_one(mjcf_model *m, urdf_node *node) {
   mjcf_equality_kind k = urdf_is(node, "connect") ? MJCF_EQ_CONNECT
                          : urdf_is(node, "weld")  ? MJCF_EQ_WELD
-                                                  : MJCF_EQ_JOINT;
+                         : urdf_is(node, "joint") ? MJCF_EQ_JOINT
+                                                  : MJCF_EQ_TENDON;
   mjcf_equality *e = urdf_push(&m->u, &m->equalities, sizeof(mjcf_equality));
   if (!e) {
     return m->u.err->code;
@@ -103,18 +120,22 @@ static int parse_one(mjcf_model *m, urdf_node *node) {
     warn_ignored(m, node, cls);
   }
   rc = rc ? rc : parse_active(m, node, cls, &e->active);
-  rc = rc ? rc : k == MJCF_EQ_JOINT ? parse_joints(m, node, e) : parse_bodies(m, node, e);
+  rc = rc                    ? rc
+       : k == MJCF_EQ_JOINT  ? parse_joints(m, node, e)
+       : k == MJCF_EQ_TENDON ? parse_tendons(m, node, e)
+                             : parse_bodies(m, node, e);
   return rc;
 }
 
 int mjcf_parse_equality(mjcf_model *m, urdf_node *node) {
   int rc = TEAL_OK;
   for (urdf_node *c = node->children; c && !rc; c = c->next) {
-    if (urdf_is(c, "connect") || urdf_is(c, "weld") || urdf_is(c, "joint")) {
+    if (urdf_is(c, "connect") || urdf_is(c, "weld") || urdf_is(c, "joint") ||
+        urdf_is(c, "tendon")) {
       rc = parse_one(m, c);
     } else if (c->name) {
       urdf_warn(&m->u, c, &m->report->ignored_elements,
-                "unsupported equality ignored (connect, weld and joint are)");
+                "unsupported equality ignored (connect, weld, joint and tendon are)");
     }
   }
   return rc;
@@ -201,7 +222,9 @@ int mjcf_check_equalities(mjcf_model *m) {
   int rc = TEAL_OK;
   for (int i = 0; i < m->equalities.n && rc == TEAL_OK; i++) {
     mjcf_equality *e = &MEQ(m)[i];
-    rc = e->kind == MJCF_EQ_JOINT ? resolve_joints(m, e) : resolve_bodies(m, e);
+    rc = e->kind == MJCF_EQ_JOINT    ? resolve_joints(m, e)
+         : e->kind == MJCF_EQ_TENDON ? mjcf_check_tendon_equality(m, e)
+                                     : resolve_bodies(m, e);
   }
   return rc;
 }
@@ -209,6 +232,10 @@ int mjcf_check_equalities(mjcf_model *m) {
 /* ---- the build ------------------------------------------------------------------------ */
 
 static int add_one(const mjcf_model *m, teal_plant *plant, const mjcf_equality *e) {
+  if (e->kind == MJCF_EQ_TENDON) {
+    return teal_plant_add_coupler_constraint(plant, MJOINT(m)[e->i1].plant_joint,
+                                             MJOINT(m)[e->i2].plant_joint, e->ratio, e->offset);
+  }
   if (e->kind == MJCF_EQ_JOINT) {
     /* MuJoCo: q1 = a0 + a1 q2 (both references 0), Drake's q0 = rho q1 + offset */
     return teal_plant_add_coupler_constraint(plant, MJOINT(m)[e->i1].plant_joint,
@@ -225,6 +252,9 @@ static int add_one(const mjcf_model *m, teal_plant *plant, const mjcf_equality *
 int mjcf_build_equalities(mjcf_model *m, teal_plant *plant) {
   for (int i = 0; i < m->equalities.n; i++) {
     const mjcf_equality *e = &MEQ(m)[i];
+    if (e->skip) {
+      continue;
+    }
     int c = add_one(m, plant, e);
     int rc = c < 0       ? c
              : e->active ? TEAL_OK

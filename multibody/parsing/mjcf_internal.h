@@ -14,6 +14,8 @@
  *                    model (names, references, inertias) before the build.
  *   mjcf_claims.c    the frame and joint names the build will create.
  *   mjcf_equality.c  <equality>: connect, weld and joint as constraints.
+ *   mjcf_tendon.c    <tendon>: fixed and spatial tendons.
+ *   mjcf_tendon_equality.c  <equality><tendon> as a coupler.
  *   mjcf_filters.c   MuJoCo's collision filters the plant's defaults miss:
  *                    contype and conaffinity, the parent filter.
  *   mjcf_build.c     adding the checked model to the plant. */
@@ -30,13 +32,13 @@
 #define MJCF_WORLD 0
 
 /* The element kinds a default class holds. */
-#define MJCF_CLASS_KINDS 5
+#define MJCF_CLASS_KINDS 6
 
 typedef struct mjcf_class {
   const char *name;
   urdf_node *node;                      /* the <default> element */
   int parent;                           /* -1 for main */
-  urdf_node *element[MJCF_CLASS_KINDS]; /* joint, geom, site, motor, equality (or NULL) */
+  urdf_node *element[MJCF_CLASS_KINDS]; /* joint, geom, site, motor, tendon, equality */
 } mjcf_class;
 
 typedef enum mjcf_joint_type { MJCF_HINGE = 0, MJCF_SLIDE, MJCF_BALL, MJCF_FREE } mjcf_joint_type;
@@ -99,6 +101,7 @@ typedef struct mjcf_site {
   urdf_node *node;
   int body;
   teal_transform X_BS;
+  int frame; /* build: the plant frame */
 } mjcf_site;
 
 typedef struct mjcf_motor {
@@ -115,18 +118,42 @@ typedef struct mjcf_exclude {
   const char *body1, *body2;
 } mjcf_exclude;
 
-typedef enum mjcf_equality_kind { MJCF_EQ_CONNECT, MJCF_EQ_WELD, MJCF_EQ_JOINT } mjcf_equality_kind;
+typedef enum mjcf_equality_kind {
+  MJCF_EQ_CONNECT,
+  MJCF_EQ_WELD,
+  MJCF_EQ_JOINT,
+  MJCF_EQ_TENDON
+} mjcf_equality_kind;
 
 typedef struct mjcf_equality {
   urdf_node *node;
   mjcf_equality_kind kind;
-  const char *name1, *name2; /* body1, body2 (NULL: the world) or joint1, joint2 */
-  double data[7];            /* connect: anchor; weld: relpose; joint: polycoef */
+  const char *name1,
+      *name2;     /* body1, body2 (NULL: the world), joint1, joint2 or tendon1, tendon2 */
+  double data[7]; /* connect: anchor; weld: relpose; joint, tendon: polycoef */
   int has_relpose;           /* weld: 0 uses the reference pose */
   int active;
-  int i1, i2;              /* check: the bodies or joints */
+  int i1, i2;           /* check: the bodies or joints (a tendon's: its coupler's) */
+  double ratio, offset; /* check: a tendon equality's coupler; skip: left out */
+  int skip;
   teal_transform X_1, X_2; /* check: the frames (points) in body1 and body2 */
 } mjcf_equality;
+
+/* A <joint> (fixed tendon) or <site> (spatial tendon) of a tendon's path. */
+typedef struct mjcf_tendon_entry {
+  urdf_node *node;
+  const char *ref; /* the joint or site name */
+  double coef;     /* fixed: the joint's coefficient */
+  int index;       /* check: the joint or site */
+} mjcf_tendon_entry;
+
+typedef struct mjcf_tendon {
+  const char *name; /* or NULL */
+  urdf_node *node;
+  int spatial;
+  double stiffness, damping, springlength; /* < 0: the length at qpos0 (set by the check) */
+  int first, n;                            /* its entries in tendon_entries */
+} mjcf_tendon;
 
 typedef struct mjcf_model {
   urdf_model u; /* the document, the error, the string pool */
@@ -142,7 +169,7 @@ typedef struct mjcf_model {
   int has_gravity;
   teal_vec3 gravity;
   urdf_list classes, bodies, joints, geoms, sites, motors, excludes, meshes;
-  urdf_list equalities;
+  urdf_list equalities, tendons, tendon_entries;
   urdf_table class_index, body_index, joint_index, geom_index, site_index, mesh_index;
 } mjcf_model;
 
@@ -153,6 +180,8 @@ typedef struct mjcf_model {
 #define MSITE(m) ((mjcf_site *)(m)->sites.data)
 #define MMOTOR(m) ((mjcf_motor *)(m)->motors.data)
 #define MEXCL(m) ((mjcf_exclude *)(m)->excludes.data)
+#define MTENDON(m) ((mjcf_tendon *)(m)->tendons.data)
+#define MTENDON_ENTRY(m) ((mjcf_tendon_entry *)(m)->tendon_entries.data)
 
 /* ---- mjcf_defaults.c ---- */
 
@@ -230,6 +259,20 @@ int mjcf_parse_equality(mjcf_model *m, urdf_node *node);
 int mjcf_check_equalities(mjcf_model *m);
 /* Adds them as constraints (after the joints). */
 int mjcf_build_equalities(mjcf_model *m, teal_plant *plant);
+
+/* ---- mjcf_tendon.c ---- */
+
+/* The <tendon> element's fixed and spatial children. */
+int mjcf_parse_tendons(mjcf_model *m, urdf_node *node);
+/* Resolves their joints and sites. */
+int mjcf_check_tendons(mjcf_model *m);
+/* The index of the fixed or spatial tendon called name, or -1. */
+int mjcf_find_tendon(const mjcf_model *m, const char *name);
+/* An <equality tendon> over fixed tendons as the coupler q_i1 = ratio q_i2
+ * + offset it amounts to (see mjcf_tendon_equality.c). */
+int mjcf_check_tendon_equality(mjcf_model *m, mjcf_equality *e);
+/* Adds them as the plant's tendons (after the joints and sites). */
+int mjcf_build_tendons(mjcf_model *m, teal_plant *plant, int instance);
 
 /* ---- mjcf_filters.c ---- */
 

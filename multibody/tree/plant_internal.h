@@ -108,6 +108,12 @@ typedef struct force_rec {
   int frame_a, frame_c;       /* bushing frames as given */
   teal_force_element_ops ops; /* user element: its callbacks and data */
   void *user;
+  /* tendon (multibody/forces/tendons.c): its joints (fixed) or frames
+   * (spatial), coefficients (fixed), range and the range's penalty */
+  int tendon_kind, n_path;
+  int *path;
+  double *coef;
+  double lower, upper, k_limit, d_limit;
 } force_rec;
 
 /* a constraint (multibody/constraints/constraint_specs.c; name: unused,

@@ -94,6 +94,10 @@ void teal_plant_destroy(teal_plant *p) {
   teal_plant_list_free(&p->frames, sizeof(frame_rec));
   teal_plant_list_free(&p->joints, sizeof(joint_rec));
   teal_plant_list_free(&p->actuators, sizeof(actuator_rec));
+  for (int i = 0; i < p->forces.n; i++) {
+    teal_free(FORCE(p)[i].path);
+    teal_free(FORCE(p)[i].coef);
+  }
   teal_plant_list_free(&p->forces, sizeof(force_rec));
   for (int i = 0; i < p->geometries.n; i++) {
     teal_shape_release(&GEOM(p)[i].g.shape);

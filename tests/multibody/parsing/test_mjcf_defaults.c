@@ -248,7 +248,7 @@ START_TEST(warnings) {
   teal_plant *p = mjcf_test_load_string(
       "<mujoco><worldbody><body name='b'><joint name='j' armature='0.1'/>"
       "<geom size='0.1' condim='3'/><geom type='hfield'/></body></worldbody>"
-      "<equality><tendon tendon1='t'/></equality>"
+      "<equality><distance geom1='a' geom2='b'/></equality>"
       "<actuator><motor joint='j' gear='2'/><position joint='j'/></actuator></mujoco>",
       &r);
   /* the armature is the joint's armature (test_rotor_parsing.c) and the gear
@@ -256,7 +256,7 @@ START_TEST(warnings) {
   ck_assert_int_eq(r.num_warnings, 4);
   ck_assert_int_eq(r.ignored_attributes, 1); /* condim */
   ck_assert_int_eq(r.skipped_geoms, 1);
-  ck_assert_int_eq(r.ignored_elements, 2); /* equality tendon, position */
+  ck_assert_int_eq(r.ignored_elements, 2); /* equality distance, position */
   ck_assert_msg(strstr(r.first_warning, "<string>:1: <geom>: attribute 'condim'"), "%s",
                 r.first_warning);
   teal_plant_free(p);

@@ -336,7 +336,7 @@ START_TEST(ignored_attributes_are_warned) {
   teal_plant *p = teal_plant_new(0.0, NULL);
   ck_assert_int_ge(teal_mjcf_load_string(p,
                                          CHAIN("<connect body1='b' anchor='1 0 0' solref='0.02 1' "
-                                               "solimp='0.9 0.95 0.001'/><tendon/>"),
+                                               "solimp='0.9 0.95 0.001'/><distance/>"),
                                          NULL, NULL, &r, &e),
                    2);
   ck_assert_int_eq(r.ignored_attributes, 2);

@@ -26,8 +26,8 @@
 #include "urdf_models.h"
 
 static const char *const models[] = {
-    "mjcf/acrobot.xml",       "mjcf/mixed_joints.xml", "mjcf/arm.xml",    "mjcf/full_inertia.xml",
-    "mjcf/geared_motors.xml", "mjcf/armature.xml",     "mjcf/contype.xml"};
+    "mjcf/acrobot.xml",       "mjcf/mixed_joints.xml", "mjcf/arm.xml",     "mjcf/full_inertia.xml",
+    "mjcf/geared_motors.xml", "mjcf/armature.xml",     "mjcf/contype.xml", "mjcf/tendons.xml"};
 #define NUM_MODELS ((int)(sizeof(models) / sizeof(models[0])))
 
 /* Every element and attribute the parser reads, in one document. */
@@ -43,6 +43,7 @@ static const char *const seed_all =
     "    <joint damping=\"0.1\" armature=\"0.01\"/>\n"
     "    <geom friction=\"0.8 0.01 0.001\" rgba=\"0.1 0.2 0.3 1\" condim=\"4\"/>\n"
     "    <motor ctrlrange=\"-1 1\"/>\n"
+    "    <tendon stiffness=\"1\" damping=\"0.1\"/>\n"
     "    <default class=\"c\"><joint axis=\"0 1 0\" range=\"-1 1\"/>\n"
     "      <default class=\"d\"><geom type=\"capsule\" size=\"0.02 0.1\"/></default>\n"
     "    </default>\n"
@@ -71,6 +72,10 @@ static const char *const seed_all =
     "  <contact><exclude body1=\"base\" body2=\"l1\"/><pair geom1=\"floor\" geom2=\"floor\"/>"
     "</contact>\n"
     "  <equality><connect body1=\"base\" body2=\"l2\" anchor=\"0 0 0\"/></equality>\n"
+    "  <tendon><fixed name=\"t1\" stiffness=\"2\" springlength=\"0.1\">"
+    "<joint joint=\"h1\" coef=\"0.5\"/><joint joint=\"s1\"/></fixed>\n"
+    "    <spatial class=\"c\" damping=\"0.3\"><site site=\"s0\"/><site site=\"s1\"/></spatial>"
+    "</tendon>\n"
     "  <actuator><motor name=\"m1\" joint=\"h1\" gear=\"2\"/><motor joint=\"s1\" "
     "forcerange=\"-3 3\"/>\n"
     "    <position joint=\"h1\"/></actuator>\n"
