@@ -22,8 +22,12 @@
 /* A 1 kg bob (its center of mass at its origin) tied to the world origin
  * by a distance constraint of length 1, stiffness k (INFINITY: rigid) and
  * damping d, under gravity g along -z; time step h (0: continuous). */
-static teal_plant *spring_bob(double h, double k, double d, double g) {
+static teal_plant *spring_bob_solved_by(double h, double k, double d, double g,
+                                        teal_discrete_contact_solver solver) {
   teal_plant *p = teal_plant_new(h, NULL);
+  if (h > 0.0) {
+    ck_assert_int_eq(teal_plant_set_discrete_contact_solver(p, solver), TEAL_OK);
+  }
   teal_spatial_inertia M =
       teal_spatial_inertia_from_central(1.0, teal_vec3_zero(), teal_mat3_diag(1e-3, 1e-3, 1e-3));
   int b = teal_plant_add_rigid_body(p, "bob", TEAL_DEFAULT_MODEL_INSTANCE, &M);
@@ -33,6 +37,10 @@ static teal_plant *spring_bob(double h, double k, double d, double g) {
   ck_assert_int_eq(teal_plant_set_gravity(p, teal_vec3_make(0, 0, -g)), TEAL_OK);
   ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
   return p;
+}
+
+static teal_plant *spring_bob(double h, double k, double d, double g) {
+  return spring_bob_solved_by(h, k, d, g, TEAL_DISCRETE_CONTACT_SOLVER_TAMSI);
 }
 
 /* A simulator with the bob at rest at p0 (continuous: RK45 at 1e-10). */
@@ -243,6 +251,23 @@ START_TEST(discrete_tension_bad_calls_are_reported) {
 }
 END_TEST
 
+/* The SAP solver (discrete_contact_solver.h) reports the same tension: the
+ * hanging bob at rest carries m g. */
+START_TEST(sap_reports_the_tension_too) {
+  const double h = 1e-3, g = 9.81;
+  teal_plant *p = spring_bob_solved_by(h, SOFT_K, HANG_D, g, TEAL_DISCRETE_CONTACT_SOLVER_SAP);
+  teal_simulator *sim = start(p, teal_vec3_make(0, 0, -1.0));
+  teal_context *ctx = teal_simulator_context(sim);
+  teal_vec3 pe = advance(p, sim, 3.0);
+  double tension;
+  ck_assert_int_eq(teal_plant_get_discrete_constraint_tension(p, ctx, 0, &tension), TEAL_OK);
+  ck_assert_double_eq_tol(tension, 1.0 * g, 1e-9);
+  ck_assert_double_eq_tol(SOFT_K * (teal_vec3_norm(pe) - 1.0), 1.0 * g, 1e-9);
+  teal_simulator_free(sim);
+  teal_plant_free(p);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("discrete_compliance");
   TCase *tc = tcase_create("core");
@@ -252,6 +277,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, soft_compliant_distance_oscillates_at_the_analytic_frequency_when_discrete);
   tcase_add_test(tc, disabled_compliant_distance_exerts_no_force_in_the_step);
   tcase_add_test(tc, hanging_compliant_distance_reports_its_tension);
+  tcase_add_test(tc, sap_reports_the_tension_too);
   tcase_add_test(tc, discrete_tension_bad_calls_are_reported);
   suite_add_tcase(s, tc);
   return s;
