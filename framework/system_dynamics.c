@@ -183,19 +183,33 @@ int teal_calc_witness_values(const teal_system *sys, const teal_context *ctx, do
   return TEAL_OK;
 }
 
-int teal_system_has_projection(const teal_system *sys) {
+/* 1 when some leaf of sys (sys itself for a leaf) has the hook leaf_has
+ * tells of. */
+static int some_leaf_has(const teal_system *sys, int (*leaf_has)(const teal_system *leaf)) {
   if (!sys) {
     return 0;
   }
   if (!sys->is_diagram) {
-    return sys->projection != NULL;
+    return leaf_has(sys);
   }
   for (int c = 0; c < sys->nchildren; c++) {
-    if (teal_system_has_projection(sys->children[c])) {
+    if (some_leaf_has(sys->children[c], leaf_has)) {
       return 1;
     }
   }
   return 0;
+}
+
+static int leaf_has_projection(const teal_system *leaf) {
+  return leaf->projection != NULL;
+}
+
+static int leaf_has_error_projection(const teal_system *leaf) {
+  return leaf->error_projection != NULL;
+}
+
+int teal_system_has_projection(const teal_system *sys) {
+  return some_leaf_has(sys, leaf_has_projection);
 }
 
 int teal_project_continuous_state(const teal_system *sys, teal_context *ctx) {
@@ -239,18 +253,7 @@ int teal_leaf_set_error_projection(teal_system *sys, teal_error_projection_fn fn
 }
 
 int teal_system_has_error_projection(const teal_system *sys) {
-  if (!sys) {
-    return 0;
-  }
-  if (!sys->is_diagram) {
-    return sys->error_projection != NULL;
-  }
-  for (int c = 0; c < sys->nchildren; c++) {
-    if (teal_system_has_error_projection(sys->children[c])) {
-      return 1;
-    }
-  }
-  return 0;
+  return some_leaf_has(sys, leaf_has_error_projection);
 }
 
 int teal_project_error_estimate(const teal_system *sys, const teal_context *ctx, double *xerr) {
