@@ -68,6 +68,17 @@ static int parse_bodies(mjcf_model *m, urdf_node *node, mjcf_equality *e) {
   return rc;
 }
 
+/* Only a polycoef's linear part can be a coupler constraint. */
+static int linear_polycoef(mjcf_model *m, urdf_node *node, const mjcf_equality *e) {
+  if (e->data[2] != 0.0 || e->data[3] != 0.0 || e->data[4] != 0.0) {
+    return urdf_fail(&m->u, node, TEAL_EINVAL,
+                     "polycoef has nonzero quadratic or higher terms (%g %g %g): only a linear "
+                     "coupling (a coupler constraint) is supported",
+                     e->data[2], e->data[3], e->data[4]);
+  }
+  return TEAL_OK;
+}
+
 /* joint1 [joint2] and the polynomial; only its linear part is modeled. */
 static int parse_joints(mjcf_model *m, urdf_node *node, mjcf_equality *e) {
   int rc = urdf_attr_required(&m->u, node, "joint1", &e->name1);
@@ -79,13 +90,7 @@ static int parse_joints(mjcf_model *m, urdf_node *node, mjcf_equality *e) {
                      "a joint equality without joint2 (joint1 held at a constant) is not "
                      "supported; lock the joint instead");
   }
-  if (rc == TEAL_OK && (e->data[2] != 0.0 || e->data[3] != 0.0 || e->data[4] != 0.0)) {
-    return urdf_fail(&m->u, node, TEAL_EINVAL,
-                     "polycoef has nonzero quadratic or higher terms (%g %g %g): only a linear "
-                     "coupling (a coupler constraint) is supported",
-                     e->data[2], e->data[3], e->data[4]);
-  }
-  return rc;
+  return rc ? rc : linear_polycoef(m, node, e);
 }
 
 /* tendon1 [tendon2] and the polynomial (MuJoCo's default "0 1 0 0 0"). */
@@ -94,13 +99,7 @@ static int parse_tendons(mjcf_model *m, urdf_node *node, mjcf_equality *e) {
   e->name2 = rc ? NULL : urdf_attr(&m->u, node, "tendon2");
   e->data[1] = 1.0;
   rc = rc ? rc : urdf_attr_numbers(&m->u, node, "polycoef", 5, e->data, &(int){0});
-  if (rc == TEAL_OK && (e->data[2] != 0.0 || e->data[3] != 0.0 || e->data[4] != 0.0)) {
-    return urdf_fail(&m->u, node, TEAL_EINVAL,
-                     "polycoef has nonzero quadratic or higher terms (%g %g %g): only a linear "
-                     "coupling (a coupler constraint) is supported",
-                     e->data[2], e->data[3], e->data[4]);
-  }
-  return rc;
+  return rc ? rc : linear_polycoef(m, node, e);
 }
 
 static int parse_one(mjcf_model *m, urdf_node *node) {
