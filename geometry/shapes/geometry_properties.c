@@ -5,8 +5,19 @@
 
 teal_proximity_properties teal_proximity_properties_make(double static_friction,
                                                          double dynamic_friction) {
-  teal_proximity_properties p = {static_friction, dynamic_friction, NAN, NAN};
+  teal_proximity_properties p = {
+      static_friction, dynamic_friction, NAN, NAN, TEAL_HYDROELASTIC_NONE, NAN, NAN};
   return p;
+}
+
+/* The hydroelastic part: a soft geometry needs a finite modulus > 0. */
+static int teal_hydroelastic_properties_valid(const teal_proximity_properties *p) {
+  double e = p->hydroelastic_modulus, h = p->resolution_hint;
+  int e_ok = isnan(e) || (isfinite(e) && e >= 0.0);
+  int h_ok = isnan(h) || (isfinite(h) && h >= 0.0);
+  int c_ok = p->compliance == TEAL_HYDROELASTIC_NONE || p->compliance == TEAL_HYDROELASTIC_RIGID ||
+             (p->compliance == TEAL_HYDROELASTIC_SOFT && isfinite(e) && e > 0.0);
+  return e_ok && h_ok && c_ok;
 }
 
 int teal_proximity_properties_valid(const teal_proximity_properties *p) {
@@ -17,5 +28,5 @@ int teal_proximity_properties_valid(const teal_proximity_properties *p) {
   double k = p->point_contact_stiffness, d = p->hunt_crossley_dissipation;
   int k_ok = isnan(k) || (isfinite(k) && k > 0.0);
   int d_ok = isnan(d) || (isfinite(d) && d >= 0.0);
-  return k_ok && d_ok;
+  return k_ok && d_ok && teal_hydroelastic_properties_valid(p);
 }

@@ -18,7 +18,8 @@ static int check_props(teal_plant *p, const char *name, const teal_proximity_pro
     return teal_plant_fail(p, TEAL_EINVAL,
                            "plant: collision geometry '%s' needs Coulomb friction with static >= "
                            "dynamic >= 0, stiffness > 0 and dissipation >= 0 (or NaN for the "
-                           "defaults)%s",
+                           "defaults), and a hydroelastic modulus that is finite and > 0 for a "
+                           "soft geometry (NaN or 0 when unset, never negative)%s",
                            name, NULL);
   }
   return TEAL_OK;

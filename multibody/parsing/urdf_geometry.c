@@ -306,9 +306,14 @@ static int push_geom(urdf_model *m, const urdf_geom *g) {
 }
 
 int urdf_parse_visual(urdf_model *m, int link, urdf_node *node, int k) {
-  urdf_geom g = {link, node, TEAL_ROLE_ILLUSTRATION, NULL, teal_transform_identity(),
+  urdf_geom g = {link,
+                 node,
+                 TEAL_ROLE_ILLUSTRATION,
+                 NULL,
+                 teal_transform_identity(),
                  {TEAL_SHAPE_SPHERE, 0, 0, {{0, 0, 0}}, 0, NULL, NULL},
-                 {0.7, 0.7, 0.7, 1.0}, {0, 0, 0, 0}};
+                 {0.7, 0.7, 0.7, 1.0},
+                 {0, 0, 0, 0, TEAL_HYDROELASTIC_NONE, 0, 0}};
   urdf_node *mat;
   int rc = urdf_origin(m, node, &g.X_LG);
   rc = rc ? rc : urdf_unique_child(m, node, "material", &mat);
@@ -329,7 +334,7 @@ int urdf_parse_collision(urdf_model *m, int link, urdf_node *node, int k) {
                  teal_transform_identity(),
                  {TEAL_SHAPE_SPHERE, 0, 0, {{0, 0, 0}}, 0, NULL, NULL},
                  {0.7, 0.7, 0.7, 1.0},
-                 {0, 0, 0, 0}};
+                 {0, 0, 0, 0, TEAL_HYDROELASTIC_NONE, 0, 0}};
   int rc = urdf_origin(m, node, &g.X_LG);
   rc = rc ? rc : parse_proximity(m, node, &g.props);
   rc = rc ? rc : parse_shape(m, node, g.role, &g.shape);
