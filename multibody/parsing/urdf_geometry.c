@@ -235,7 +235,28 @@ static int drake_value(urdf_model *m, urdf_node *p, const char *tag, double *x, 
 static int is_known_property(const urdf_node *c) {
   return urdf_is(c, "drake:mu_static") || urdf_is(c, "drake:mu_dynamic") ||
          urdf_is(c, "drake:point_contact_stiffness") ||
-         urdf_is(c, "drake:hunt_crossley_dissipation");
+         urdf_is(c, "drake:hunt_crossley_dissipation") ||
+         urdf_is(c, "drake:hydroelastic_modulus") || urdf_is(c, "drake:mesh_resolution_hint") ||
+         urdf_is(c, "drake:compliant_hydroelastic") || urdf_is(c, "drake:rigid_hydroelastic");
+}
+
+/* The hydroelastic compliance: <drake:compliant_hydroelastic/> or
+ * <drake:rigid_hydroelastic/> (not both), with the modulus and mesh
+ * resolution hint values (docs/hydroelastic.md). */
+static int parse_hydroelastic(urdf_model *m, urdf_node *p, teal_proximity_properties *props) {
+  urdf_node *soft, *rigid;
+  int has;
+  int rc = drake_value(m, p, "drake:hydroelastic_modulus", &props->hydroelastic_modulus, &has);
+  rc = rc ? rc : drake_value(m, p, "drake:mesh_resolution_hint", &props->resolution_hint, &has);
+  rc = rc ? rc : urdf_unique_child(m, p, "drake:compliant_hydroelastic", &soft);
+  rc = rc ? rc : urdf_unique_child(m, p, "drake:rigid_hydroelastic", &rigid);
+  if (rc == TEAL_OK && soft && rigid) {
+    return urdf_fail(m, p, TEAL_EINVAL, "is both compliant and rigid hydroelastic");
+  }
+  if (rc == TEAL_OK && (soft || rigid)) {
+    props->compliance = soft ? TEAL_HYDROELASTIC_SOFT : TEAL_HYDROELASTIC_RIGID;
+  }
+  return rc;
 }
 
 /* Friction, stiffness and dissipation of a <collision> (defaults: mu = 1). */
@@ -254,6 +275,7 @@ static int parse_proximity(urdf_model *m, urdf_node *node, teal_proximity_proper
                              &props->point_contact_stiffness, &has);
   rc = rc ? rc : drake_value(m, p, "drake:hunt_crossley_dissipation",
                              &props->hunt_crossley_dissipation, &has);
+  rc = rc ? rc : parse_hydroelastic(m, p, props);
   if (rc) {
     return rc;
   }
@@ -266,7 +288,8 @@ static int parse_proximity(urdf_model *m, urdf_node *node, teal_proximity_proper
   }
   if (!teal_proximity_properties_valid(props)) {
     return urdf_fail(m, p, TEAL_EINVAL,
-                     "needs friction static >= dynamic >= 0, stiffness > 0 and dissipation >= 0");
+                     "needs friction static >= dynamic >= 0, stiffness > 0, dissipation >= 0 "
+                     "and, when compliant hydroelastic, a hydroelastic modulus > 0");
   }
   return TEAL_OK;
 }
