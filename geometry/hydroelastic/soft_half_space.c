@@ -72,6 +72,16 @@ static void cut_tet(const teal_volume_mesh *m, const cut_frame *f, const int t[4
   }
 }
 
+/* 1 when the plane misses chunk k's bounding sphere (meshes made without
+ * chunks are never skipped). */
+static int chunk_misses(const teal_volume_mesh *m, const cut_frame *f, int k) {
+  if (k >= m->num_chunks) {
+    return 0;
+  }
+  double s = teal_vec3_dot(f->n_S, teal_vec3_sub(m->chunk_center[k], f->o_S));
+  return fabs(s) > m->chunk_radius[k];
+}
+
 /* Area, centroid and mean pressure of a convex polygon (fan from q[0]),
  * its orientation made counter-clockwise about n. */
 static double polygon_summary(cut_polygon *poly, teal_vec3 n, teal_vec3 *centroid, double *p) {
@@ -196,6 +206,10 @@ int teal_soft_half_space_contact_surface(const teal_volume_mesh *m, teal_transfo
   f.n_S = teal_rotation_apply(X_SW.R, f.n_W);
   f.o_S = teal_transform_apply(X_SW, X_WH.p);
   for (int t = 0; t < m->num_tets; t++) {
+    if (t % TEAL_VOLUME_MESH_CHUNK == 0 && chunk_misses(m, &f, t / TEAL_VOLUME_MESH_CHUNK)) {
+      t += TEAL_VOLUME_MESH_CHUNK - 1; /* the plane passes by the whole run */
+      continue;
+    }
     const int *tet = m->tets[t];
     double s[4];
     for (int i = 0; i < 4; i++) {

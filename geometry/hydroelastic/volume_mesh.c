@@ -70,15 +70,55 @@ static teal_volume_mesh *grid_new(const int n[3], double modulus) {
   return m;
 }
 
-/* Makes every tetrahedron positively oriented (after the vertices moved). */
-static void orient(teal_volume_mesh *m) {
-  for (int t = 0; t < m->num_tets; t++) {
+/* The bounding sphere of chunk k's tetrahedra: centred on their vertices'
+ * box, through the farthest vertex. */
+static void chunk_bound(teal_volume_mesh *m, int k) {
+  int t0 = k * TEAL_VOLUME_MESH_CHUNK, t1 = t0 + TEAL_VOLUME_MESH_CHUNK;
+  t1 = t1 < m->num_tets ? t1 : m->num_tets;
+  teal_vec3 lo = m->vertices[m->tets[t0][0]], hi = lo;
+  for (int t = t0; t < t1; t++) {
+    for (int i = 0; i < 4; i++) {
+      teal_vec3 x = m->vertices[m->tets[t][i]];
+      for (int a = 0; a < 3; a++) {
+        lo.v[a] = fmin(lo.v[a], x.v[a]);
+        hi.v[a] = fmax(hi.v[a], x.v[a]);
+      }
+    }
+  }
+  teal_vec3 c = teal_vec3_scale(teal_vec3_add(lo, hi), 0.5);
+  double r = 0.0;
+  for (int t = t0; t < t1; t++) {
+    for (int i = 0; i < 4; i++) {
+      r = fmax(r, teal_vec3_norm(teal_vec3_sub(m->vertices[m->tets[t][i]], c)));
+    }
+  }
+  m->chunk_center[k] = c;
+  m->chunk_radius[k] = r;
+}
+
+/* Once the vertices are in place: makes every tetrahedron positively
+ * oriented and bounds the chunks. NULL (m freed) without memory. */
+static teal_volume_mesh *finish(teal_volume_mesh *m) {
+  for (int t = 0; m && t < m->num_tets; t++) {
     if (tet_volume(m->vertices, m->tets[t]) < 0.0) {
       int swap = m->tets[t][2];
       m->tets[t][2] = m->tets[t][3];
       m->tets[t][3] = swap;
     }
   }
+  if (m) {
+    m->num_chunks = (m->num_tets + TEAL_VOLUME_MESH_CHUNK - 1) / TEAL_VOLUME_MESH_CHUNK;
+    m->chunk_center = teal_calloc((size_t)m->num_chunks, sizeof(*m->chunk_center));
+    m->chunk_radius = teal_calloc((size_t)m->num_chunks, sizeof(*m->chunk_radius));
+  }
+  if (m && (!m->chunk_center || !m->chunk_radius)) {
+    teal_volume_mesh_free(m);
+    return NULL;
+  }
+  for (int k = 0; m && k < m->num_chunks; k++) {
+    chunk_bound(m, k);
+  }
+  return m;
 }
 
 static int cells(double length, double hint) {
@@ -111,11 +151,11 @@ teal_volume_mesh *teal_volume_mesh_soft_sphere(double radius, double modulus,
     m->vertices[v] = two > 0.0 ? teal_vec3_scale(u, radius * inf / two) : u;
     m->pressure[v] = modulus * (1.0 - inf);
   }
+  m = finish(m);
   if (!m) {
     teal_error_set(err, TEAL_ENOMEM, "soft sphere: out of memory for its %d^3 cells", c);
     return NULL;
   }
-  orient(m);
   return m;
 }
 
@@ -196,12 +236,12 @@ teal_volume_mesh *teal_volume_mesh_soft_box(teal_vec3 size, double modulus, doub
     double depth = fmin(h[0] - fabs(x.v[0]), fmin(h[1] - fabs(x.v[1]), h[2] - fabs(x.v[2])));
     m->pressure[v] = modulus * fmin(1.0, fmax(0.0, depth / hmin));
   }
+  m = finish(m);
   if (!m) {
     teal_error_set(err, TEAL_ENOMEM, "soft box: out of memory for its 6 x %d x %d x %d cells", n, n,
                    layers);
     return NULL;
   }
-  orient(m);
   return m;
 }
 
@@ -218,6 +258,8 @@ void teal_volume_mesh_free(teal_volume_mesh *m) {
     teal_free(m->vertices);
     teal_free(m->pressure);
     teal_free(m->tets);
+    teal_free(m->chunk_center);
+    teal_free(m->chunk_radius);
     teal_free(m);
   }
 }

@@ -43,7 +43,17 @@ typedef struct teal_volume_mesh {
   double *pressure;    /**< pressure at each vertex, Pa (num_vertices) */
   int (*tets)[4];      /**< vertex indices, positively oriented (num_tets) */
   double modulus;      /**< the hydroelastic modulus E (Pa) */
+  /** Bounding spheres of the runs of TEAL_VOLUME_MESH_CHUNK consecutive
+   *  tetrahedra (one grid cell), which let a query skip the cells it
+   *  cannot cut: num_chunks entries each. @{ */
+  int num_chunks;
+  teal_vec3 *chunk_center;
+  double *chunk_radius;
+  /** @} */
 } teal_volume_mesh;
+
+/** Tetrahedra per bounding sphere of a teal_volume_mesh (a cell's six). */
+#define TEAL_VOLUME_MESH_CHUNK 6
 
 /** A soft sphere of radius R > 0 and modulus E > 0 with cells of size about
  *  resolution_hint (> 0; NaN or 0: R / 4; 2 to 64 cells across).
