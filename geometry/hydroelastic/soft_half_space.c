@@ -185,41 +185,55 @@ static int check_args(const teal_volume_mesh *m, teal_transform X_WS, teal_trans
                 : teal_error_set(err, TEAL_ENONFINITE, "soft half-space contact: pose not finite");
 }
 
-int teal_soft_half_space_contact_surface(const teal_volume_mesh *m, teal_transform X_WS,
-                                         teal_transform X_WH,
-                                         teal_contact_surface_representation rep,
-                                         teal_contact_surface *out, teal_error *err) {
-  int rc = check_args(m, X_WS, X_WH, rep, out, err), faces = 0, verts = 0;
-  teal_contact_surface_clear(out);
-  if (rc == TEAL_OK) {
-    teal_soft_half_space_capacity(m, rep, &faces, &verts);
-    rc = out->face_cap >= faces && out->vertex_cap >= verts
-             ? TEAL_OK
-             : teal_contact_surface_reserve(out, faces, verts);
+/* Room for one more cut polygon in out (4 triangles of 3 vertices at
+ * most), doubling the capacity when short. */
+static int make_room(teal_contact_surface *out) {
+  if (out->num_faces + 4 <= out->face_cap && out->num_vertices + 12 <= out->vertex_cap) {
+    return TEAL_OK;
   }
-  if (rc) {
-    return rc == TEAL_ENOMEM ? teal_error_set(err, rc, "soft half-space contact: out of memory")
-                             : rc;
-  }
-  cut_frame f = {.X_WS = X_WS, .n_W = teal_rotation_apply(X_WH.R, teal_vec3_make(0, 0, 1))};
-  teal_transform X_SW = teal_transform_inverse(X_WS);
-  f.n_S = teal_rotation_apply(X_SW.R, f.n_W);
-  f.o_S = teal_transform_apply(X_SW, X_WH.p);
-  for (int t = 0; t < m->num_tets; t++) {
-    if (t % TEAL_VOLUME_MESH_CHUNK == 0 && chunk_misses(m, &f, t / TEAL_VOLUME_MESH_CHUNK)) {
+  return teal_contact_surface_reserve(out, 2 * out->face_cap + 64, 2 * out->vertex_cap + 192);
+}
+
+/* Cuts every tetrahedron of m that the plane of f crosses into out. */
+static int cut_mesh(const teal_volume_mesh *m, const cut_frame *f,
+                    teal_contact_surface_representation rep, teal_contact_surface *out) {
+  int rc = TEAL_OK;
+  for (int t = 0; rc == TEAL_OK && t < m->num_tets; t++) {
+    if (t % TEAL_VOLUME_MESH_CHUNK == 0 && chunk_misses(m, f, t / TEAL_VOLUME_MESH_CHUNK)) {
       t += TEAL_VOLUME_MESH_CHUNK - 1; /* the plane passes by the whole run */
       continue;
     }
     const int *tet = m->tets[t];
     double s[4];
     for (int i = 0; i < 4; i++) {
-      s[i] = teal_vec3_dot(f.n_S, teal_vec3_sub(m->vertices[tet[i]], f.o_S));
+      s[i] = teal_vec3_dot(f->n_S, teal_vec3_sub(m->vertices[tet[i]], f->o_S));
     }
     cut_polygon poly;
-    cut_tet(m, &f, tet, s, &poly);
-    if (poly.n) {
-      add_polygon(out, &poly, f.n_W, teal_rotation_apply(X_WS.R, tet_gradient(m, tet)), rep);
+    cut_tet(m, f, tet, s, &poly);
+    if (poly.n && (rc = make_room(out)) == TEAL_OK) {
+      add_polygon(out, &poly, f->n_W, teal_rotation_apply(f->X_WS.R, tet_gradient(m, tet)), rep);
     }
+  }
+  return rc;
+}
+
+int teal_soft_half_space_contact_surface(const teal_volume_mesh *m, teal_transform X_WS,
+                                         teal_transform X_WH,
+                                         teal_contact_surface_representation rep,
+                                         teal_contact_surface *out, teal_error *err) {
+  int rc = check_args(m, X_WS, X_WH, rep, out, err);
+  teal_contact_surface_clear(out);
+  if (rc) {
+    return rc;
+  }
+  cut_frame f = {.X_WS = X_WS, .n_W = teal_rotation_apply(X_WH.R, teal_vec3_make(0, 0, 1))};
+  teal_transform X_SW = teal_transform_inverse(X_WS);
+  f.n_S = teal_rotation_apply(X_SW.R, f.n_W);
+  f.o_S = teal_transform_apply(X_SW, X_WH.p);
+  rc = cut_mesh(m, &f, rep, out);
+  if (rc) {
+    teal_contact_surface_clear(out);
+    return teal_error_set(err, rc, "soft half-space contact: out of memory");
   }
   if (out->area > 0.0) {
     out->centroid = teal_vec3_scale(out->centroid, 1.0 / out->area);

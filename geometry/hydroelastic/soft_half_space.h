@@ -21,17 +21,20 @@
 extern "C" {
 #endif
 
-/** Room a surface needs for any cut of mesh in representation rep:
- *  writes the face and vertex counts (one polygon of up to 4 vertices per
- *  tetrahedron, or 4 triangles of 3 vertices). TEAL_EINVAL on NULL. */
+/** Room a surface needs for any cut of mesh in representation rep, the
+ *  worst case: writes the face and vertex counts (one polygon of up to 4
+ *  vertices per tetrahedron, or 4 triangles of 3 vertices). A plane cuts
+ *  far fewer (the tetrahedra of the cells it crosses). TEAL_EINVAL on
+ *  NULL. */
 TEAL_API int teal_soft_half_space_capacity(const teal_volume_mesh *mesh,
                                            teal_contact_surface_representation rep, int *faces,
                                            int *vertices);
 
 /** Computes into out the contact surface of the soft mesh at pose X_WS and
  *  the rigid half-space z <= 0 of frame H at pose X_WH, in representation
- *  rep. out is cleared first and grows when its capacity is short (reserve
- *  teal_soft_half_space_capacity once to never allocate here). Returns the
+ *  rep. out is cleared first and grows (doubling) when its capacity is
+ *  short: reserve teal_soft_half_space_capacity once to never allocate
+ *  here. Returns the
  *  number of faces (0: no contact) or a negative code with the cause in
  *  err (NULL allowed): TEAL_EINVAL (NULL argument, unknown rep),
  *  TEAL_ENONFINITE (pose), TEAL_ENOMEM. */

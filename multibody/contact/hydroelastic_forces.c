@@ -11,22 +11,47 @@ static double harmonic(double a, double b) {
   return a + b > 0.0 ? 2.0 * a * b / (a + b) : 0.0;
 }
 
+/* Room for the surfaces of mesh m: twice the largest of its cuts by planes
+ * through its centre in a few directions (the largest cuts of a sphere or
+ * a box), at most the worst case. A surface that needs more grows in the
+ * step (the plant's warning counter counts it). */
+static void estimate_room(const teal_volume_mesh *m, teal_contact_surface_representation rep,
+                          teal_contact_surface *scratch, int *faces, int *verts) {
+  static const double kRpy[7][2] = {{0, 0},      {1.5708, 0},      {0, 1.5708},     {0.7854, 0},
+                                    {0, 0.7854}, {0.7854, 0.7854}, {0.6155, 0.7854}};
+  int wf = 0, wv = 0;
+  teal_soft_half_space_capacity(m, rep, &wf, &wv);
+  *faces = *verts = 0;
+  for (int i = 0; i < 7; i++) {
+    teal_transform X_WS = teal_transform_make(
+        teal_rotation_from_rpy(teal_vec3_make(kRpy[i][0], kRpy[i][1], 0.0)), teal_vec3_zero());
+    teal_soft_half_space_contact_surface(m, X_WS, teal_transform_identity(), rep, scratch, NULL);
+    *faces = scratch->num_faces > *faces ? scratch->num_faces : *faces;
+    *verts = scratch->num_vertices > *verts ? scratch->num_vertices : *verts;
+  }
+  *faces = 2 * *faces + 16 < wf ? 2 * *faces + 16 : wf;
+  *verts = 2 * *verts + 48 < wv ? 2 * *verts + 48 : wv;
+}
+
 int teal_plant_hydro_reserve(const teal_plant *p, teal_contact_results *r) {
-  int soft = 0, rigid = 0, faces = 0, verts = 0;
+  int soft = 0, rigid = 0, faces = 0, verts = 0, rc = TEAL_OK;
   teal_contact_surface_representation rep = teal_plant_get_contact_surface_representation(p);
+  teal_contact_surface scratch = {0};
   for (int i = 0; p->soft_mesh && i < p->geometries.n; i++) {
     const teal_plant_geometry *g = &GEOM(p)[i].g;
     int f = 0, v = 0;
     if (p->soft_mesh[i]) {
       soft++;
-      teal_soft_half_space_capacity(p->soft_mesh[i], rep, &f, &v);
+      estimate_room(p->soft_mesh[i], rep, &scratch, &f, &v);
     }
     rigid += g->role == TEAL_ROLE_PROXIMITY && g->shape.kind == TEAL_SHAPE_HALF_SPACE &&
              g->proximity.compliance == TEAL_HYDROELASTIC_RIGID;
     faces = f > faces ? f : faces;
     verts = v > verts ? v : verts;
   }
-  int n = soft * rigid, rc = teal_contact_results_reserve_hydroelastic(r, n);
+  teal_contact_surface_release(&scratch);
+  int n = soft * rigid;
+  rc = teal_contact_results_reserve_hydroelastic(r, n);
   for (int i = 0; rc == TEAL_OK && i < n; i++) {
     rc = teal_contact_surface_reserve(&r->hydroelastic[i].surface, faces, verts);
   }

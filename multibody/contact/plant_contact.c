@@ -310,8 +310,9 @@ static void continuous_force(const teal_plant *p, const contact_pair_params *cp,
   c->f_Bc_W = f;
 }
 
-/* Appends the hydroelastic contact of (soft, rigid) to r (its list grows
- * here only when the initial sizing fell short). */
+/* Appends the hydroelastic contact of (soft, rigid) to r (its list and
+ * surface grow here only when the initial sizing fell short; a surface's
+ * growth counts as a plant warning). */
 static int hydroelastic_result(const teal_plant *p, const teal_context *ctx,
                                const teal_transform *X, const teal_spatial_vector *V, int soft,
                                int rigid, teal_contact_results *r) {
@@ -319,7 +320,12 @@ static int hydroelastic_result(const teal_plant *p, const teal_context *ctx,
   if (n == r->hydroelastic_cap && teal_contact_results_reserve_hydroelastic(r, 2 * n + 1)) {
     return teal_context_report_error(ctx, TEAL_ENOMEM, "plant: out of memory for contacts");
   }
+  int faces = r->hydroelastic[n].surface.face_cap;
   int rc = teal_plant_hydro_contact(p, ctx, X, V, soft, rigid, &r->hydroelastic[n]);
+  teal_plant_scratch *s = teal_plant_get_scratch(p, ctx);
+  if (s && r->hydroelastic[n].surface.face_cap != faces) {
+    s->step.growths++;
+  }
   r->num_hydroelastic += rc == TEAL_OK && r->hydroelastic[n].surface.num_faces > 0;
   return rc;
 }

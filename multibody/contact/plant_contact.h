@@ -134,8 +134,9 @@ TEAL_API int teal_plant_eval_contact_results(const teal_plant *plant, const teal
 
 /** Warning counter of the plant in ctx (its context or one above): the
  *  model's warnings, given once at finalize (see teal_plant_warning_message),
- *  plus the times a discrete step had to grow its contact or island buffers
- *  inside the step (they are sized at initialization for every contact the
+ *  plus the times a discrete step had to grow its contact or island buffers,
+ *  or a hydroelastic contact surface its room (hydroelastic.h), inside the
+ *  step (they are sized at initialization for every contact the
  *  scene graph can report and for the largest kinematic tree; an island
  *  coupling several trees through contact can need more). -1 on bad
  *  arguments. */

@@ -358,6 +358,7 @@ START_TEST(continuous_step_allocates_nothing) {
   ts_contact_advance(&w, 0.3); /* lands during the run */
   ts_alloc_expect_none();
   ck_assert_int_eq(results(&w)->num_hydroelastic, 1);
+  ck_assert_int_eq(teal_plant_warning_count(w.plant, w.ctx), 0); /* no surface grew */
   ts_contact_world_free(&w);
 }
 END_TEST
