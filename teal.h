@@ -91,6 +91,9 @@
 #include "systems/primitives/zero_order_hold.h"
 #include "systems/trajectory_optimization/direct_collocation.h"
 
+#include "geometry/hydroelastic/contact_surface.h"
+#include "geometry/hydroelastic/soft_half_space.h"
+#include "geometry/hydroelastic/volume_mesh.h"
 #include "geometry/proximity/aabb.h"
 #include "geometry/proximity/broadphase.h"
 #include "geometry/proximity/collision_filter.h"
@@ -130,6 +133,7 @@
 #include "multibody/algorithms/system_kinematics.h"
 #include "multibody/contact/discrete_contact_solver.h"
 #include "multibody/contact/plant_contact.h"
+#include "multibody/contact/hydroelastic.h"
 #include "multibody/contact/plant_geometry.h"
 #include "multibody/contact/plant_scene_graph.h"
 #include "multibody/contact/scene_graph_source.h"

@@ -16,6 +16,14 @@ typedef enum teal_geometry_role {
   TEAL_ROLE_ILLUSTRATION = 2 /**< visual */
 } teal_geometry_role;
 
+/** Hydroelastic compliance of a collision geometry (Drake's
+ *  compliant_hydroelastic / rigid_hydroelastic properties). */
+typedef enum teal_hydroelastic_compliance {
+  TEAL_HYDROELASTIC_NONE = 0,  /**< no hydroelastic representation (point contact only) */
+  TEAL_HYDROELASTIC_RIGID = 1, /**< rigid: its surface meets soft geometries */
+  TEAL_HYDROELASTIC_SOFT = 2   /**< soft (compliant): a pressure field, needs a modulus */
+} teal_hydroelastic_compliance;
+
 /** Contact properties of collision geometry. Stiffness and dissipation may
  *  be NaN for the plant's defaults (penetration-allowance heuristic); the
  *  relaxation time may be NaN for the plant's default (its time step). */
@@ -29,6 +37,10 @@ typedef struct teal_proximity_properties {
    *  tau_d of Drake's ("material", "relaxation_time"), used by the SAP
    *  discrete contact solver (Hunt-Crossley dissipation by the others) */
   double relaxation_time;
+  /** Hydroelastic compliance; 0 (none) in zero-initialized properties. */
+  teal_hydroelastic_compliance compliance;
+  double hydroelastic_modulus; /**< Pa, > 0 for soft; NaN or 0 when unset */
+  double resolution_hint;      /**< soft mesh cell size (m, > 0); NaN or 0: default */
 } teal_proximity_properties;
 
 /** Properties with the given friction and default stiffness, dissipation
@@ -37,8 +49,9 @@ TEAL_API teal_proximity_properties
 teal_proximity_properties_make(double static_friction, double dynamic_friction);
 
 /** 1 when the properties are valid (static >= dynamic >= 0 finite,
- *  stiffness > 0 or NaN, dissipation and relaxation time >= 0 or NaN),
- *  else 0. */
+ *  stiffness > 0 or NaN, dissipation and relaxation time >= 0 or NaN, a
+ *  known compliance, a modulus that is NaN, 0 or finite > 0, and finite > 0
+ *  for a soft geometry, a resolution hint NaN or finite >= 0), else 0. */
 TEAL_API int teal_proximity_properties_valid(const teal_proximity_properties *p);
 
 #ifdef __cplusplus

@@ -126,4 +126,23 @@ int teal_plant_contact_forces_at(const teal_plant *p, teal_plant_scratch *s,
                                  const teal_point_pair_list *pairs, const double *v_next,
                                  teal_contact_results *r);
 
+/* Hydroelastic contact (hydroelastic.c, hydroelastic_forces.c). Makes the
+ * soft meshes at finalize (sticky plant error on a bad soft geometry). */
+int teal_plant_hydro_finalize(teal_plant *p);
+
+/* 1 when plant geometries ga and gb are a hydroelastic pair (their soft and
+ * rigid members in soft, rigid), 0 for point contact, or a negative code
+ * reported on ctx (a pair the strict hydroelastic model cannot handle). */
+int teal_plant_hydro_pair(const teal_plant *p, const teal_context *ctx, int ga, int gb, int *soft,
+                          int *rigid);
+
+/* Sizes r's hydroelastic list for every soft-rigid pair at its largest
+ * surface, so that later evaluations allocate nothing. */
+int teal_plant_hydro_reserve(const teal_plant *p, teal_contact_results *r);
+
+/* The surface and forces of the hydroelastic pair (soft, rigid) into h. */
+int teal_plant_hydro_contact(const teal_plant *p, const teal_context *ctx,
+                             const teal_transform *X_WB, const teal_spatial_vector *V_WB, int soft,
+                             int rigid, teal_hydroelastic_contact_info *h);
+
 #endif

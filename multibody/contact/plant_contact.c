@@ -19,6 +19,42 @@ int teal_contact_results_reserve(teal_contact_results *r, int cap) {
   return TEAL_RESERVE(r->c, r->cap, cap);
 }
 
+int teal_contact_results_reserve_hydroelastic(teal_contact_results *r, int cap) {
+  if (!r || cap < 0) {
+    return TEAL_EINVAL;
+  }
+  int old = r->hydroelastic_cap, rc = TEAL_RESERVE(r->hydroelastic, r->hydroelastic_cap, cap);
+  if (rc == TEAL_OK && r->hydroelastic_cap > old) {
+    memset(r->hydroelastic + old, 0,
+           (size_t)(r->hydroelastic_cap - old) * sizeof(*r->hydroelastic));
+  }
+  return rc;
+}
+
+/* Copies hydroelastic contact s into d, keeping d's surface buffers. */
+static int copy_hydroelastic(teal_hydroelastic_contact_info *d,
+                             const teal_hydroelastic_contact_info *s) {
+  teal_contact_surface keep = d->surface;
+  const teal_contact_surface *ss = &s->surface;
+  int rc = teal_contact_surface_reserve(&keep, ss->num_faces, ss->num_vertices);
+  if (rc) {
+    d->surface = keep;
+    return rc;
+  }
+  *d = *s;
+  if (ss->num_faces) {
+    memcpy(keep.faces, ss->faces, (size_t)ss->num_faces * sizeof(*ss->faces));
+    memcpy(keep.vertices, ss->vertices, (size_t)ss->num_vertices * sizeof(*ss->vertices));
+    memcpy(keep.pressure, ss->pressure, (size_t)ss->num_vertices * sizeof(*ss->pressure));
+  }
+  keep.num_faces = ss->num_faces;
+  keep.num_vertices = ss->num_vertices;
+  keep.area = ss->area;
+  keep.centroid = ss->centroid;
+  d->surface = keep;
+  return TEAL_OK;
+}
+
 static int copy_results(void *dst, const void *src) {
   teal_contact_results *d = dst;
   const teal_contact_results *s = src;
@@ -28,6 +64,12 @@ static int copy_results(void *dst, const void *src) {
       memcpy(d->c, s->c, (size_t)s->n * sizeof(*s->c));
     }
     d->n = s->n;
+    rc = teal_contact_results_reserve_hydroelastic(d, s->num_hydroelastic);
+  }
+  d->num_hydroelastic = 0;
+  for (int i = 0; rc == TEAL_OK && i < s->num_hydroelastic; i++) {
+    rc = copy_hydroelastic(&d->hydroelastic[i], &s->hydroelastic[i]);
+    d->num_hydroelastic += rc == TEAL_OK;
   }
   return rc;
 }
@@ -37,6 +79,12 @@ static void free_results(void *value) {
   teal_free(r->c);
   r->c = NULL;
   r->n = r->cap = 0;
+  for (int i = 0; i < r->hydroelastic_cap; i++) {
+    teal_contact_surface_release(&r->hydroelastic[i].surface);
+  }
+  teal_free(r->hydroelastic);
+  r->hydroelastic = NULL;
+  r->num_hydroelastic = r->hydroelastic_cap = 0;
 }
 
 const teal_value_type teal_contact_results_type = {"teal_contact_results",
@@ -183,8 +231,29 @@ double teal_contact_stribeck(double s, double mu_s, double mu_d) {
   return mu_s * smooth_step(s);
 }
 
+/* Adds the hydroelastic contacts' forces (at their centroids) to F. */
+static void add_hydroelastic_forces(const teal_contact_results *r, const teal_transform *X_WB,
+                                    teal_spatial_vector *F) {
+  for (int i = 0; i < r->num_hydroelastic; i++) {
+    const teal_hydroelastic_contact_info *h = &r->hydroelastic[i];
+    int bodies[2] = {h->body_B, h->body_A};
+    for (int s = 0; s < 2; s++) {
+      int b = bodies[s];
+      teal_vec3 f = s ? teal_vec3_neg(h->f_Bc_W) : h->f_Bc_W;
+      teal_vec3 tau = s ? teal_vec3_neg(h->tau_Bc_W) : h->tau_Bc_W;
+      if (b == TEAL_WORLD_BODY) {
+        continue;
+      }
+      teal_vec3 p_BoC = teal_vec3_sub(h->surface.centroid, X_WB[b].p);
+      tau = teal_vec3_add(tau, teal_vec3_cross(p_BoC, f));
+      F[b] = teal_spatial_vector_add(F[b], teal_spatial_vector_make(tau, f));
+    }
+  }
+}
+
 void teal_contact_add_forces(const teal_contact_results *r, const teal_transform *X_WB,
                              teal_spatial_vector *F) {
+  add_hydroelastic_forces(r, X_WB, F);
   for (int i = 0; i < r->n; i++) {
     const teal_contact_info *c = &r->c[i];
     teal_vec3 f = c->f_Bc_W;
@@ -245,6 +314,26 @@ static void continuous_force(const teal_plant *p, const contact_pair_params *cp,
   c->f_Bc_W = f;
 }
 
+/* Appends the hydroelastic contact of (soft, rigid) to r (its list and
+ * surface grow here only when the initial sizing fell short; a surface's
+ * growth counts as a plant warning). */
+static int hydroelastic_result(const teal_plant *p, const teal_context *ctx,
+                               const teal_transform *X, const teal_spatial_vector *V, int soft,
+                               int rigid, teal_contact_results *r) {
+  int n = r->num_hydroelastic;
+  if (n == r->hydroelastic_cap && teal_contact_results_reserve_hydroelastic(r, 2 * n + 1)) {
+    return teal_context_report_error(ctx, TEAL_ENOMEM, "plant: out of memory for contacts");
+  }
+  int faces = r->hydroelastic[n].surface.face_cap;
+  int rc = teal_plant_hydro_contact(p, ctx, X, V, soft, rigid, &r->hydroelastic[n]);
+  teal_plant_scratch *s = teal_plant_get_scratch(p, ctx);
+  if (s && r->hydroelastic[n].surface.face_cap != faces) {
+    s->step.growths++;
+  }
+  r->num_hydroelastic += rc == TEAL_OK && r->hydroelastic[n].surface.num_faces > 0;
+  return rc;
+}
+
 static int continuous_results(const teal_system *sys, const teal_context *ctx,
                               const teal_plant *p, const teal_point_pair_list *pairs,
                               teal_contact_results *r) {
@@ -255,6 +344,13 @@ static int continuous_results(const teal_system *sys, const teal_context *ctx,
     rc = teal_plant_eval_velocities(sys, ctx, p, &V);
   }
   for (int i = 0; rc == TEAL_OK && i < pairs->n; i++) {
+    int soft, rigid, ga = teal_contact_plant_geometry(p, pairs->pairs[i].id_A);
+    int hydro = teal_plant_hydro_pair(
+        p, ctx, ga, teal_contact_plant_geometry(p, pairs->pairs[i].id_B), &soft, &rigid);
+    if (hydro) {
+      rc = hydro < 0 ? hydro : hydroelastic_result(p, ctx, X, V, soft, rigid, r);
+      continue;
+    }
     contact_pair_params cp;
     teal_contact_info *c = &r->c[r->n++];
     teal_contact_pair_params(p, &pairs->pairs[i], &cp);
@@ -269,9 +365,11 @@ int teal_plant_calc_contact_results(const teal_system *sys, const teal_context *
   const teal_plant *p = user;
   teal_contact_results *r = out;
   const teal_point_pair_list *pairs;
-  r->n = 0;
+  r->n = r->num_hydroelastic = 0;
   int rc = teal_plant_eval_query(sys, ctx, p, &pairs);
-  if (rc == TEAL_OK && r->cap == 0 && teal_contact_results_reserve(r, 4 * p->geometries.n + 16)) {
+  if (rc == TEAL_OK && r->cap == 0 &&
+      (teal_contact_results_reserve(r, 4 * p->geometries.n + 16) ||
+       teal_plant_hydro_reserve(p, r))) {
     rc = teal_context_report_error(ctx, TEAL_ENOMEM, "plant: out of memory for contacts");
   }
   if (rc || !pairs || pairs->n == 0) {
@@ -382,6 +480,11 @@ teal_vec3 teal_contact_results_net_force(const teal_contact_results *r, int body
     if (r->c[i].body_A == body) {
       f = teal_vec3_sub(f, r->c[i].f_Bc_W);
     }
+  }
+  for (int i = 0; r && i < r->num_hydroelastic; i++) {
+    const teal_hydroelastic_contact_info *h = &r->hydroelastic[i];
+    f = h->body_B == body ? teal_vec3_add(f, h->f_Bc_W) : f;
+    f = h->body_A == body ? teal_vec3_sub(f, h->f_Bc_W) : f;
   }
   return f;
 }

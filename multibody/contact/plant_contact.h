@@ -59,6 +59,7 @@
 
 #include "framework/diagram.h"
 #include "geometry/scene_graph/scene_graph.h"
+#include "multibody/contact/hydroelastic.h"
 #include "multibody/tree/plant_model.h"
 
 #ifdef __cplusplus
@@ -82,12 +83,17 @@ typedef struct teal_contact_info {
   teal_vec3 f_Bc_W;        /**< force on B at C (the opposite acts on A) */
 } teal_contact_info;
 
-/** A list of contacts. */
+/** A list of contacts: point contacts, then hydroelastic contacts
+ *  (hydroelastic.h; none under the point contact model). */
 typedef struct teal_contact_results {
   /** Number of contacts and capacity of the array. @{ */
   int n, cap;
   /** @} */
   teal_contact_info *c; /**< the contacts (heap, cap entries) */
+  /** Number of hydroelastic contacts and capacity of their array. @{ */
+  int num_hydroelastic, hydroelastic_cap;
+  /** @} */
+  teal_hydroelastic_contact_info *hydroelastic; /**< (heap, hydroelastic_cap entries) */
 } teal_contact_results;
 
 /** Value type "teal_contact_results". */
@@ -95,6 +101,10 @@ TEAL_API extern const teal_value_type teal_contact_results_type;
 
 /** Makes room for cap contacts (keeps the entries). */
 TEAL_API int teal_contact_results_reserve(teal_contact_results *r, int cap);
+
+/** Makes room for cap hydroelastic contacts (keeps the entries; new ones
+ *  start with empty surfaces). TEAL_EINVAL for NULL or cap < 0. */
+TEAL_API int teal_contact_results_reserve_hydroelastic(teal_contact_results *r, int cap);
 
 /** Sets the penetration allowance (m, finite and > 0), at any time (Drake's
  *  set_penetration_allowance). After finalize the default stiffness and
@@ -126,8 +136,9 @@ TEAL_API int teal_plant_eval_contact_results(const teal_plant *plant, const teal
 
 /** Warning counter of the plant in ctx (its context or one above): the
  *  model's warnings, given once at finalize (see teal_plant_warning_message),
- *  plus the times a discrete step had to grow its contact or island buffers
- *  inside the step (they are sized at initialization for every contact the
+ *  plus the times a discrete step had to grow its contact or island buffers,
+ *  or a hydroelastic contact surface its room (hydroelastic.h), inside the
+ *  step (they are sized at initialization for every contact the
  *  scene graph can report and for the largest kinematic tree; an island
  *  coupling several trees through contact can need more). -1 on bad
  *  arguments. */
@@ -139,7 +150,8 @@ TEAL_API long teal_plant_warning_count(const teal_plant *plant, const teal_conte
  *  a warning); the message names how many joints and the first. */
 TEAL_API const char *teal_plant_warning_message(const teal_plant *plant);
 
-/** Net contact force on body (in W, summed over its contacts) from results. */
+/** Net contact force on body (in W, summed over its point and
+ *  hydroelastic contacts) from results. */
 TEAL_API teal_vec3 teal_contact_results_net_force(const teal_contact_results *results, int body);
 
 #ifdef __cplusplus

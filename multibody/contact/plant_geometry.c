@@ -18,7 +18,9 @@ static int check_props(teal_plant *p, const char *name, const teal_proximity_pro
     return teal_plant_fail(p, TEAL_EINVAL,
                            "plant: collision geometry '%s' needs Coulomb friction with static >= "
                            "dynamic >= 0, stiffness > 0, dissipation >= 0 and relaxation "
-                           "time >= 0 (or NaN for the defaults)%s",
+                           "time >= 0 (or NaN for the defaults), and a hydroelastic modulus "
+                           "that is finite and > 0 for a soft geometry (NaN or 0 when unset, "
+                           "never negative)%s",
                            name, NULL);
   }
   return TEAL_OK;

@@ -163,20 +163,38 @@ static int parse_color(urdf_model *doc, urdf_node *visual, double rgba[4]) {
 /* One <drake:...> proximity property, or a warning for an unsupported one. */
 static int proximity_child(urdf_model *doc, urdf_node *c, teal_proximity_properties *p, double *mus,
                            double *mud) {
-  static const char *const names[5] = {"drake:mu_static", "drake:mu_dynamic",
+  static const char *const names[7] = {"drake:mu_static",
+                                       "drake:mu_dynamic",
                                        "drake:point_contact_stiffness",
-                                       "drake:hunt_crossley_dissipation", "drake:relaxation_time"};
-  double *dst[5] = {mus, mud, &p->point_contact_stiffness, &p->hunt_crossley_dissipation,
-                    &p->relaxation_time};
-  for (int i = 0; i < 5; i++) {
+                                       "drake:hunt_crossley_dissipation",
+                                       "drake:relaxation_time",
+                                       "drake:hydroelastic_modulus",
+                                       "drake:mesh_resolution_hint"};
+  double *dst[7] = {mus,
+                    mud,
+                    &p->point_contact_stiffness,
+                    &p->hunt_crossley_dissipation,
+                    &p->relaxation_time,
+                    &p->hydroelastic_modulus,
+                    &p->resolution_hint};
+  int soft = urdf_is(c, "drake:compliant_hydroelastic"),
+      rigid = urdf_is(c, "drake:rigid_hydroelastic");
+  if (soft || rigid) {
+    teal_hydroelastic_compliance k = soft ? TEAL_HYDROELASTIC_SOFT : TEAL_HYDROELASTIC_RIGID;
+    if (p->compliance != TEAL_HYDROELASTIC_NONE && p->compliance != k) {
+      return urdf_fail(doc, c, TEAL_EINVAL, "is both compliant and rigid hydroelastic");
+    }
+    p->compliance = k;
+    return TEAL_OK;
+  }
+  for (int i = 0; i < 7; i++) {
     if (urdf_is(c, names[i])) {
       const char *t = urdf_text(doc, c);
       int rc = t ? urdf_parse_numbers(t, 1, dst[i]) : doc->err->code;
       return rc && t ? urdf_fail(doc, c, rc, "'%.40s' is not a finite number", t) : rc;
     }
   }
-  urdf_warn(doc, c, &doc->report->ignored_elements,
-            "unsupported proximity property ignored (hydroelastic contact is not modeled)");
+  urdf_warn(doc, c, &doc->report->ignored_elements, "unsupported proximity property ignored");
   return TEAL_OK;
 }
 
@@ -204,7 +222,8 @@ static int parse_proximity(urdf_model *doc, urdf_node *col, teal_proximity_prope
              ? TEAL_OK
              : urdf_fail(doc, pp, TEAL_EINVAL,
                          "invalid proximity properties (friction >= 0 with dynamic <= static, "
-                         "stiffness > 0, dissipation >= 0, relaxation time >= 0)");
+                         "stiffness > 0, dissipation >= 0, relaxation time >= 0, a "
+                         "hydroelastic modulus > 0 when compliant hydroelastic)");
 }
 
 /* The geometry name "<link>::<name>" (teal_alloc'd). */

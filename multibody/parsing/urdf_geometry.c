@@ -235,7 +235,28 @@ static int drake_value(urdf_model *m, urdf_node *p, const char *tag, double *x, 
 static int is_known_property(const urdf_node *c) {
   return urdf_is(c, "drake:mu_static") || urdf_is(c, "drake:mu_dynamic") ||
          urdf_is(c, "drake:point_contact_stiffness") ||
-         urdf_is(c, "drake:hunt_crossley_dissipation") || urdf_is(c, "drake:relaxation_time");
+         urdf_is(c, "drake:hunt_crossley_dissipation") || urdf_is(c, "drake:relaxation_time") ||
+         urdf_is(c, "drake:hydroelastic_modulus") || urdf_is(c, "drake:mesh_resolution_hint") ||
+         urdf_is(c, "drake:compliant_hydroelastic") || urdf_is(c, "drake:rigid_hydroelastic");
+}
+
+/* The hydroelastic compliance: <drake:compliant_hydroelastic/> or
+ * <drake:rigid_hydroelastic/> (not both), with the modulus and mesh
+ * resolution hint values (docs/hydroelastic.md). */
+static int parse_hydroelastic(urdf_model *m, urdf_node *p, teal_proximity_properties *props) {
+  urdf_node *soft, *rigid;
+  int has;
+  int rc = drake_value(m, p, "drake:hydroelastic_modulus", &props->hydroelastic_modulus, &has);
+  rc = rc ? rc : drake_value(m, p, "drake:mesh_resolution_hint", &props->resolution_hint, &has);
+  rc = rc ? rc : urdf_unique_child(m, p, "drake:compliant_hydroelastic", &soft);
+  rc = rc ? rc : urdf_unique_child(m, p, "drake:rigid_hydroelastic", &rigid);
+  if (rc == TEAL_OK && soft && rigid) {
+    return urdf_fail(m, p, TEAL_EINVAL, "is both compliant and rigid hydroelastic");
+  }
+  if (rc == TEAL_OK && (soft || rigid)) {
+    props->compliance = soft ? TEAL_HYDROELASTIC_SOFT : TEAL_HYDROELASTIC_RIGID;
+  }
+  return rc;
 }
 
 /* Friction, stiffness, dissipation and relaxation time of a <collision>
@@ -256,6 +277,7 @@ static int parse_proximity(urdf_model *m, urdf_node *node, teal_proximity_proper
   rc = rc ? rc : drake_value(m, p, "drake:hunt_crossley_dissipation",
                              &props->hunt_crossley_dissipation, &has);
   rc = rc ? rc : drake_value(m, p, "drake:relaxation_time", &props->relaxation_time, &has);
+  rc = rc ? rc : parse_hydroelastic(m, p, props);
   if (rc) {
     return rc;
   }
@@ -269,7 +291,8 @@ static int parse_proximity(urdf_model *m, urdf_node *node, teal_proximity_proper
   if (!teal_proximity_properties_valid(props)) {
     return urdf_fail(m, p, TEAL_EINVAL,
                      "needs friction static >= dynamic >= 0, stiffness > 0, dissipation >= 0 "
-                     "and relaxation time >= 0");
+                     "and relaxation time >= 0, and, when compliant hydroelastic, a hydroelastic "
+                     "modulus > 0");
   }
   return TEAL_OK;
 }
@@ -316,7 +339,7 @@ int urdf_parse_visual(urdf_model *m, int link, urdf_node *node, int k) {
                  teal_transform_identity(),
                  {TEAL_SHAPE_SPHERE, 0, 0, {{0, 0, 0}}, 0, NULL, NULL},
                  {0.7, 0.7, 0.7, 1.0},
-                 {0, 0, 0, 0, 0}};
+                 {0, 0, 0, 0, 0, TEAL_HYDROELASTIC_NONE, 0, 0}};
   urdf_node *mat;
   int rc = urdf_origin(m, node, &g.X_LG);
   rc = rc ? rc : urdf_unique_child(m, node, "material", &mat);
@@ -337,7 +360,7 @@ int urdf_parse_collision(urdf_model *m, int link, urdf_node *node, int k) {
                  teal_transform_identity(),
                  {TEAL_SHAPE_SPHERE, 0, 0, {{0, 0, 0}}, 0, NULL, NULL},
                  {0.7, 0.7, 0.7, 1.0},
-                 {0, 0, 0, 0, 0}};
+                 {0, 0, 0, 0, 0, TEAL_HYDROELASTIC_NONE, 0, 0}};
   int rc = urdf_origin(m, node, &g.X_LG);
   rc = rc ? rc : parse_proximity(m, node, &g.props);
   rc = rc ? rc : parse_shape(m, node, g.role, &g.shape);

@@ -234,7 +234,7 @@ static int add_contact_forces(const teal_system *sys, const teal_context *ctx,
   const teal_contact_results *r;
   const teal_transform *X;
   int rc = teal_eval_cache_entry(sys, ctx, p->sys.ce_contacts, (const void **)&r);
-  if (rc == TEAL_OK && r->n) {
+  if (rc == TEAL_OK && (r->n || r->num_hydroelastic)) {
     rc = teal_plant_eval_poses(sys, ctx, p, &X);
     if (rc == TEAL_OK) {
       teal_contact_add_forces(r, X, F);

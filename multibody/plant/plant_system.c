@@ -417,7 +417,8 @@ static void release_plant(void *user) {
 int teal_plant_system_create(teal_plant *p) {
   p->sys.discrete = p->time_step > 0.0;
   teal_plant_contact_defaults(p);
-  int rc = teal_plant_constraints_finalize(p);
+  int rc = teal_plant_hydro_finalize(p);
+  rc = rc ? rc : teal_plant_constraints_finalize(p);
   if (rc) {
     return rc;
   }

@@ -245,6 +245,10 @@ struct teal_plant {
   int projection_off;
   teal_plant_list constraints; /* constraint_rec (multibody/constraints/) */
   int nc_rows;                 /* the constraints' rows, counted at finalize */
+  /* hydroelastic contact (multibody/contact/hydroelastic.c) */
+  int contact_model;                   /* teal_contact_model */
+  int surface_polygons;                /* 1: polygons, 0: triangles (the default) */
+  struct teal_volume_mesh **soft_mesh; /* [geometries] at finalize, NULL: not soft */
 };
 
 #define INST(p) ((instance_rec *)(p)->instances.data)

@@ -10,6 +10,7 @@
 #include "framework/alloc.h"
 #include "framework/growable.h"
 #include "framework/system.h"
+#include "geometry/hydroelastic/volume_mesh.h"
 #include "multibody/tree/forest.h"
 #include "multibody/tree/plant_internal.h"
 
@@ -102,6 +103,10 @@ void teal_plant_destroy(teal_plant *p) {
   for (int i = 0; i < p->geometries.n; i++) {
     teal_shape_release(&GEOM(p)[i].g.shape);
   }
+  for (int i = 0; p->soft_mesh && i < p->geometries.n; i++) {
+    teal_volume_mesh_free(p->soft_mesh[i]);
+  }
+  teal_free(p->soft_mesh);
   teal_plant_list_free(&p->geometries, sizeof(geometry_rec));
   teal_plant_list_free(&p->filter_pairs, sizeof(filter_pair_rec));
   teal_plant_list_free(&p->constraints, sizeof(constraint_rec));

@@ -376,7 +376,8 @@ START_TEST(geometry_and_proximity) {
       "<drake:point_contact_stiffness>1000</drake:point_contact_stiffness>"
       "<drake:hunt_crossley_dissipation>2</drake:hunt_crossley_dissipation>"
       "<drake:relaxation_time>0.02</drake:relaxation_time>"
-      "<drake:hydroelastic_modulus>1e7</drake:hydroelastic_modulus>"
+      "<drake:hydroelastic_modulus>1e7</drake:hydroelastic_modulus><drake:rigid_hydroelastic/>"
+      "<drake:hydroelastic_margin>1e-3</drake:hydroelastic_margin>"
       "</drake:proximity_properties></collision>"
       "<collision name='s'><geometry><sphere><radius>0.2</radius></sphere></geometry>"
       "<surface><friction><ode><mu>0.3</mu></ode></friction></surface></collision>"
@@ -396,7 +397,7 @@ START_TEST(geometry_and_proximity) {
   teal_sdf_report r;
   teal_plant *p = load_string(xml, &r);
   ck_assert_int_eq(r.mesh_collisions, 0);
-  /* the sensor, the hydroelastic modulus and the <surface> */
+  /* the sensor, the hydroelastic margin and the <surface> */
   ck_assert_int_eq(r.ignored_elements, 3);
   ck_assert_int_eq(r.num_warnings, 3);
   ck_assert_ptr_nonnull(strstr(r.first_warning, "<sensor name=\"cam\">: unsupported"));
@@ -409,6 +410,8 @@ START_TEST(geometry_and_proximity) {
   ck_assert_double_eq(g->proximity.point_contact_stiffness, 1000.0);
   ck_assert_double_eq(g->proximity.hunt_crossley_dissipation, 2.0);
   ck_assert_double_eq(g->proximity.relaxation_time, 0.02);
+  ck_assert_double_eq(g->proximity.hydroelastic_modulus, 1e7);
+  ck_assert_int_eq(g->proximity.compliance, TEAL_HYDROELASTIC_RIGID);
   g = ts_urdf_geometry_named(p, "L::s");
   ck_assert_int_eq(g->shape.kind, TEAL_SHAPE_SPHERE);
   ck_assert_double_eq(g->proximity.static_friction, 1.0);

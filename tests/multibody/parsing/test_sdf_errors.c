@@ -119,6 +119,14 @@ static const bad_case cases[] = {
           "</geometry><drake:proximity_properties><drake:mu_static>-1</drake:mu_static>"
           "</drake:proximity_properties></collision></link>" TAIL,
      TEAL_EINVAL, "invalid proximity properties"},
+    {HEAD "<link name='a'><collision name='c'><geometry><sphere><radius>1</radius></sphere>"
+          "</geometry><drake:proximity_properties><drake:compliant_hydroelastic/>"
+          "</drake:proximity_properties></collision></link>" TAIL,
+     TEAL_EINVAL, "a hydroelastic modulus > 0 when compliant hydroelastic"},
+    {HEAD "<link name='a'><collision name='c'><geometry><sphere><radius>1</radius></sphere>"
+          "</geometry><drake:proximity_properties><drake:rigid_hydroelastic/>"
+          "<drake:compliant_hydroelastic/></drake:proximity_properties></collision></link>" TAIL,
+     TEAL_EINVAL, "<drake:compliant_hydroelastic>: is both compliant and rigid hydroelastic"},
     /* documents */
     {"<sdf version='1.6'><model name='m'>" LINK("a") TAIL, TEAL_EPARSE,
      "SDFormat version '1.6' is not supported (1.7 or later)"},

@@ -192,6 +192,16 @@ static const error_case error_cases[] = {
        "</drake:proximity_properties></collision></link>"),
      TEAL_EINVAL,
      {"stiffness > 0"}},
+    {R("<link name=\"a\"><collision><geometry><sphere radius=\"1\"/></geometry>"
+       "<drake:proximity_properties><drake:compliant_hydroelastic/>"
+       "</drake:proximity_properties></collision></link>"),
+     TEAL_EINVAL,
+     {"when compliant hydroelastic, a hydroelastic modulus > 0"}},
+    {R("<link name=\"a\"><collision><geometry><sphere radius=\"1\"/></geometry>"
+       "<drake:proximity_properties><drake:compliant_hydroelastic/><drake:rigid_hydroelastic/>"
+       "</drake:proximity_properties></collision></link>"),
+     TEAL_EINVAL,
+     {"is both compliant and rigid hydroelastic"}},
     {R("<link name=\"a\"><visual><origin xyz=\"1 2 inf\"/><geometry><sphere radius=\"1\"/>"
        "</geometry></visual></link>"),
      TEAL_ENONFINITE,

@@ -58,7 +58,9 @@ START_TEST(geometry_materials_and_friction) {
       "</drake:proximity_properties></collision>"
       "<collision><geometry><drake:capsule radius=\"0.2\" length=\"0.1\"/></geometry>"
       "<drake:proximity_properties><drake:mu_dynamic value=\"0.4\"/>"
-      "<drake:hydroelastic_modulus value=\"1e7\"/></drake:proximity_properties></collision>"
+      "<drake:hydroelastic_modulus value=\"1e7\"/><drake:compliant_hydroelastic/>"
+      "<drake:mesh_resolution_hint value=\"0.05\"/>"
+      "<drake:hydroelastic_margin value=\"1e-3\"/></drake:proximity_properties></collision>"
       "<collision><geometry><mesh filename=\"%s\" scale=\"5 5 5\"/></geometry></collision>"
       "<collision><geometry><drake:ellipsoid a=\"1\" b=\"2\" c=\"3\"/></geometry></collision>"
       "</link>"
@@ -99,6 +101,9 @@ START_TEST(geometry_materials_and_friction) {
   ck_assert_double_eq(g->shape.radius, 0.2);
   ck_assert_double_eq(g->proximity.static_friction, 0.4);
   ck_assert_double_eq(g->proximity.dynamic_friction, 0.4);
+  ck_assert_int_eq(g->proximity.compliance, TEAL_HYDROELASTIC_SOFT);
+  ck_assert_double_eq(g->proximity.hydroelastic_modulus, 1e7);
+  ck_assert_double_eq(g->proximity.resolution_hint, 0.05);
   /* the mesh collision: the cube's hull, scaled, its corners at +-0.5 */
   g = ts_urdf_geometry_named(p, "a_collision_3");
   ck_assert_int_eq(g->shape.kind, TEAL_SHAPE_CONVEX);
@@ -112,9 +117,10 @@ START_TEST(geometry_materials_and_friction) {
   ck_assert_int_eq(g->shape.kind, TEAL_SHAPE_ELLIPSOID);
   ck_assert_int_eq(r.mesh_collisions, 1);
   ck_assert_int_eq(r.nonconvex_meshes, 0);
-  ck_assert_int_eq(r.ignored_elements, 1); /* hydroelastic modulus */
+  ck_assert_int_eq(r.ignored_elements, 1); /* the hydroelastic margin */
   ck_assert_int_eq(r.num_warnings, 1);
-  ck_assert_ptr_nonnull(strstr(r.first_warning, "<string>:1: <drake:hydroelastic_modulus>"));
+  ck_assert_ptr_nonnull(strstr(r.first_warning, "<string>:1: <drake:hydroelastic_margin>"));
+  ck_assert_int_eq(ts_urdf_geometry_named(p, "cap")->proximity.compliance, TEAL_HYDROELASTIC_NONE);
   teal_plant_free(p);
   remove_meshes();
 }
