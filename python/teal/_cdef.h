@@ -197,7 +197,10 @@ typedef struct teal_contact_info {
   teal_vec3 p_WC; teal_vec3 nhat_BA_W; double depth; double separation_speed;
   double slip_speed; teal_vec3 f_Bc_W;
 } teal_contact_info;
-typedef struct teal_contact_results { int n, cap; teal_contact_info *c; } teal_contact_results;
+typedef struct teal_contact_results {
+  int n, cap; teal_contact_info *c;
+  int num_hydroelastic, hydroelastic_cap; void *hydroelastic; /* not bound yet */
+} teal_contact_results;
 int teal_plant_contact_results_output_port(const teal_plant *plant);
 int teal_plant_eval_contact_results(const teal_plant *plant, const teal_context *ctx,
                                     const teal_contact_results **results);
@@ -550,9 +553,13 @@ void teal_mesh_shapes_release(teal_mesh_shapes *shapes);
 typedef enum teal_geometry_role {
   TEAL_ROLE_PROXIMITY = 1, TEAL_ROLE_ILLUSTRATION = 2
 } teal_geometry_role;
+typedef enum teal_hydroelastic_compliance {
+  TEAL_HYDROELASTIC_NONE = 0, TEAL_HYDROELASTIC_RIGID = 1, TEAL_HYDROELASTIC_SOFT = 2
+} teal_hydroelastic_compliance;
 typedef struct teal_proximity_properties {
   double static_friction, dynamic_friction; double point_contact_stiffness;
-  double hunt_crossley_dissipation;
+  double hunt_crossley_dissipation; double relaxation_time;
+  teal_hydroelastic_compliance compliance; double hydroelastic_modulus; double resolution_hint;
 } teal_proximity_properties;
 teal_proximity_properties teal_proximity_properties_make(double static_friction,
                                                          double dynamic_friction);
