@@ -15,7 +15,7 @@ extern "C" {
  *  versions (the shared library's SONAME is "libteal.so.<major>"). */
 #define TEAL_VERSION_MAJOR 0
 /** The minor version: new API, or any change while the major version is 0. */
-#define TEAL_VERSION_MINOR 4
+#define TEAL_VERSION_MINOR 5
 /** The patch version: fixes only. */
 #define TEAL_VERSION_PATCH 0
 

@@ -4,7 +4,7 @@ from setuptools import setup
 
 setup(
     name="teal",
-    version="0.4.0",
+    version="0.5.0",
     description="Python bindings for Teal, with pydrake's names",
     packages=["teal"],
     package_data={"teal": ["_cdef.h"]},
