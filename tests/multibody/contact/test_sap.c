@@ -5,6 +5,7 @@
  * dropped (bounded penetration, energy never above the start), SAP's
  * optimality conditions at the step's solution (momentum balance by
  * inverse dynamics, impulses in the friction cone), a near-rigid contact,
+ * a contact no dof can move (zero Jacobian: a finite step, the spin kept),
  * the selector's errors, the relaxation time's checks, and no allocation
  * in the step. */
 #define _XOPEN_SOURCE 700 /* M_PI */
