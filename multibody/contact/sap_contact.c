@@ -60,7 +60,10 @@ static void regularize_contact(const teal_contact_info *ci, contact_pair_params 
   double w = sqrt(frob) / 3.0, pi = 4.0 * atan(1.0);
   double rn_compliant = 1.0 / (h * cp->k * (h + cp->tau));
   cp->Rn = fmax(SAP_BETA * SAP_BETA * w / (4.0 * pi * pi), rn_compliant);
-  cp->Rt = SAP_SIGMA * w;
+  /* W = 0 when no dof moves the contact point (J = 0, e.g. on a joint's
+   * axis): its impulse has no effect, any finite Rt serves, and Rt = 0
+   * would divide by zero in the projection */
+  cp->Rt = SAP_SIGMA * (w > 0.0 ? w : rn_compliant);
   cp->vn_hat = ci->depth / (h + cp->tau);
 }
 

@@ -12,6 +12,8 @@ static const char *kind_name(int kind) {
       return "a revolute spring";
     case TEAL_FORCE_LINEAR_BUSHING_RPY:
       return "a linear bushing";
+    case TEAL_FORCE_TENDON:
+      return "a tendon";
     default:
       return "a user force element";
   }

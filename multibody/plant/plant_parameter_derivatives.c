@@ -61,6 +61,12 @@ int teal_plant_calc_forward_dynamics_parameter_derivatives(const teal_plant *p,
   static const char fn[] = "plant calc_forward_dynamics_parameter_derivatives";
   int rc;
   const teal_context *own = own_context(p, ctx, fn, &rc);
+  /* a negative body would be the algorithm's TEAL_MB_ALL_BODIES, whose 10 nb
+   * columns overrun the nv x 10 this call writes */
+  if (own && body < 0) {
+    return teal_context_report_error(ctx, TEAL_EINVAL, "%s: body = %d is not a body index (1..%d)",
+                                     fn, body, p->bodies.n - 1);
+  }
   const char *why = own ? unsupported(p, own) : NULL;
   if (why) {
     return teal_context_report_error(ctx, TEAL_EUNSUPPORTED,

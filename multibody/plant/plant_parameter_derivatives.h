@@ -44,7 +44,9 @@ TEAL_API int teal_plant_get_body_inertial_parameters_in_context(const teal_plant
  *  TEAL_EUNSUPPORTED, naming the reason, for a discrete plant (its step is
  *  not a function of vdot; use teal_mb_forward_dynamics_parameter_derivatives
  *  with its forces), with rigid constraints enabled, or with joints locked
- *  or prescribed, whose forces would depend on pi too. O(n) per column;
+ *  or prescribed, whose forces would depend on pi too; TEAL_EINVAL for a
+ *  body that is not a body index other than the world's (a negative one
+ *  included: there is no all-bodies form here). O(n) per column;
  *  allocates nothing. */
 TEAL_API int teal_plant_calc_forward_dynamics_parameter_derivatives(const teal_plant *plant,
                                                                     const teal_context *ctx,

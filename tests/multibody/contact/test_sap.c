@@ -5,6 +5,7 @@
  * dropped (bounded penetration, energy never above the start), SAP's
  * optimality conditions at the step's solution (momentum balance by
  * inverse dynamics, impulses in the friction cone), a near-rigid contact,
+ * a contact no dof can move (zero Jacobian: a finite step, the spin kept),
  * the selector's errors, the relaxation time's checks, and no allocation
  * in the step. */
 #define _XOPEN_SOURCE 700 /* M_PI */
@@ -446,6 +447,45 @@ START_TEST(constraint_rows_in_the_sap_problem) {
 END_TEST
 
 /* A ball landing and a block sliding: SAP's steps allocate nothing. */
+/* A ball on a revolute joint about the vertical axis through its centre,
+ * pressed 1 mm into the ground: the contact point lies on the joint axis,
+ * so the contact Jacobian and its Delassus block W are zero (w = 0). The
+ * step is still defined (nothing can move the contact point: zero force,
+ * the spin kept), so SAP must give a finite state. */
+START_TEST(contact_with_a_zero_jacobian_stays_finite) {
+  ts_contact_world w = {0};
+  w.plant = teal_plant_new(H, NULL);
+  teal_plant_set_discrete_contact_solver(w.plant, TEAL_DISCRETE_CONTACT_SOLVER_SAP);
+  teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(1.0, 0.1);
+  int b = teal_plant_add_rigid_body(w.plant, "ball", TEAL_DEFAULT_MODEL_INSTANCE, &M);
+  int top = teal_plant_add_frame(
+      w.plant, "top", TEAL_WORLD_FRAME,
+      teal_transform_make(teal_rotation_identity(), teal_vec3_make(0, 0, 0.1 - 1e-3)));
+  teal_vec3 z = teal_vec3_make(0, 0, 1);
+  ck_assert_int_ge(teal_plant_add_joint(w.plant, "spin", TEAL_JOINT_REVOLUTE, top,
+                                        teal_plant_body_frame(w.plant, b), &z, 0.0),
+                   0);
+  teal_shape s, hs;
+  teal_shape_sphere(0.1, &s, NULL);
+  teal_shape_half_space(&hs);
+  teal_proximity_properties props = teal_proximity_properties_make(0.5, 0.5);
+  teal_plant_register_collision_geometry(w.plant, b, teal_transform_identity(), &s, "ball", &props);
+  teal_plant_register_collision_geometry(w.plant, TEAL_WORLD_BODY, teal_transform_identity(), &hs,
+                                         "ground", &props);
+  ts_contact_finish(&w);
+  const double v0 = 2.0;
+  ck_assert_int_eq(teal_plant_set_velocities(w.plant, w.ctx, &v0, 1), TEAL_OK);
+  ts_contact_advance(&w, 10 * H);
+  double q, v;
+  teal_plant_get_positions(w.plant, w.ctx, &q, 1);
+  teal_plant_get_velocities(w.plant, w.ctx, &v, 1);
+  ck_assert_msg(isfinite(q) && isfinite(v), "q = %g, v = %g", q, v);
+  ck_assert_double_eq_tol(v, v0, 1e-12);
+  ck_assert_double_eq_tol(q, 10 * H * v0, 1e-12);
+  ts_contact_world_free(&w);
+}
+END_TEST
+
 START_TEST(sap_step_allocates_nothing) {
   ts_contact_world w = sap_ball(0.12, NAN, NAN);
   ts_contact_advance(&w, 0.002);
@@ -473,6 +513,7 @@ int main(void) {
   tcase_add_test(tc, step_meets_optimality_conditions);
   tcase_add_test(tc, articulated_arm_meets_optimality_conditions);
   tcase_add_test(tc, constraint_rows_in_the_sap_problem);
+  tcase_add_test(tc, contact_with_a_zero_jacobian_stays_finite);
   tcase_add_test(tc, sap_step_allocates_nothing);
   suite_add_tcase(s, tc);
   SRunner *sr = srunner_create(s);

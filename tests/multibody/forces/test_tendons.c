@@ -16,6 +16,7 @@
 
 #include "multibody/algorithms/jacobians.h"
 #include "multibody/algorithms/kinematics.h"
+#include "multibody/forces/force_element_params.h"
 #include "multibody/forces/tendons.h"
 #include "multibody/plant/plant_state.h"
 #include "multibody/plant/plant_system.h"
@@ -323,6 +324,10 @@ START_TEST(test_tendon_queries) {
   ck_assert(s.stiffness == 0.0 && s.lower == -INFINITY && s.upper == INFINITY);
   TS_EXPECT_ERROR(teal_plant_get_tendon_spring(t.p, 0, &s, &err), TEAL_ENOTFOUND, &err,
                   "not a tendon");
+  /* a tendon asked for as another kind is named as a tendon, not a user element */
+  teal_revolute_spring_params rs;
+  TS_EXPECT_ERROR(teal_plant_get_revolute_spring(t.p, 1, &rs, &err), TEAL_ETYPE, &err,
+                  "force element 1 is a tendon, not a revolute spring");
   double L;
   teal_transform X[TS_FE_MAXB];
   TS_EXPECT_ERROR(teal_plant_calc_tendon_length(t.p, 1, &c, NULL, X, NULL, &L, NULL, &err),

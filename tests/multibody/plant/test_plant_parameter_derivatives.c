@@ -217,6 +217,10 @@ START_TEST(test_bad_input) {
                   TEAL_EINVAL, e, "the world");
   TS_EXPECT_ERROR(teal_plant_calc_forward_dynamics_parameter_derivatives(p, ctx, 5, vdot, D),
                   TEAL_EINVAL, e, "body = 5");
+  /* -1 is the algorithm's TEAL_MB_ALL_BODIES (10 nb columns), not a body
+   * here: D holds nv x 10, so it must be refused, not written past */
+  TS_EXPECT_ERROR(teal_plant_calc_forward_dynamics_parameter_derivatives(p, ctx, -1, vdot, D),
+                  TEAL_EINVAL, e, "body = -1");
   TS_EXPECT_ERROR(teal_plant_calc_forward_dynamics_parameter_derivatives(p, ctx, 1, NULL, D),
                   TEAL_EINVAL, e, "vdot");
   TS_EXPECT_ERROR(teal_plant_calc_forward_dynamics_parameter_derivatives(p, ctx, 1, vdot, NULL),
