@@ -185,7 +185,9 @@ static void declare_state(teal_system *sys, teal_plant *p, double *x0) {
     teal_leaf_declare_continuous_state(sys, p->nq, p->nv, 0, x0);
     teal_leaf_set_time_derivatives(sys, teal_plant_derivatives, p);
     teal_leaf_set_projection(sys, teal_plant_project, p);
-    teal_leaf_set_error_projection(sys, teal_plant_project_error, p);
+    if (p->nc_rows > 0) { /* else the hook has nothing to remove: spare the step the call */
+      teal_leaf_set_error_projection(sys, teal_plant_project_error, p);
+    }
     teal_leaf_set_implicit_time_derivatives_residual(sys, teal_plant_implicit_residual, p);
   }
   double g[3] = {p->gravity.v[0], p->gravity.v[1], p->gravity.v[2]};

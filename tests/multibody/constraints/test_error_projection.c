@@ -27,6 +27,7 @@
 #include "multibody/tree/topology.h"
 #include "support/error_messages.h"
 #include "support/mb_constraint_fixtures.h"
+#include "support/mb_fixtures.h"
 #include "support/sim_fixtures.h"
 #include "support/test_support.h"
 #include "systems/analysis/simulator.h"
@@ -279,6 +280,20 @@ START_TEST(rk45_takes_fewer_steps_with_the_same_accuracy) {
 }
 END_TEST
 
+/* Only a plant with constraint rows declares the hook: without rows it
+ * has nothing to remove, and the simulator then skips the call. */
+START_TEST(only_constrained_plants_declare_the_hook) {
+  teal_plant *p = finalized_four_bar();
+  ck_assert(teal_system_has_error_projection(teal_plant_system(p)));
+  teal_plant_free(p);
+  const ts_mb_topology *chain = &ts_mb_topologies[0];
+  p = ts_mb_random_tree(chain->spec, chain->n, 3, 1);
+  ck_assert_ptr_nonnull(p);
+  ck_assert_int_eq(teal_system_has_error_projection(teal_plant_system(p)), 0);
+  teal_plant_free(p);
+}
+END_TEST
+
 static Suite *suite(void) {
   Suite *s = suite_create("error_projection");
   TCase *tc = tcase_create("core");
@@ -287,6 +302,7 @@ static Suite *suite(void) {
   tcase_add_test(tc, locked_dof_keeps_its_error);
   tcase_add_test(tc, tangent_projection_of_a_line_and_its_bad_calls);
   tcase_add_test(tc, rk45_takes_fewer_steps_with_the_same_accuracy);
+  tcase_add_test(tc, only_constrained_plants_declare_the_hook);
   suite_add_tcase(s, tc);
   return s;
 }
