@@ -13,6 +13,10 @@ from teal.analysis import (FIRST_PORT, NO_PORT, DiscreteTimeLinearQuadraticRegul
                            GetIntegrationSchemes, IntegratorBase, Linearize,
                            LinearQuadraticRegulator, LogVectorOutput, ResetIntegratorFromFlags,
                            Simulator, SimulatorStatus, VectorLog, VectorLogSink)
+from teal.contact_models import (AddCompliantHydroelasticProperties, AddContactMaterial,
+                                 AddRigidHydroelasticProperties, ContactModel, ContactSurface,
+                                 DiscreteContactSolver, HydroelasticContactInfo,
+                                 HydroelasticContactRepresentation, ProximityProperties)
 from teal.estimators import (DiscreteTimeSteadyStateKalmanFilter, LuenbergerObserver,
                              SteadyStateKalmanFilter)
 from teal.finite_horizon_lqr import (FiniteHorizonLinearQuadraticRegulator,
@@ -32,6 +36,7 @@ from teal.multibody import (AddMultibodyPlantSceneGraph, ContactResults, Inverse
                              MultibodyPlant, PointPairContactInfo, SceneGraph)
 from teal.multibody_elements import Joint, RigidBody, RigidTransform
 from teal.parsing import PackageMap, Parser
+from teal.plant_frames import FixedOffsetFrame, Frame
 from teal.primitives import (Adder, ConstantVectorSource, Demultiplexer, FirstOrderLowPassFilter,
                              Gain, Integrator, LinearSystem, MatrixGain, Multiplexer,
                              PassThrough, PidController, PiecewisePolynomial, Saturation,
@@ -41,14 +46,19 @@ from teal.visualization import AddDefaultVisualization, Visualizer
 
 __all__ = [
     "AbstractValue",
+    "AddCompliantHydroelasticProperties",
+    "AddContactMaterial",
     "AddDefaultVisualization",
     "AddMultibodyPlantSceneGraph",
+    "AddRigidHydroelasticProperties",
     "Adder",
     "BasicVector",
     "Box",
     "Capsule",
     "ConstantVectorSource",
+    "ContactModel",
     "ContactResults",
+    "ContactSurface",
     "Context",
     "ContinuousState",
     "Convex",
@@ -57,6 +67,7 @@ __all__ = [
     "Demultiplexer",
     "Diagram",
     "DiagramBuilder",
+    "DiscreteContactSolver",
     "DiscreteDerivative",
     "DiscreteTimeLinearQuadraticRegulator",
     "DiscreteTimeSteadyStateKalmanFilter",
@@ -68,11 +79,15 @@ __all__ = [
     "FiniteHorizonLinearQuadraticRegulatorOptions",
     "FiniteHorizonLinearQuadraticRegulatorResult",
     "FirstOrderLowPassFilter",
+    "FixedOffsetFrame",
+    "Frame",
     "FrameId",
     "Gain",
     "GeometryId",
     "GetIntegrationSchemes",
     "HalfSpace",
+    "HydroelasticContactInfo",
+    "HydroelasticContactRepresentation",
     "InputPort",
     "Integrator",
     "IntegratorBase",
@@ -101,6 +116,7 @@ __all__ = [
     "PidController",
     "PiecewisePolynomial",
     "PointPairContactInfo",
+    "ProximityProperties",
     "PublishEvent",
     "QueryObject",
     "Ramp",

@@ -197,9 +197,24 @@ typedef struct teal_contact_info {
   teal_vec3 p_WC; teal_vec3 nhat_BA_W; double depth; double separation_speed;
   double slip_speed; teal_vec3 f_Bc_W;
 } teal_contact_info;
+typedef enum teal_contact_surface_representation {
+  TEAL_CONTACT_SURFACE_POLYGONS = 0, TEAL_CONTACT_SURFACE_TRIANGLES = 1
+} teal_contact_surface_representation;
+typedef struct teal_contact_polygon {
+  int first; int count; double area; double pressure; teal_vec3 centroid; teal_vec3 normal;
+  teal_vec3 grad_p;
+} teal_contact_polygon;
+typedef struct teal_contact_surface {
+  int num_faces, face_cap; int num_vertices, vertex_cap; teal_contact_polygon *faces;
+  teal_vec3 *vertices; double *pressure; double area; teal_vec3 centroid;
+} teal_contact_surface;
+typedef struct teal_hydroelastic_contact_info {
+  int body_A, body_B; int geometry_A, geometry_B; teal_contact_surface surface;
+  teal_vec3 f_Bc_W; teal_vec3 tau_Bc_W;
+} teal_hydroelastic_contact_info;
 typedef struct teal_contact_results {
   int n, cap; teal_contact_info *c;
-  int num_hydroelastic, hydroelastic_cap; void *hydroelastic; /* not bound yet */
+  int num_hydroelastic, hydroelastic_cap; teal_hydroelastic_contact_info *hydroelastic;
 } teal_contact_results;
 int teal_plant_contact_results_output_port(const teal_plant *plant);
 int teal_plant_eval_contact_results(const teal_plant *plant, const teal_context *ctx,
@@ -621,3 +636,98 @@ typedef struct teal_spatial_vector_list { int n, cap; teal_spatial_vector *V; }
 int teal_plant_body_spatial_velocities_output_port(const teal_plant *plant);
 int teal_plant_body_spatial_accelerations_output_port(const teal_plant *plant);
 int teal_plant_reaction_forces_output_port(const teal_plant *plant);
+
+/* contact models and discrete solvers (multibody/contact/hydroelastic.h,
+ * discrete_contact_solver.h) */
+typedef enum teal_contact_model {
+  TEAL_CONTACT_MODEL_POINT = 0, TEAL_CONTACT_MODEL_HYDROELASTIC = 1,
+  TEAL_CONTACT_MODEL_HYDROELASTIC_WITH_FALLBACK = 2
+} teal_contact_model;
+int teal_plant_set_contact_model(teal_plant *plant, teal_contact_model model);
+teal_contact_model teal_plant_get_contact_model(const teal_plant *plant);
+int teal_plant_set_contact_surface_representation(teal_plant *plant,
+                                                  teal_contact_surface_representation rep);
+teal_contact_surface_representation
+teal_plant_get_contact_surface_representation(const teal_plant *plant);
+typedef enum teal_discrete_contact_solver {
+  TEAL_DISCRETE_CONTACT_SOLVER_TAMSI = 0, TEAL_DISCRETE_CONTACT_SOLVER_SAP = 1
+} teal_discrete_contact_solver;
+int teal_plant_set_discrete_contact_solver(teal_plant *plant,
+                                           teal_discrete_contact_solver solver);
+teal_discrete_contact_solver teal_plant_get_discrete_contact_solver(const teal_plant *plant);
+
+/* inertial parameters (multibody/algorithms/regressor.h, data.h,
+ * multibody/plant/plant_parameter_derivatives.h) */
+typedef struct teal_mb_data teal_mb_data;
+teal_mb_data *teal_mb_data_new(const teal_plant *plant, teal_error *err);
+void teal_mb_data_free(teal_mb_data *data);
+const teal_error *teal_mb_data_error(const teal_mb_data *data);
+int teal_mb_data_set_gravity(teal_mb_data *data, teal_vec3 g_W);
+teal_vec3 teal_plant_gravity(const teal_plant *plant);
+int teal_mb_inverse_dynamics_regressor(const teal_plant *plant, teal_mb_data *data,
+                                       const double *q, const double *v, const double *vdot,
+                                       double *Y);
+int teal_plant_get_body_inertial_parameters_in_context(const teal_plant *plant,
+                                                       const teal_context *ctx, int body,
+                                                       double *pi);
+int teal_plant_calc_forward_dynamics_parameter_derivatives(const teal_plant *plant,
+                                                           const teal_context *ctx, int body,
+                                                           double *vdot, double *dvdot_dpi);
+
+/* tendons, joint armature, discrete constraint forces, motion power
+ * (multibody/forces/tendons.h, multibody/tree/joint_armature.h,
+ * multibody/plant/discrete_constraints.h, prescribed_motion.h) */
+typedef struct teal_tendon_spring {
+  double stiffness; double damping; double spring_length; double lower; double upper;
+  double limit_stiffness; double limit_damping;
+} teal_tendon_spring;
+teal_tendon_spring teal_tendon_spring_default(void);
+int teal_plant_add_fixed_tendon(teal_plant *plant, const char *name, int instance, int n,
+                                const int *joints, const double *coefs,
+                                const teal_tendon_spring *spring);
+int teal_plant_num_tendons(const teal_plant *plant);
+int teal_plant_tendon_element(const teal_plant *plant, int k);
+int teal_plant_find_tendon(const teal_plant *plant, const char *name, int instance);
+const char *teal_plant_tendon_name(const teal_plant *plant, int i);
+int teal_plant_get_tendon_spring(const teal_plant *plant, int i, teal_tendon_spring *spring,
+                                 teal_error *err);
+int teal_plant_calc_tendon_jacobian(const teal_plant *plant, teal_mb_data *data, int i,
+                                    const double *q, double *J, teal_error *err);
+int teal_plant_set_joint_default_armature(teal_plant *plant, int joint, double armature);
+double teal_plant_joint_default_armature(const teal_plant *plant, int joint);
+int teal_plant_get_discrete_constraint_multipliers(const teal_plant *plant,
+                                                   const teal_context *ctx, double *lambda);
+int teal_plant_get_discrete_constraint_tension(const teal_plant *plant, const teal_context *ctx,
+                                               int c, double *tension);
+int teal_plant_calc_motion_power(const teal_plant *plant, const teal_context *ctx,
+                                 double *power);
+int teal_simulator_set_error_projection(teal_simulator *sim, int on);
+int teal_simulator_uses_error_projection(const teal_simulator *sim);
+int teal_mb_body_velocities(const teal_plant *plant, const double *q, const double *v,
+                            teal_transform *X_WB, teal_spatial_vector *V_WB);
+int teal_plant_calc_tendon_length(const teal_plant *plant, int i, const double *q,
+                                  const double *v, const teal_transform *X_WB,
+                                  const teal_spatial_vector *V_WB, double *length, double *rate,
+                                  teal_error *err);
+int teal_plant_calc_inverse_dynamics(const teal_plant *plant, const teal_context *ctx,
+                                     const double *vdot, const double *tau_applied,
+                                     const teal_spatial_vector *F_applied_Bo_W, double *tau_out);
+int teal_plant_calc_gravity_generalized_forces(const teal_plant *plant, const teal_context *ctx,
+                                               double *tau_g);
+int teal_plant_calc_motion_forces(const teal_plant *plant, const teal_context *ctx, double *tau,
+                                  int n);
+
+/* fixed-offset frames (multibody/tree/plant_model.h) */
+int teal_plant_add_frame(teal_plant *plant, const char *name, int parent_frame,
+                         teal_transform X_PF);
+int teal_plant_add_frame_in_instance(teal_plant *plant, const char *name, int instance,
+                                     int parent_frame, teal_transform X_PF);
+int teal_plant_get_frame_by_name(const teal_plant *plant, const char *name, int instance,
+                                 teal_error *err);
+int teal_plant_num_frames(const teal_plant *plant);
+const char *teal_plant_frame_name(const teal_plant *plant, int frame);
+int teal_plant_body_frame(const teal_plant *plant, int body);
+int teal_plant_frame_body(const teal_plant *plant, int frame);
+const teal_transform *teal_plant_frame_pose_in_body(const teal_plant *plant, int frame);
+int teal_plant_add_spatial_tendon(teal_plant *plant, const char *name, int instance, int n,
+                                  const int *frames, const teal_tendon_spring *spring);

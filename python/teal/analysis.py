@@ -88,6 +88,17 @@ class Simulator:
         """Teal: True when implicit integrators will use the analytic Jacobian."""
         return bool(lib.teal_simulator_uses_analytic_jacobian(self._h.get()))
 
+    def set_error_projection(self, on):
+        """Teal-only (Simbody's error estimate projection): error control judges
+        a step by its local error estimate after the constrained plants'
+        projection of it (True, the default) or by the raw estimate (False)."""
+        self._set(lib.teal_simulator_set_error_projection, int(bool(on)))
+
+    def uses_error_projection(self):
+        """Teal-only: True when error control projects the error estimate (the
+        setting is on and some system has the projection)."""
+        return bool(lib.teal_simulator_uses_error_projection(self._h.get()))
+
     def set_publish_every_time_step(self, publish):
         """Runs the forced publishes after every step (Drake's flag)."""
         self._set(lib.teal_simulator_set_publish_every_step, int(bool(publish)))

@@ -8,10 +8,14 @@ from teal.framework import OutputPort, System, auto_name, new_owned_system
 from teal.geometry import SceneGraph, new_scene_graph  # noqa: F401 (teal.multibody.SceneGraph)
 from teal.multibody_elements import PlantElementsMixin
 from teal.plant_geometry import PlantGeometryMixin
+from teal.contact_models import HydroelasticContactInfo, PlantContactSettingsMixin
+from teal.plant_dynamics import PlantDynamicsMixin
+from teal.plant_frames import PlantFramesMixin
 from teal.parsing import PackageMap, Parser  # noqa: F401 (teal.multibody.Parser)
 
 
-class MultibodyPlant(PlantElementsMixin, PlantGeometryMixin, System):
+class MultibodyPlant(PlantElementsMixin, PlantGeometryMixin, PlantContactSettingsMixin,
+                     PlantDynamicsMixin, PlantFramesMixin, System):
     """A multibody plant (Drake's MultibodyPlant); time_step 0 is continuous."""
 
     def __init__(self, time_step):
@@ -200,6 +204,8 @@ class ContactResults:
 
     def __init__(self, results):
         self._infos = [PointPairContactInfo(results.c[i]) for i in range(results.n)]
+        self._hydro = [HydroelasticContactInfo(results.hydroelastic[i])
+                       for i in range(results.num_hydroelastic)]
 
     def num_point_pair_contacts(self):
         """Number of point contacts."""
@@ -208,6 +214,14 @@ class ContactResults:
     def point_pair_contact_info(self, i):
         """Contact i."""
         return self._infos[i]
+
+    def num_hydroelastic_contacts(self):
+        """Number of hydroelastic contacts."""
+        return len(self._hydro)
+
+    def hydroelastic_contact_info(self, i):
+        """Hydroelastic contact i (a HydroelasticContactInfo)."""
+        return self._hydro[i]
 
 
 abstract.register_c_reader(

@@ -95,6 +95,10 @@ class RigidBody(_Element):
         """The body's name."""
         return self._name(lib.teal_plant_body_name, "body")
 
+    def body_frame(self):
+        """The body's own frame (a Frame, see teal.plant_frames)."""
+        return self._plant_obj.GetBodyFrame(self)
+
 
 class Joint(_Element):
     """A joint of a plant (Drake's Joint): its name, and locking in a context."""

@@ -5,6 +5,7 @@ import numpy as np
 
 from teal import _core, abstract
 from teal._core import dptr, ffi, lib
+from teal.contact_models import ProximityProperties
 from teal.geometry import CoulombFriction, Shape
 from teal.ids import FrameId, GeometryId, index_of
 from teal.multibody_elements import RigidBody, _as_transform, _index_of
@@ -24,15 +25,21 @@ class PlantGeometryMixin:
 
     def RegisterCollisionGeometry(self, body, X_BG, shape, name, coulomb_friction):
         """Registers collision geometry of shape at X_BG on body (before
-        Finalize) with its friction; returns its GeometryId (valid once the
+        Finalize) with its friction (a CoulombFriction) or its full contact
+        properties (a ProximityProperties, pydrake's overload taking
+        properties); returns its GeometryId (valid once the
         plant is finalized with a scene graph). A Mesh collides as its convex
         hull."""
         what = "RegisterCollisionGeometry"
         _check_shape(shape, what)
-        if not isinstance(coulomb_friction, CoulombFriction):
+        if isinstance(coulomb_friction, ProximityProperties):
+            props = ffi.new("teal_proximity_properties *", coulomb_friction._c[0])
+        elif isinstance(coulomb_friction, CoulombFriction):
+            props = ffi.new("teal_proximity_properties *", coulomb_friction._c)
+        else:
             raise _core.TealInvalidArgumentError(
-                -1, f"{what}: expected a CoulombFriction, got {coulomb_friction!r}")
-        props = ffi.new("teal_proximity_properties *", coulomb_friction._c)
+                -1, f"{what}: expected a CoulombFriction or ProximityProperties, got "
+                f"{coulomb_friction!r}")
         g = lib.teal_plant_register_collision_geometry(
             self._plant(), _index_of(body, RigidBody, what), _as_transform(X_BG, what + " X_BG"),
             shape._collision_shape(), _core.cstr(name), props)
