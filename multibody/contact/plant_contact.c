@@ -64,7 +64,13 @@ static int copy_results(void *dst, const void *src) {
       memcpy(d->c, s->c, (size_t)s->n * sizeof(*s->c));
     }
     d->n = s->n;
-    rc = teal_contact_results_reserve_hydroelastic(d, s->num_hydroelastic);
+    rc = teal_contact_results_reserve_hydroelastic(d, s->hydroelastic_cap);
+  }
+  /* the copy keeps the source's room, as for the point contacts, so that
+   * copies made before contact (outputs, sampled values) never grow in a step */
+  for (int i = 0; rc == TEAL_OK && i < s->hydroelastic_cap; i++) {
+    const teal_contact_surface *ss = &s->hydroelastic[i].surface;
+    rc = teal_contact_surface_reserve(&d->hydroelastic[i].surface, ss->face_cap, ss->vertex_cap);
   }
   d->num_hydroelastic = 0;
   for (int i = 0; rc == TEAL_OK && i < s->num_hydroelastic; i++) {

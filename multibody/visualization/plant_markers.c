@@ -89,13 +89,18 @@ static int calc_markers(const teal_system *sys, const teal_context *ctx, void *o
   if (rc == TEAL_OK && teal_input_has_value(sys, ctx, IN_CONTACTS) > 0) {
     rc = teal_eval_abstract_input(sys, ctx, IN_CONTACTS, (const void **)&contacts);
   }
-  int nc = contacts ? contacts->n : 0;
+  int np = contacts ? contacts->n : 0, nh = contacts ? contacts->num_hydroelastic : 0;
+  int nc = np + nh;
   teal_marker_list *list = out;
   if (rc || (rc = teal_marker_list_resize(list, nc + 1)) != TEAL_OK) {
     return rc;
   }
-  for (int i = 0; i < nc; i++) {
+  for (int i = 0; i < np; i++) {
     list->m[i] = (teal_marker){TEAL_MARKER_CONTACT, contacts->c[i].p_WC, contacts->c[i].f_Bc_W};
+  }
+  for (int i = 0; i < nh; i++) { /* a hydroelastic surface's force at its centroid */
+    const teal_hydroelastic_contact_info *h = &contacts->hydroelastic[i];
+    list->m[np + i] = (teal_marker){TEAL_MARKER_CONTACT, h->surface.centroid, h->f_Bc_W};
   }
   list->m[nc] =
       (teal_marker){TEAL_MARKER_CENTER_OF_MASS, center_of_mass(m, poses), teal_vec3_zero()};

@@ -5,7 +5,8 @@
  * sliding sphere's friction is mu f_n against the slip; the fallback model
  * takes point contact for the pairs hydroelastics does not handle, the
  * strict model reports them; the settings' errors; no allocation in the
- * continuous step; the results value copies its surfaces. */
+ * continuous step; the results value copies its surfaces and keeps the
+ * source's room. */
 #define _XOPEN_SOURCE 700 /* M_PI */
 #include <check.h>
 #include <math.h>
@@ -385,6 +386,32 @@ START_TEST(results_copy_their_surfaces) {
 }
 END_TEST
 
+START_TEST(results_copy_keeps_the_room) {
+  /* a copy made before contact (an output or a sampled value) keeps the
+   * source's room, so copying the results in contact allocates nothing */
+  teal_shape s;
+  teal_shape_sphere(R_BALL, &s, NULL);
+  ts_contact_world w = soft_world(&s, 1.0, 1e4, NAN, 0.5, R_BALL + 0.05);
+  const teal_contact_results *r = results(&w);
+  ck_assert_int_eq(r->num_hydroelastic, 0);
+  teal_contact_results copy = {0};
+  ck_assert_int_eq(teal_contact_results_type.copy(&copy, r), TEAL_OK);
+  ck_assert_int_ge(copy.hydroelastic_cap, r->hydroelastic_cap);
+  double q[7] = {1, 0, 0, 0, 0, 0, R_BALL - 0.01};
+  ck_assert_int_eq(teal_plant_set_positions(w.plant, w.ctx, q, 7), TEAL_OK);
+  r = results(&w);
+  ck_assert_int_eq(r->num_hydroelastic, 1);
+  ts_alloc_install();
+  ts_alloc_reset();
+  ck_assert_int_eq(teal_contact_results_type.copy(&copy, r), TEAL_OK);
+  ts_alloc_expect_none();
+  ck_assert_int_eq(copy.num_hydroelastic, 1);
+  ck_assert_int_eq(copy.hydroelastic[0].surface.num_faces, r->hydroelastic[0].surface.num_faces);
+  teal_contact_results_type.free(&copy);
+  ts_contact_world_free(&w);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("hydroelastic_contact");
   TCase *tc = tcase_create("core");
@@ -397,6 +424,7 @@ int main(void) {
   tcase_add_test(tc, settings_and_bad_inputs);
   tcase_add_test(tc, continuous_step_allocates_nothing);
   tcase_add_test(tc, results_copy_their_surfaces);
+  tcase_add_test(tc, results_copy_keeps_the_room);
   suite_add_tcase(s, tc);
   return ts_run_suite(s);
 }

@@ -2,7 +2,9 @@
  * recorded by the visualizer: a ball resting on the ground carries its
  * weight through the recorded contact forces (sum f_z = m g), the recorded
  * centre of mass equals the plant's own CalcCenterOfMassPosition, the
- * markers reach the replay page, and bad input fails with a message. */
+ * markers reach the replay page, a hydroelastic contact has its marker
+ * (its force at its surface centroid), and bad input fails with a
+ * message. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -154,12 +156,78 @@ START_TEST(bad_plant_markers_arguments) {
 }
 END_TEST
 
+/* A continuous plant with the hydroelastic model: a soft ball (E = 1e4 Pa)
+ * pressed 5 mm into rigid ground, with the visualizer and markers. */
+static marker_world soft_ball_on_ground(void) {
+  marker_world m = {0};
+  teal_error err = {0, ""};
+  teal_builder *b = teal_builder_new("soft");
+  m.w.plant = teal_plant_new(0.0, &err);
+  ck_assert_int_eq(teal_plant_set_contact_model(m.w.plant, TEAL_CONTACT_MODEL_HYDROELASTIC),
+                   TEAL_OK);
+  teal_scene_graph *sg = teal_add_plant_and_scene_graph(b, m.w.plant, &err);
+  ck_assert_msg(sg != NULL, "%s", err.message);
+  teal_shape hs, ball;
+  teal_shape_half_space(&hs);
+  teal_shape_sphere(0.1, &ball, NULL);
+  teal_proximity_properties rigid = teal_proximity_properties_make(0.5, 0.5);
+  rigid.compliance = TEAL_HYDROELASTIC_RIGID;
+  teal_proximity_properties soft = teal_proximity_properties_make(0.5, 0.5);
+  soft.compliance = TEAL_HYDROELASTIC_SOFT;
+  soft.hydroelastic_modulus = 1e4;
+  ck_assert_int_ge(teal_plant_register_collision_geometry(
+                       m.w.plant, TEAL_WORLD_BODY, teal_transform_identity(), &hs, "g", &rigid),
+                   0);
+  teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(1.0, 0.1);
+  m.ball = teal_plant_add_rigid_body(m.w.plant, "ball", TEAL_DEFAULT_MODEL_INSTANCE, &M);
+  ck_assert_int_ge(teal_plant_register_collision_geometry(
+                       m.w.plant, m.ball, teal_transform_identity(), &ball, "ball", &soft),
+                   0);
+  ck_assert_int_eq(teal_plant_finalize(m.w.plant), TEAL_OK);
+  teal_visualizer_options o = teal_visualizer_options_default();
+  m.viz = teal_add_visualizer(b, sg, &o, &err);
+  ck_assert_msg(m.viz != NULL, "%s", err.message);
+  ck_assert_msg(teal_add_plant_markers(b, m.w.plant, m.viz, &err) != NULL, "%s", err.message);
+  ts_contact_build(&m.w, b);
+  teal_transform X_WB = teal_transform_identity();
+  X_WB.p = teal_vec3_make(0.0, 0.0, 0.095);
+  ck_assert_int_eq(teal_plant_set_free_body_pose(m.w.plant, m.w.ctx, m.ball, X_WB), TEAL_OK);
+  return m;
+}
+
+START_TEST(hydroelastic_contact_has_its_marker) {
+  marker_world m = soft_ball_on_ground();
+  const teal_contact_results *r;
+  ck_assert_int_eq(teal_plant_eval_contact_results(m.w.plant, m.w.ctx, &r), TEAL_OK);
+  ck_assert_int_eq(r->num_hydroelastic, 1);
+  const teal_hydroelastic_contact_info h = r->hydroelastic[0];
+  ck_assert_double_gt(fabs(h.f_Bc_W.v[2]), 0.0);
+  ts_contact_advance(&m.w, 1e-3);
+  const teal_scene_recording *rec = teal_visualizer_recording(m.viz, m.w.ctx);
+  ck_assert_double_eq(rec->times[0], 0.0);
+  int contacts = 0;
+  for (int i = rec->marker_start[0]; i < rec->marker_start[1]; i++) {
+    const teal_marker *mk = &rec->markers[i];
+    if (mk->kind == TEAL_MARKER_CONTACT) { /* the surface's force at its centroid */
+      contacts++;
+      for (int a = 0; a < 3; a++) {
+        ck_assert_double_eq_tol(mk->p_W.v[a], h.surface.centroid.v[a], 1e-12);
+        ck_assert_double_eq_tol(mk->v_W.v[a], h.f_Bc_W.v[a], 1e-9);
+      }
+    }
+  }
+  ck_assert_int_eq(contacts, 1);
+  ts_contact_world_free(&m.w);
+}
+END_TEST
+
 static Suite *plant_markers_suite(void) {
   Suite *s = suite_create("plant_markers");
   TCase *tc = tcase_create("markers");
   tcase_add_test(tc, resting_ball_contact_forces_carry_its_weight);
   tcase_add_test(tc, center_of_mass_matches_the_plant);
   tcase_add_test(tc, markers_reach_the_page);
+  tcase_add_test(tc, hydroelastic_contact_has_its_marker);
   tcase_add_test(tc, bad_plant_markers_arguments);
   suite_add_tcase(s, tc);
   return s;
