@@ -5,8 +5,8 @@
  * plant driven by J_L^T gain clamp(u) on applied_generalized_force
  * (continuous and discrete, whole-plant and per-instance ports); the
  * linearization's B against M^-1 B column by column and central
- * differences; the queries, the summary, the selectors and bad inputs with
- * their messages. */
+ * differences; no allocation in the hot loop; the queries, the summary, the selectors and bad
+ * inputs with their messages. */
 #include <check.h>
 #include <math.h>
 #include <string.h>
@@ -102,6 +102,30 @@ static void acceleration(const teal_plant *p, int u_port, const double *u, const
 }
 
 static const double k_u_inside[NU] = {0.8, -2.5}, k_u_beyond[NU] = {-1.2, 7.0};
+
+/* The actuation in the hot loop allocates nothing: new inputs on a
+ * context made beforehand, continuous and discrete. */
+START_TEST(actuation_allocates_nothing) {
+  const double zero[NV] = {0, 0, 0};
+  for (int discrete = 0; discrete < 2; discrete++) {
+    int t;
+    teal_plant *p = tendon_chain(discrete ? 1e-3 : 0.0, 0, &t);
+    int port = teal_plant_actuation_input_port(p);
+    teal_context *ctx = context_with(p, port, k_u_inside, zero);
+    const double *a;
+    ck_assert_int_eq(teal_plant_eval_generalized_acceleration(p, ctx, &a), TEAL_OK);
+    ts_alloc_install();
+    for (int k = 0; k < 3; k++) {
+      const double *u = k % 2 ? k_u_beyond : k_u_inside;
+      ck_assert_int_eq(teal_context_fix_input(ctx, port, u, NU), TEAL_OK);
+      ck_assert_int_eq(teal_plant_eval_generalized_acceleration(p, ctx, &a), TEAL_OK);
+    }
+    ts_alloc_expect_none();
+    teal_context_free(ctx);
+    teal_plant_free(p);
+  }
+}
+END_TEST
 
 START_TEST(actuation_matrix_is_gain_times_tendon_coefficients) {
   int t;
@@ -335,6 +359,7 @@ int main(void) {
   TCase *tc = tcase_create("tendon_actuator");
   tcase_add_test(tc, actuation_matrix_is_gain_times_tendon_coefficients);
   tcase_add_test(tc, actuation_is_the_tendon_force);
+  tcase_add_test(tc, actuation_allocates_nothing);
   tcase_add_test(tc, linearization_is_m_inverse_b);
   tcase_add_test(tc, linearization_matches_differences_beyond_the_limit);
   tcase_add_test(tc, summary_and_selectors_know_tendon_actuators);
