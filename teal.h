@@ -152,6 +152,7 @@
 #include "multibody/forces/force_element_params.h"
 #include "multibody/forces/force_elements.h"
 #include "multibody/forces/spatial_force_adder.h"
+#include "multibody/forces/tendon_actuator.h"
 #include "multibody/forces/tendons.h"
 #include "multibody/forces/user_force_element.h"
 #include "multibody/math/spatial.h"

@@ -17,14 +17,16 @@
  *      and bias_mj = T' bias (the T-dot v term is R [w]x w = 0); a free
  *      joint's q is (position, quaternion) in MuJoCo and (quaternion,
  *      position) in Teal. The largest difference per model must be below
- *      1e-10 (exit status 1 otherwise).
+ *      1e-10 (exit status 1 otherwise), as must the difference between
+ *      Teal's default positions and MuJoCo's qpos0 (the joints' refs).
  *   3. For each of those models with motors: the joint forces of random
  *      controls (inside the control range where it is limited) at each of
  *      those states, MuJoCo's qfrc_actuator against Teal's B u with each
  *      actuator's column clamped to its effort limit, mapped by T' (motors
- *      act on hinges and slides, where T is a permutation); below 1e-12.
- *      Actuators are matched by order, and each Teal actuator must drive the
- *      joint named like its MuJoCo motor's.
+ *      act on hinges and slides, where T is a permutation; tendon motors on
+ *      fixed tendons over them); below 1e-12. Actuators are matched by
+ *      order, and each Teal actuator must drive the joint (pull on the
+ *      tendon) named like its MuJoCo motor's.
  *   4. Collision filtering (models/mjcf/contype.xml, geoms that all overlap
  *      at the reference configuration): the geom pairs of MuJoCo's contacts
  *      after mj_forward must be exactly the pairs Teal's scene graph query
@@ -35,9 +37,10 @@
  *      plus MuJoCo's joint damping dof_damping qvel, which leaves the
  *      tendons' springs and dampers) against Teal's force elements (tau + J'
  *      F_Bo_W, mapped by T'); tendons are matched by name; below 1e-10.
- *      Tendon equalities: with MuJoCo's q moved onto each of Teal's
- *      couplers (q0 = ratio q1 + offset), MuJoCo's tendon equality
- *      residuals (efc_pos) must vanish, one row per coupler; below 1e-10.
+ *      Tendon and joint equalities: with MuJoCo's q moved onto each of
+ *      Teal's couplers (q0 = ratio q1 + offset), MuJoCo's equality
+ *      residuals (efc_pos) must vanish, one row per coupler; below 1e-10
+ *      (models/mjcf/joint_ref.xml checks refs in all of these).
  * Without MuJoCo (CMake did not find libmujoco-dev) only Teal's load time
  * is printed. */
 #define _POSIX_C_SOURCE 200809L
@@ -266,12 +269,28 @@ static double compare(engines *e) {
   return worst;
 }
 
-/* Teal's actuator a must drive the joint of MuJoCo's actuator a, by name. */
+/* Teal's tendon actuator a must pull on the tendon named name. */
+static int drives_tendon(const engines *e, int a, const char *name) {
+  int t = name ? teal_plant_find_tendon(e->plant, name, -1) : -1;
+  return t >= 0 && teal_plant_actuator_tendon(e->plant, a) == t;
+}
+
+/* Teal's actuator a must drive the joint (tendon) of MuJoCo's actuator a,
+ * by name. */
 static int actuators_match(const engines *e, const char *path) {
   for (int a = 0; a < e->nu; a++) {
-    const char *name = e->m->actuator_trntype[a] == mjTRN_JOINT
-                           ? mj_id2name(e->m, mjOBJ_JOINT, e->m->actuator_trnid[2 * a])
-                           : NULL;
+    int id = e->m->actuator_trnid[2 * a];
+    if (e->m->actuator_trntype[a] == mjTRN_TENDON) {
+      const char *name = mj_id2name(e->m, mjOBJ_TENDON, id);
+      if (!drives_tendon(e, a, name)) {
+        fprintf(stderr, "error: %s: actuator %d does not pull on tendon %s in Teal\n", path, a,
+                name ? name : "(unnamed)");
+        return 1;
+      }
+      continue;
+    }
+    const char *name =
+        e->m->actuator_trntype[a] == mjTRN_JOINT ? mj_id2name(e->m, mjOBJ_JOINT, id) : NULL;
     int tj = name ? teal_plant_get_joint_by_name(e->plant, name, -1, NULL) : -1;
     if (tj < 0 ||
         teal_plant_joint_v_start(e->plant, tj) != teal_plant_actuator_v_index(e->plant, a)) {
@@ -370,9 +389,28 @@ static double compare_tendons(engines *e) {
   return worst;
 }
 
+/* Teal's default positions of the hinges and slides against MuJoCo's
+ * qpos0 (their refs), joints matched by name. */
+static double compare_qpos0(engines *e) {
+  double worst = 0.0;
+  if (teal_plant_default_q(e->plant, e->q)) {
+    return INFINITY;
+  }
+  for (int j = 0; j < e->m->njnt; j++) {
+    int type = e->m->jnt_type[j];
+    if (type != mjJNT_HINGE && type != mjJNT_SLIDE) {
+      continue;
+    }
+    int tj = teal_plant_get_joint_by_name(e->plant, mj_id2name(e->m, mjOBJ_JOINT, j), -1, NULL);
+    int qs = teal_plant_joint_q_start(e->plant, tj);
+    worst = qs < 0 ? INFINITY : fmax(worst, fabs(e->q[qs] - e->m->qpos0[e->m->jnt_qposadr[j]]));
+  }
+  return worst;
+}
+
 /* Moves MuJoCo's q onto each of Teal's couplers, then returns the largest
- * residual of MuJoCo's tendon equalities (INFINITY when the number of rows
- * is not the number of couplers). */
+ * residual of MuJoCo's joint and tendon equalities (INFINITY when the
+ * number of rows is not the number of couplers). */
 static double compare_tendon_equalities(engines *e) {
   int nc = teal_plant_num_constraints(e->plant), rows = 0;
   for (int c = 0; c < nc; c++) {
@@ -388,7 +426,8 @@ static double compare_tendon_equalities(engines *e) {
   mj_forward(e->m, e->d);
   double worst = 0.0;
   for (int r = 0; r < e->d->nefc; r++) {
-    if (e->d->efc_type[r] == mjCNSTR_EQUALITY && e->m->eq_type[e->d->efc_id[r]] == mjEQ_TENDON) {
+    int type = e->m->eq_type[e->d->efc_id[r]];
+    if (e->d->efc_type[r] == mjCNSTR_EQUALITY && (type == mjEQ_TENDON || type == mjEQ_JOINT)) {
       worst = fmax(worst, fabs(e->d->efc_pos[r]));
       rows++;
     }
@@ -451,7 +490,7 @@ static void engines_free(engines *e) {
 static int compare_model(const char *path, double tolerance, const char *note) {
   engines e;
   int bad = engines_new(&e, path);
-  double worst = 0.0, worst_u = 0.0, worst_t = 0.0;
+  double worst = bad ? 0.0 : compare_qpos0(&e), worst_u = 0.0, worst_t = 0.0;
   for (int k = 0; k < NUM_STATES && !bad; k++) {
     bad = random_state(&e);
     worst = bad ? worst : fmax(worst, compare(&e));
@@ -601,6 +640,7 @@ int main(int argc, char **argv) {
                 {"geared_motors.xml", TOLERANCE, ""},
                 {"contype.xml", TOLERANCE, ""},
                 {"tendons.xml", TOLERANCE, ""},
+                {"joint_ref.xml", TOLERANCE, ""},
                 {"full_inertia.xml", 1e-7, "  (MuJoCo's compiled fullinertia: 1e-7)"}};
   printf("dynamics against MuJoCo (%d random states, tolerance %.0e)\n", NUM_STATES, TOLERANCE);
   for (int i = 1; i < argc; i++) {

@@ -22,7 +22,7 @@
  *                      axisangle, euler, xyaxes, zaxis), nested freely.
  *   <inertial pos mass diaginertia|fullinertia> and its orientation.
  *   <joint> / <freejoint> hinge, slide, ball, free with pos, axis, range,
- *                      limited, damping.
+ *                      limited, damping, armature, ref.
  *   <geom>             sphere, capsule, cylinder, box, ellipsoid, plane
  *                      (size or fromto), mesh; mass or density, friction,
  *                      rgba, contype / conaffinity; hfield is skipped with a
@@ -31,7 +31,8 @@
  *                      geometry/shapes/mesh_hull.h) under meshdir, relative
  *                      to the model file's directory; uniform scales only.
  *   <site>             a frame on its body.
- *   <actuator><motor joint gear ctrlrange forcerange>  a joint actuator.
+ *   <actuator><motor joint|tendon gear ctrlrange forcerange>  a joint
+ *                      actuator, or a tendon actuator on a fixed tendon.
  *   <contact><exclude body1 body2>  a collision filter between the bodies.
  * @endcode
  * Other elements and attributes are ignored with a warning (see
@@ -53,7 +54,12 @@
  *   - A joint-less body with mass is welded to its parent; a massless one
  *     becomes a frame on its parent's body.
  *   - A free joint's default positions are the body's pose in the model
- *     (MuJoCo's qpos0); other joints default to zero.
+ *     (MuJoCo's qpos0); a hinge's or slide's are its ref (0 by default).
+ *     As in MuJoCo the body's pose in the model is its pose at q = ref and
+ *     the joint moves it by q - ref, so the plant's kinematics at q are
+ *     MuJoCo's at qpos = q; joint and tendon equalities measure from qpos0
+ *     (their couplers' offsets include the refs). A ball or free joint's
+ *     ref is ignored, as MuJoCo does.
  *   - Ball and free joints: Teal's quaternion joints take the angular
  *     velocity in the parent frame, MuJoCo's in the body frame (w_F = R_FM
  *     w_M); the positions are the same quaternion (w, x, y, z), a free
@@ -82,7 +88,11 @@
  *     a bound on ctrl, is the smaller of the limited ranges (forcerange
  *     clamps the force before the gear, ctrlrange the control), infinite
  *     when neither is limited: exact for symmetric ranges; an asymmetric
- *     range is widened to +-its larger bound, with a warning.
+ *     range is widened to +-its larger bound, with a warning. A motor with
+ *     tendon="..." on a fixed tendon is a tendon actuator
+ *     (multibody/forces/tendon_actuator.h) with the same gain and limit, so
+ *     its generalized force is J_L^T gear ctrl as MuJoCo's; one on a
+ *     spatial tendon is ignored with a warning.
  *
  *   - The model's names (bodies, joints, geoms, sites, meshes) must be
  *     unique per kind, and the plant's frames (bodies, sites, massless

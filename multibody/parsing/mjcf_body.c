@@ -117,6 +117,33 @@ static int joint_limits(mjcf_model *m, urdf_node *node, int cls, mjcf_joint *j) 
   return TEAL_OK;
 }
 
+teal_transform mjcf_joint_motion(const mjcf_joint *j, double x) {
+  if (j->type == MJCF_SLIDE) {
+    return teal_transform_make(teal_rotation_identity(), teal_vec3_scale(j->axis, x));
+  }
+  if (j->type != MJCF_HINGE || x == 0.0) {
+    return teal_transform_identity();
+  }
+  teal_rotation R = teal_rotation_from_axis_angle(j->axis, x);
+  return teal_transform_make(R, teal_vec3_sub(j->pos, teal_rotation_apply(R, j->pos)));
+}
+
+/* MuJoCo's ref of a hinge (in the compiler's angle unit) or slide: its
+ * qpos0, the position at which the body has its pose in the model; ball and
+ * free joints have none (MuJoCo ignores it). */
+static int joint_ref(mjcf_model *m, urdf_node *node, int cls, mjcf_joint *j) {
+  j->ref = 0.0;
+  if (j->type != MJCF_HINGE && j->type != MJCF_SLIDE) {
+    return TEAL_OK;
+  }
+  int rc = mjcf_double(m, node, "joint", cls, "ref", 0.0, &j->ref);
+  j->ref *= j->type == MJCF_HINGE ? m->angle_scale : 1.0;
+  if (rc == TEAL_OK && !isfinite(j->ref)) {
+    rc = urdf_fail(&m->u, node, TEAL_ENONFINITE, "joint ref is not finite");
+  }
+  return rc;
+}
+
 static int joint_axis(mjcf_model *m, urdf_node *node, int cls, mjcf_joint *j) {
   double p[3] = {0, 0, 0}, a[3] = {0, 0, 1};
   int n1, n2;
@@ -169,7 +196,8 @@ static int parse_joint(mjcf_model *m, urdf_node *node, int body, int cls, int k)
   if (rc == TEAL_OK && j->armature < 0.0) {
     rc = urdf_fail(&m->u, node, TEAL_EINVAL, "negative armature %g", j->armature);
   }
-  static const char *const skipped[] = {"stiffness", "frictionloss", "ref", NULL};
+  rc = rc ? rc : joint_ref(m, node, cls, j);
+  static const char *const skipped[] = {"stiffness", "frictionloss", NULL};
   for (int i = 0; skipped[i] && rc == TEAL_OK; i++) {
     rc = unmodelled(m, node, cls, skipped[i]);
   }

@@ -7,6 +7,8 @@
 
 #include "framework/alloc.h"
 #include "multibody/contact/plant_geometry.h"
+#include "multibody/forces/tendon_actuator.h"
+#include "multibody/forces/tendons.h"
 #include "multibody/parsing/mjcf_internal.h"
 #include "multibody/plant/plant_defaults.h"
 #include "multibody/tree/actuator_gain.h"
@@ -46,13 +48,18 @@ static teal_joint_kind plant_kind(mjcf_joint_type t) {
 }
 
 /* Joint j from (parent body P, pose X_PJ0 of the moved frame before the
- * joint) to child body C: F at X_PJ0 * T(pos) on P, M at T(pos) on C. */
+ * joint) to child body C: F at X_PJ0 * J(-ref) * T(pos) on P, M at T(pos) on
+ * C, with J(x) the joint's motion at position x (mjcf_joint_motion): MuJoCo
+ * moves a body by qpos - qpos0 from its pose in the model, so the plant's
+ * joint at q has moved it by q - ref. */
 static int add_joint(mjcf_model *m, teal_plant *plant, const char *inst, mjcf_joint *j, int P,
                      teal_transform X_PJ0, int C) {
   int F = TEAL_WORLD_FRAME, M = teal_plant_body_frame(plant, C);
   if (j->type != MJCF_FREE) {
     teal_transform T = teal_transform_make(teal_rotation_identity(), j->pos);
-    F = add_frame(m, plant, j->node, inst, P, j->name, "_parent", teal_transform_compose(X_PJ0, T));
+    teal_transform X_PF = teal_transform_compose(X_PJ0, mjcf_joint_motion(j, -j->ref));
+    X_PF = teal_transform_compose(X_PF, T); /* = X_PJ0 T(pos) [R(-ref) or shift(-ref)] */
+    F = add_frame(m, plant, j->node, inst, P, j->name, "_parent", X_PF);
     M = F < 0 ? F : add_frame(m, plant, j->node, inst, C, j->name, "_child", T);
   }
   if (F < 0 || M < 0) {
@@ -65,6 +72,9 @@ static int add_joint(mjcf_model *m, teal_plant *plant, const char *inst, mjcf_jo
     teal_quaternion qr = teal_rotation_to_quaternion(X_PJ0.R);
     double q[7] = {qr.w, qr.x, qr.y, qr.z, X_PJ0.p.v[0], X_PJ0.p.v[1], X_PJ0.p.v[2]};
     rc = teal_plant_set_joint_default_positions(plant, pj, q, 7);
+  }
+  if (rc == TEAL_OK && j->ref != 0.0) { /* MuJoCo's qpos0 of a hinge or slide */
+    rc = teal_plant_set_joint_default_positions(plant, pj, &j->ref, 1);
   }
   double d[TEAL_JOINT_MAX_NV];
   for (int i = 0; i < TEAL_JOINT_MAX_NV; i++) {
@@ -197,11 +207,23 @@ static int add_sites_and_geoms(mjcf_model *m, teal_plant *plant, const char *ins
   return TEAL_OK;
 }
 
-static int add_motors_and_filters(mjcf_model *m, teal_plant *plant) {
+/* A motor on a fixed tendon: the plant's tendon of the same name. */
+static int add_tendon_motor(mjcf_model *m, teal_plant *plant, int inst, const mjcf_motor *a) {
+  char buf[32];
+  const char *name = mjcf_tendon_name(m, a->tendon, buf, sizeof(buf));
+  int t = teal_plant_find_tendon(plant, name, inst);
+  return t < 0 ? t : teal_plant_add_tendon_actuator(plant, a->name, t, a->limit);
+}
+
+static int add_motors_and_filters(mjcf_model *m, teal_plant *plant, int inst) {
   for (int i = 0; i < m->motors.n; i++) {
     const mjcf_motor *a = &MMOTOR(m)[i];
-    const mjcf_joint *j = &MJOINT(m)[a->joint];
-    int rc = teal_plant_add_joint_actuator(plant, a->name, j->plant_joint, a->limit);
+    if (a->skip) {
+      continue;
+    }
+    int rc = a->joint >= 0 ? teal_plant_add_joint_actuator(
+                                 plant, a->name, MJOINT(m)[a->joint].plant_joint, a->limit)
+                           : add_tendon_motor(m, plant, inst, a);
     int gain_rc = rc >= 0 ? teal_plant_set_actuator_input_gain(plant, rc, a->gear) : TEAL_OK;
     rc = gain_rc < 0 ? gain_rc : rc;
     if (rc < 0) {
@@ -230,7 +252,7 @@ int mjcf_build(mjcf_model *m, teal_plant *plant, const char *instance) {
   rc = rc ? rc : add_sites_and_geoms(m, plant, instance);
   rc = rc ? rc : mjcf_build_collision_filters(m, plant);
   rc = rc ? rc : mjcf_build_tendons(m, plant, inst);
-  rc = rc ? rc : add_motors_and_filters(m, plant);
+  rc = rc ? rc : add_motors_and_filters(m, plant, inst);
   rc = rc ? rc : mjcf_build_equalities(m, plant);
   return rc ? rc : inst;
 }

@@ -55,9 +55,13 @@ static int parse_motor(mjcf_model *m, urdf_node *node) {
   int rc = mjcf_element_class(m, node, 0, &cls);
   rc = rc ? rc : mjcf_numbers(m, node, "motor", cls, "gear", 6, gear, &n);
   const char *joint = rc ? NULL : mjcf_attr(m, node, "motor", cls, "joint");
-  if (rc || !joint) {
-    urdf_warn(&m->u, node, &m->report->ignored_elements, "motor without a joint ignored");
+  const char *tendon = rc ? NULL : mjcf_attr(m, node, "motor", cls, "tendon");
+  if (rc || (!joint && !tendon)) {
+    urdf_warn(&m->u, node, &m->report->ignored_elements, "motor without a joint or tendon ignored");
     return m->u.err->code;
+  }
+  if (joint && tendon) {
+    return urdf_fail(&m->u, node, TEAL_EINVAL, "a motor has one transmission: joint or tendon");
   }
   if (gear[0] == 0.0) {
     return urdf_fail(&m->u, node, TEAL_EINVAL, "a motor's gear must be nonzero");
@@ -68,10 +72,11 @@ static int parse_motor(mjcf_model *m, urdf_node *node) {
   }
   a->node = node;
   a->joint_name = joint;
-  a->joint = -1;
-  a->gear = gear[0]; /* a joint transmission uses the first component only */
+  a->tendon_name = tendon;
+  a->joint = a->tendon = -1;
+  a->gear = gear[0]; /* joint and tendon transmissions use the first component only */
   const char *name = urdf_attr(&m->u, node, "name");
-  a->name = name && *name ? name : joint;
+  a->name = name && *name ? name : joint ? joint : tendon;
   return motor_limit(m, node, cls, &a->limit);
 }
 
@@ -138,9 +143,33 @@ static int check_bodies(mjcf_model *m) {
   return TEAL_OK;
 }
 
+/* A tendon motor's fixed tendon; one on a spatial tendon (a q-dependent
+ * moment arm the plant's actuators do not model) is left out. */
+static int resolve_tendon_motor(mjcf_model *m, mjcf_motor *a) {
+  a->tendon = mjcf_find_tendon(m, a->tendon_name);
+  if (a->tendon < 0) {
+    return urdf_fail(&m->u, a->node, TEAL_ENOTFOUND,
+                     "unknown tendon '%.80s' (or a spatial tendon with wrapping, left out)",
+                     a->tendon_name);
+  }
+  if (MTENDON(m)[a->tendon].spatial) {
+    urdf_warn(&m->u, a->node, &m->report->ignored_elements,
+              "motor on a spatial tendon ignored (fixed tendons only)");
+    a->skip = 1;
+  }
+  return TEAL_OK;
+}
+
 static int resolve_refs(mjcf_model *m) {
   for (int i = 0; i < m->motors.n; i++) {
     mjcf_motor *a = &MMOTOR(m)[i];
+    if (a->tendon_name) {
+      int rc = resolve_tendon_motor(m, a);
+      if (rc) {
+        return rc;
+      }
+      continue;
+    }
     a->joint = urdf_index_find(&m->joint_index, &m->joints, sizeof(mjcf_joint), a->joint_name);
     if (a->joint < 0) {
       return urdf_fail(&m->u, a->node, TEAL_ENOTFOUND, "unknown joint '%.80s'", a->joint_name);

@@ -116,6 +116,9 @@ static int check_claims(mjcf_model *m, claims *c, const teal_plant *plant) {
     rc = claim_frame(m, c, world[s->body], s->node, s->name, "");
   }
   for (int i = 0; i < m->motors.n && rc == TEAL_OK; i++) {
+    if (MMOTOR(m)[i].skip) {
+      continue;
+    }
     rc = add_claim(m, &c->actuators, MMOTOR(m)[i].node, "", MMOTOR(m)[i].name, "");
   }
   teal_free(world);

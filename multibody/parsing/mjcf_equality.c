@@ -1,7 +1,7 @@
 /* MJCF <equality> (see docs/mjcf.md): connect -> ball constraint, weld ->
  * weld constraint, joint -> coupler, tendon (over fixed tendons) -> coupler
  * (mjcf_tendon_equality.c). Points and poses MuJoCo takes from the
- * model's reference configuration (qpos0: every hinge and slide at 0, free
+ * model's reference configuration (qpos0: every hinge and slide at its ref, free
  * bodies where they are written) are computed from the bodies' poses in
  * the document. solref and solimp have no meaning for Teal's rigid
  * constraints and are ignored with a warning; active="false" makes the
@@ -236,9 +236,11 @@ static int add_one(const mjcf_model *m, teal_plant *plant, const mjcf_equality *
                                              MJOINT(m)[e->i2].plant_joint, e->ratio, e->offset);
   }
   if (e->kind == MJCF_EQ_JOINT) {
-    /* MuJoCo: q1 = a0 + a1 q2 (both references 0), Drake's q0 = rho q1 + offset */
-    return teal_plant_add_coupler_constraint(plant, MJOINT(m)[e->i1].plant_joint,
-                                             MJOINT(m)[e->i2].plant_joint, e->data[1], e->data[0]);
+    /* MuJoCo: q1 - ref1 = a0 + a1 (q2 - ref2) (qpos0 = ref), Drake's q0 = rho q1 + offset */
+    const mjcf_joint *j1 = &MJOINT(m)[e->i1], *j2 = &MJOINT(m)[e->i2];
+    double offset = e->data[0] + j1->ref - e->data[1] * j2->ref;
+    return teal_plant_add_coupler_constraint(plant, j1->plant_joint, j2->plant_joint, e->data[1],
+                                             offset);
   }
   const mjcf_body *B1 = &MBODY(m)[e->i1], *B2 = &MBODY(m)[e->i2];
   teal_transform X_A = teal_transform_compose(B1->X_OB, e->X_1);

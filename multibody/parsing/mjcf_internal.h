@@ -52,6 +52,7 @@ typedef struct mjcf_joint {
   double lower, upper; /* -inf, inf when not limited */
   double damping;
   double armature; /* the plant joint's armature, on each of its dofs */
+  double ref;      /* hinge, slide: MuJoCo's qpos0, the position of the model's pose */
   int plant_joint;
 } mjcf_joint;
 
@@ -107,10 +108,11 @@ typedef struct mjcf_site {
 typedef struct mjcf_motor {
   const char *name;
   urdf_node *node;
-  const char *joint_name;
-  int joint;
-  double limit; /* bound on ctrl, > 0, inf when unlimited */
-  double gear;  /* the input gain: joint force = gear * ctrl */
+  const char *joint_name, *tendon_name; /* its transmission: one of the two */
+  int joint, tendon;                    /* check: the joint or the fixed tendon, else -1 */
+  int skip;                             /* check: on a spatial tendon, left out */
+  double limit;                         /* bound on ctrl, > 0, inf when unlimited */
+  double gear;                          /* the input gain: joint (tendon) force = gear * ctrl */
 } mjcf_motor;
 
 typedef struct mjcf_exclude {
@@ -219,6 +221,10 @@ int mjcf_keyword(mjcf_model *m, urdf_node *node, const char *kind, int cls, cons
 /* ---- mjcf_body.c ---- */
 
 int mjcf_parse_worldbody(mjcf_model *m, urdf_node *node);
+/* The motion of hinge or slide j at position x in its body's frame: a
+ * rotation by x about the axis through pos, or a shift by x along the axis
+ * (the identity for ball and free joints). */
+teal_transform mjcf_joint_motion(const mjcf_joint *j, double x);
 
 /* ---- mjcf_geom.c ---- */
 
@@ -266,6 +272,8 @@ int mjcf_build_equalities(mjcf_model *m, teal_plant *plant);
 int mjcf_parse_tendons(mjcf_model *m, urdf_node *node);
 /* Resolves their joints and sites. */
 int mjcf_check_tendons(mjcf_model *m);
+/* The plant's name of tendon i: its own, else "tendon<i>" (in buf). */
+const char *mjcf_tendon_name(const mjcf_model *m, int i, char *buf, size_t size);
 /* The index of the fixed or spatial tendon called name, or -1. */
 int mjcf_find_tendon(const mjcf_model *m, const char *name);
 /* An <equality tendon> over fixed tendons as the coupler q_i1 = ratio q_i2

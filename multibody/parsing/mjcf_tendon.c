@@ -107,26 +107,35 @@ int mjcf_parse_tendons(mjcf_model *m, urdf_node *node) {
   return rc;
 }
 
-/* The world position of site s at qpos0: the bodies' poses in the model
- * composed from the world (a hinge or slide at 0 leaves its body there). */
-static teal_vec3 site_at_qpos0(const mjcf_model *m, const mjcf_site *s) {
+/* The world position of site s with every hinge and slide at 0: the
+ * bodies' poses in the model (at qpos0, the joints at their refs) composed
+ * from the world, each moved by its joints' motions from ref to 0. */
+static teal_vec3 site_at_zero(const mjcf_model *m, const mjcf_site *s) {
   teal_transform X = s->X_BS;
   for (int b = s->body; b != MJCF_WORLD; b = MBODY(m)[b].parent) {
-    X = teal_transform_compose(MBODY(m)[b].X_PB, X);
+    const mjcf_body *B = &MBODY(m)[b];
+    for (int k = B->num_joints - 1; k >= 0; k--) { /* MuJoCo applies them in order */
+      const mjcf_joint *j = &MJOINT(m)[B->first_joint + k];
+      X = teal_transform_compose(mjcf_joint_motion(j, -j->ref), X);
+    }
+    X = teal_transform_compose(B->X_PB, X);
   }
   return X.p;
 }
 
-/* The tendon's length at qpos0, MuJoCo's spring length when none is given. */
-static double length_at_qpos0(const mjcf_model *m, const mjcf_tendon *t) {
+/* MuJoCo's spring length when none is given. MuJoCo 2.2 computes it with
+ * the hinges and slides at 0, not at qpos0 (their refs; checked against
+ * libmujoco 2.2.2), the free joints at the model's poses: a fixed tendon's is
+ * 0, a spatial tendon's its length at the model's poses unless refs move
+ * them. */
+static double spring_length_default(const mjcf_model *m, const mjcf_tendon *t) {
   double L = 0.0;
   for (int k = 1; t->spatial && k < t->n; k++) {
     const mjcf_tendon_entry *e = &MTENDON_ENTRY(m)[t->first + k];
-    teal_vec3 a = site_at_qpos0(m, &MSITE(m)[e[-1].index]),
-              b = site_at_qpos0(m, &MSITE(m)[e->index]);
+    teal_vec3 a = site_at_zero(m, &MSITE(m)[e[-1].index]), b = site_at_zero(m, &MSITE(m)[e->index]);
     L += teal_vec3_norm(teal_vec3_sub(b, a));
   }
-  return L; /* a fixed tendon: the joints are at 0 */
+  return L;
 }
 
 int mjcf_find_tendon(const mjcf_model *m, const char *name) {
@@ -160,8 +169,7 @@ static int resolve_entry(mjcf_model *m, const mjcf_tendon *t, mjcf_tendon_entry 
   return TEAL_OK;
 }
 
-/* The plant's name of tendon i: its own, else "tendon<i>". */
-static const char *tendon_name(const mjcf_model *m, int i, char *buf, size_t size) {
+const char *mjcf_tendon_name(const mjcf_model *m, int i, char *buf, size_t size) {
   const mjcf_tendon *t = &MTENDON(m)[i];
   snprintf(buf, size, "tendon%d", i);
   return t->name && *t->name ? t->name : buf;
@@ -172,12 +180,12 @@ static const char *tendon_name(const mjcf_model *m, int i, char *buf, size_t siz
 static int check_tendon(mjcf_model *m, int i) {
   const mjcf_tendon *t = &MTENDON(m)[i];
   char a[32], b[32];
-  const char *name = tendon_name(m, i, a, sizeof(a));
+  const char *name = mjcf_tendon_name(m, i, a, sizeof(a));
   if (strchr(name, '/')) {
     return urdf_fail(&m->u, t->node, TEAL_EINVAL, "tendon name '%.80s' has a '/'", name);
   }
   for (int k = 0; k < i; k++) {
-    if (strcmp(name, tendon_name(m, k, b, sizeof(b))) == 0) {
+    if (strcmp(name, mjcf_tendon_name(m, k, b, sizeof(b))) == 0) {
       return urdf_fail(&m->u, t->node, TEAL_EDUPLICATE, "duplicate tendon name '%.80s'", name);
     }
   }
@@ -207,9 +215,11 @@ int mjcf_check_tendons(mjcf_model *m) {
       return rc;
     }
     mjcf_tendon *tm = &MTENDON(m)[i];
-    tm->springlength = tm->springlength >= 0.0 ? tm->springlength : length_at_qpos0(m, tm);
+    tm->springlength = tm->springlength >= 0.0 ? tm->springlength : spring_length_default(m, tm);
     if (!isfinite(tm->springlength)) {
-      return urdf_fail(&m->u, tm->node, TEAL_EINVAL, "the tendon's length at qpos0 is not finite");
+      return urdf_fail(&m->u, tm->node, TEAL_EINVAL,
+                       "the tendon's default spring length is not "
+                       "finite");
     }
   }
   return TEAL_OK;
@@ -230,7 +240,7 @@ static int build_tendon(mjcf_model *m, teal_plant *plant, int inst, int i, int *
   s.damping = t->damping;
   s.spring_length = t->springlength; /* resolved by the check */
   char buf[32];
-  const char *nm = tendon_name(m, i, buf, sizeof(buf));
+  const char *nm = mjcf_tendon_name(m, i, buf, sizeof(buf));
   int rc = t->spatial ? teal_plant_add_spatial_tendon(plant, nm, inst, t->n, path, &s)
                       : teal_plant_add_fixed_tendon(plant, nm, inst, t->n, path, coef, &s);
   if (rc < 0) {

@@ -69,6 +69,12 @@ static int set_value(const teal_plant *p, teal_context *ctx, int a, int slot, do
                                      "%s: actuator \"%s\": %s = %g must be finite and %s", fn,
                                      ACT(p)[a].name, what, value, is_gear ? "nonzero" : ">= 0");
   }
+  if (!is_gear && value != 0.0 && ACT(p)[a].tendon >= 0) {
+    return teal_context_report_error(ctx, TEAL_EUNSUPPORTED,
+                                     "%s: actuator \"%s\" is a tendon actuator, which has no "
+                                     "rotor inertia (its reflected inertia is not diagonal)",
+                                     fn, ACT(p)[a].name);
+  }
   teal_context *own = (teal_context *)teal_plant_own_context(p, ctx);
   double *x = teal_context_numeric_parameter_mut(own, p->sys.param_rotor);
   x[slot] = value;

@@ -27,8 +27,9 @@ TEAL_API int teal_plant_get_actuator_rotor_inertia_in_context(const teal_plant *
                                                               double *rotor_inertia);
 
 /** Sets actuator's rotor inertia in the context (Drake's SetRotorInertia):
- *  finite (TEAL_ENONFINITE) and >= 0 (TEAL_EINVAL). On failure the context
- *  is unchanged. */
+ *  finite (TEAL_ENONFINITE) and >= 0 (TEAL_EINVAL), and 0 on a tendon
+ *  actuator (TEAL_EUNSUPPORTED, see actuator_rotor.h). On failure the
+ *  context is unchanged. */
 TEAL_API int teal_plant_set_actuator_rotor_inertia_in_context(const teal_plant *plant,
                                                               teal_context *ctx, int actuator,
                                                               double rotor_inertia);

@@ -131,8 +131,19 @@ static double clamp_effort(const teal_plant *p, int a, double u) {
   return ACT(p)[a].input_gain * fmax(-lim, fmin(lim, u));
 }
 
+/* Adds actuator a's column of B times its clamped input u into tau. */
+static void add_actuator(const teal_plant *p, int a, double u, double *tau) {
+  double f = clamp_effort(p, a, u);
+  for (int k = 0; k < teal_plant_actuator_num_dofs(p, a); k++) {
+    double w;
+    int v = teal_plant_actuator_dof(p, a, k, &w);
+    tau[v] += w * f;
+  }
+}
+
 /* Adds B u into tau from the whole-plant or the per-instance actuation
- * ports (unconnected: zero), each gain * u with u clamped to its effort limit. */
+ * ports (unconnected: zero), each gain * u with u clamped to its effort limit
+ * (a tendon actuator's force J_L^T gain u spread over its tendon's joints). */
 static int add_actuation(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
                          double *tau) {
   const plant_sys *s = &p->sys;
@@ -161,7 +172,7 @@ static int add_actuation(const teal_system *sys, const teal_context *ctx, const 
     }
     for (int r = 0; r < s->inst_act_count[i]; r++) {
       int a = s->act_list[s->inst_act_start[i] + r];
-      tau[JOINT(p)[ACT(p)[a].joint].v_start] += clamp_effort(p, a, u[r]);
+      add_actuator(p, a, u[r], tau);
     }
   }
   if (!whole || p->nu == 0) {
@@ -170,7 +181,7 @@ static int add_actuation(const teal_system *sys, const teal_context *ctx, const 
   const double *u;
   int rc = teal_eval_vector_input(sys, ctx, s->in_u, &u);
   for (int a = 0; rc == TEAL_OK && a < p->nu; a++) {
-    tau[JOINT(p)[ACT(p)[a].joint].v_start] += clamp_effort(p, a, u[a]);
+    add_actuator(p, a, u[a], tau);
   }
   return rc;
 }

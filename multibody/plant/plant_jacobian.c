@@ -294,9 +294,18 @@ static void vdot_rows(const teal_plant *p, const double *q, const double *dampin
   }
 }
 
+/* Adds weight times column dof of M^-1 into column c of B's velocity rows. */
+static void add_input_column(const double *Minv, int nq, int nv, int nu, int c, int dof,
+                             double weight, double *B) {
+  for (int i = 0; i < nv; i++) {
+    B[(size_t)(nq + i) * nu + c] += weight * Minv[(size_t)i * nv + dof];
+  }
+}
+
 /* B = [0; scale M^-1 dtau/du] (M^-1 may be (M + h D)^-1): dtau/du is the identity for
- * applied_generalized_force, and for actuation the column of each actuator's dof times its input
- * gain while u is inside the effort limits (0 where the clamp holds it). */
+ * applied_generalized_force, and for actuation each actuator's column of B (its dof, or its
+ * tendon's coefficients) times its input gain while u is inside the effort limits (0 where the
+ * clamp holds it). */
 static int input_columns(const teal_system *sys, const teal_context *ctx, const teal_plant *p,
                          int input_port, const double *Minv, double scale, double *B) {
   int nq = p->nq, nv = p->nv, nu = input_port == p->sys.in_u ? p->nu : nv;
@@ -309,18 +318,18 @@ static int input_columns(const teal_system *sys, const teal_context *ctx, const 
     }
   }
   for (int c = 0; c < nu; c++) {
-    int dof = c;
-    double gain = 1.0;
-    if (u) {
-      double lim = teal_plant_actuator_effort_limit(p, c);
-      gain = ACT(p)[c].input_gain;
-      if (!(u[c] > -lim && u[c] < lim)) {
-        continue;
-      }
-      dof = JOINT(p)[ACT(p)[c].joint].v_start;
+    if (!u) {
+      add_input_column(Minv, nq, nv, nu, c, c, scale, B);
+      continue;
     }
-    for (int i = 0; i < nv; i++) {
-      B[(size_t)(nq + i) * nu + c] = scale * gain * Minv[(size_t)i * nv + dof];
+    double lim = teal_plant_actuator_effort_limit(p, c);
+    if (!(u[c] > -lim && u[c] < lim)) {
+      continue;
+    }
+    for (int k = 0; k < teal_plant_actuator_num_dofs(p, c); k++) {
+      double w;
+      int dof = teal_plant_actuator_dof(p, c, k, &w);
+      add_input_column(Minv, nq, nv, nu, c, dof, scale * ACT(p)[c].input_gain * w, B);
     }
   }
   return TEAL_OK;

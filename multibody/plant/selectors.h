@@ -78,7 +78,9 @@ TEAL_API int teal_plant_make_actuator_selector_matrix(const teal_plant *plant, c
 /** Drake's MakeActuatorSelectorMatrix by joint: as
  *  teal_plant_make_actuator_selector_matrix with each listed joint replaced
  *  by the actuator that drives it (rows must be nu, cols n_joints). Every
- *  listed joint must be driven by exactly one actuator: a joint without one
+ *  listed joint must be driven by exactly one joint actuator (tendon
+ *  actuators drive several joints and are not counted: list them by
+ *  actuator with teal_plant_make_actuator_selector_matrix): a joint without one
  *  (as Drake) or with several (ambiguous; list the actuators instead) is
  *  TEAL_EINVAL naming the joint. A joint listed twice is TEAL_EINVAL; an
  *  index outside 0 .. num_joints-1 is TEAL_ENOTFOUND. */

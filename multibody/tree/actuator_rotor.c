@@ -36,6 +36,13 @@ int teal_plant_set_actuator_default_rotor_inertia(teal_plant *p, int actuator,
                                  "plant: rotor inertia of actuator '%s' is %g, must be >= 0",
                                  a->name, rotor_inertia);
   }
+  if (a && a->tendon >= 0 && rotor_inertia != 0.0) {
+    /* its reflected inertia rho^2 I_r J_L^T J_L would not be diagonal */
+    return teal_error_set_sticky(&p->err, TEAL_EUNSUPPORTED,
+                                 "plant: rotor inertia of actuator '%s': a tendon actuator has no "
+                                 "rotor inertia (its reflected inertia is not diagonal)",
+                                 a->name);
+  }
   if (a) {
     a->rotor_inertia = rotor_inertia;
   }
@@ -84,6 +91,9 @@ void teal_plant_reflected_inertia(const teal_plant *p, const double *rotor_inert
   }
   for (int a = 0; a < p->actuators.n; a++) {
     const actuator_rec *r = &ACT(p)[a];
+    if (r->joint < 0) {
+      continue; /* a tendon actuator has no rotor inertia */
+    }
     double rho = gear_ratio ? gear_ratio[a] : r->gear_ratio;
     /* actuated joints have one velocity */
     reflected[JOINT(p)[r->joint].v_start] +=

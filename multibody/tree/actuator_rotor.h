@@ -30,7 +30,10 @@ extern "C" {
  *  actuator (Drake's set_default_rotor_inertia); the default is 0. Before
  *  finalize only (TEAL_ESTATE after); TEAL_ENOTFOUND for an unknown
  *  actuator, TEAL_ENONFINITE for NaN or inf, TEAL_EINVAL for a negative
- *  value. Errors are sticky, as for every model call. */
+ *  value, TEAL_EUNSUPPORTED for a nonzero value on a tendon actuator
+ *  (multibody/forces/tendon_actuator.h: its reflected inertia rho^2 I_r
+ *  J_L^T J_L is not diagonal, so it has none). Errors are sticky, as for
+ *  every model call. */
 TEAL_API int teal_plant_set_actuator_default_rotor_inertia(teal_plant *plant, int actuator,
                                                            double rotor_inertia);
 

@@ -89,7 +89,8 @@ typedef struct joint_rec {
 typedef struct actuator_rec {
   char *name;
   int instance;
-  int joint;
+  int joint;  /* the driven joint, -1 for a tendon actuator */
+  int tendon; /* the driven fixed tendon's force element, -1 for a joint actuator */
   double effort_limit;
   double rotor_inertia, gear_ratio; /* defaults (actuator_rotor.c): 0 and 1 */
   double input_gain;                /* tau = gain * u (actuator_gain.c): 1 */
@@ -274,6 +275,14 @@ int teal_plant_find_name(const teal_plant_list *l, size_t elem, const char *name
  * dropped again (n--) only before. Without memory for the index the new
  * records stay unindexed, and lookups scan them. */
 void teal_plant_list_index(teal_plant_list *l, size_t elem);
+/* The dofs actuator a drives and their weights in its column of B before
+ * the input gain: a joint actuator its joint's dof with weight 1, a tendon
+ * actuator the dof of each joint of its fixed tendon with the tendon's
+ * coefficient (J_L^T). teal_plant_actuator_dof returns the v index of entry
+ * k (0 <= k < teal_plant_actuator_num_dofs) and writes its weight; finalized
+ * plant, valid a and k (actuator_dofs.c). */
+int teal_plant_actuator_num_dofs(const teal_plant *p, int a);
+int teal_plant_actuator_dof(const teal_plant *p, int a, int k, double *weight);
 /* reflected[v] = the armature of dof v's joint plus the sum of rho^2 I_r
  * over the actuators of dof v, from the actuators' rotor inertias and gear
  * ratios (by actuator; NULL: the model's defaults; nv values out; finalized

@@ -534,7 +534,7 @@ int teal_plant_add_joint_actuator(teal_plant *p, const char *name, int joint, do
     return teal_plant_fail(p, TEAL_ENOMEM, "plant: out of memory adding actuator '%s'%s", name,
                            NULL);
   }
-  *a = (actuator_rec){nm, j->instance, joint, effort_limit, 0.0, 1.0, 1.0};
+  *a = (actuator_rec){nm, j->instance, joint, -1, effort_limit, 0.0, 1.0, 1.0};
   teal_plant_list_index(&p->actuators, sizeof(actuator_rec));
   return p->actuators.n - 1;
 }

@@ -188,8 +188,12 @@ static void put_input_gains(summary_text *t, const teal_plant *p) {
       put(t, "actuator input gains (tau = gain * u):\n");
       header = 1;
     }
-    put(t, "  %d \"%s\" (v %d): %.6g\n", a, ACT(p)[a].name, teal_plant_actuator_v_index(p, a),
-        gain);
+    const actuator_rec *r = &ACT(p)[a];
+    if (r->tendon >= 0) {
+      put(t, "  %d \"%s\" (tendon \"%s\"): %.6g\n", a, r->name, FORCE(p)[r->tendon].name, gain);
+    } else {
+      put(t, "  %d \"%s\" (v %d): %.6g\n", a, r->name, teal_plant_actuator_v_index(p, a), gain);
+    }
   }
 }
 

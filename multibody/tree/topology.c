@@ -352,10 +352,16 @@ double teal_plant_actuator_effort_limit(const teal_plant *p, int a) {
   /* a joint's own effort limit (a joint force) applies through its
    * actuator (nv = 1), in u's units: joint force = gain * u */
   const actuator_rec *r = &ACT(p)[a];
+  if (r->joint < 0) {
+    return r->effort_limit; /* a tendon actuator: no joint of its own */
+  }
   return fmin(r->effort_limit, JOINT(p)[r->joint].effort[0] / fabs(r->input_gain));
 }
 int teal_plant_actuator_v_index(const teal_plant *p, int a) {
-  return p->finalized && a >= 0 && a < p->actuators.n ? JOINT(p)[ACT(p)[a].joint].v_start : -1;
+  if (!p->finalized || a < 0 || a >= p->actuators.n || ACT(p)[a].joint < 0) {
+    return -1; /* a tendon actuator drives several dofs */
+  }
+  return JOINT(p)[ACT(p)[a].joint].v_start;
 }
 const teal_plant_tree *teal_plant_get_tree(const teal_plant *p) {
   return p->finalized ? &p->tree : NULL;
@@ -370,7 +376,11 @@ int teal_plant_make_actuation_matrix(const teal_plant *p, double *B) {
   }
   memset(B, 0, (size_t)p->nv * (size_t)p->nu * sizeof(double));
   for (int a = 0; a < p->nu; a++) {
-    B[(size_t)teal_plant_actuator_v_index(p, a) * (size_t)p->nu + (size_t)a] = ACT(p)[a].input_gain;
+    for (int k = 0; k < teal_plant_actuator_num_dofs(p, a); k++) {
+      double w;
+      int v = teal_plant_actuator_dof(p, a, k, &w);
+      B[(size_t)v * (size_t)p->nu + (size_t)a] += ACT(p)[a].input_gain * w;
+    }
   }
   return TEAL_OK;
 }

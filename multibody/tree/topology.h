@@ -55,10 +55,10 @@ TEAL_API int teal_plant_joint_v_start(const teal_plant *plant, int joint);
 /** Effort limit of actuator a (> 0, may be inf), or NAN on a bad index: the
  *  smaller of the limit given to teal_plant_add_joint_actuator and the
  *  effort limit of the actuated joint's dof (teal_plant_set_joint_effort_limits)
- *  divided by |gain|. It limits the actuator's input u, as Drake's limits
- *  and MuJoCo's ctrlrange do: the plant clamps u to [-limit, limit] and
- *  applies gain * u (teal_plant_actuator_input_gain, 1 by default) in both
- *  continuous and discrete mode (see plant_system.h). */
+ *  divided by |gain| (a tendon actuator: its own limit only). It limits the actuator's input u, as
+ * Drake's limits and MuJoCo's ctrlrange do: the plant clamps u to [-limit, limit] and applies gain
+ * * u (teal_plant_actuator_input_gain, 1 by default) in both continuous and discrete mode (see
+ * plant_system.h). */
 TEAL_API double teal_plant_actuator_effort_limit(const teal_plant *plant, int actuator);
 
 /** The lower effort limit of every actuator, -teal_plant_actuator_effort_limit
@@ -75,12 +75,16 @@ TEAL_API int teal_plant_get_effort_lower_limits(const teal_plant *plant, double 
 TEAL_API int teal_plant_get_effort_upper_limits(const teal_plant *plant, double *upper, int n,
                                                 teal_error *err);
 
-/** v index driven by actuator a after finalize. */
+/** v index driven by actuator a after finalize; -1 before finalize, for a
+ *  bad index and for a tendon actuator, which drives several dofs (its
+ *  column of B: teal_plant_make_actuation_matrix). */
 TEAL_API int teal_plant_actuator_v_index(const teal_plant *plant, int actuator);
 
 /** The actuation matrix B (nv x nu, row-major) with tau_u = B u (Drake's
  *  MakeActuationMatrix): B[v_index(a)][a] = the actuator's input gain (1
- *  unless set, actuator_gain.h). TEAL_ESTATE before finalize. */
+ *  unless set, actuator_gain.h) for a joint actuator; a tendon actuator's
+ *  column is gain * J_L^T, its fixed tendon's coefficients at their joints'
+ *  dofs (multibody/forces/tendon_actuator.h). TEAL_ESTATE before finalize. */
 TEAL_API int teal_plant_make_actuation_matrix(const teal_plant *plant, double *B);
 
 /** Writes the default q (nq values) of the finalized plant. */

@@ -7,8 +7,9 @@
  * joints; <equality tendon> as the coupler it amounts to (the ratio and
  * offset worked out here; bench_mjcf_mujoco checks MuJoCo's residuals vanish
  * on it); the warnings for what is not modelled (range, frictionloss,
- * wrapping, tendon motors, <equality tendon>); and bad tendons with their
- * messages, the plant left unchanged. */
+ * wrapping, motors on spatial tendons, <equality tendon>); motors on fixed
+ * tendons as tendon actuators (B's column gear * the coefficients); and bad
+ * tendons and tendon motors with their messages, the plant left unchanged. */
 #include <check.h>
 #include <math.h>
 #include <stdio.h>
@@ -17,7 +18,9 @@
 #include "multibody/algorithms/kinematics.h"
 #include "multibody/constraints/constraint_access.h"
 #include "multibody/constraints/constraint_specs.h"
+#include "multibody/forces/tendon_actuator.h"
 #include "multibody/forces/tendons.h"
+#include "multibody/tree/actuator_gain.h"
 #include "multibody/parsing/mjcf.h"
 #include "multibody/tree/plant_model.h"
 #include "multibody/tree/topology.h"
@@ -63,6 +66,35 @@ static double length_at_default(const teal_plant *p, int i) {
   return L;
 }
 
+/* The motors "pull2" on couple2 (gear 1.5, ctrlrange +-2) and "couple1"
+ * (unnamed: the tendon's name; gear -0.8) are tendon actuators whose
+ * columns of B are the gear times the tendons' coefficients. */
+static void expect_tendon_motors(const teal_plant *p, int c1, int c2) {
+  ck_assert_int_eq(teal_plant_nu(p), 3);
+  int pull = teal_plant_get_actuator_by_name(p, "pull2", -1, NULL);
+  int other = teal_plant_get_actuator_by_name(p, "couple1", -1, NULL);
+  ck_assert_int_eq(teal_plant_actuator_tendon(p, pull), c2);
+  ck_assert_int_eq(teal_plant_actuator_tendon(p, other), c1);
+  ck_assert_double_eq(teal_plant_actuator_effort_limit(p, pull), 2.0);
+  ck_assert_double_eq(teal_plant_actuator_effort_limit(p, other), INFINITY);
+  double B[64 * 3];
+  ck_assert_int_le(teal_plant_nv(p), 64);
+  ck_assert_int_eq(teal_plant_make_actuation_matrix(p, B), TEAL_OK);
+  const char *joints[5] = {"f2a", "f2s", "wrist", "f1a", "f1b"};
+  const double want[5][2] = {{1.05, 0}, {3.0, 0}, {0.45, 0}, {0, -0.8}, {0, 0.4}};
+  double sum = 0.0;
+  for (int k = 0; k < 5; k++) {
+    int v = teal_plant_joint_v_start(p, teal_plant_get_joint_by_name(p, joints[k], -1, NULL));
+    ck_assert_double_eq_tol(B[v * 3 + pull], want[k][0], 1e-15);
+    ck_assert_double_eq_tol(B[v * 3 + other], want[k][1], 1e-15);
+    sum += fabs(want[k][0]) + fabs(want[k][1]);
+  }
+  for (int v = 0; v < teal_plant_nv(p); v++) {
+    sum -= fabs(B[v * 3 + pull]) + fabs(B[v * 3 + other]);
+  }
+  ck_assert_double_lt(fabs(sum), 1e-14); /* nothing elsewhere */
+}
+
 START_TEST(test_tendons_model) {
   teal_plant *p = load_file("tendons.xml");
   ck_assert_int_eq(teal_plant_num_tendons(p), 6);
@@ -96,6 +128,7 @@ START_TEST(test_tendons_model) {
     sum -= fabs(J[c]);
   }
   ck_assert_double_eq(sum, 0.0); /* nothing elsewhere */
+  expect_tendon_motors(p, c1, c2);
   teal_mb_data_free(data);
   teal_plant_free(p);
 }
@@ -139,14 +172,18 @@ START_TEST(test_tendon_warnings) {
       "<fixed name='lim' range='0 1'><joint joint='ja'/></fixed>"
       "<fixed name='fr' frictionloss='0.1'><joint joint='ja' coef='2'/></fixed>"
       "<spatial name='wrap'><site site='w'/><geom geom='g'/><site site='sa'/></spatial>"
-      "<pulley divisor='2'/>",
-      "<actuator><motor tendon='lim'/></actuator><equality><tendon tendon1='lim'/>"
-      "</equality>");
+      "<pulley divisor='2'/><spatial name='sp'><site site='w'/><site site='sa'/></spatial>",
+      "<actuator><motor tendon='lim' gear='2'/><motor tendon='sp'/></actuator>"
+      "<equality><tendon tendon1='lim'/></equality>");
   ck_assert_int_ge(teal_mjcf_load_string(p, xml, NULL, NULL, &r, &e), 0);
   ck_assert_int_eq(r.ignored_attributes, 2); /* range, frictionloss */
-  ck_assert_int_eq(r.ignored_elements, 4);   /* wrap, pulley, motor, equality tendon */
+  ck_assert_int_eq(r.ignored_elements, 4);   /* wrap, pulley, motor on sp, equality tendon */
   ck_assert_msg(strstr(r.first_warning, "tendon range ignored"), "%s", r.first_warning);
-  ck_assert_int_eq(teal_plant_num_tendons(p), 2);
+  ck_assert_int_eq(teal_plant_num_tendons(p), 3);
+  /* the motor on the fixed tendon is its actuator, the spatial one's is not */
+  ck_assert_int_eq(teal_plant_num_actuators(p), 1);
+  ck_assert_int_eq(teal_plant_actuator_tendon(p, 0), teal_plant_find_tendon(p, "lim", -1));
+  ck_assert_double_eq(teal_plant_actuator_input_gain(p, 0), 2.0);
   ck_assert_int_lt(teal_plant_find_tendon(p, "wrap", -1), 0);
   teal_tendon_spring s;
   ck_assert_int_eq(teal_plant_get_tendon_spring(p, teal_plant_find_tendon(p, "fr", -1), &s, NULL),
@@ -191,6 +228,11 @@ START_TEST(test_tendon_errors) {
        TEAL_EINVAL, "give no coupler"},
       {"</tendon><equality><tendon tendon1='t' polycoef='0 1 0.5 0 0'/></equality><tendon>",
        TEAL_EINVAL, "quadratic"},
+      {"</tendon><actuator><motor tendon='nope'/></actuator><tendon>", TEAL_ENOTFOUND,
+       "unknown tendon 'nope'"},
+      {"<fixed name='t'><joint joint='ja'/></fixed></tendon><actuator><motor joint='ja' "
+       "tendon='t'/></actuator><tendon>",
+       TEAL_EINVAL, "one transmission: joint or tendon"},
   };
   for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
     char xml[2048];
