@@ -111,6 +111,7 @@ static void free_model(mjcf_model *m) {
   teal_free(m->equalities.data);
   teal_free(m->tendons.data);
   teal_free(m->tendon_entries.data);
+  teal_free(m->wrapping_tendon_names.data);
   urdf_table *tables[] = {&m->class_index, &m->body_index, &m->joint_index,
                           &m->geom_index,  &m->site_index, &m->mesh_index};
   for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {

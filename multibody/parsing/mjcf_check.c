@@ -147,10 +147,14 @@ static int check_bodies(mjcf_model *m) {
  * moment arm the plant's actuators do not model) is left out. */
 static int resolve_tendon_motor(mjcf_model *m, mjcf_motor *a) {
   a->tendon = mjcf_find_tendon(m, a->tendon_name);
+  if (a->tendon < 0 && mjcf_is_wrapping_tendon(m, a->tendon_name)) {
+    urdf_warn(&m->u, a->node, &m->report->ignored_elements,
+              "motor on a spatial tendon with wrapping ignored (the tendon is left out)");
+    a->skip = 1;
+    return TEAL_OK;
+  }
   if (a->tendon < 0) {
-    return urdf_fail(&m->u, a->node, TEAL_ENOTFOUND,
-                     "unknown tendon '%.80s' (or a spatial tendon with wrapping, left out)",
-                     a->tendon_name);
+    return urdf_fail(&m->u, a->node, TEAL_ENOTFOUND, "unknown tendon '%.80s'", a->tendon_name);
   }
   if (MTENDON(m)[a->tendon].spatial) {
     urdf_warn(&m->u, a->node, &m->report->ignored_elements,

@@ -172,6 +172,7 @@ typedef struct mjcf_model {
   teal_vec3 gravity;
   urdf_list classes, bodies, joints, geoms, sites, motors, excludes, meshes;
   urdf_list equalities, tendons, tendon_entries;
+  urdf_list wrapping_tendon_names; /* const char *: spatial tendons left out */
   urdf_table class_index, body_index, joint_index, geom_index, site_index, mesh_index;
 } mjcf_model;
 
@@ -270,6 +271,8 @@ int mjcf_build_equalities(mjcf_model *m, teal_plant *plant);
 
 /* The <tendon> element's fixed and spatial children. */
 int mjcf_parse_tendons(mjcf_model *m, urdf_node *node);
+/* 1 when name is a spatial tendon left out for its wrapping geoms. */
+int mjcf_is_wrapping_tendon(const mjcf_model *m, const char *name);
 /* Resolves their joints and sites. */
 int mjcf_check_tendons(mjcf_model *m);
 /* The plant's name of tendon i: its own, else "tendon<i>" (in buf). */

@@ -73,7 +73,12 @@ static int parse_tendon(mjcf_model *m, urdf_node *node, int spatial) {
   if (spatial && wraps(node)) {
     urdf_warn(&m->u, node, &m->report->ignored_elements,
               "spatial tendon with wrapping geoms or pulleys ignored (sites only)");
-    return TEAL_OK;
+    /* kept by name, so a motor on it is left out too rather than unknown */
+    const char **name = urdf_push(&m->u, &m->wrapping_tendon_names, sizeof(const char *));
+    if (name) {
+      *name = urdf_attr(&m->u, node, "name");
+    }
+    return name ? TEAL_OK : m->u.err->code;
   }
   int cls;
   int rc = mjcf_element_class(m, node, 0, &cls);
@@ -136,6 +141,17 @@ static double spring_length_default(const mjcf_model *m, const mjcf_tendon *t) {
     L += teal_vec3_norm(teal_vec3_sub(b, a));
   }
   return L;
+}
+
+/* 1 when name is a spatial tendon left out for its wrapping. */
+int mjcf_is_wrapping_tendon(const mjcf_model *m, const char *name) {
+  const char *const *names = m->wrapping_tendon_names.data;
+  for (int i = 0; i < m->wrapping_tendon_names.n; i++) {
+    if (names[i] && strcmp(names[i], name) == 0) {
+      return 1;
+    }
+  }
+  return 0;
 }
 
 int mjcf_find_tendon(const mjcf_model *m, const char *name) {

@@ -19,6 +19,10 @@
 static int fixed_tendon(mjcf_model *m, mjcf_equality *e, const char *name, int *spatial,
                         const mjcf_tendon **out) {
   int i = mjcf_find_tendon(m, name);
+  if (i < 0 && mjcf_is_wrapping_tendon(m, name)) {
+    *spatial = 1; /* left out with the tendon, as over a spatial one */
+    return TEAL_OK;
+  }
   if (i < 0) {
     return urdf_fail(&m->u, e->node, TEAL_ENOTFOUND, "unknown tendon '%.80s'", name);
   }

@@ -249,12 +249,30 @@ START_TEST(test_tendon_errors) {
 }
 END_TEST
 
+/* A motor or an equality on a wrapping spatial tendon (left out) is left
+ * out with it, warned, not an unknown tendon. */
+START_TEST(test_motor_on_a_wrapping_tendon_is_left_out) {
+  teal_plant *p = teal_plant_new(0.0, NULL);
+  teal_mjcf_report r;
+  teal_error e;
+  const char *xml = HAND(
+      "<spatial name='wrap'><site site='w'/><geom geom='g'/><site site='sa'/></spatial>",
+      "<actuator><motor tendon='wrap'/></actuator><equality><tendon tendon1='wrap'/></equality>");
+  ck_assert_int_ge(teal_mjcf_load_string(p, xml, NULL, NULL, &r, &e), 0);
+  ck_assert_int_eq(r.ignored_elements, 3); /* the tendon, its motor, its equality */
+  ck_assert_int_eq(teal_plant_num_actuators(p), 0);
+  ck_assert_int_eq(teal_plant_num_tendons(p), 0);
+  teal_plant_free(p);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("mjcf_tendon");
   TCase *tc = tcase_create("mjcf_tendon");
   tcase_add_test(tc, test_tendons_model);
   tcase_add_test(tc, test_tendon_equalities);
   tcase_add_test(tc, test_tendon_warnings);
+  tcase_add_test(tc, test_motor_on_a_wrapping_tendon_is_left_out);
   tcase_add_test(tc, test_tendon_errors);
   suite_add_tcase(s, tc);
   return ts_run_suite(s);
