@@ -4,7 +4,10 @@
  * without drift; a hinge hitting a hard stop without gravity rebounds at
  * exactly e times its speed; a bob on a rope flies slack on its free
  * parabola and is caught when the rope goes taut; a block sliding on a
- * plane with friction decelerates at exactly mu g, then sticks; a joint's
+ * plane with friction decelerates at exactly mu g, then sticks; a ball on
+ * a slope sticks inside the friction cone and slides at g (sin - mu cos)
+ * outside it; two free bodies colliding through a plane on one of them
+ * keep their momentum and part at e times their approach speed; a joint's
  * state-limited friction holds it below its limit and lets it slip with the
  * excess force above, with a constant limit and with mu times a contact's
  * normal force; disabling a contact removes it; the step allocates
@@ -126,6 +129,87 @@ START_TEST(sliding_block_decelerates_at_mu_g_then_sticks) {
   ck_assert_msg(ball_position(p, sim).v[0] == x, "crept after sticking");
   teal_simulator_free(sim);
   teal_plant_free(p);
+}
+END_TEST
+
+/* A ball on the world plane through the origin tilted by theta about y
+ * (normal (-sin, 0, cos)) with friction mu, at rest on it for 0.5 s: its
+ * velocity, which must run down the slope at g (sin - mu cos) or be 0. */
+static teal_vec3 slope_velocity(double theta, double mu) {
+  teal_plant *p = teal_plant_new(1e-3, NULL);
+  teal_spatial_inertia M =
+      teal_spatial_inertia_from_central(1.0, teal_vec3_zero(), teal_mat3_diag(0.1, 0.1, 0.1));
+  int b = teal_plant_add_rigid_body(p, "ball", TEAL_DEFAULT_MODEL_INSTANCE, &M);
+  teal_unilateral_contact_spec s =
+      teal_unilateral_contact_spec_default(TEAL_UNILATERAL_POINT_IN_PLANE);
+  s.body_a = TEAL_WORLD_BODY;
+  s.body_b = b;
+  s.n_a = teal_vec3_make(-sin(theta), 0, cos(theta));
+  s.friction = mu;
+  ck_assert_int_eq(teal_plant_adopt_unilateral_contact(p, &s), 0);
+  ck_assert_int_eq(teal_plant_set_gravity(p, teal_vec3_make(0, 0, -G)), TEAL_OK);
+  ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+  teal_simulator *sim = start_free(p, teal_vec3_zero(), teal_vec3_zero());
+  advance(sim, 0.5);
+  teal_vec3 v = ball_velocity(p, sim);
+  teal_simulator_free(sim);
+  teal_plant_free(p);
+  return v;
+}
+
+START_TEST(ball_on_a_slope_sticks_inside_the_cone_and_slides_outside) {
+  double theta = 0.3;
+  teal_vec3 held = slope_velocity(theta, 0.5); /* tan 0.3 = 0.31 < 0.5 */
+  ck_assert_msg(teal_vec3_norm(held) < 1e-12, "slid at %g m/s", teal_vec3_norm(held));
+  teal_vec3 v = slope_velocity(theta, 0.2);
+  double a = G * (sin(theta) - 0.2 * cos(theta));
+  teal_vec3 down = teal_vec3_make(cos(theta), 0, sin(theta)); /* up the slope */
+  ck_assert_msg(fabs(teal_vec3_dot(v, down) + 0.5 * a) < 1e-9, "slope speed %.12g, expected %.12g",
+                -teal_vec3_dot(v, down), 0.5 * a);
+  ck_assert_msg(fabs(v.v[1]) < 1e-12 && fabs(v.v[0] * sin(theta) - v.v[2] * cos(theta)) < 1e-9,
+                "left the slope: v = (%g, %g, %g)", v.v[0], v.v[1], v.v[2]);
+}
+END_TEST
+
+/* Two free 1 kg bodies without gravity: a platform A whose plane z = 0
+ * (its frame) a ball B approaches at 1 m/s. After the impact their
+ * velocities are the closed form of a 1-D collision with restitution e:
+ * v_B = (e - 1) / 2, v_A = -(1 + e) / 2, momentum kept. */
+START_TEST(impact_between_two_bodies_keeps_momentum_with_restitution) {
+  double es[] = {0.0, 0.5, 1.0};
+  for (int i = 0; i < 3; i++) {
+    teal_plant *p = teal_plant_new(1e-3, NULL);
+    teal_spatial_inertia M =
+        teal_spatial_inertia_from_central(1.0, teal_vec3_zero(), teal_mat3_diag(0.1, 0.1, 0.1));
+    int a = teal_plant_add_rigid_body(p, "platform", TEAL_DEFAULT_MODEL_INSTANCE, &M);
+    int b = teal_plant_add_rigid_body(p, "ball", TEAL_DEFAULT_MODEL_INSTANCE, &M);
+    teal_unilateral_contact_spec s =
+        teal_unilateral_contact_spec_default(TEAL_UNILATERAL_POINT_IN_PLANE);
+    s.body_a = a;
+    s.body_b = b;
+    s.restitution = es[i];
+    ck_assert_int_eq(teal_plant_adopt_unilateral_contact(p, &s), 0);
+    ck_assert_int_eq(teal_plant_set_gravity(p, teal_vec3_zero()), TEAL_OK);
+    ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
+    teal_simulator *sim = teal_simulator_new(teal_plant_system(p), NULL, NULL);
+    teal_context *ctx = teal_simulator_context(sim);
+    teal_transform X = {teal_rotation_identity(), teal_vec3_make(0, 0, 0.3)};
+    ck_assert_int_eq(teal_plant_set_free_body_pose(p, ctx, b, X), TEAL_OK);
+    teal_spatial_vector V = teal_spatial_vector_make(teal_vec3_zero(), teal_vec3_make(0, 0, -1));
+    ck_assert_int_eq(teal_plant_set_free_body_spatial_velocity(p, ctx, b, V), TEAL_OK);
+    advance(sim, 0.5);
+    const teal_spatial_vector *Vs;
+    const teal_transform *Xs;
+    ck_assert_int_eq(teal_plant_eval_body_velocities(p, ctx, &Vs), TEAL_OK);
+    ck_assert_int_eq(teal_plant_eval_body_poses(p, ctx, &Xs), TEAL_OK);
+    double va = teal_spatial_vector_linear(Vs[a]).v[2], vb = teal_spatial_vector_linear(Vs[b]).v[2];
+    ck_assert_msg(fabs(vb - 0.5 * (es[i] - 1.0)) < 1e-12 && fabs(va + 0.5 * (1.0 + es[i])) < 1e-12,
+                  "e = %g: v_A = %g, v_B = %g", es[i], va, vb);
+    ck_assert_msg(Xs[b].p.v[2] - Xs[a].p.v[2] >= -1e-12, "e = %g: the ball passed the plane",
+                  es[i]);
+    teal_simulator_free(sim);
+    teal_plant_free(p);
+  }
 }
 END_TEST
 
@@ -327,6 +411,8 @@ static Suite *suite(void) {
   tcase_add_test(tc, ball_bounces_to_e_squared_h0);
   tcase_add_test(tc, plastic_ball_rests_without_drift);
   tcase_add_test(tc, sliding_block_decelerates_at_mu_g_then_sticks);
+  tcase_add_test(tc, ball_on_a_slope_sticks_inside_the_cone_and_slides_outside);
+  tcase_add_test(tc, impact_between_two_bodies_keeps_momentum_with_restitution);
   tcase_add_test(tc, hinge_rebounds_from_hard_stop_at_e_times_its_speed);
   tcase_add_test(tc, rope_goes_slack_and_taut);
   tcase_add_test(tc, constant_friction_holds_below_its_limit_and_slips_above);
