@@ -144,6 +144,8 @@
 #include "multibody/constraints/constraint_operators.h"
 #include "multibody/constraints/constraint_operators_bias.h"
 #include "multibody/constraints/constraint_specs.h"
+#include "multibody/constraints/state_limited_friction.h"
+#include "multibody/constraints/unilateral_contacts.h"
 #include "multibody/controllers/inverse_dynamics.h"
 #include "multibody/controllers/inverse_dynamics_controller.h"
 #include "multibody/controllers/joint_stiffness_controller.h"

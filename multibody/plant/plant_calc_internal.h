@@ -33,6 +33,7 @@ typedef struct teal_plant_scratch {
   size_t held_doubles;
   double *proj_work;                  /* the constraint projection's (plant_projection.c) */
   struct teal_constraint_work *cwork; /* the constraint operators' (NULL: none) */
+  struct teal_unilateral_work *uwork; /* the unilateral contacts' (NULL: none) */
   int declaration;     /* the value given to the declaration: its copy, the
                         * system's model, names the plant and holds no data */
 } teal_plant_scratch;

@@ -17,6 +17,10 @@
  * matrix W = (M + h D)^-1 restricted to the violated dofs. Limits that a
  * solution newly violates are added and the problem re-solved.
  *
+ * Unilateral contacts and state-limited friction (Simbody's; see
+ * constraints/unilateral_internal.h) act on v* after the contact and
+ * constraint forces and before the limits.
+ *
  * A locked joint's dofs get v+ = 0 by an impulse through W on those dofs
  * (held_dofs.c), applied to v* before contact and again at the end, so q
  * stays exactly where it was locked and the rest feels the lock. */
@@ -26,6 +30,7 @@
 #include "multibody/algorithms/aba.h"
 #include "multibody/algorithms/data_internal.h"
 #include "multibody/algorithms/mass_inverse.h"
+#include "multibody/constraints/unilateral_internal.h"
 #include "multibody/contact/contact_internal.h"
 #include "multibody/plant/discrete_constraints_internal.h"
 #include "multibody/plant/free_dynamics_internal.h"
@@ -217,6 +222,9 @@ static int next_velocity(const teal_system *sys, const teal_context *ctx, const 
   }
   if (rc == TEAL_OK && (rc = contact_and_constraints(p, s, ctx, pairs, v, vnext)) != TEAL_OK) {
     return rc; /* reported */
+  }
+  if (rc == TEAL_OK) { /* unilateral contacts and friction on v* (in place) */
+    rc = teal_unilateral_step(p, s->data, s->uwork, q, s->step.vstar);
   }
   if (rc == TEAL_OK) {
     rc = enforce_limits(p, s, q, s->step.vstar, vnext);

@@ -7,6 +7,7 @@
 #include "framework/alloc.h"
 #include "multibody/algorithms/data_internal.h"
 #include "multibody/constraints/constraint_internal.h"
+#include "multibody/constraints/unilateral_internal.h"
 #include "multibody/plant/held_dofs_internal.h"
 #include "multibody/plant/plant_projection_internal.h"
 #include "multibody/plant/plant_calc_internal.h"
@@ -23,6 +24,7 @@ static void scratch_free(void *value) {
   teal_free(s->held_work);
   teal_free(s->proj_work);
   teal_constraint_work_free(s->cwork);
+  teal_unilateral_work_free(s->uwork);
   memset(s, 0, sizeof(*s));
 }
 
@@ -33,6 +35,9 @@ static int scratch_alloc(teal_plant_scratch *s, const teal_plant *p) {
   s->data = teal_mb_data_new(p, NULL);
   int rc = TEAL_OK;
   s->cwork = s->data ? teal_constraint_work_new(p, &rc) : NULL;
+  if (s->data && rc == TEAL_OK && p->sys.discrete) {
+    s->uwork = teal_unilateral_work_new(p, &rc);
+  }
   if (!s->data || rc || (p->sys.discrete && teal_step_data_init(&s->step, p) != TEAL_OK) ||
       teal_plant_held_reserve(s, p, teal_plant_num_prescribed(p)) != TEAL_OK ||
       (!p->sys.discrete && teal_plant_projection_reserve(s, p) != TEAL_OK)) {

@@ -250,6 +250,8 @@ struct teal_plant {
   int contact_model;                   /* teal_contact_model */
   int surface_polygons;                /* 1: polygons, 0: triangles (the default) */
   struct teal_volume_mesh **soft_mesh; /* [geometries] at finalize, NULL: not soft */
+  /* unilateral contacts and state-limited friction (multibody/constraints/) */
+  teal_plant_list unilaterals, slfrictions;
 };
 
 #define INST(p) ((instance_rec *)(p)->instances.data)

@@ -110,6 +110,9 @@ void teal_plant_destroy(teal_plant *p) {
   teal_plant_list_free(&p->geometries, sizeof(geometry_rec));
   teal_plant_list_free(&p->filter_pairs, sizeof(filter_pair_rec));
   teal_plant_list_free(&p->constraints, sizeof(constraint_rec));
+  /* unnamed and never indexed (multibody/constraints/unilateral_internal.h) */
+  teal_free(p->unilaterals.data);
+  teal_free(p->slfrictions.data);
   teal_free(p->name);
   for (int i = 0; i < p->nblocks; i++) {
     teal_free(p->blocks[i]);
