@@ -94,6 +94,7 @@
 #include "geometry/hydroelastic/contact_surface.h"
 #include "geometry/hydroelastic/soft_half_space.h"
 #include "geometry/hydroelastic/volume_mesh.h"
+#include "geometry/hydroelastic/volume_mesh_bvh.h"
 #include "geometry/proximity/aabb.h"
 #include "geometry/proximity/broadphase.h"
 #include "geometry/proximity/collision_filter.h"

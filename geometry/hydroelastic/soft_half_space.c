@@ -72,16 +72,6 @@ static void cut_tet(const teal_volume_mesh *m, const cut_frame *f, const int t[4
   }
 }
 
-/* 1 when the plane misses chunk k's bounding sphere (meshes made without
- * chunks are never skipped). */
-static int chunk_misses(const teal_volume_mesh *m, const cut_frame *f, int k) {
-  if (k >= m->num_chunks) {
-    return 0;
-  }
-  double s = teal_vec3_dot(f->n_S, teal_vec3_sub(m->chunk_center[k], f->o_S));
-  return fabs(s) > m->chunk_radius[k];
-}
-
 /* Area, centroid and mean pressure of a convex polygon (fan from q[0]),
  * its orientation made counter-clockwise about n. */
 static double polygon_summary(cut_polygon *poly, teal_vec3 n, teal_vec3 *centroid, double *p) {
@@ -194,27 +184,43 @@ static int make_room(teal_contact_surface *out) {
   return teal_contact_surface_reserve(out, 2 * out->face_cap + 64, 2 * out->vertex_cap + 192);
 }
 
-/* Cuts every tetrahedron of m that the plane of f crosses into out. */
-static int cut_mesh(const teal_volume_mesh *m, const cut_frame *f,
-                    teal_contact_surface_representation rep, teal_contact_surface *out) {
-  int rc = TEAL_OK;
-  for (int t = 0; rc == TEAL_OK && t < m->num_tets; t++) {
-    if (t % TEAL_VOLUME_MESH_CHUNK == 0 && chunk_misses(m, f, t / TEAL_VOLUME_MESH_CHUNK)) {
-      t += TEAL_VOLUME_MESH_CHUNK - 1; /* the plane passes by the whole run */
-      continue;
-    }
-    const int *tet = m->tets[t];
-    double s[4];
-    for (int i = 0; i < 4; i++) {
-      s[i] = teal_vec3_dot(f->n_S, teal_vec3_sub(m->vertices[tet[i]], f->o_S));
-    }
-    cut_polygon poly;
-    cut_tet(m, f, tet, s, &poly);
-    if (poly.n && (rc = make_room(out)) == TEAL_OK) {
-      add_polygon(out, &poly, f->n_W, teal_rotation_apply(f->X_WS.R, tet_gradient(m, tet)), rep);
-    }
+/* One query's state while the hierarchy hands it tetrahedra. */
+typedef struct cut_query {
+  const teal_volume_mesh *m;
+  const cut_frame *f;
+  teal_contact_surface_representation rep;
+  teal_contact_surface *out;
+} cut_query;
+
+static int plane_misses(const void *query, teal_vec3 lo, teal_vec3 hi) {
+  const cut_frame *f = ((const cut_query *)query)->f;
+  return teal_bvh_box_misses_plane(f->n_S, f->o_S, lo, hi);
+}
+
+/* Cuts tetrahedron t into the query's surface if the plane crosses it. */
+static int cut_one(void *query, int t) {
+  cut_query *q = query;
+  const int *tet = q->m->tets[t];
+  double s[4];
+  for (int i = 0; i < 4; i++) {
+    s[i] = teal_vec3_dot(q->f->n_S, teal_vec3_sub(q->m->vertices[tet[i]], q->f->o_S));
+  }
+  cut_polygon poly;
+  cut_tet(q->m, q->f, tet, s, &poly);
+  int rc = poly.n ? make_room(q->out) : TEAL_OK;
+  if (poly.n && rc == TEAL_OK) {
+    teal_vec3 grad = teal_rotation_apply(q->f->X_WS.R, tet_gradient(q->m, tet));
+    add_polygon(q->out, &poly, q->f->n_W, grad, q->rep);
   }
   return rc;
+}
+
+/* Cuts every tetrahedron of m that the plane of f crosses into out,
+ * visiting only the hierarchy's boxes the plane crosses. */
+static int cut_mesh(const teal_volume_mesh *m, const cut_frame *f,
+                    teal_contact_surface_representation rep, teal_contact_surface *out) {
+  cut_query q = {m, f, rep, out};
+  return teal_volume_mesh_bvh_visit(m, plane_misses, cut_one, &q, NULL);
 }
 
 int teal_soft_half_space_contact_surface(const teal_volume_mesh *m, teal_transform X_WS,

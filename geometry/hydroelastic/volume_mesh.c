@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "framework/alloc.h"
+#include "geometry/hydroelastic/volume_mesh_internal.h"
 
 /* The six tetrahedra of a cube (Kuhn's split): each walks from corner 000
  * to corner 111 along the axes in one order. */
@@ -70,34 +71,8 @@ static teal_volume_mesh *grid_new(const int n[3], double modulus) {
   return m;
 }
 
-/* The bounding sphere of chunk k's tetrahedra: centred on their vertices'
- * box, through the farthest vertex. */
-static void chunk_bound(teal_volume_mesh *m, int k) {
-  int t0 = k * TEAL_VOLUME_MESH_CHUNK, t1 = t0 + TEAL_VOLUME_MESH_CHUNK;
-  t1 = t1 < m->num_tets ? t1 : m->num_tets;
-  teal_vec3 lo = m->vertices[m->tets[t0][0]], hi = lo;
-  for (int t = t0; t < t1; t++) {
-    for (int i = 0; i < 4; i++) {
-      teal_vec3 x = m->vertices[m->tets[t][i]];
-      for (int a = 0; a < 3; a++) {
-        lo.v[a] = fmin(lo.v[a], x.v[a]);
-        hi.v[a] = fmax(hi.v[a], x.v[a]);
-      }
-    }
-  }
-  teal_vec3 c = teal_vec3_scale(teal_vec3_add(lo, hi), 0.5);
-  double r = 0.0;
-  for (int t = t0; t < t1; t++) {
-    for (int i = 0; i < 4; i++) {
-      r = fmax(r, teal_vec3_norm(teal_vec3_sub(m->vertices[m->tets[t][i]], c)));
-    }
-  }
-  m->chunk_center[k] = c;
-  m->chunk_radius[k] = r;
-}
-
 /* Once the vertices are in place: makes every tetrahedron positively
- * oriented and bounds the chunks. NULL (m freed) without memory. */
+ * oriented and builds the hierarchy. NULL (m freed) without memory. */
 static teal_volume_mesh *finish(teal_volume_mesh *m) {
   for (int t = 0; m && t < m->num_tets; t++) {
     if (tet_volume(m->vertices, m->tets[t]) < 0.0) {
@@ -106,17 +81,9 @@ static teal_volume_mesh *finish(teal_volume_mesh *m) {
       m->tets[t][3] = swap;
     }
   }
-  if (m) {
-    m->num_chunks = (m->num_tets + TEAL_VOLUME_MESH_CHUNK - 1) / TEAL_VOLUME_MESH_CHUNK;
-    m->chunk_center = teal_calloc((size_t)m->num_chunks, sizeof(*m->chunk_center));
-    m->chunk_radius = teal_calloc((size_t)m->num_chunks, sizeof(*m->chunk_radius));
-  }
-  if (m && (!m->chunk_center || !m->chunk_radius)) {
+  if (m && teal_volume_mesh_build_bvh(m) != TEAL_OK) {
     teal_volume_mesh_free(m);
     return NULL;
-  }
-  for (int k = 0; m && k < m->num_chunks; k++) {
-    chunk_bound(m, k);
   }
   return m;
 }
@@ -258,8 +225,7 @@ void teal_volume_mesh_free(teal_volume_mesh *m) {
     teal_free(m->vertices);
     teal_free(m->pressure);
     teal_free(m->tets);
-    teal_free(m->chunk_center);
-    teal_free(m->chunk_radius);
+    teal_free(m->bvh);
     teal_free(m);
   }
 }

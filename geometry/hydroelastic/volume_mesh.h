@@ -10,7 +10,8 @@
  *   - sphere of radius R: e = 1 - r / R (r the distance to the centre);
  *   - box with half sizes h: e = min_i (h_i - |x_i|) / min_i h_i (the
  *     distance to the nearest face over the inscribed depth).
- * Meshes are grids of hexahedral cells split into six tetrahedra each.
+ * Meshes are grids of hexahedral cells split into six tetrahedra each,
+ * with a bounding volume hierarchy over them (volume_mesh_bvh.h).
  *   - The sphere's grid is a cube's, mapped radially onto the ball, so that
  *     the cube's shells become spherical shells and e = 1 - max_i |u_i| in
  *     the cube coordinates u. The vertices take the exact extent; inside a
@@ -29,6 +30,7 @@
 #include "teal_export.h"
 
 #include "framework/error.h"
+#include "geometry/hydroelastic/volume_mesh_bvh.h"
 #include "math/vec3.h"
 
 #ifdef __cplusplus
@@ -43,17 +45,9 @@ typedef struct teal_volume_mesh {
   double *pressure;    /**< pressure at each vertex, Pa (num_vertices) */
   int (*tets)[4];      /**< vertex indices, positively oriented (num_tets) */
   double modulus;      /**< the hydroelastic modulus E (Pa) */
-  /** Bounding spheres of the runs of TEAL_VOLUME_MESH_CHUNK consecutive
-   *  tetrahedra (one grid cell), which let a query skip the cells it
-   *  cannot cut: num_chunks entries each. @{ */
-  int num_chunks;
-  teal_vec3 *chunk_center;
-  double *chunk_radius;
-  /** @} */
+  int num_bvh_nodes;   /**< nodes of the hierarchy (0: none, queries visit all) */
+  teal_bvh_node *bvh;  /**< the bounding volume hierarchy (volume_mesh_bvh.h) */
 } teal_volume_mesh;
-
-/** Tetrahedra per bounding sphere of a teal_volume_mesh (a cell's six). */
-#define TEAL_VOLUME_MESH_CHUNK 6
 
 /** A soft sphere of radius R > 0 and modulus E > 0 with cells of size about
  *  resolution_hint (> 0; NaN or 0: R / 4; 2 to 64 cells across).

@@ -136,9 +136,55 @@ int teal_plant_hydro_finalize(teal_plant *p);
 int teal_plant_hydro_pair(const teal_plant *p, const teal_context *ctx, int ga, int gb, int *soft,
                           int *rigid);
 
+/* The room hydroelastic contact needs: the soft-rigid pairs the plant may
+ * meet and the faces and vertices of the largest surface of one. */
+void teal_plant_hydro_room(const teal_plant *p, int *pairs, int *faces, int *verts);
+
 /* Sizes r's hydroelastic list for every soft-rigid pair at its largest
  * surface, so that later evaluations allocate nothing. */
 int teal_plant_hydro_reserve(const teal_plant *p, teal_contact_results *r);
+
+/* The combined parameters of hydroelastic pair (soft, rigid): friction as
+ * for point contact, the soft geometry's dissipation, the relaxation times'
+ * sum; k = 0 (the faces carry their own). */
+void teal_plant_hydro_pair_params(const teal_plant *p, int soft, int rigid,
+                                  contact_pair_params *cp);
+
+/* The contact surface of hydroelastic pair (soft, rigid) at body poses
+ * X_WB into h, with its bodies and geometries and zero force. */
+int teal_plant_hydro_surface(const teal_plant *p, const teal_context *ctx,
+                             const teal_transform *X_WB, int soft, int rigid,
+                             teal_hydroelastic_contact_info *h);
+
+/* Adds force f on B at p_WC to h's total force and moment. */
+void teal_hydro_add_face_force(teal_hydroelastic_contact_info *h, teal_vec3 p_WC, teal_vec3 f);
+
+/* Discrete plants (hydroelastic_discrete.c): each face of a hydroelastic
+ * surface is one point contact of the discrete step, as in Drake's TAMSI
+ * and SAP. Nonzero when face carries a contact: its pressure and its
+ * pressure gradient along the normal are > 0 (beyond rounding). */
+int teal_hydro_face_pushes(const teal_contact_polygon *face);
+
+/* The point contact of face (it pushes) of pair (soft, rigid) with its
+ * parameters: at the centroid, along the face normal, stiffness k = A g
+ * (g the soft pressure gradient along the normal) and depth p / g, so that
+ * k depth = p A, the face's pressure force. */
+void teal_plant_hydro_face_contact(const teal_plant *p, int soft, int rigid,
+                                   const teal_contact_polygon *face, teal_contact_info *c,
+                                   contact_pair_params *cp);
+
+/* Sizes sd's hydroelastic surfaces as teal_plant_hydro_reserve does the
+ * results' (at the step data's initialization, so that steps allocate
+ * nothing): returns the step contacts their faces may need, or
+ * TEAL_ENOMEM. */
+int teal_plant_hydro_step_reserve(const teal_plant *p, teal_step_data *sd);
+
+/* The surfaces of the hydroelastic pairs among pairs at the step's q into
+ * s->step.hsurf (the k-th hydroelastic pair's in hsurf[k]): the number of contacts of the discrete
+ * step (one per point pair, one per pushing face), or a negative code
+ * reported on ctx. */
+int teal_plant_hydro_step_surfaces(const teal_plant *p, teal_plant_scratch *s,
+                                   const teal_context *ctx, const teal_point_pair_list *pairs);
 
 /* The surface and forces of the hydroelastic pair (soft, rigid) into h. */
 int teal_plant_hydro_contact(const teal_plant *p, const teal_context *ctx,

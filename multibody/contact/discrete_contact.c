@@ -113,16 +113,43 @@ static int contact_jacobian(const teal_plant *p, teal_plant_scratch *s, int c) {
   return rc;
 }
 
+/* Fills step contacts [c, c + n) from the pushing faces of the k-th
+ * hydroelastic pair's surface (teal_plant_hydro_step_surfaces made it); n
+ * returned. */
+static int hydro_contacts(const teal_plant *p, teal_plant_scratch *s, int k, int soft, int rigid,
+                          int c, int *rc) {
+  const teal_contact_surface *hs = &s->step.hsurf[k];
+  int n = 0;
+  for (int f = 0; *rc == TEAL_OK && f < hs->num_faces; f++) {
+    if (teal_hydro_face_pushes(&hs->faces[f])) {
+      teal_plant_hydro_face_contact(p, soft, rigid, &hs->faces[f], &s->step.contacts[c + n],
+                                    &s->step.cparams[c + n]);
+      *rc = contact_jacobian(p, s, c + n);
+      n++;
+    }
+  }
+  return n;
+}
+
 /* Fills the contacts, their parameters and Jacobians from the pairs (the
- * kinematics are those of teal_mb_forward_dynamics_blocks's q in s->data). */
-static int prepare_contacts(const teal_plant *p, teal_plant_scratch *s,
+ * kinematics are those of teal_mb_forward_dynamics_blocks's q in s->data):
+ * one per point pair, one per face of a hydroelastic pair. */
+static int prepare_contacts(const teal_plant *p, teal_plant_scratch *s, const teal_context *ctx,
                             const teal_point_pair_list *pairs) {
-  int rc = TEAL_OK;
+  int rc = TEAL_OK, c = 0, k = 0;
   for (int i = 0; rc == TEAL_OK && i < pairs->n; i++) {
     const teal_point_pair *pp = &pairs->pairs[i];
-    teal_contact_pair_params(p, pp, &s->step.cparams[i]);
-    teal_contact_from_pair(p, pp, &s->step.cparams[i], &s->step.contacts[i]);
-    rc = contact_jacobian(p, s, i);
+    int soft, rigid,
+        hydro = teal_plant_hydro_pair(p, ctx, teal_contact_plant_geometry(p, pp->id_A),
+                                      teal_contact_plant_geometry(p, pp->id_B), &soft, &rigid);
+    if (hydro) {
+      c += hydro > 0 ? hydro_contacts(p, s, k++, soft, rigid, c, &rc) : 0;
+      rc = hydro < 0 ? hydro : rc;
+      continue;
+    }
+    teal_contact_pair_params(p, pp, &s->step.cparams[c]);
+    teal_contact_from_pair(p, pp, &s->step.cparams[c], &s->step.contacts[c]);
+    rc = contact_jacobian(p, s, c++);
   }
   return rc;
 }
@@ -532,14 +559,14 @@ static int solve_island(const teal_plant *p, teal_plant_scratch *s, const teal_c
 int teal_plant_contact_step(const teal_plant *p, teal_plant_scratch *s, const teal_context *ctx,
                             const teal_point_pair_list *pairs,
                             const double *v0, const double *vstar, double *v_next) {
-  int nc = pairs ? pairs->n : 0;
+  int nc = pairs && pairs->n > 0 ? teal_plant_hydro_step_surfaces(p, s, ctx, pairs) : 0;
   memcpy(v_next, vstar, (size_t)p->nv * sizeof(double));
-  if (nc == 0 && s->step.nrows == 0) {
-    return TEAL_OK;
+  if (nc < 0 || (nc == 0 && s->step.nrows == 0)) {
+    return nc < 0 ? nc : TEAL_OK;
   }
   int rc = nc > 0 ? teal_step_data_reserve_contacts(&s->step, nc) : TEAL_OK;
   if (rc == TEAL_OK && nc > 0) {
-    rc = prepare_contacts(p, s, pairs);
+    rc = prepare_contacts(p, s, ctx, pairs);
   }
   if (rc) {
     return teal_context_report_error(ctx, rc, "plant: preparing the contact step failed (%s: %s)",
@@ -578,29 +605,74 @@ static int sap_step_force(const teal_plant_scratch *s, int i, teal_contact_info 
   return TEAL_OK;
 }
 
+/* The force on B of step contact i (c with parameters cp, at relative
+ * velocity vc) at v_next: the discrete law, or SAP's as the step left it. */
+static int result_force(const teal_plant *p, const teal_plant_scratch *s, int i,
+                        const contact_pair_params *cp, teal_vec3 vc, teal_contact_info *c) {
+  if (use_sap(p)) { /* SAP's law needs the step's regularization */
+    return sap_step_force(s, i, c);
+  }
+  c->f_Bc_W = discrete_force(c, cp, p->time_step, discrete_regularization(p), vc, NULL);
+  return TEAL_OK;
+}
+
+/* Appends the hydroelastic contact of pair (soft, rigid) to r: its surface
+ * at the step's q and the forces of its faces' step contacts, from step
+ * contact *sc on. */
+static int hydro_result(const teal_plant *p, const teal_plant_scratch *s, const teal_context *ctx,
+                        int soft, int rigid, int *sc, teal_contact_results *r) {
+  int n = r->num_hydroelastic;
+  if (n == r->hydroelastic_cap && teal_contact_results_reserve_hydroelastic(r, 2 * n + 1)) {
+    return TEAL_ENOMEM;
+  }
+  teal_hydroelastic_contact_info *h = &r->hydroelastic[n];
+  int rc = teal_plant_hydro_surface(p, ctx, s->data->X_WB, soft, rigid, h);
+  for (int f = 0; rc == TEAL_OK && f < h->surface.num_faces; f++) {
+    const teal_contact_polygon *face = &h->surface.faces[f];
+    if (!teal_hydro_face_pushes(face)) {
+      continue;
+    }
+    teal_contact_info c;
+    contact_pair_params cp;
+    teal_plant_hydro_face_contact(p, soft, rigid, face, &c, &cp);
+    teal_vec3 vc = teal_contact_relative_velocity(s->data->X_WB, s->data->V_WB, &c);
+    if ((rc = result_force(p, s, (*sc)++, &cp, vc, &c)) == TEAL_OK) {
+      teal_hydro_add_face_force(h, face->centroid, c.f_Bc_W);
+    }
+  }
+  r->num_hydroelastic += rc == TEAL_OK && h->surface.num_faces > 0;
+  return rc;
+}
+
+/* Appends the point contact of pair pp, step contact sc, to r. */
+static int point_result(const teal_plant *p, const teal_plant_scratch *s, const teal_point_pair *pp,
+                        int sc, teal_contact_results *r) {
+  contact_pair_params cp;
+  teal_contact_info *c = &r->c[r->n++];
+  teal_contact_pair_params(p, pp, &cp);
+  teal_contact_from_pair(p, pp, &cp, c);
+  teal_vec3 vc = teal_contact_relative_velocity(s->data->X_WB, s->data->V_WB, c);
+  double xdot = teal_vec3_dot(vc, c->nhat_BA_W);
+  c->separation_speed = -xdot;
+  c->slip_speed = teal_vec3_norm(teal_vec3_sub(vc, teal_vec3_scale(c->nhat_BA_W, xdot)));
+  return result_force(p, s, sc, &cp, vc, c);
+}
+
 int teal_plant_contact_forces_at(const teal_plant *p, teal_plant_scratch *s,
                                  const teal_context *ctx, const double *q,
                                  const teal_point_pair_list *pairs, const double *v_next,
                                  teal_contact_results *r) {
-  const teal_transform *X_WB = s->data->X_WB;
-  const teal_spatial_vector *V_WB = s->data->V_WB;
-  int rc = teal_mb_body_velocities(p, q, v_next, s->data->X_WB, s->data->V_WB);
-  double h = p->time_step, eps = discrete_regularization(p);
+  int rc = teal_mb_body_velocities(p, q, v_next, s->data->X_WB, s->data->V_WB), sc = 0;
   r->n = 0;
   for (int i = 0; rc == TEAL_OK && i < pairs->n; i++) {
-    contact_pair_params cp;
-    teal_contact_info *c = &r->c[r->n++];
-    teal_contact_pair_params(p, &pairs->pairs[i], &cp);
-    teal_contact_from_pair(p, &pairs->pairs[i], &cp, c);
-    teal_vec3 vc = teal_contact_relative_velocity(X_WB, V_WB, c);
-    double xdot = teal_vec3_dot(vc, c->nhat_BA_W);
-    if (use_sap(p)) { /* the step's forces: SAP's law needs the step's regularization */
-      rc = sap_step_force(s, i, c);
-    } else {
-      c->f_Bc_W = discrete_force(c, &cp, h, eps, vc, NULL);
+    const teal_point_pair *pp = &pairs->pairs[i];
+    int soft, rigid,
+        hydro = teal_plant_hydro_pair(p, ctx, teal_contact_plant_geometry(p, pp->id_A),
+                                      teal_contact_plant_geometry(p, pp->id_B), &soft, &rigid);
+    if (hydro < 0) {
+      return hydro;
     }
-    c->separation_speed = -xdot;
-    c->slip_speed = teal_vec3_norm(teal_vec3_sub(vc, teal_vec3_scale(c->nhat_BA_W, xdot)));
+    rc = hydro ? hydro_result(p, s, ctx, soft, rigid, &sc, r) : point_result(p, s, pp, sc++, r);
   }
   return rc ? teal_context_report_error(ctx, rc, "plant: contact results failed (%s)",
                                         rc == TEAL_ESTATE ? "the SAP step's contacts are not "

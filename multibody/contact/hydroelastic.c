@@ -22,12 +22,6 @@ int teal_plant_set_contact_model(teal_plant *p, teal_contact_model model) {
     return teal_plant_fail(p, TEAL_EINVAL, "plant: unknown contact model %s%s",
                            "(not point, hydroelastic or hydroelastic with fallback)", NULL);
   }
-  if (model != TEAL_CONTACT_MODEL_POINT && p->time_step > 0.0) {
-    return teal_plant_fail(p, TEAL_EINVAL,
-                           "plant: the %s contact model needs a continuous plant (time_step = "
-                           "0); the discrete contact solver takes point contacts only%s",
-                           model_name((int)model), NULL);
-  }
   p->contact_model = (int)model;
   return TEAL_OK;
 }

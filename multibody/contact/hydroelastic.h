@@ -29,9 +29,10 @@
  *     hydroelastic, every other pair (rigid-rigid, soft-soft, soft against
  *     another rigid shape, geometry without compliance) is point contact.
  * Soft-soft contact (the equal-pressure surface) and rigid shapes other
- * than the half-space are not supported yet. Hydroelastic contact needs a
- * continuous plant (time_step = 0): the discrete contact solver takes
- * point pairs only. */
+ * than the half-space are not supported yet. In a discrete plant each face
+ * of a surface is a point contact of the discrete step (either solver),
+ * of stiffness A g (g the pressure gradient along the normal) at depth
+ * p / g, whose force at the configuration is the face's p A. */
 #ifndef TEAL_MULTIBODY_CONTACT_HYDROELASTIC_H
 #define TEAL_MULTIBODY_CONTACT_HYDROELASTIC_H
 
@@ -65,9 +66,9 @@ typedef struct teal_hydroelastic_contact_info {
   teal_vec3 tau_Bc_W;           /**< moment on B about the surface centroid */
 } teal_hydroelastic_contact_info;
 
-/** Sets the contact model (before finalize; a bad value or a discrete plant
- *  with a hydroelastic model gives TEAL_EINVAL, after finalize TEAL_ESTATE;
- *  errors are sticky as for every declaration). */
+/** Sets the contact model (before finalize; a bad value gives TEAL_EINVAL,
+ *  after finalize TEAL_ESTATE; errors are sticky as for every
+ *  declaration). */
 TEAL_API int teal_plant_set_contact_model(teal_plant *plant, teal_contact_model model);
 
 /** The contact model (TEAL_CONTACT_MODEL_POINT for NULL). */

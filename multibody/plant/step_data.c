@@ -157,8 +157,10 @@ int teal_step_data_init(teal_step_data *sd, const teal_plant *p) {
     m = (size_t)p->nv; /* with contact, constraints may join every tree into one island */
   }
   int island = m * m <= TEAL_PLANT_DENSE_MAX_BYTES / sizeof(double) ? (int)m : 0;
-  if (sd->trees && (teal_step_data_reserve_contacts(sd, 4 * proximity + 8) != TEAL_OK ||
-                    teal_step_data_reserve_island(sd, island) != TEAL_OK)) {
+  int hydro = sd->trees ? teal_plant_hydro_step_reserve(p, sd) : 0; /* contacts of its faces */
+  if (hydro < 0 ||
+      (sd->trees && (teal_step_data_reserve_contacts(sd, 4 * proximity + 8 + hydro) != TEAL_OK ||
+                     teal_step_data_reserve_island(sd, island) != TEAL_OK))) {
     teal_step_data_release(sd);
     return TEAL_ENOMEM;
   }
@@ -166,6 +168,11 @@ int teal_step_data_init(teal_step_data *sd, const teal_plant *p) {
 }
 
 void teal_step_data_release(teal_step_data *sd) {
+  for (int i = 0; i < sd->hpairs_cap; i++) {
+    teal_contact_surface_release(&sd->hsurf[i]);
+  }
+  teal_free(sd->hsurf);
+  teal_free(sd->hX_WB);
   teal_free(sd->model_buffer);
   teal_free(sd->contact_buffer);
   teal_free(sd->newton_buffer);

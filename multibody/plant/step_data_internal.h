@@ -59,6 +59,12 @@ typedef struct teal_step_data {
   double *A_newton; /* [island_cap^2] */
   int *pivots;      /* [island_cap] */
   long growths;     /* times the contact or Newton buffer grew inside a step */
+  /* the surfaces of the step's hydroelastic pairs, by pair index
+   * (contact/hydroelastic_discrete.c); grown, like the buffers, only when a
+   * step meets more pairs or faces */
+  int hpairs_cap;
+  teal_contact_surface *hsurf; /* [hpairs_cap] */
+  teal_transform *hX_WB;       /* [nb] body poses of the step (NULL: no soft geometry) */
   void *model_buffer, *contact_buffer, *newton_buffer;
 } teal_step_data;
 
