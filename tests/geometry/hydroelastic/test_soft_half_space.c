@@ -238,6 +238,38 @@ START_TEST(reserved_surface_allocates_nothing) {
 }
 END_TEST
 
+/* Clearing empties a surface and keeps its room: the next cut reuses it. */
+START_TEST(clear_keeps_the_capacity) {
+  teal_volume_mesh *m = teal_volume_mesh_soft_sphere(0.1, 1e5, NAN, NULL);
+  teal_contact_surface s = {0};
+  int face_count = teal_soft_half_space_contact_surface(
+      m, at(0, 0, 0.09), teal_transform_identity(), TEAL_CONTACT_SURFACE_TRIANGLES, &s, NULL);
+  ck_assert_int_gt(face_count, 0);
+  ck_assert_int_eq(s.num_faces, face_count);
+  double force = teal_contact_surface_total_pressure_force(&s);
+  ck_assert_double_gt(force, 0.0);
+  int face_cap = s.face_cap, vertex_cap = s.vertex_cap;
+  teal_contact_surface_clear(&s);
+  ck_assert_int_eq(s.num_faces, 0);
+  ck_assert_int_eq(s.num_vertices, 0);
+  ck_assert_double_eq(s.area, 0.0);
+  ck_assert_double_eq(teal_contact_surface_total_pressure_force(&s), 0.0);
+  ck_assert_int_eq(s.face_cap, face_cap);
+  ck_assert_int_eq(s.vertex_cap, vertex_cap);
+  teal_contact_surface_clear(NULL); /* allowed */
+  ts_alloc_install();
+  ts_alloc_reset();
+  ck_assert_int_eq(
+      teal_soft_half_space_contact_surface(m, at(0, 0, 0.09), teal_transform_identity(),
+                                           TEAL_CONTACT_SURFACE_TRIANGLES, &s, NULL),
+      face_count);
+  ts_alloc_expect_none();
+  ck_assert_double_eq_tol(teal_contact_surface_total_pressure_force(&s), force, 1e-12 * force);
+  teal_contact_surface_release(&s);
+  teal_volume_mesh_free(m);
+}
+END_TEST
+
 int main(void) {
   Suite *s = suite_create("soft_half_space");
   TCase *tc = tcase_create("core");
@@ -249,6 +281,7 @@ int main(void) {
   tcase_add_test(tc, sphere_mesh_field_and_volume);
   tcase_add_test(tc, bad_inputs);
   tcase_add_test(tc, reserved_surface_allocates_nothing);
+  tcase_add_test(tc, clear_keeps_the_capacity);
   suite_add_tcase(s, tc);
   return ts_run_suite(s);
 }
