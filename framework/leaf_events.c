@@ -5,13 +5,9 @@
 #include "framework/system_internal.h"
 
 static int add_event(teal_system *sys, teal_event_decl ev, const void *fn, const char *what) {
-  int rc = teal_leaf_declare_guard(sys, what);
+  int rc = teal_leaf_callback_guard(sys, what, fn != NULL);
   if (rc) {
     return rc;
-  }
-  if (!fn) {
-    return teal_error_set_sticky(&sys->err, TEAL_EINVAL, "%s on system '%s': NULL callback", what,
-                                 sys->name);
   }
   if (ev.trigger == TEAL_TRIGGER_WITNESS &&
       (!ev.witness || ev.direction < TEAL_WITNESS_POSITIVE_TO_NEGATIVE ||

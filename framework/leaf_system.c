@@ -44,6 +44,15 @@ int teal_leaf_declare_guard(teal_system *sys, const char *what) {
   return TEAL_OK;
 }
 
+int teal_leaf_callback_guard(teal_system *sys, const char *what, int has_callback) {
+  int rc = teal_leaf_declare_guard(sys, what);
+  if (rc == TEAL_OK && !has_callback) {
+    rc = teal_error_set_sticky(&sys->err, TEAL_EINVAL, "%s on system '%s': NULL callback", what,
+                               sys->name);
+  }
+  return rc;
+}
+
 static int check_name(teal_system *sys, const char *name, const char *what) {
   if (!name || !*name || strchr(name, '/')) {
     return teal_error_set_sticky(&sys->err, TEAL_EINVAL, "%s on system '%s': invalid name '%s'",
@@ -465,13 +474,9 @@ int teal_leaf_declare_abstract_cache_entry(teal_system *sys, const char *name,
 }
 
 int teal_leaf_set_time_derivatives(teal_system *sys, teal_derivatives_fn fn, void *user) {
-  int rc = teal_leaf_declare_guard(sys, "set time derivatives");
+  int rc = teal_leaf_callback_guard(sys, "set time derivatives", fn != NULL);
   if (rc) {
     return rc;
-  }
-  if (!fn) {
-    return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
-                                 "set time derivatives on system '%s': NULL callback", sys->name);
   }
   sys->derivatives = fn;
   sys->derivatives_user = user;
@@ -508,13 +513,9 @@ int teal_leaf_set_velocity_map(teal_system *sys, teal_velocity_map_fn v_to_qdot,
 }
 
 int teal_leaf_set_projection(teal_system *sys, teal_projection_fn fn, void *user) {
-  int rc = teal_leaf_declare_guard(sys, "set projection");
+  int rc = teal_leaf_callback_guard(sys, "set projection", fn != NULL);
   if (rc) {
     return rc;
-  }
-  if (!fn) {
-    return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
-                                 "set projection on system '%s': NULL callback", sys->name);
   }
   sys->projection = fn;
   sys->projection_user = user;
@@ -522,13 +523,9 @@ int teal_leaf_set_projection(teal_system *sys, teal_projection_fn fn, void *user
 }
 
 int teal_leaf_set_jacobian(teal_system *sys, teal_jacobian_fn fn, void *user) {
-  int rc = teal_leaf_declare_guard(sys, "set jacobian");
+  int rc = teal_leaf_callback_guard(sys, "set jacobian", fn != NULL);
   if (rc) {
     return rc;
-  }
-  if (!fn) {
-    return teal_error_set_sticky(&sys->err, TEAL_EINVAL,
-                                 "set jacobian on system '%s': NULL callback", sys->name);
   }
   sys->jacobian = fn;
   sys->jacobian_user = user;

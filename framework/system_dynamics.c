@@ -239,13 +239,9 @@ int teal_project_continuous_state(const teal_system *sys, teal_context *ctx) {
 
 int teal_leaf_set_error_projection(teal_system *sys, teal_error_projection_fn fn, void *user) {
   static const char what[] = "set error projection";
-  int rc = teal_leaf_declare_guard(sys, what);
+  int rc = teal_leaf_callback_guard(sys, what, fn != NULL);
   if (rc) {
     return rc;
-  }
-  if (!fn) {
-    return teal_error_set_sticky(&sys->err, TEAL_EINVAL, "%s on system '%s': NULL callback", what,
-                                 sys->name);
   }
   sys->error_projection = fn;
   sys->error_projection_user = user;
@@ -285,13 +281,9 @@ int teal_project_error_estimate(const teal_system *sys, const teal_context *ctx,
 int teal_leaf_set_implicit_time_derivatives_residual(teal_system *sys, teal_implicit_residual_fn fn,
                                                      void *user) {
   static const char what[] = "set implicit time derivatives residual";
-  int rc = teal_leaf_declare_guard(sys, what);
+  int rc = teal_leaf_callback_guard(sys, what, fn != NULL);
   if (rc) {
     return rc;
-  }
-  if (!fn) {
-    return teal_error_set_sticky(&sys->err, TEAL_EINVAL, "%s on system '%s': NULL callback", what,
-                                 sys->name);
   }
   sys->implicit_residual = fn;
   sys->implicit_residual_user = user;

@@ -292,6 +292,10 @@ int teal_slot_calc(const teal_cache_slot *s, void *out);
  * for a diagram or a finalized leaf). */
 int teal_leaf_declare_guard(teal_system *sys, const char *what);
 
+/* The guard of a declaration that sets a callback: the common guard, then
+ * TEAL_EINVAL (sticky, "NULL callback") when has_callback is 0. */
+int teal_leaf_callback_guard(teal_system *sys, const char *what, int has_callback);
+
 /* Checks that ctx belongs to sys (a programming error otherwise). */
 int teal_check_context(const teal_system *sys, const teal_context *ctx);
 
