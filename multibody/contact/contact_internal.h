@@ -43,6 +43,14 @@ teal_vec3 teal_contact_relative_velocity(const teal_transform *X_WB,
 /* Regularized Stribeck coefficient at slip s = |v_t| / v_stiction. */
 double teal_contact_stribeck(double s, double mu_s, double mu_d);
 
+/* The continuous force law on B at relative velocity v along the normal n
+ * (pointing from B into A): the elastic normal force elastic_fn (k depth
+ * for a point, p A for a hydroelastic face) with Hunt-Crossley dissipation
+ * and regularized Stribeck friction; *xdot and *slip get the normal and
+ * tangential speeds (either may be NULL). */
+teal_vec3 teal_contact_force_law(const teal_plant *p, const contact_pair_params *cp, teal_vec3 n,
+                                 teal_vec3 v, double elastic_fn, double *xdot, double *slip);
+
 /* Welded groups of the plant's bodies (weld joints, transitively; valid
  * before and after finalize): root[b] is the lowest body index of b's group.
  * root holds one int per body (plant_geometry.c). */

@@ -95,14 +95,7 @@ static teal_transform geometry_pose(const teal_plant *p, const teal_transform *X
 /* The force on B of one face (the law of hydroelastic.h), at its centroid. */
 static teal_vec3 face_force(const teal_plant *p, const contact_pair_params *cp,
                             const teal_contact_polygon *face, teal_vec3 v) {
-  teal_vec3 n = face->normal;
-  double xdot = teal_vec3_dot(v, n);
-  teal_vec3 vt = teal_vec3_sub(v, teal_vec3_scale(n, xdot));
-  double slip = teal_vec3_norm(vt);
-  double fn = fmax(0.0, face->pressure * face->area * (1.0 + cp->d * xdot));
-  double mu = teal_contact_stribeck(slip / teal_plant_stiction_tolerance(p), cp->mu_s, cp->mu_d);
-  teal_vec3 f = teal_vec3_scale(n, -fn);
-  return slip > 0.0 ? teal_vec3_sub(f, teal_vec3_scale(vt, mu * fn / slip)) : f;
+  return teal_contact_force_law(p, cp, face->normal, v, face->pressure * face->area, NULL, NULL);
 }
 
 int teal_plant_hydro_surface(const teal_plant *p, const teal_context *ctx,

@@ -302,22 +302,33 @@ int teal_plant_eval_query(const teal_system *sys, const teal_context *ctx, const
   return rc;
 }
 
+teal_vec3 teal_contact_force_law(const teal_plant *p, const contact_pair_params *cp, teal_vec3 n,
+                                 teal_vec3 v, double elastic_fn, double *xdot, double *slip) {
+  double vn = teal_vec3_dot(v, n);
+  teal_vec3 vt = teal_vec3_sub(v, teal_vec3_scale(n, vn));
+  double vt_norm = teal_vec3_norm(vt);
+  double fn = fmax(0.0, elastic_fn * (1.0 + cp->d * vn));
+  double mu = teal_contact_stribeck(vt_norm / teal_plant_stiction_tolerance(p), cp->mu_s, cp->mu_d);
+  teal_vec3 f = teal_vec3_scale(n, -fn);
+  if (vt_norm > 0.0) {
+    f = teal_vec3_sub(f, teal_vec3_scale(vt, mu * fn / vt_norm));
+  }
+  if (xdot) {
+    *xdot = vn;
+  }
+  if (slip) {
+    *slip = vt_norm;
+  }
+  return f;
+}
+
 /* The continuous force law at relative velocity v for contact c. */
 static void continuous_force(const teal_plant *p, const contact_pair_params *cp, teal_vec3 v,
                              teal_contact_info *c) {
-  teal_vec3 n = c->nhat_BA_W;
-  double xdot = teal_vec3_dot(v, n);
-  teal_vec3 vt = teal_vec3_sub(v, teal_vec3_scale(n, xdot));
-  double slip = teal_vec3_norm(vt);
-  double fn = fmax(0.0, cp->k * c->depth * (1.0 + cp->d * xdot));
-  double mu = teal_contact_stribeck(slip / teal_plant_stiction_tolerance(p), cp->mu_s, cp->mu_d);
-  teal_vec3 f = teal_vec3_scale(n, -fn);
-  if (slip > 0.0) {
-    f = teal_vec3_sub(f, teal_vec3_scale(vt, mu * fn / slip));
-  }
+  double xdot, slip;
+  c->f_Bc_W = teal_contact_force_law(p, cp, c->nhat_BA_W, v, cp->k * c->depth, &xdot, &slip);
   c->separation_speed = -xdot;
   c->slip_speed = slip;
-  c->f_Bc_W = f;
 }
 
 /* Appends the hydroelastic contact of (soft, rigid) to r (its list and
