@@ -97,13 +97,6 @@ class ProximityProperties:
         self._c = ffi.new("teal_proximity_properties *",
                           lib.teal_proximity_properties_make(0.0, 0.0))
 
-    def _set_friction(self, friction):
-        if not isinstance(friction, CoulombFriction):
-            raise _core.TealInvalidArgumentError(
-                -1, f"AddContactMaterial: expected a CoulombFriction, got {friction!r}")
-        self._c.static_friction = friction.static_friction()
-        self._c.dynamic_friction = friction.dynamic_friction()
-
     def friction(self):
         """The CoulombFriction."""
         return CoulombFriction(self._c.static_friction, self._c.dynamic_friction)
@@ -115,8 +108,7 @@ class ProximityProperties:
 
     def set_relaxation_time(self, tau):
         """Teal-only setter of relaxation_time (Drake uses AddProperty)."""
-        self._c.relaxation_time = float(tau)
-        self._validate("set_relaxation_time")
+        self._update("set_relaxation_time", relaxation_time=float(tau))
 
     def hydroelastic_modulus(self):
         """The hydroelastic modulus (Pa) of a soft geometry (NaN: none)."""
@@ -126,12 +118,24 @@ class ProximityProperties:
         """Teal: "none", "rigid" or "soft" (Drake's compliance_type)."""
         return ("none", "rigid", "soft")[int(self._c.compliance)]
 
-    def _validate(self, what):
-        if not lib.teal_proximity_properties_valid(self._c):
+    def _update(self, what, friction=None, **fields):
+        """Sets fields (and friction, a CoulombFriction) all at once, or
+        raises and leaves the properties as they were."""
+        candidate = ffi.new("teal_proximity_properties *", self._c[0])
+        if friction is not None:
+            if not isinstance(friction, CoulombFriction):
+                raise _core.TealInvalidArgumentError(
+                    -1, f"{what}: expected a CoulombFriction, got {friction!r}")
+            candidate.static_friction = friction.static_friction()
+            candidate.dynamic_friction = friction.dynamic_friction()
+        for attr, value in fields.items():
+            setattr(candidate, attr, value)
+        if not lib.teal_proximity_properties_valid(candidate):
             raise _core.TealInvalidArgumentError(
                 -1, f"{what}: invalid proximity properties (friction static >= dynamic >= 0, "
                 "stiffness > 0 or NaN, dissipation and relaxation time >= 0 or NaN, a soft "
                 "geometry needs a finite modulus > 0, a resolution hint >= 0 or NaN)")
+        self._c[0] = candidate[0]
 
 
 def AddContactMaterial(dissipation=None, point_stiffness=None, friction=None, properties=None,
@@ -141,14 +145,11 @@ def AddContactMaterial(dissipation=None, point_stiffness=None, friction=None, pr
     properties (a ProximityProperties); Teal also takes the relaxation_time
     here. Returns properties."""
     props = _properties(properties, "AddContactMaterial")
-    if friction is not None:
-        props._set_friction(friction)
-    for attr, value in (("hunt_crossley_dissipation", dissipation),
-                        ("point_contact_stiffness", point_stiffness),
-                        ("relaxation_time", relaxation_time)):
-        if value is not None:
-            setattr(props._c, attr, float(value))
-    props._validate("AddContactMaterial")
+    fields = {attr: float(value) for attr, value in (("hunt_crossley_dissipation", dissipation),
+                                                     ("point_contact_stiffness", point_stiffness),
+                                                     ("relaxation_time", relaxation_time))
+              if value is not None}
+    props._update("AddContactMaterial", friction=friction, **fields)
     return props
 
 
@@ -156,10 +157,9 @@ def AddCompliantHydroelasticProperties(resolution_hint, hydroelastic_modulus, pr
     """pydrake's AddCompliantHydroelasticProperties: makes the geometry soft
     with modulus E (Pa, finite > 0) and the mesh resolution hint (m)."""
     props = _properties(properties, "AddCompliantHydroelasticProperties")
-    props._c.compliance = lib.TEAL_HYDROELASTIC_SOFT
-    props._c.hydroelastic_modulus = float(hydroelastic_modulus)
-    props._c.resolution_hint = float(resolution_hint)
-    props._validate("AddCompliantHydroelasticProperties")
+    props._update("AddCompliantHydroelasticProperties", compliance=lib.TEAL_HYDROELASTIC_SOFT,
+                  hydroelastic_modulus=float(hydroelastic_modulus),
+                  resolution_hint=float(resolution_hint))
     return props
 
 
@@ -169,9 +169,8 @@ def AddRigidHydroelasticProperties(resolution_hint=math.nan, properties=None):
     if isinstance(resolution_hint, ProximityProperties):
         resolution_hint, properties = math.nan, resolution_hint
     props = _properties(properties, "AddRigidHydroelasticProperties")
-    props._c.compliance = lib.TEAL_HYDROELASTIC_RIGID
-    props._c.resolution_hint = float(resolution_hint)
-    props._validate("AddRigidHydroelasticProperties")
+    props._update("AddRigidHydroelasticProperties", compliance=lib.TEAL_HYDROELASTIC_RIGID,
+                  resolution_hint=float(resolution_hint))
     return props
 
 

@@ -184,6 +184,24 @@ def test_proximity_properties_helpers_and_their_checks():
         AddContactMaterial(friction=0.5, properties=ProximityProperties())
 
 
+def test_refused_property_changes_leave_the_properties_unchanged():
+    props = ProximityProperties()
+    AddContactMaterial(dissipation=2.0, friction=CoulombFriction(0.6, 0.4), properties=props,
+                       relaxation_time=0.5)
+    with pytest.raises(TealInvalidArgumentError, match="relaxation time >= 0"):
+        props.set_relaxation_time(-1.0)
+    assert props.relaxation_time() == 0.5
+    with pytest.raises(TealInvalidArgumentError, match="relaxation time >= 0"):
+        AddContactMaterial(friction=CoulombFriction(0.9, 0.8), properties=props,
+                           relaxation_time=-2.0)
+    assert props.relaxation_time() == 0.5 and props.friction().static_friction() == 0.6
+    with pytest.raises(TealInvalidArgumentError, match="finite modulus > 0"):
+        AddCompliantHydroelasticProperties(0.02, -3.0, props)
+    assert props.compliance() == "none" and math.isnan(props.hydroelastic_modulus())
+    props.set_relaxation_time(0.25)  # still valid: later changes go through
+    assert props.relaxation_time() == 0.25
+
+
 def test_plant_refuses_a_hydroelastic_pair_it_cannot_make():
     # two soft boxes: soft-soft contact is not supported, and Teal says so
     builder, plant, body = _free_body_plant(0.0, 1.0)
