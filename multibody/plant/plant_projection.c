@@ -106,7 +106,8 @@ static void held_weights(const teal_plant *p, const teal_context *ctx, double *w
 
 /* The rows of p's enabled rigid constraints at ctx's state with the
  * projection's weights (the rows' q weights first; the caller switches u's
- * row_w to the v weights for velocity work) and its options. */
+ * row_w to the v weights for velocity work) and its options; setup_rows
+ * fails only when ctx has no projection scratch. */
 typedef struct proj_setup {
   proj_user u;
   teal_projection_rows rows;
@@ -114,8 +115,11 @@ typedef struct proj_setup {
   double *work;
 } proj_setup;
 
-static void setup_rows(const teal_plant *p, const teal_context *ctx, teal_plant_scratch *s,
-                       proj_setup *ps) {
+static int setup_rows(const teal_plant *p, const teal_context *ctx, proj_setup *ps) {
+  teal_plant_scratch *s = teal_plant_get_scratch(p, ctx);
+  if (!s || !s->proj_work) {
+    return teal_plant_no_scratch(ctx);
+  }
   double *work = s->proj_work, *qdot = work + teal_projection_work_doubles(p->nc_rows, p->nv);
   double *w = qdot + p->nq;
   held_weights(p, ctx, w);
@@ -127,6 +131,7 @@ static void setup_rows(const teal_plant *p, const teal_context *ctx, teal_plant_
   ps->opt = (teal_projection_options){accuracy > 0.0 ? accuracy : TEAL_PLANT_DEFAULT_PROJECTION_TOL,
                                       0, w};
   ps->work = work;
+  return TEAL_OK;
 }
 
 int teal_plant_project_constraints(const teal_plant *p, const teal_context *ctx,
@@ -134,14 +139,13 @@ int teal_plant_project_constraints(const teal_plant *p, const teal_context *ctx,
   if (p->nc_rows == 0 || p->projection_off) {
     return TEAL_OK;
   }
-  teal_plant_scratch *s = teal_plant_get_scratch(p, ctx);
-  if (!s || !s->proj_work) {
-    return teal_plant_no_scratch(ctx);
-  }
   proj_setup ps;
-  setup_rows(p, ctx, s, &ps);
+  int rc = setup_rows(p, ctx, &ps);
+  if (rc) {
+    return rc;
+  }
   teal_error err = {TEAL_OK, ""};
-  int rc = teal_project_positions(&ps.rows, &ps.opt, x->q, ps.work, NULL, &err);
+  rc = teal_project_positions(&ps.rows, &ps.opt, x->q, ps.work, NULL, &err);
   if (rc == TEAL_OK) {
     teal_context_v_mut(ps.u.ctx); /* v changes below */
     ps.u.row_w += p->nc_rows;
@@ -184,15 +188,14 @@ int teal_plant_project_error(const teal_system *sys, const teal_context *ctx,
   if (p->nc_rows == 0 || p->projection_off) {
     return TEAL_OK;
   }
-  teal_plant_scratch *s = teal_plant_get_scratch(p, ctx);
-  if (!s || !s->proj_work) {
-    return teal_plant_no_scratch(ctx);
-  }
   /* the rows weighted as the state projection weights them: q's, then v's */
   proj_setup ps;
-  setup_rows(p, ctx, s, &ps);
+  int rc = setup_rows(p, ctx, &ps);
+  if (rc) {
+    return rc;
+  }
   teal_error err = {TEAL_OK, ""};
-  int rc = project_q_error(p, ctx, &ps.rows, &ps.opt, e->q, ps.work, &err);
+  rc = project_q_error(p, ctx, &ps.rows, &ps.opt, e->q, ps.work, &err);
   if (rc == TEAL_OK) {
     ps.u.row_w += p->nc_rows;
     rc = teal_project_error_tangent(&ps.rows, &ps.opt, teal_context_q(ctx), e->v, ps.work, &err);
