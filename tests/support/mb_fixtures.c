@@ -83,6 +83,17 @@ static int add_instances(teal_plant *p, int num_instances, int *inst) {
 
 teal_plant *ts_mb_random_tree(const ts_mb_body_spec *spec, int n, unsigned seed,
                               int num_instances) {
+  teal_plant *p = ts_mb_random_tree_open(spec, n, seed, num_instances);
+  if (p && teal_plant_finalize(p) < 0) {
+    fprintf(stderr, "ts_mb_random_tree: %s\n", teal_plant_error(p)->message);
+    teal_plant_free(p);
+    return NULL;
+  }
+  return p;
+}
+
+teal_plant *ts_mb_random_tree_open(const ts_mb_body_spec *spec, int n, unsigned seed,
+                                   int num_instances) {
   unsigned s = seed ? seed : 1;
   int bodies[MAX_BODIES], inst[MAX_INSTANCES];
   if (!spec || n < 1 || n > MAX_BODIES || num_instances < 1 || num_instances > MAX_INSTANCES) {
@@ -100,11 +111,8 @@ teal_plant *ts_mb_random_tree(const ts_mb_body_spec *spec, int n, unsigned seed,
   for (int i = 0; st >= 0 && i < n; i++) {
     st = spec[i].parent == -2 ? TEAL_OK : ts_mb_add_random_joint(p, spec, bodies, i, &s);
   }
-  if (st >= 0) {
-    st = teal_plant_finalize(p);
-  }
   if (st < 0) {
-    fprintf(stderr, "ts_mb_random_tree: %s\n", p ? teal_plant_error(p)->message : "no memory");
+    fprintf(stderr, "ts_mb_random_tree_open: %s\n", p ? teal_plant_error(p)->message : "no memory");
     teal_plant_free(p);
     return NULL;
   }

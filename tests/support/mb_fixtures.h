@@ -42,6 +42,11 @@ extern const int ts_mb_num_topologies;
 teal_plant *ts_mb_random_tree(const ts_mb_body_spec *spec, int n, unsigned seed,
                               int num_instances);
 
+/** The same plant before finalize, for tests that decorate its joints
+ *  (joint i is spec entry i when no entry has parent -2). */
+teal_plant *ts_mb_random_tree_open(const ts_mb_body_spec *spec, int n, unsigned seed,
+                                   int num_instances);
+
 /** A random pose: roll-pitch-yaw angles over most of their range and a
  *  translation with components in [-scale, scale). */
 teal_transform ts_mb_rand_pose(unsigned *state, double scale);

@@ -132,23 +132,15 @@ enum { CHAIN_N = 6 };
 /* The chain with a rotor on every one-dof joint (scale multiplies the
  * rotor inertias: 0 gives the same chain without them). */
 static teal_plant *rotor_chain(double scale) {
-  unsigned s = 7;
-  int bodies[CHAIN_N];
-  teal_plant *p = teal_plant_new(0.0, NULL);
-  for (int i = 0; i < CHAIN_N; i++) {
-    char name[8] = {'b', (char)('0' + i), 0};
-    teal_spatial_inertia M = ts_mb_rand_inertia(&s);
-    bodies[i] = teal_plant_add_rigid_body(p, name, TEAL_DEFAULT_MODEL_INSTANCE, &M);
-  }
-  for (int i = 0; i < CHAIN_N; i++) {
-    int j = ts_mb_add_random_joint(p, k_chain, bodies, i, &s);
-    ck_assert_int_ge(j, 0);
-    if (k_chain[i].kind != TEAL_JOINT_BALL) {
-      char name[8] = {'a', (char)('0' + i), 0};
+  teal_plant *p = ts_mb_random_tree_open(k_chain, CHAIN_N, 7, 1);
+  ck_assert_ptr_nonnull(p);
+  for (int j = 0; j < CHAIN_N; j++) { /* joint j is chain entry j */
+    if (k_chain[j].kind != TEAL_JOINT_BALL) {
+      char name[8] = {'a', (char)('0' + j), 0};
       int a = teal_plant_add_joint_actuator(p, name, j, INFINITY);
       ck_assert_int_ge(a, 0);
-      teal_plant_set_actuator_default_rotor_inertia(p, a, scale * (0.05 + 0.02 * i));
-      ck_assert_int_eq(teal_plant_set_actuator_default_gear_ratio(p, a, i % 2 ? -4.0 : 7.0),
+      teal_plant_set_actuator_default_rotor_inertia(p, a, scale * (0.05 + 0.02 * j));
+      ck_assert_int_eq(teal_plant_set_actuator_default_gear_ratio(p, a, j % 2 ? -4.0 : 7.0),
                        TEAL_OK);
     }
   }

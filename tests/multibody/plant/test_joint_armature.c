@@ -186,18 +186,10 @@ enum { TREE_N = 6 };
 
 /* The tree with armature 0.1 + 0.05 i on joint i times scale. */
 static teal_plant *armature_tree(double scale) {
-  unsigned s = 13;
-  int bodies[TREE_N];
-  teal_plant *p = teal_plant_new(0.0, NULL);
-  for (int i = 0; i < TREE_N; i++) {
-    char name[8] = {'b', (char)('0' + i), 0};
-    teal_spatial_inertia M = ts_mb_rand_inertia(&s);
-    bodies[i] = teal_plant_add_rigid_body(p, name, TEAL_DEFAULT_MODEL_INSTANCE, &M);
-  }
-  for (int i = 0; i < TREE_N; i++) {
-    int j = ts_mb_add_random_joint(p, k_tree, bodies, i, &s);
-    ck_assert_int_ge(j, 0);
-    ck_assert_int_eq(teal_plant_set_joint_default_armature(p, j, scale * (0.1 + 0.05 * i)),
+  teal_plant *p = ts_mb_random_tree_open(k_tree, TREE_N, 13, 1);
+  ck_assert_ptr_nonnull(p);
+  for (int j = 0; j < TREE_N; j++) { /* joint j is tree entry j */
+    ck_assert_int_eq(teal_plant_set_joint_default_armature(p, j, scale * (0.1 + 0.05 * j)),
                      TEAL_OK);
   }
   ck_assert_int_eq(teal_plant_finalize(p), TEAL_OK);
