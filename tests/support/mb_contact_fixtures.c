@@ -12,6 +12,25 @@
 #include "multibody/tree/topology.h"
 #include "systems/analysis/integrator.h"
 
+void ts_contact_add_rigid_ground(teal_plant *p, double mu) {
+  teal_shape hs;
+  teal_shape_half_space(&hs);
+  teal_proximity_properties pp = teal_proximity_properties_make(mu, mu);
+  pp.compliance = TEAL_HYDROELASTIC_RIGID;
+  ck_assert_int_ge(teal_plant_register_collision_geometry(
+                       p, TEAL_WORLD_BODY, teal_transform_identity(), &hs, "ground", &pp),
+                   0);
+}
+
+int ts_contact_add_body_with(teal_plant *p, const char *name, double m, const teal_shape *shape,
+                             const teal_proximity_properties *pp) {
+  teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(m, 0.1);
+  int b = teal_plant_add_rigid_body(p, name, TEAL_DEFAULT_MODEL_INSTANCE, &M);
+  ck_assert_int_ge(
+      teal_plant_register_collision_geometry(p, b, teal_transform_identity(), shape, name, pp), 0);
+  return b;
+}
+
 void ts_contact_add_ground(teal_plant *p, double theta, double mu, double dissipation) {
   teal_shape hs;
   teal_shape_half_space(&hs);

@@ -8,6 +8,8 @@
 #include "framework/context.h"
 #include "framework/diagram_builder.h"
 #include "framework/system.h"
+#include "geometry/shapes/geometry_properties.h"
+#include "geometry/shapes/shape.h"
 #include "multibody/tree/plant_model.h"
 #include "systems/analysis/simulator.h"
 
@@ -26,6 +28,15 @@ typedef struct ts_contact_world {
 /** Ground: a half-space on the world, tilted by theta about y, with
  *  friction mu and the given dissipation (NaN: the plant's default). */
 void ts_contact_add_ground(teal_plant *p, double theta, double mu, double dissipation);
+
+/** Ground for hydroelastic tests: a rigid-hydroelastic half-space on the
+ *  world named "ground", with friction mu. */
+void ts_contact_add_rigid_ground(teal_plant *p, double mu);
+
+/** A free body of mass m named name (a solid-sphere inertia of radius 0.1)
+ *  carrying shape, as a collision geometry of the same name with pp. */
+int ts_contact_add_body_with(teal_plant *p, const char *name, double m, const teal_shape *shape,
+                             const teal_proximity_properties *pp);
 
 /** Finalizes w->plant and builds the diagram and a simulator (continuous:
  *  RK3 with error control at accuracy 1e-5). */

@@ -63,25 +63,6 @@ static teal_proximity_properties soft_props(double E, double dissipation, double
   return pp;
 }
 
-static void add_rigid_ground(teal_plant *p, double mu) {
-  teal_shape hs;
-  teal_shape_half_space(&hs);
-  teal_proximity_properties pp = rigid_props(mu);
-  ck_assert_int_ge(teal_plant_register_collision_geometry(
-                       p, TEAL_WORLD_BODY, teal_transform_identity(), &hs, "ground", &pp),
-                   0);
-}
-
-/* A free body of mass m named name carrying shape with properties pp. */
-static int add_body(teal_plant *p, const char *name, double m, const teal_shape *shape,
-                    const teal_proximity_properties *pp) {
-  teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(m, 0.1);
-  int b = teal_plant_add_rigid_body(p, name, TEAL_DEFAULT_MODEL_INSTANCE, &M);
-  ck_assert_int_ge(
-      teal_plant_register_collision_geometry(p, b, teal_transform_identity(), shape, name, pp), 0);
-  return b;
-}
-
 /* A continuous world with one soft body (sphere of radius R_BALL or the
  * given box) over rigid ground; its centre starts at height z. */
 static ts_contact_world soft_world(const teal_shape *shape, double m, double E, double d, double mu,
@@ -90,8 +71,8 @@ static ts_contact_world soft_world(const teal_shape *shape, double m, double E, 
   w.plant = teal_plant_new(0.0, NULL);
   ck_assert_int_eq(teal_plant_set_contact_model(w.plant, TEAL_CONTACT_MODEL_HYDROELASTIC), TEAL_OK);
   teal_proximity_properties pp = soft_props(E, d, mu);
-  add_body(w.plant, "soft", m, shape, &pp);
-  add_rigid_ground(w.plant, mu);
+  ts_contact_add_body_with(w.plant, "soft", m, shape, &pp);
+  ts_contact_add_rigid_ground(w.plant, mu);
   ts_contact_finish(&w);
   double q[7] = {1, 0, 0, 0, 0, 0, z};
   ck_assert_int_eq(teal_plant_set_positions(w.plant, w.ctx, q, 7), TEAL_OK);
@@ -261,9 +242,10 @@ START_TEST(fallback_takes_point_contact_for_other_pairs) {
     teal_shape_sphere(R_BALL, &s, NULL);
     teal_proximity_properties soft = soft_props(1e4, NAN, 0.5);
     teal_proximity_properties plain = teal_proximity_properties_make(0.5, 0.5);
-    add_body(w.plant, "soft", 1.0, &s, &soft);
-    add_body(w.plant, "plain", 1.0, &s, &plain); /* no hydroelastic representation */
-    add_rigid_ground(w.plant, 0.5);
+    ts_contact_add_body_with(w.plant, "soft", 1.0, &s, &soft);
+    ts_contact_add_body_with(w.plant, "plain", 1.0, &s,
+                             &plain); /* no hydroelastic representation */
+    ts_contact_add_rigid_ground(w.plant, 0.5);
     ts_contact_finish(&w);
     double q[14] = {1, 0, 0, 0, 0, 0, R_BALL - 0.01, 1, 0, 0, 0, 1, 0, R_BALL - 0.001};
     ck_assert_int_eq(teal_plant_set_positions(w.plant, w.ctx, q, 14), TEAL_OK);
@@ -334,7 +316,7 @@ START_TEST(settings_and_bad_inputs) {
   teal_shape cap;
   teal_shape_capsule(0.1, 0.2, &cap, NULL);
   pp = soft_props(1e5, NAN, 0.5);
-  add_body(p, "capsule", 1.0, &cap, &pp);
+  ts_contact_add_body_with(p, "capsule", 1.0, &cap, &pp);
   TS_EXPECT_ERROR(teal_plant_finalize(p), TEAL_EUNSUPPORTED, teal_plant_error(p),
                   "soft geometry 'capsule': a soft capsule is not supported");
   teal_plant_free(p);

@@ -40,25 +40,6 @@ static teal_proximity_properties soft_props(double E, double mu) {
   return pp;
 }
 
-static void add_rigid_ground(teal_plant *p) {
-  teal_shape hs;
-  teal_shape_half_space(&hs);
-  teal_proximity_properties pp = teal_proximity_properties_make(0.5, 0.5);
-  pp.compliance = TEAL_HYDROELASTIC_RIGID;
-  ck_assert_int_ge(teal_plant_register_collision_geometry(
-                       p, TEAL_WORLD_BODY, teal_transform_identity(), &hs, "ground", &pp),
-                   0);
-}
-
-static int add_body(teal_plant *p, const char *name, double m, const teal_shape *shape,
-                    const teal_proximity_properties *pp) {
-  teal_spatial_inertia M = teal_spatial_inertia_solid_sphere(m, 0.1);
-  int b = teal_plant_add_rigid_body(p, name, TEAL_DEFAULT_MODEL_INSTANCE, &M);
-  ck_assert_int_ge(
-      teal_plant_register_collision_geometry(p, b, teal_transform_identity(), shape, name, pp), 0);
-  return b;
-}
-
 /* A discrete world (solver sap or the built-in) with one soft body over
  * rigid ground, its centre at height z. */
 static ts_contact_world soft_world(const teal_shape *shape, double m, double E, int sap, double z) {
@@ -70,8 +51,8 @@ static ts_contact_world soft_world(const teal_shape *shape, double m, double E, 
                                     : TEAL_DISCRETE_CONTACT_SOLVER_TAMSI),
                    TEAL_OK);
   teal_proximity_properties pp = soft_props(E, 0.5);
-  add_body(w.plant, "soft", m, shape, &pp);
-  add_rigid_ground(w.plant);
+  ts_contact_add_body_with(w.plant, "soft", m, shape, &pp);
+  ts_contact_add_rigid_ground(w.plant, 0.5);
   ts_contact_finish(&w);
   double q[7] = {1, 0, 0, 0, 0, 0, z};
   ck_assert_int_eq(teal_plant_set_positions(w.plant, w.ctx, q, 7), TEAL_OK);
@@ -167,9 +148,9 @@ START_TEST(fallback_mixes_point_and_hydroelastic) {
     teal_shape_sphere(R_BALL, &ball, NULL);
     teal_proximity_properties soft = soft_props(BOX_E, 0.5);
     teal_proximity_properties plain = teal_proximity_properties_make(0.5, 0.5);
-    add_body(w.plant, "plain", 2.0, &ball, &plain);
-    add_body(w.plant, "soft", 10.0, &box, &soft);
-    add_rigid_ground(w.plant);
+    ts_contact_add_body_with(w.plant, "plain", 2.0, &ball, &plain);
+    ts_contact_add_body_with(w.plant, "soft", 10.0, &box, &soft);
+    ts_contact_add_rigid_ground(w.plant, 0.5);
     ts_contact_finish(&w);
     double q[14] = {1, 0, 0, 0, 1, 0, R_BALL, 1, 0, 0, 0, -1, 0, BOX_HZ};
     ck_assert_int_eq(teal_plant_set_positions(w.plant, w.ctx, q, 14), TEAL_OK);
@@ -195,8 +176,8 @@ START_TEST(strict_model_reports_unsupported_pairs) {
   teal_shape ball;
   teal_shape_sphere(R_BALL, &ball, NULL);
   teal_proximity_properties plain = teal_proximity_properties_make(0.5, 0.5);
-  add_body(w.plant, "plain", 1.0, &ball, &plain);
-  add_rigid_ground(w.plant);
+  ts_contact_add_body_with(w.plant, "plain", 1.0, &ball, &plain);
+  ts_contact_add_rigid_ground(w.plant, 0.5);
   ts_contact_finish(&w);
   double q[7] = {1, 0, 0, 0, 0, 0, R_BALL - 0.001};
   ck_assert_int_eq(teal_plant_set_positions(w.plant, w.ctx, q, 7), TEAL_OK);
